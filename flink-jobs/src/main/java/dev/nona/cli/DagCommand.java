@@ -1,0 +1,12 @@
+package dev.nona.cli;
+
+import picocli.CommandLine.Command;
+
+/** {@code nona dag ...}: inspect model DAGs. */
+@Command(name = "dag", description = "Inspect model DAGs.", mixinStandardHelpOptions = true, subcommands = {})
+final class DagCommand implements Runnable {
+    @Override
+    public void run() {
+        picocli.CommandLine.usage(this, System.out);
+    }
+}

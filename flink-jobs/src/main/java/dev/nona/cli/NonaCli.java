@@ -1,0 +1,49 @@
+package dev.nona.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code bin/nona} command line. Each verb is its own class; adding one is one line in
+ * {@link #subcommands()}. Verbs print JSON on stdout; errors are one line on stderr and a non-zero exit.
+ */
+@Command(
+        name = "nona",
+        mixinStandardHelpOptions = true,
+        version = "nona 0.1.0",
+        description = "Congestion- and model-aware placement of DNN inference DAGs.")
+public final class NonaCli implements Runnable {
+
+    /** The verbs, in the order help lists them. */
+    static Object[] subcommands() {
+        return new Object[] {
+            new DagCommand(),
+        };
+    }
+
+    @Override
+    public void run() {
+        CommandLine.usage(this, System.out);
+    }
+
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new NonaCli());
+        for (Object sub : subcommands()) {
+            cli.addSubcommand(sub);
+        }
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            commandLine.getErr().println("nona: " + oneLine(ex));
+            return 2;
+        });
+        return cli;
+    }
+
+    static String oneLine(Throwable ex) {
+        String msg = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
+        return msg.replace('\n', ' ');
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+}

@@ -1,0 +1,26 @@
+package dev.nona.workload;
+
+import java.util.Objects;
+
+/**
+ * One job class of a workload: a model, where its DAG comes from, and its mean arrival rate $\beta_j$.
+ *
+ * @param name          the model's name, unique in its workload, never blank
+ * @param dag           where its DAG comes from
+ * @param ratePerSecond $\beta_j$, requests per second, finite and $\ge 0$
+ */
+public record ModelSpec(String name, DagSource dag, double ratePerSecond) {
+    public ModelSpec {
+        Objects.requireNonNull(name, "model name");
+        if (name.isBlank()) {
+            throw new WorkloadException("model name must not be blank");
+        }
+        Objects.requireNonNull(dag, "model dag");
+        Checks.nonNegative("model '" + name + "': ratePerSecond", ratePerSecond);
+    }
+
+    /** The same model with another arrival rate. */
+    public ModelSpec withRate(double rate) {
+        return new ModelSpec(name, dag, rate);
+    }
+}

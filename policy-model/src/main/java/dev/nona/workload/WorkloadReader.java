@@ -1,0 +1,190 @@
+package dev.nona.workload;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads a workload file (JSON, or YAML when the name ends in {@code .yaml}/{@code .yml}):
+ *
+ * <pre>{@code
+ * {"cluster": {"servers": 80, "opsPerSecond": 1.0e13, "linkBitsPerSecond": 1.0e10},
+ *  "models": [{"name": "resnet18", "dag": {"zoo": "resnet18"}, "ratePerSecond": 200},
+ *             {"name": "mine", "dag": {"file": "mine.json"}, "ratePerSecond": 5}],
+ *  "background": {"comm": {"ratePerSecond": 950, "bytes": 1.0e7}, "compute": {"ratePerSecond": 10, "ops": 1.0e9}}}
+ * }</pre>
+ *
+ * Relative DAG paths resolve against the workload file's folder. Unknown and missing fields are errors that name
+ * the field by its path, e.g. {@code models[1].dag.fiel}. Thread-safe.
+ */
+public final class WorkloadReader {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private WorkloadReader() {}
+
+    /** Reads a workload file; relative DAG paths resolve against its folder. */
+    public static Workload read(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new WorkloadException("workload file " + file + " cannot be read: " + e.getMessage(), e);
+        }
+        String name = file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        boolean yaml = name.endsWith(".yaml") || name.endsWith(".yml");
+        Path base = file.toAbsolutePath().getParent();
+        return parse(text, yaml, base);
+    }
+
+    /** Parses workload text (JSON, or YAML when {@code yaml}); relative paths resolve against {@code baseDir}. */
+    public static Workload parse(String text, boolean yaml, Path baseDir) {
+        JsonNode root;
+        try {
+            root = (yaml ? YAML : JSON).readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new WorkloadException("workload is not valid " + (yaml ? "YAML" : "JSON") + ": " + e.getOriginalMessage(), e);
+        }
+        if (root == null || !root.isObject()) {
+            throw new WorkloadException("workload must be an object with 'cluster' and 'models'");
+        }
+        return new WorkloadReader.Walker(baseDir).workload(root);
+    }
+
+    /** Walks the tree; every accessor knows its path for messages. */
+    private record Walker(Path baseDir) {
+        Workload workload(JsonNode n) {
+            allow(n, "", Set.of("cluster", "models", "background"));
+            Cluster cluster = cluster(required(n, "", "cluster"));
+            JsonNode ms = required(n, "", "models");
+            if (!ms.isArray()) {
+                throw new WorkloadException("models must be a list");
+            }
+            List<ModelSpec> models = new ArrayList<>();
+            for (int i = 0; i < ms.size(); i++) {
+                models.add(model(ms.get(i), "models[" + i + "]"));
+            }
+            JsonNode bg = n.get("background");
+            return new Workload(cluster, models, bg == null || bg.isNull() ? Background.NONE : background(bg));
+        }
+
+        Cluster cluster(JsonNode n) {
+            allow(n, "cluster", Set.of("servers", "opsPerSecond", "linkBitsPerSecond"));
+            double servers = number(n, "cluster", "servers");
+            if (servers != Math.rint(servers) || servers > Integer.MAX_VALUE) {
+                throw new WorkloadException("cluster.servers (" + servers + ") must be a whole number");
+            }
+            return new Cluster((int) servers, number(n, "cluster", "opsPerSecond"), number(n, "cluster", "linkBitsPerSecond"));
+        }
+
+        ModelSpec model(JsonNode n, String path) {
+            allow(n, path, Set.of("name", "dag", "ratePerSecond"));
+            String name = text(n, path, "name");
+            return new ModelSpec(name, dag(required(n, path, "dag"), path + ".dag"), number(n, path, "ratePerSecond"));
+        }
+
+        DagSource dag(JsonNode n, String path) {
+            if (!n.isObject()) {
+                throw new WorkloadException(path + " must be one of {\"zoo\": NAME}, {\"file\": PATH}, {\"pipedream\": PATH, ...}");
+            }
+            if (n.has("zoo")) {
+                allow(n, path, Set.of("zoo"));
+                return new DagSource.Zoo(text(n, path, "zoo"));
+            }
+            if (n.has("file")) {
+                allow(n, path, Set.of("file"));
+                return new DagSource.File(resolve(text(n, path, "file")));
+            }
+            if (n.has("pipedream")) {
+                Map<String, Object> options = new LinkedHashMap<>();
+                var it = n.fields();
+                while (it.hasNext()) {
+                    var e = it.next();
+                    if (e.getKey().equals("pipedream")) {
+                        continue;
+                    }
+                    JsonNode v = e.getValue();
+                    if (!v.isValueNode() || v.isNull()) {
+                        throw new WorkloadException(path + "." + e.getKey() + " must be a string, number or boolean");
+                    }
+                    options.put(e.getKey(), v.isNumber() ? (Object) v.doubleValue() : v.isBoolean() ? (Object) v.booleanValue() : v.asText());
+                }
+                return new DagSource.PipeDream(resolve(text(n, path, "pipedream")), options);
+            }
+            String first = n.fieldNames().hasNext() ? n.fieldNames().next() : "(none)";
+            throw new WorkloadException("unknown field '" + path + "." + first + "': dag must be one of {\"zoo\": NAME}, {\"file\": PATH}, {\"pipedream\": PATH, ...}");
+        }
+
+        Background background(JsonNode n) {
+            allow(n, "background", Set.of("comm", "compute"));
+            Background.Comm comm = Background.Comm.NONE;
+            Background.Compute compute = Background.Compute.NONE;
+            JsonNode c = n.get("comm");
+            if (c != null && !c.isNull()) {
+                allow(c, "background.comm", Set.of("ratePerSecond", "bytes"));
+                comm = new Background.Comm(number(c, "background.comm", "ratePerSecond"), number(c, "background.comm", "bytes"));
+            }
+            JsonNode p = n.get("compute");
+            if (p != null && !p.isNull()) {
+                allow(p, "background.compute", Set.of("ratePerSecond", "ops"));
+                compute = new Background.Compute(number(p, "background.compute", "ratePerSecond"), number(p, "background.compute", "ops"));
+            }
+            return new Background(comm, compute);
+        }
+
+        Path resolve(String p) {
+            Path path = Path.of(p);
+            return path.isAbsolute() || baseDir == null ? path : baseDir.resolve(path).normalize();
+        }
+
+        static void allow(JsonNode n, String path, Set<String> known) {
+            if (!n.isObject()) {
+                throw new WorkloadException((path.isEmpty() ? "workload" : path) + " must be an object");
+            }
+            var names = n.fieldNames();
+            while (names.hasNext()) {
+                String f = names.next();
+                if (!known.contains(f)) {
+                    throw new WorkloadException("unknown field '" + join(path, f) + "' (known: " + new java.util.TreeSet<>(known) + ")");
+                }
+            }
+        }
+
+        static JsonNode required(JsonNode n, String path, String field) {
+            JsonNode v = n.get(field);
+            if (v == null || v.isNull()) {
+                throw new WorkloadException("missing field '" + join(path, field) + "'");
+            }
+            return v;
+        }
+
+        static double number(JsonNode n, String path, String field) {
+            JsonNode v = required(n, path, field);
+            if (!v.isNumber()) {
+                throw new WorkloadException(join(path, field) + " (" + v + ") must be a number");
+            }
+            return v.doubleValue();
+        }
+
+        static String text(JsonNode n, String path, String field) {
+            JsonNode v = required(n, path, field);
+            if (!v.isTextual()) {
+                throw new WorkloadException(join(path, field) + " (" + v + ") must be a string");
+            }
+            return v.asText();
+        }
+
+        static String join(String path, String field) {
+            return path.isEmpty() ? field : path + "." + field;
+        }
+    }
+}

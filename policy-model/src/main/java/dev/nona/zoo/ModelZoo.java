@@ -20,6 +20,10 @@ public final class ModelZoo {
 
     static {
         MODELS.put("alexnet", AlexNet::build);
+        MODELS.put("vgg16", Vgg::vgg16);
+        MODELS.put("resnet18", ResNet::resnet18);
+        MODELS.put("densenet121", DenseNet::densenet121);
+        MODELS.put("gpt2", Gpt2::small);
     }
 
     private ModelZoo() {

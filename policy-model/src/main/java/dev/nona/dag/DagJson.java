@@ -1,0 +1,140 @@
+package dev.nona.dag;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads and writes the model DAG JSON format (a contract):
+ * {@code {"name": "...", "tasks": [{"id": "t1", "ops": 1.0e6}], "edges": [{"from": "t1", "to": "t2", "bytes": 1.0e8}]}}.
+ *
+ * <p>All fields are required ({@code edges} may be empty); unknown fields are errors. Reading validates the
+ * DAG ({@link DagValidator}); every error is a {@link DagValidationException} naming the field (as a path
+ * such as {@code tasks[2].ops}) and the value. {@code NaN} and {@code Infinity} literals are parsed so that
+ * they are rejected with that message rather than a syntax error. Thread-safe.
+ */
+public final class DagJson {
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .build();
+
+    private DagJson() {
+    }
+
+    /** Reads and validates a DAG from {@code file}. */
+    public static ModelDag read(Path file) throws IOException {
+        return read(Files.readString(file));
+    }
+
+    /** Reads and validates a DAG from a JSON document. */
+    public static ModelDag read(String json) {
+        JsonDag raw;
+        try {
+            raw = MAPPER.readValue(json, JsonDag.class);
+        } catch (UnrecognizedPropertyException e) {
+            throw new DagValidationException(prefix(e) + "unknown field '" + e.getPropertyName() + "'", e);
+        } catch (JsonMappingException e) {
+            throw new DagValidationException(prefix(e) + e.getOriginalMessage().split("\n")[0], e);
+        } catch (JsonProcessingException e) {
+            throw new DagValidationException("malformed JSON: " + e.getOriginalMessage().split("\n")[0]
+                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), e);
+        }
+        if (raw == null) {
+            throw new DagValidationException("malformed JSON: empty document");
+        }
+        ModelDag dag = raw.toModel();
+        DagValidator.validate(dag);
+        return dag;
+    }
+
+    /** Writes {@code dag} as pretty-printed JSON. */
+    public static String write(ModelDag dag) {
+        try {
+            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(JsonDag.of(dag));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("BUG: cannot serialise dag '" + dag.name() + "'", e);
+        }
+    }
+
+    /** Writes {@code dag} to {@code file}. */
+    public static void write(ModelDag dag, Path file) throws IOException {
+        Files.writeString(file, write(dag));
+    }
+
+    private static String prefix(JsonMappingException e) {
+        StringBuilder path = new StringBuilder();
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            if (ref.getIndex() >= 0) {
+                path.append('[').append(ref.getIndex()).append(']');
+            } else if (ref.getFieldName() != null && !(e instanceof UnrecognizedPropertyException && ref == last(e))) {
+                path.append(path.length() == 0 ? "" : ".").append(ref.getFieldName());
+            }
+        }
+        return path.length() == 0 ? "" : path + ": ";
+    }
+
+    private static JsonMappingException.Reference last(JsonMappingException e) {
+        return e.getPath().get(e.getPath().size() - 1);
+    }
+
+    private static <T> T required(T value, String field) {
+        if (value == null) {
+            throw new DagValidationException(field + ": missing (required)");
+        }
+        return value;
+    }
+
+    private record JsonDag(String name, List<JsonTask> tasks, List<JsonEdge> edges) {
+        static JsonDag of(ModelDag dag) {
+            return new JsonDag(dag.name(),
+                    dag.tasks().stream().map(t -> new JsonTask(t.id(), t.ops())).toList(),
+                    dag.edges().stream().map(e -> new JsonEdge(e.from(), e.to(), e.bytes())).toList());
+        }
+
+        ModelDag toModel() {
+            required(name, "name");
+            required(tasks, "tasks");
+            required(edges, "edges");
+            List<Task> modelTasks = new ArrayList<>();
+            for (int i = 0; i < tasks.size(); i++) {
+                String where = "tasks[" + i + "]";
+                JsonTask t = required(tasks.get(i), where);
+                modelTasks.add(withPath(where, () -> new Task(required(t.id, where + ".id"), required(t.ops, where + ".ops"))));
+            }
+            List<Edge> modelEdges = new ArrayList<>();
+            for (int i = 0; i < edges.size(); i++) {
+                String where = "edges[" + i + "]";
+                JsonEdge e = required(edges.get(i), where);
+                modelEdges.add(withPath(where, () -> new Edge(required(e.from, where + ".from"),
+                        required(e.to, where + ".to"), required(e.bytes, where + ".bytes"))));
+            }
+            return new ModelDag(name, modelTasks, modelEdges);
+        }
+
+        private static <T> T withPath(String where, java.util.function.Supplier<T> build) {
+            try {
+                return build.get();
+            } catch (DagValidationException e) {
+                throw e.getMessage().startsWith(where) ? e : new DagValidationException(where + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private record JsonTask(String id, Double ops) {
+    }
+
+    private record JsonEdge(String from, String to, Double bytes) {
+    }
+}

@@ -1,0 +1,92 @@
+package dev.nona.dag;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jgrapht.Graph;
+import org.jgrapht.alg.connectivity.ConnectivityInspector;
+import org.jgrapht.graph.DefaultEdge;
+import org.jgrapht.graph.SimpleDirectedGraph;
+
+/**
+ * Enumerates a subgraph's triplets $(\pi, \pi_k, \pi_l)$: $\pi$ a partition of its intermediate tasks,
+ * the root colocated with part $\pi_k$, the sink with part $\pi_l$ (Nona, CloudNet 2024, Section III-C,
+ * Technique 2 "relative assignments"). There are $|\Omega_t| = \sum_\pi |\pi|^2$ of them.
+ *
+ * <p>Within the {@link EnumerationBound} the enumeration is exact ({@link TripletFamily#EXACT}). Above it,
+ * the items partitioned are the subgraph's parallel branches (weakly connected components of the
+ * intermediates), each kept whole ({@link TripletFamily#WHOLE_BRANCHES}); if that is still above the
+ * bound, partitions have at most $K$ parts, $K$ the largest value that fits
+ * ({@link TripletFamily#WHOLE_BRANCHES_AT_MOST_K_PARTS}; $K = 1$, colocating everything, always fits).
+ * Both reduced families contain "everything on one server" and, while $K$ allows, "each branch on its own
+ * server" (the paper's opportunistic baseline). A subgraph without intermediates has no triplet.
+ *
+ * <p>Order: partitions in lexicographic order of their restricted growth strings over the items in
+ * topological order, then root part $k$, then sink part $l$. Stateless, thread-safe.
+ */
+public final class TripletEnumerator {
+    private TripletEnumerator() {
+    }
+
+    /** Enumerates {@code subgraph}'s triplets within {@code bound}. */
+    public static SubgraphTriplets enumerate(Subgraph subgraph, EnumerationBound bound) {
+        List<String> intermediates = subgraph.intermediates();
+        int m = intermediates.size();
+        BigInteger exact = SetPartitions.tripletCount(m, m);
+        BigInteger max = BigInteger.valueOf(bound.maxTripletsPerSubgraph());
+        if (exact.compareTo(max) <= 0) {
+            List<List<String>> singletons = intermediates.stream().map(List::of).toList();
+            return new SubgraphTriplets(subgraph, triplets(singletons, m), exact, TripletFamily.EXACT, m);
+        }
+        List<List<String>> branches = branches(subgraph);
+        int b = branches.size();
+        if (SetPartitions.tripletCount(b, b).compareTo(max) <= 0) {
+            return new SubgraphTriplets(subgraph, triplets(branches, b), exact, TripletFamily.WHOLE_BRANCHES, b);
+        }
+        int k = 1;
+        while (k < b && SetPartitions.tripletCount(b, k + 1).compareTo(max) <= 0) {
+            k++;
+        }
+        return new SubgraphTriplets(subgraph, triplets(branches, k), exact,
+                TripletFamily.WHOLE_BRANCHES_AT_MOST_K_PARTS, k);
+    }
+
+    /** Every triplet over partitions of {@code items} (groups of node ids) into at most {@code maxParts} parts. */
+    private static List<Triplet> triplets(List<List<String>> items, int maxParts) {
+        List<Triplet> result = new ArrayList<>();
+        SetPartitions.forEach(items.size(), maxParts, rgs -> {
+            List<List<String>> parts = SetPartitions.parts(items, rgs).stream()
+                    .map(groups -> groups.stream().flatMap(List::stream).toList())
+                    .toList();
+            for (int k = 0; k < parts.size(); k++) {
+                for (int l = 0; l < parts.size(); l++) {
+                    result.add(new Triplet(parts, k, l));
+                }
+            }
+        });
+        return result;
+    }
+
+    /** The intermediates' weakly connected components, each in topological order, ordered by first node. */
+    static List<List<String>> branches(Subgraph subgraph) {
+        Graph<String, DefaultEdge> inner = new SimpleDirectedGraph<>(DefaultEdge.class);
+        subgraph.intermediates().forEach(inner::addVertex);
+        for (Edge e : subgraph.edges()) {
+            if (inner.containsVertex(e.from()) && inner.containsVertex(e.to())) {
+                inner.addEdge(e.from(), e.to());
+            }
+        }
+        Map<String, Integer> position = new HashMap<>();
+        subgraph.intermediates().forEach(id -> position.put(id, position.size()));
+        List<Set<String>> components = new ConnectivityInspector<>(inner).connectedSets();
+        List<List<String>> branches = new ArrayList<>();
+        for (Set<String> component : components) {
+            branches.add(component.stream().sorted((x, y) -> position.get(x) - position.get(y)).toList());
+        }
+        branches.sort((x, y) -> position.get(x.get(0)) - position.get(y.get(0)));
+        return branches;
+    }
+}

@@ -1,0 +1,79 @@
+package dev.nona.it;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** Plain Kafka clients for the integration tests: topic creation, producers, read_committed consumers. */
+final class KafkaTestClients {
+
+    private KafkaTestClients() {}
+
+    static void createTopics(String bootstrap, int partitions, String... topics) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            List<NewTopic> specs = new ArrayList<>();
+            for (String t : topics) {
+                specs.add(new NewTopic(t, partitions, (short) 1));
+            }
+            admin.createTopics(specs).all().get();
+        } catch (ExecutionException | InterruptedException e) {
+            throw new IllegalStateException("cannot create topics " + List.of(topics), e);
+        }
+    }
+
+    static KafkaProducer<String, String> producer(String bootstrap, String transactionalId) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
+        if (transactionalId != null) {
+            p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        }
+        return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+    }
+
+    static KafkaConsumer<String, String> readCommittedConsumer(String bootstrap, String group) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+        return new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+    }
+
+    /** Reads {@code topic} from the start until {@code expected} records arrived or {@code timeout} passed. */
+    static List<ConsumerRecord<String, String>> readAll(String bootstrap, String topic, int expected,
+            Duration timeout) {
+        List<ConsumerRecord<String, String>> out = new ArrayList<>();
+        try (KafkaConsumer<String, String> c = readCommittedConsumer(bootstrap, "it-reader-" + System.nanoTime())) {
+            c.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (out.size() < expected && System.nanoTime() < deadline) {
+                c.poll(Duration.ofMillis(500)).forEach(out::add);
+            }
+            // a short grace period so that duplicates beyond the expected count are seen too
+            long grace = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+            while (System.nanoTime() < grace) {
+                c.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,56 @@
+package dev.nona.topics;
+
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.record.InferenceRequest;
+import dev.nona.topics.record.ModelCatalogEntry;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.PlacementTableRecord;
+import dev.nona.topics.record.ServerTelemetry;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The controller's topics, exactly as in DESIGN.md §3. Names are fixed: they are the contract with the users who
+ * publish requests, telemetry and the catalog, and with the executors, routers and dashboards that read the rest.
+ */
+public final class Topics {
+    /** 8 MiB: a placement table for many models with large DAGs can exceed Kafka's 1 MiB default. */
+    static final String TABLE_MAX_MESSAGE_BYTES = String.valueOf(8 << 20);
+    /** 2 MiB: a dead letter carries up to 1 MiB of raw value, base64-encoded (4/3), plus its metadata. */
+    static final String DEAD_LETTER_MAX_MESSAGE_BYTES = String.valueOf(2 << 20);
+
+    public static final TopicSpec<InferenceRequest> INFERENCE_REQUESTS = new TopicSpec<>(
+            "inference-requests", InferenceRequest.class, "request id", 6, CleanupPolicy.DELETE, Map.of());
+    public static final TopicSpec<ServerTelemetry> CLUSTER_TELEMETRY = new TopicSpec<>(
+            "cluster-telemetry", ServerTelemetry.class, "server id", 3, CleanupPolicy.DELETE, Map.of());
+    public static final TopicSpec<ModelCatalogEntry> MODEL_CATALOG = new TopicSpec<>(
+            "model-catalog", ModelCatalogEntry.class, "model", 1, CleanupPolicy.COMPACT, Map.of());
+    public static final TopicSpec<PlacementDecision> PLACEMENT_DECISIONS = new TopicSpec<>(
+            "placement-decisions", PlacementDecision.class, "request id", 6, CleanupPolicy.DELETE, Map.of());
+    public static final TopicSpec<PlacementTableRecord> PLACEMENT_TABLES = new TopicSpec<>(
+            "placement-tables", PlacementTableRecord.class, "table id", 1, CleanupPolicy.COMPACT,
+            Map.of("max.message.bytes", TABLE_MAX_MESSAGE_BYTES));
+    public static final TopicSpec<ControllerEvent> CONTROLLER_EVENTS = new TopicSpec<>(
+            "controller-events", ControllerEvent.class, "none", 1, CleanupPolicy.DELETE, Map.of());
+    public static final TopicSpec<DeadLetter> DEAD_LETTERS = new TopicSpec<>(
+            "dead-letters", DeadLetter.class, "none", 1, CleanupPolicy.DELETE,
+            Map.of("max.message.bytes", DEAD_LETTER_MAX_MESSAGE_BYTES));
+
+    private static final List<TopicSpec<?>> ALL = List.of(INFERENCE_REQUESTS, CLUSTER_TELEMETRY, MODEL_CATALOG,
+            PLACEMENT_DECISIONS, PLACEMENT_TABLES, CONTROLLER_EVENTS, DEAD_LETTERS);
+
+    private Topics() {
+    }
+
+    /** Every topic, in DESIGN.md order. */
+    public static List<TopicSpec<?>> all() {
+        return ALL;
+    }
+
+    /** The topic with this name, if it is one of ours. */
+    public static Optional<TopicSpec<?>> byName(String name) {
+        return ALL.stream().filter(t -> t.name().equals(name)).findFirst();
+    }
+}

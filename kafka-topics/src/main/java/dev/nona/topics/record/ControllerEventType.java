@@ -1,0 +1,25 @@
+package dev.nona.topics.record;
+
+/** What a {@link ControllerEvent} reports. */
+public enum ControllerEventType {
+    /** A model's estimated rate (or the cluster) drifted past the threshold for the configured number of windows. */
+    DRIFT_DETECTED,
+    /** The cluster changed: a server went up or down, or the link capacity changed. */
+    CLUSTER_CHANGED,
+    /** A model was added to, replaced in or removed from the catalog. */
+    CATALOG_UPDATED,
+    /** The optimiser started solving for new rates. */
+    REOPTIMIZATION_STARTED,
+    /** The optimiser finished (objective, solve time, link load in the details). */
+    REOPTIMIZATION_FINISHED,
+    /** A new table was published to the placement operator. */
+    TABLE_PUBLISHED,
+    /** A solved table was not published because it does not beat the current one at the new rates. */
+    TABLE_REJECTED,
+    /** The offered load makes the link unstable ($\rho \ge 1$) under every table. */
+    INFEASIBLE_LOAD,
+    /** The controller fell back to the safe fallback table. */
+    FALLBACK,
+    /** A record was sent to {@code dead-letters}. */
+    RECORD_REJECTED
+}

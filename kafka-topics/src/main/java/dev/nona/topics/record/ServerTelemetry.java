@@ -1,0 +1,70 @@
+package dev.nona.topics.record;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.List;
+
+/**
+ * A value of {@code cluster-telemetry} (key: {@link #serverId()}): the status of one inference server.
+ *
+ * @param schemaVersion     {@link SchemaVersions#CURRENT}
+ * @param serverId          the server, not blank; also the Kafka key
+ * @param up                whether it accepts work
+ * @param opsPerSecond      its compute rate $\nu$ in operations per second, finite and {@code >= 0}
+ *                          (0 only makes sense for a server that is down)
+ * @param ongoingRequests   requests it has in flight, {@code >= 0}
+ * @param cachedModels      models it holds warm (copied; model names unique)
+ * @param linkBitsPerSecond optional measured capacity $\mu$ of its bottleneck link in bits/s, finite and {@code > 0}
+ *                          when present
+ * @param eventTime         when the status was measured, epoch milliseconds, {@code >= 0}
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonPropertyOrder({"schemaVersion", "serverId", "up", "opsPerSecond", "ongoingRequests", "cachedModels",
+        "linkBitsPerSecond", "eventTime"})
+public record ServerTelemetry(
+        @JsonProperty(required = true) int schemaVersion,
+        @JsonProperty(required = true) String serverId,
+        @JsonProperty(required = true) boolean up,
+        @JsonProperty(required = true) double opsPerSecond,
+        @JsonProperty(required = true) int ongoingRequests,
+        @JsonProperty(required = true) List<CachedModel> cachedModels,
+        Double linkBitsPerSecond,
+        @JsonProperty(required = true) long eventTime) implements TopicRecord {
+
+    public ServerTelemetry {
+        Fields.requireVersion(schemaVersion);
+        Fields.requireText("serverId", serverId);
+        Fields.requireFiniteNonNegative("opsPerSecond", opsPerSecond);
+        Fields.requireNonNegative("ongoingRequests", ongoingRequests);
+        cachedModels = Fields.copyElements("cachedModels", cachedModels);
+        requireDistinctModels(cachedModels);
+        if (linkBitsPerSecond != null) {
+            Fields.requireFinitePositive("linkBitsPerSecond", linkBitsPerSecond);
+        }
+        Fields.requireNonNegative("eventTime", eventTime);
+    }
+
+    /** A status in the current schema version; {@code linkBitsPerSecond} may be null. */
+    public static ServerTelemetry of(String serverId, boolean up, double opsPerSecond, int ongoingRequests,
+            List<CachedModel> cachedModels, Double linkBitsPerSecond, long eventTime) {
+        return new ServerTelemetry(SchemaVersions.CURRENT, serverId, up, opsPerSecond, ongoingRequests, cachedModels,
+                linkBitsPerSecond, eventTime);
+    }
+
+    private static void requireDistinctModels(List<CachedModel> cachedModels) {
+        for (int i = 0; i < cachedModels.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                if (cachedModels.get(i).model().equals(cachedModels.get(j).model())) {
+                    throw new InvalidRecordException("field 'cachedModels[" + i + "].model' ('"
+                            + cachedModels.get(i).model() + "') is listed twice");
+                }
+            }
+        }
+    }
+
+    @Override
+    public String key() {
+        return serverId;
+    }
+}

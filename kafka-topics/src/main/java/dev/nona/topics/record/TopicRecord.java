@@ -1,0 +1,13 @@
+package dev.nona.topics.record;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
+/** A value written to one of the controller's topics. */
+public interface TopicRecord {
+    /** The schema version of this value ({@link SchemaVersions#CURRENT} for everything this module builds). */
+    int schemaVersion();
+
+    /** The Kafka record key for this value (see DESIGN.md §3), or {@code null} for unkeyed topics. */
+    @JsonIgnore
+    String key();
+}

@@ -1,0 +1,137 @@
+package dev.nona.topics.serde;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import dev.nona.topics.TopicSpec;
+import dev.nona.topics.record.SchemaVersions;
+import dev.nona.topics.record.TopicRecord;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * JSON serde for one topic's values, with strict validation ({@link TopicJson}) and a size limit.
+ *
+ * <p>{@link #parse(byte[])} never throws on bad input: it returns a {@link Parsed} carrying either the record or a
+ * one-line reason naming the field and value. Precedence of reasons: a null value, then the size limit, then a
+ * missing or unsupported {@code schemaVersion}, then the first field error.
+ *
+ * <p>Hot path: one {@link ObjectReader}/{@link ObjectWriter} per serde, built once (Jackson resolves the record's
+ * deserializer on the first call and caches it); nothing is looked up reflectively per record. Thread-safe.
+ * Serializable (for Flink functions): only the type and the limit travel, the reader is rebuilt on arrival.
+ *
+ * @param <T> the record type
+ */
+public final class JsonSerde<T extends TopicRecord> implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** Default size limit of a record's value: 1 MiB. */
+    public static final int DEFAULT_MAX_RECORD_BYTES = 1 << 20;
+
+    private final Class<T> type;
+    private final int maxRecordBytes;
+    private final transient ObjectReader reader;
+    private final transient ObjectWriter writer;
+
+    public JsonSerde(Class<T> type, int maxRecordBytes) {
+        this.type = Objects.requireNonNull(type, "record type");
+        if (maxRecordBytes <= 0) {
+            throw new IllegalArgumentException("max record bytes (" + maxRecordBytes + ") must be > 0");
+        }
+        this.maxRecordBytes = maxRecordBytes;
+        this.reader = TopicJson.mapper().readerFor(type);
+        this.writer = TopicJson.mapper().writerFor(type);
+    }
+
+    /** The serde for a topic's value type, with the default 1 MiB limit. */
+    public static <T extends TopicRecord> JsonSerde<T> forTopic(TopicSpec<T> topic) {
+        return new JsonSerde<>(topic.valueType(), DEFAULT_MAX_RECORD_BYTES);
+    }
+
+    /** The serde for a topic's value type, with the given size limit in bytes. */
+    public static <T extends TopicRecord> JsonSerde<T> forTopic(TopicSpec<T> topic, int maxRecordBytes) {
+        return new JsonSerde<>(topic.valueType(), maxRecordBytes);
+    }
+
+    public Class<T> type() {
+        return type;
+    }
+
+    public int maxRecordBytes() {
+        return maxRecordBytes;
+    }
+
+    /** Parses one value; never throws on bad input. */
+    public Parsed<T> parse(byte[] value) {
+        if (value == null) {
+            return Parsed.rejected("value is null (a tombstone or an empty record)");
+        }
+        if (value.length > maxRecordBytes) {
+            return Parsed.rejected("record size (" + value.length + " bytes) exceeds the limit (" + maxRecordBytes + " bytes)");
+        }
+        try {
+            return Parsed.ok(reader.readValue(value));
+        } catch (JsonProcessingException e) {
+            return Parsed.rejected(versionProblem(value, Rejections.of(e)));
+        } catch (IOException | RuntimeException e) {
+            return Parsed.rejected(Rejections.clip("unreadable record: " + Rejections.oneLine(String.valueOf(e))));
+        }
+    }
+
+    /** Parses a UTF-8 JSON string; never throws on bad input. */
+    public Parsed<T> parse(String json) {
+        return json == null ? parse((byte[]) null) : parse(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Writes a value as UTF-8 JSON. The record was validated when it was built, so this does not fail on data. */
+    public byte[] serialize(T value) {
+        Objects.requireNonNull(value, "record to serialize");
+        try {
+            return writer.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("BUG: cannot write a validated " + type.getSimpleName(), e);
+        }
+    }
+
+    /** The Kafka key of a value as UTF-8 bytes, or {@code null} for unkeyed topics. */
+    public byte[] keyBytes(T value) {
+        String key = value.key();
+        return key == null ? null : key.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * On the (rare) failure path only: when the record's {@code schemaVersion} is missing, not an integer or not
+     * supported, that is the reason, whatever else is wrong with it.
+     */
+    private String versionProblem(byte[] value, String fieldReason) {
+        JsonNode tree;
+        try {
+            tree = TopicJson.mapper().readTree(value);
+        } catch (IOException | RuntimeException e) {
+            return fieldReason;
+        }
+        if (tree == null || !tree.isObject()) {
+            return tree == null ? fieldReason : "record must be a JSON object, not a JSON " + tree.getNodeType();
+        }
+        JsonNode version = tree.get("schemaVersion");
+        if (version == null || version.isNull()) {
+            return "field 'schemaVersion' is missing";
+        }
+        if (!version.isInt()) {
+            return Rejections.clip("field 'schemaVersion' (" + version + ") must be an integer");
+        }
+        if (version.intValue() != SchemaVersions.CURRENT) {
+            return "field 'schemaVersion' (" + version.intValue() + ") is not supported (supported: "
+                    + SchemaVersions.CURRENT + ")";
+        }
+        return fieldReason;
+    }
+
+    private Object readResolve() {
+        return new JsonSerde<>(type, maxRecordBytes);
+    }
+}

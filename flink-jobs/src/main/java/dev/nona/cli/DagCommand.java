@@ -3,7 +3,8 @@ package dev.nona.cli;
 import picocli.CommandLine.Command;
 
 /** {@code nona dag ...}: inspect model DAGs. */
-@Command(name = "dag", description = "Inspect model DAGs.", mixinStandardHelpOptions = true, subcommands = {})
+@Command(name = "dag", description = "Inspect model DAGs.", mixinStandardHelpOptions = true,
+        subcommands = {DagStatsCommand.class})
 final class DagCommand implements Runnable {
     @Override
     public void run() {

@@ -82,7 +82,15 @@ final class ConvNetBuilder {
      * {@code in} and the size.
      */
     FeatureMap flatten(String sizeId, String viewId, FeatureMap in) {
-        graph.add(sizeId, 0, SIZE_OUTPUT_BYTES, in.id());
+        return flatten(sizeId, viewId, in, in);
+    }
+
+    /**
+     * A flatten whose {@code Size(0)} reads {@code sizeOf} rather than {@code in}, as in torchvision's DenseNet
+     * ({@code out.view(features.size(0), -1)}).
+     */
+    FeatureMap flatten(String sizeId, String viewId, FeatureMap in, FeatureMap sizeOf) {
+        graph.add(sizeId, 0, SIZE_OUTPUT_BYTES, sizeOf.id());
         FeatureMap out = new FeatureMap(viewId, Math.toIntExact(in.elements()), 1, 1);
         graph.add(viewId, 0, out.bytes(), in.id(), sizeId);
         return out;

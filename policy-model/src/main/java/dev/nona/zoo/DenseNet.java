@@ -39,10 +39,10 @@ final class DenseNet {
                 x = transition(b, "features.transition" + block + ".", x);
             }
         }
-        x = b.batchNorm("features.norm5", x);
-        x = b.relu("features.relu5", x);
+        FeatureMap features = b.batchNorm("features.norm5", x);
+        x = b.relu("features.relu5", features);
         x = b.avgPool("avgpool", x, 7, 1);
-        x = b.flatten("flatten.size", "flatten.view", x);
+        x = b.flatten("flatten.size", "flatten.view", x, features);
         b.linear("classifier", x, 1000);
         return b.build(name);
     }

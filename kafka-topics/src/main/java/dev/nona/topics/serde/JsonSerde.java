@@ -114,8 +114,11 @@ public final class JsonSerde<T extends TopicRecord> implements Serializable {
         } catch (IOException | RuntimeException e) {
             return fieldReason;
         }
-        if (tree == null || !tree.isObject()) {
-            return tree == null ? fieldReason : "record must be a JSON object, not a JSON " + tree.getNodeType();
+        if (tree == null || tree.isMissingNode()) {
+            return "record is empty (no JSON value)";
+        }
+        if (!tree.isObject()) {
+            return "record must be a JSON object, not a JSON " + tree.getNodeType();
         }
         JsonNode version = tree.get("schemaVersion");
         if (version == null || version.isNull()) {

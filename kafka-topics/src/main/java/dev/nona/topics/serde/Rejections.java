@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import dev.nona.topics.record.InvalidRecordException;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Turns a parse failure into a one-line reason that names the field (as a JSON path) and the value. */
 final class Rejections {
@@ -15,25 +17,44 @@ final class Rejections {
     private Rejections() {
     }
 
+    private static final Pattern MISSING = Pattern.compile("^Missing required creator property '([^']*)'.*");
+    /** Jackson's advice on which feature to flip, or where the source was: not for the reader of a dead letter. */
+    private static final Pattern HINT = Pattern.compile(
+            "\\s*(\\((but|set|enable|disable) [^)]*\\)|: (enable|disable) [^ ]+ to allow|\\(start marker at \\[[^]]*\\][^)]*\\))");
+
     static String of(JsonProcessingException e) {
         if (e instanceof ValueInstantiationException vie && vie.getCause() instanceof InvalidRecordException invalid) {
-            return clip(prefix(vie.getPath()) + invalid.getMessage());
+            return clip(nest(path(vie.getPath()), invalid.getMessage()));
         }
         if (e instanceof UnrecognizedPropertyException unknown) {
             return clip("field '" + path(unknown.getPath()) + "' is not in the schema (unknown field)");
         }
         if (e instanceof JsonMappingException mapping) {
-            String path = path(mapping.getPath());
-            String where = path.isEmpty() ? "" : "field '" + path + "': ";
-            return clip(where + oneLine(mapping.getOriginalMessage()));
+            return clip(fieldError(path(mapping.getPath()), cleaned(mapping.getOriginalMessage())));
         }
         String location = e.getLocation() == null ? "" : " at column " + e.getLocation().getColumnNr();
-        return clip("malformed JSON" + location + ": " + oneLine(e.getOriginalMessage()));
+        return clip("malformed JSON" + location + ": " + cleaned(e.getOriginalMessage()));
     }
 
-    private static String prefix(List<JsonMappingException.Reference> path) {
-        String p = path(path);
-        return p.isEmpty() ? "" : "in '" + p + "': ";
+    private static String fieldError(String path, String message) {
+        Matcher missing = MISSING.matcher(message);
+        if (missing.matches()) {
+            String parent = path.endsWith(missing.group(1)) ? path.substring(0, path.length() - missing.group(1).length()) : path;
+            return "field '" + parent + missing.group(1) + "' is missing";
+        }
+        return path.isEmpty() ? message : "field '" + path + "': " + message;
+    }
+
+    /** A record's own message names its field relative to itself; put the path to the record in front. */
+    private static String nest(String path, String message) {
+        if (path.isEmpty()) {
+            return message;
+        }
+        return message.startsWith("field '") ? "field '" + path + "." + message.substring(7) : "in '" + path + "': " + message;
+    }
+
+    static String cleaned(String message) {
+        return HINT.matcher(oneLine(message)).replaceAll("");
     }
 
     static String path(List<JsonMappingException.Reference> refs) {

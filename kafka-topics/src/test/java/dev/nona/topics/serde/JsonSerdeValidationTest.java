@@ -1,0 +1,152 @@
+package dev.nona.topics.serde;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nona.topics.Topics;
+import dev.nona.topics.record.InferenceRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+final class JsonSerdeValidationTest {
+
+    private static final String VALID_REQUEST =
+            "{'schemaVersion':1,'id':'r','model':'m','tenant':'t','eventTime':12}";
+
+    private final JsonSerde<InferenceRequest> requests = JsonSerde.forTopic(Topics.INFERENCE_REQUESTS);
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            missing field        | {'schemaVersion':1,'id':'r','model':'m','tenant':'t'}                                   | field 'eventTime' is missing
+            string for long      | {'schemaVersion':1,'id':'r','model':'m','tenant':'t','eventTime':'abc'}                 | field 'eventTime': Cannot coerce String value ("abc") to `long` value
+            numeric string       | {'schemaVersion':1,'id':'r','model':'m','tenant':'t','eventTime':'12'}                  | field 'eventTime': Cannot coerce String value ("12")
+            float for long       | {'schemaVersion':1,'id':'r','model':'m','tenant':'t','eventTime':1.5}                   | field 'eventTime': Cannot coerce Floating-point value (1.5)
+            null for long        | {'schemaVersion':1,'id':'r','model':'m','tenant':'t','eventTime':null}                  | field 'eventTime': Cannot map `null` into type `long`
+            negative time        | {'schemaVersion':1,'id':'r','model':'m','tenant':'t','eventTime':-1}                    | field 'eventTime' (-1) must be >= 0
+            number for string    | {'schemaVersion':1,'id':12,'model':'m','tenant':'t','eventTime':12}                     | field 'id': Cannot coerce Integer value (12)
+            blank string         | {'schemaVersion':1,'id':'r','model':' ','tenant':'t','eventTime':12}                    | field 'model' (' ') must not be blank
+            null string          | {'schemaVersion':1,'id':'r','model':null,'tenant':'t','eventTime':12}                   | field 'model' is missing (null)
+            negative size        | {'schemaVersion':1,'id':'r','model':'m','tenant':'t','eventTime':12,'payloadBytes':-5}  | field 'payloadBytes' (-5) must be >= 0
+            NaN size             | {'schemaVersion':1,'id':'r','model':'m','tenant':'t','eventTime':12,'payloadBytes':NaN} | Non-standard token 'NaN'
+            unknown field        | {'schemaVersion':1,'id':'r','model':'m','tenant':'t','eventTime':12,'extra':1}          | field 'extra' is not in the schema (unknown field)
+            duplicate field      | {'schemaVersion':1,'id':'r','model':'m','model':'x','tenant':'t','eventTime':12}        | Duplicate field 'model'
+            unknown version      | {'schemaVersion':2,'id':'r','model':'m','tenant':'t','eventTime':12,'newField':3}       | field 'schemaVersion' (2) is not supported (supported: 1)
+            missing version      | {'id':'r','model':'m','tenant':'t','eventTime':12}                                      | field 'schemaVersion' is missing
+            string version       | {'schemaVersion':'1','id':'r','model':'m','tenant':'t','eventTime':12}                  | field 'schemaVersion' ("1") must be an integer
+            trailing garbage     | {'schemaVersion':1,'id':'r','model':'m','tenant':'t','eventTime':12} x                  | malformed JSON at column 71: Unrecognized token 'x'
+            truncated            | {'schemaVersion':1,'id':'r','model':'m'                                                 | malformed JSON at column 40: Unexpected end-of-input
+            array                | [1,2]                                                                                   | record must be a JSON object, not a JSON ARRAY
+            """)
+    void parse_invalidRequest_isRejectedWithReasonNamingFieldAndValue(String what, String json, String reason) {
+        Parsed<InferenceRequest> parsed = requests.parse(json.replace('\'', '"'));
+
+        assertThat(parsed.ok()).as(what).isFalse();
+        assertThat(parsed.reason()).as(what).contains(reason.replace("''", "'"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            boolean as int      | {'schemaVersion':1,'serverId':'s','up':1,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1}                             | field 'up': Cannot coerce Integer value (1) to `boolean` value
+            negative cache size | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[{'model':'a','bytes':-1}],'eventTime':1} | field 'cachedModels[0].bytes' (-1) must be >= 0
+            null cache entry    | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[null],'eventTime':1}                    | field 'cachedModels[0]' is missing (null)
+            overflow to inf     | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1e400,'ongoingRequests':0,'cachedModels':[],'eventTime':1}                   | field 'opsPerSecond' (Infinity) must be finite and >= 0
+            negative rate       | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':-2.5,'ongoingRequests':0,'cachedModels':[],'eventTime':1}                    | field 'opsPerSecond' (-2.5) must be finite and >= 0
+            zero link           | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'linkBitsPerSecond':0,'eventTime':1} | field 'linkBitsPerSecond' (0.0) must be finite and > 0
+            negative ongoing    | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':-3,'cachedModels':[],'eventTime':1}                      | field 'ongoingRequests' (-3) must be >= 0
+            model cached twice  | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[{'model':'a','bytes':1},{'model':'a','bytes':2}],'eventTime':1} | field 'cachedModels[1].model' ('a') is listed twice
+            """)
+    void parse_invalidTelemetry_isRejectedWithReasonNamingFieldAndValue(String what, String json, String reason) {
+        assertRejected(JsonSerde.forTopic(Topics.CLUSTER_TELEMETRY).parse(json.replace('\'', '"')), what, reason);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            cycle           | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1},{'id':'b','ops':1}],'edges':[{'from':'a','to':'b','bytes':1},{'from':'b','to':'a','bytes':1}]}} | field 'dag.edges' has a cycle through 2 of 2 tasks
+            negative ops    | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1},{'id':'b','ops':-1}],'edges':[]}}                                                          | field 'dag.tasks[1].ops' (-1.0) must be finite and >= 0
+            dangling edge   | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1}],'edges':[{'from':'a','to':'z','bytes':1}]}}                                              | field 'dag.edges[0].to' ('z') names no task
+            duplicate task  | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1},{'id':'a','ops':2}],'edges':[]}}                                                           | field 'dag.tasks[1].id' ('a') is not unique
+            no tasks        | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[],'edges':[]}}                                                                                               | field 'dag.tasks' ([]) must hold at least one task
+            self loop       | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1}],'edges':[{'from':'a','to':'a','bytes':1}]}}                                              | field 'dag.edges[0]' (a->a) is a self-loop
+            negative bytes  | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1},{'id':'b','ops':1}],'edges':[{'from':'a','to':'b','bytes':-8}]}}                          | field 'dag.edges[0].bytes' (-8.0) must be finite and >= 0
+            missing dag     | {'schemaVersion':1,'model':'m'}                                                                                                                                      | field 'dag' is missing
+            """)
+    void parse_invalidCatalogEntry_isRejectedWithReasonNamingFieldAndValue(String what, String json, String reason) {
+        assertRejected(JsonSerde.forTopic(Topics.MODEL_CATALOG).parse(json.replace('\'', '"')), what, reason);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            unknown type    | {'schemaVersion':1,'type':'NOPE','time':1,'details':{}}         | field 'type': Cannot deserialize value of type `dev.nona.topics.record.ControllerEventType` from String "NOPE"
+            type as number  | {'schemaVersion':1,'type':3,'time':1,'details':{}}              | field 'type': Cannot deserialize value of type `dev.nona.topics.record.ControllerEventType` from number 3
+            nested detail   | {'schemaVersion':1,'type':'FALLBACK','time':1,'details':{'a':[1]}} | field 'details.a' ([1]) must be a string, a number or a boolean
+            """)
+    void parse_invalidControllerEvent_isRejectedWithReasonNamingFieldAndValue(String what, String json, String reason) {
+        assertRejected(JsonSerde.forTopic(Topics.CONTROLLER_EVENTS).parse(json.replace('\'', '"')), what, reason);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            table as string  | {'schemaVersion':1,'tableId':'x','version':1,'createdAt':1,'table':'str'} | field 'table' (a JSON STRING) must be a JSON object
+            missing table    | {'schemaVersion':1,'tableId':'x','version':1,'createdAt':1}             | field 'table' is missing
+            negative version | {'schemaVersion':1,'tableId':'x','version':-1,'createdAt':1,'table':{}}  | field 'version' (-1) must be >= 0
+            """)
+    void parse_invalidTable_isRejectedWithReasonNamingFieldAndValue(String what, String json, String reason) {
+        assertRejected(JsonSerde.forTopic(Topics.PLACEMENT_TABLES).parse(json.replace('\'', '"')), what, reason);
+    }
+
+    @Test
+    void parse_decisionWithNoStages_isRejected() {
+        String json = "{'schemaVersion':1,'requestId':'r','model':'m','tenant':'t','tableVersion':3,'fallback':false,"
+                + "'stages':[],'predictedJctSeconds':0.5,'eventTime':1}";
+
+        assertRejected(JsonSerde.forTopic(Topics.PLACEMENT_DECISIONS).parse(json.replace('\'', '"')), "no stages",
+                "field 'stages' ([]) must hold at least one stage");
+    }
+
+    @Test
+    void parse_overSizeLimit_isRejectedBeforeParsing_andExactlyAtLimitIsAccepted() {
+        byte[] valid = VALID_REQUEST.replace('\'', '"').getBytes(StandardCharsets.UTF_8);
+        JsonSerde<InferenceRequest> small = JsonSerde.forTopic(Topics.INFERENCE_REQUESTS, valid.length);
+        byte[] big = new byte[valid.length + 1];
+        Arrays.fill(big, (byte) '{');
+
+        assertRejected(small.parse(big), "too big",
+                "record size (" + big.length + " bytes) exceeds the limit (" + valid.length + " bytes)");
+        assertThat(small.parse(valid).ok()).isTrue();
+    }
+
+    @Test
+    void parse_nullValue_isRejectedAsTombstone() {
+        assertRejected(requests.parse((byte[]) null), "null", "value is null");
+    }
+
+    @Test
+    void parse_emptyValue_isRejectedAsEmpty() {
+        assertRejected(requests.parse(new byte[0]), "empty", "record is empty (no JSON value)");
+    }
+
+    @Test
+    void parse_invalidUtf8_isRejectedNotThrown() {
+        byte[] bad = "{\"schemaVersion\":1,\"id\":\"\u0000\"}".getBytes(StandardCharsets.UTF_8);
+        bad[bad.length - 3] = (byte) 0xC3;
+
+        assertThat(requests.parse(bad).ok()).isFalse();
+    }
+
+    @Test
+    void parse_hugeValueInReason_isClipped() {
+        String longModel = "x".repeat(5_000);
+        String json = VALID_REQUEST.replace('\'', '"').replace("\"eventTime\":12", "\"eventTime\":\"" + longModel + "\"");
+
+        Parsed<InferenceRequest> parsed = requests.parse(json);
+
+        assertThat(parsed.reason()).startsWith("field 'eventTime'").hasSizeLessThanOrEqualTo(Rejections.MAX_REASON_CHARS);
+    }
+
+    private static void assertRejected(Parsed<?> parsed, String what, String reason) {
+        assertThat(parsed.ok()).as(what).isFalse();
+        assertThat(parsed.reason()).as(what).contains(reason.replace("''", "'"));
+    }
+}

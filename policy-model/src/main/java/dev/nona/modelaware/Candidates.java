@@ -1,0 +1,30 @@
+package dev.nona.modelaware;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.random.RandomGenerator;
+
+/** Server choices the policies share. */
+final class Candidates {
+    private Candidates() {}
+
+    /** A server holding the model, under the ongoing-request target, with free cores; least loaded first. */
+    static Optional<String> warmWithRoom(InferenceRequest request, ClusterView cluster) {
+        ModelRegistry registry = cluster.registry();
+        return registry.residentServers(request.model()).stream()
+                .filter(registry::underTarget)
+                .filter(s -> cluster.hasRoom(s, request.cores()))
+                .min(Comparator.comparingInt(registry::ongoing));
+    }
+
+    /** A uniformly random server with free cores (the σOS default scheduler's choice). */
+    static Optional<String> anyWithRoom(InferenceRequest request, ClusterView cluster, RandomGenerator random) {
+        List<String> free = cluster.serversWithRoom(request.cores());
+        return free.isEmpty() ? Optional.empty() : Optional.of(free.get(random.nextInt(free.size())));
+    }
+
+    static Decision.Wait noRoom(InferenceRequest request) {
+        return new Decision.Wait("no server has " + request.cores() + " free cores");
+    }
+}

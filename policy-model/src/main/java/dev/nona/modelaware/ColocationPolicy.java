@@ -1,0 +1,33 @@
+package dev.nona.modelaware;
+
+import java.util.random.RandomGenerator;
+
+/**
+ * Model colocation without queuing: run the request on a server that holds its model, has fewer than
+ * {@code targetOngoingRequests} requests in flight and has free cores; if there is none, start it cold on
+ * any server with free cores rather than wait.
+ *
+ * <p>Based on: K. Liu, <i>Enabling Efficient ML Inference in SigmaOS with Model-Aware Scheduling</i>, MEng
+ * thesis, MIT, 2025, Section 4.5 (policy 1.ii).
+ */
+public final class ColocationPolicy implements ModelAwarePolicy {
+    public static final String NAME = "colocation";
+    private final RandomGenerator random;
+
+    public ColocationPolicy(RandomGenerator random) {
+        this.random = random;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Decision decide(InferenceRequest request, ClusterView cluster) {
+        return Candidates.warmWithRoom(request, cluster)
+                .or(() -> Candidates.anyWithRoom(request, cluster, random))
+                .<Decision>map(s -> Decision.Place.local(s, request.model(), cluster.registry(), NAME))
+                .orElseGet(() -> Candidates.noRoom(request));
+    }
+}

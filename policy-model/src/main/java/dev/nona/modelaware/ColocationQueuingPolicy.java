@@ -1,0 +1,41 @@
+package dev.nona.modelaware;
+
+import java.util.random.RandomGenerator;
+
+/**
+ * Model colocation with queuing: run the request on a server that holds its model, has fewer than
+ * {@code targetOngoingRequests} requests in flight and has free cores; if the model is held somewhere but
+ * no such server is free, wait for one. Only a model that no server holds is started cold (that first cold
+ * start is unavoidable).
+ *
+ * <p>Based on: K. Liu, <i>Enabling Efficient ML Inference in SigmaOS with Model-Aware Scheduling</i>, MEng
+ * thesis, MIT, 2025, Section 4.5 (policy 1.i).
+ */
+public final class ColocationQueuingPolicy implements ModelAwarePolicy {
+    public static final String NAME = "colocation-queuing";
+    private final RandomGenerator random;
+
+    public ColocationQueuingPolicy(RandomGenerator random) {
+        this.random = random;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Decision decide(InferenceRequest request, ClusterView cluster) {
+        ModelRegistry registry = cluster.registry();
+        var warm = Candidates.warmWithRoom(request, cluster);
+        if (warm.isPresent()) {
+            return Decision.Place.local(warm.get(), request.model(), registry, NAME);
+        }
+        if (!registry.residentServers(request.model()).isEmpty()) {
+            return new Decision.Wait("waiting for a server holding '" + request.model() + "'");
+        }
+        return Candidates.anyWithRoom(request, cluster, random)
+                .<Decision>map(s -> Decision.Place.local(s, request.model(), registry, NAME))
+                .orElseGet(() -> Candidates.noRoom(request));
+    }
+}

@@ -1,0 +1,43 @@
+package dev.nona.modelaware;
+
+import java.util.random.RandomGenerator;
+
+/**
+ * Centralised model registry: run the request's process (its CPU stages) on any server with free cores and
+ * send its inference stage to a server holding the model with fewer than {@code targetOngoingRequests}
+ * requests in flight, over the network. If the process's own server holds the model (and is under target),
+ * inference stays local; if no server qualifies, the process's server loads the model itself.
+ *
+ * <p>Based on: K. Liu, <i>Enabling Efficient ML Inference in SigmaOS with Model-Aware Scheduling</i>, MEng
+ * thesis, MIT, 2025, Section 4.6.
+ */
+public final class RegistryPolicy implements ModelAwarePolicy {
+    public static final String NAME = "registry";
+    private final RandomGenerator random;
+
+    public RegistryPolicy(RandomGenerator random) {
+        this.random = random;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Decision decide(InferenceRequest request, ClusterView cluster) {
+        return Candidates.anyWithRoom(request, cluster, random)
+                .map(cpu -> inferenceFor(cpu, request, cluster.registry()))
+                .orElseGet(() -> Candidates.noRoom(request));
+    }
+
+    private static Decision inferenceFor(String cpu, InferenceRequest request, ModelRegistry registry) {
+        if (registry.isResident(cpu, request.model()) && registry.underTarget(cpu)) {
+            return Decision.Place.local(cpu, request.model(), registry, NAME);
+        }
+        return registry.locateProxy(request.model())
+                .filter(proxy -> !proxy.equals(cpu))
+                .<Decision>map(proxy -> new Decision.Place(cpu, proxy, Decision.Route.REMOTE, NAME))
+                .orElseGet(() -> Decision.Place.local(cpu, request.model(), registry, NAME));
+    }
+}

@@ -1,0 +1,36 @@
+package dev.nona.sim.modelaware;
+
+import dev.nona.modelaware.ModelProfile;
+
+/**
+ * A model as the simulator runs it: the catalog profile plus how the request's CPU time splits into
+ * pre-processing (before the inference call) and post-processing (after it).
+ *
+ * @param name             unique in the workload
+ * @param sizeMb           memory the loaded model occupies, MB
+ * @param coldStartSeconds $T_{CS}$; loading occupies the server's model replica
+ * @param inferenceSeconds $T_I$ on the replica
+ * @param preSeconds       CPU time before the inference call, on the request's own server
+ * @param postSeconds      CPU time after the response, on the request's own server
+ */
+public record SimModel(String name, double sizeMb, double coldStartSeconds, double inferenceSeconds,
+                       double preSeconds, double postSeconds) {
+    public SimModel {
+        profileOf(name, sizeMb, coldStartSeconds, inferenceSeconds, preSeconds, postSeconds);
+    }
+
+    /** The catalog profile (with $T_P$ = pre + post); validates every field. */
+    public ModelProfile profile() {
+        return profileOf(name, sizeMb, coldStartSeconds, inferenceSeconds, preSeconds, postSeconds);
+    }
+
+    private static ModelProfile profileOf(String name, double sizeMb, double tCS, double tI, double pre, double post) {
+        if (!(pre >= 0) || Double.isInfinite(pre)) {
+            throw new IllegalArgumentException("model '" + name + "': preSeconds (" + pre + ") must be finite and >= 0");
+        }
+        if (!(post >= 0) || Double.isInfinite(post)) {
+            throw new IllegalArgumentException("model '" + name + "': postSeconds (" + post + ") must be finite and >= 0");
+        }
+        return new ModelProfile(name, sizeMb, tCS, tI, pre + post);
+    }
+}

@@ -1,0 +1,92 @@
+package dev.nona.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What the simulator runs: a cluster and the job classes arriving to it (models and background jobs).
+ *
+ * @param cluster the servers and the link
+ * @param classes the job classes, at least one, with distinct names
+ */
+public record SimWorkload(SimCluster cluster, List<JobClass> classes) {
+    public SimWorkload {
+        Objects.requireNonNull(cluster, "workload cluster");
+        classes = List.copyOf(classes);
+        if (classes.isEmpty()) {
+            throw new IllegalArgumentException("workload classes must not be empty");
+        }
+        if (classes.stream().map(JobClass::name).distinct().count() != classes.size()) {
+            throw new IllegalArgumentException("workload class names must be distinct: " + classes.stream().map(JobClass::name).toList());
+        }
+    }
+
+    /** True if at least one class is a model (an inference DAG). */
+    public boolean hasModels() {
+        return classes.stream().anyMatch(c -> c.kind() == JobKind.INFERENCE);
+    }
+
+    /**
+     * The compute load $\sum_j \beta_j S_j / N$ over every class (Nona, Section IV-B), where $S_j$ is the sum of
+     * $j$'s task service times $p^t/\nu$.
+     */
+    public double computeLoad() {
+        double sum = 0;
+        for (JobClass c : classes) {
+            sum += c.ratePerSecond() * c.totalOps() / cluster.opsPerSecond();
+        }
+        return sum / cluster.servers();
+    }
+
+    /** Link load of the background communication jobs alone: $\sum \beta b / \mu$. */
+    public double backgroundLinkLoad() {
+        double sum = 0;
+        for (JobClass c : classes) {
+            sum += c.ratePerSecond() * c.commBits() / cluster.linkBitsPerSecond();
+        }
+        return sum;
+    }
+
+    /**
+     * Every class's rate multiplied by one factor so that {@link #computeLoad()} equals {@code load}; the ratio
+     * between classes (e.g. inference:background = 100:1) is kept. A workload with no compute demand
+     * (background communication only) is scaled so that its link load equals {@code load} instead.
+     */
+    public SimWorkload withLoad(double load) {
+        if (!(load > 0) || Double.isInfinite(load)) {
+            throw new IllegalArgumentException("load (" + load + ") must be finite and > 0");
+        }
+        double current = computeLoad() > 0 ? computeLoad() : backgroundLinkLoad();
+        if (!(current > 0)) {
+            throw new IllegalArgumentException("load cannot be scaled: every class has rate 0 or no demand");
+        }
+        return withRatesScaled(load / current);
+    }
+
+    /** Every class's rate multiplied by {@code factor}. */
+    public SimWorkload withRatesScaled(double factor) {
+        List<JobClass> scaled = new ArrayList<>();
+        for (JobClass c : classes) {
+            scaled.add(c.withRate(c.ratePerSecond() * factor));
+        }
+        return new SimWorkload(cluster, scaled);
+    }
+
+    public SimWorkload withCluster(SimCluster other) {
+        return new SimWorkload(other, classes);
+    }
+
+    public SimWorkload withClasses(List<JobClass> other) {
+        return new SimWorkload(cluster, other);
+    }
+
+    public int indexOf(String className) {
+        for (int i = 0; i < classes.size(); i++) {
+            if (classes.get(i).name().equals(className)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no job class named '" + className + "'");
+    }
+}

@@ -1,0 +1,376 @@
+package dev.nona.sim.engine;
+
+import dev.nona.sim.JobClass;
+import dev.nona.sim.JobKind;
+import dev.nona.sim.SimCluster;
+import dev.nona.sim.SimWorkload;
+import dev.nona.sim.policy.Policy;
+import dev.nona.sim.stats.LogHistogram;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Discrete-event simulation of $N$ FIFO servers (one task at a time) and one FIFO bottleneck link, fed by Poisson
+ * arrivals of every job class (Nona, Section IV-A, made network-aware as the paper's simulator is). A job's tasks
+ * are placed by the {@link Policy} when it arrives; a task joins its server's queue when all its inputs have
+ * arrived; an edge between tasks on distinct servers is a transfer that waits in the link's queue. Tasks of zero
+ * operations (virtual sources and sinks) and edges of zero bits take no time and never queue.
+ *
+ * <p>The simulation runs at the granularity of the contracted DAG: a contracted node is one task, because its
+ * original tasks always run one after another on one server (Nona, Technique 1).
+ *
+ * <p>Events live in a primitive heap; jobs in recycled slots; statistics in streaming histograms; so memory grows
+ * with the jobs in flight, not with the jobs simulated. Arrival streams are per class ({@code seed}-derived), so
+ * two policies run with the same seed see the same arrivals (common random numbers). Not thread-safe; one run
+ * per instance.
+ */
+public final class Simulator implements ClusterView {
+    private static final long ARRIVAL = 0L;
+    private static final long SERVER_DONE = 1L << 40;
+    private static final long LINK_DONE = 2L << 40;
+    private static final long TYPE_MASK = 3L << 40;
+    private static final int COMM_EDGE = 0xFFFFF;
+    private static final int TASK_BITS = 20;
+
+    private final SimCluster cluster;
+    private final JobClass[] classes;
+    private final Policy policy;
+    private final String policyName;
+    private final SimConfig config;
+    private final ServiceTimeModel serviceModel;
+    private final EventQueue events = new EventQueue();
+    private final JobTable jobs;
+    private final SplittableRandom[] arrivalRandom;
+    private final int[] scratch;
+    private final boolean countInference;
+
+    private final boolean[] busy;
+    private final long[] running;
+    private final double[] runningEnd;
+    private final LongRing[] serverQueue;
+    private final double[] queuedWork;
+    private final int[] queueLength;
+    private final LongRing linkQueue = new LongRing();
+    private boolean linkBusy;
+    private long linkRunning;
+    private double linkBusySeconds;
+    private double linkWaitSum;
+    private long transfers;
+
+    private double now;
+    private long eventCount;
+    private long countedArrivals;
+    private long measuredOutstanding;
+    private final long measureFrom;
+    private final long measureTo;
+
+    private final LogHistogram all = new LogHistogram();
+    private final LogHistogram inference = new LogHistogram();
+    private final LogHistogram[] perClass;
+
+    public Simulator(SimWorkload workload, Policy policy, String policyName, SimConfig config) {
+        this(workload, policy, policyName, config, ServiceTimeModel.DETERMINISTIC);
+    }
+
+    public Simulator(SimWorkload workload, Policy policy, String policyName, SimConfig config, ServiceTimeModel serviceModel) {
+        this.cluster = workload.cluster();
+        this.classes = workload.classes().toArray(new JobClass[0]);
+        this.policy = policy;
+        this.policyName = policyName;
+        this.config = config;
+        this.serviceModel = serviceModel;
+        int maxTasks = 1;
+        for (JobClass c : classes) {
+            maxTasks = Math.max(maxTasks, c.tasks());
+            if (c.tasks() >= COMM_EDGE || c.edges() >= COMM_EDGE) {
+                throw new IllegalArgumentException("job class '" + c.name() + "' is too large for the simulator (" + c.tasks() + " tasks)");
+            }
+        }
+        this.jobs = new JobTable(maxTasks);
+        this.scratch = new int[maxTasks];
+        this.countInference = workload.hasModels();
+        this.arrivalRandom = new SplittableRandom[classes.length];
+        for (int i = 0; i < classes.length; i++) {
+            arrivalRandom[i] = new SplittableRandom(config.seed() * 1_000_003L + i);
+        }
+        int n = cluster.servers();
+        this.busy = new boolean[n];
+        this.running = new long[n];
+        this.runningEnd = new double[n];
+        this.serverQueue = new LongRing[n];
+        for (int s = 0; s < n; s++) {
+            serverQueue[s] = new LongRing();
+        }
+        this.queuedWork = new double[n];
+        this.queueLength = new int[n];
+        this.perClass = new LogHistogram[classes.length];
+        for (int i = 0; i < classes.length; i++) {
+            perClass[i] = new LogHistogram();
+        }
+        this.measureFrom = config.warmupJobs();
+        this.measureTo = config.warmupJobs() + config.jobs();
+    }
+
+    /** Runs to the end: until every measured job has completed (or the event cap). */
+    public SimResult run() {
+        long start = System.nanoTime();
+        for (int c = 0; c < classes.length; c++) {
+            scheduleArrival(c);
+        }
+        boolean truncated = false;
+        while (!events.isEmpty()) {
+            if (countedArrivals >= measureTo && measuredOutstanding == 0) {
+                break;
+            }
+            if (eventCount >= config.maxEvents()) {
+                truncated = true;
+                break;
+            }
+            now = events.peekTime();
+            long e = events.pop();
+            eventCount++;
+            long type = e & TYPE_MASK;
+            int index = (int) (e & ~TYPE_MASK);
+            if (type == ARRIVAL) {
+                arrive(index);
+            } else if (type == SERVER_DONE) {
+                serverDone(index);
+            } else {
+                linkDone();
+            }
+        }
+        double wall = (System.nanoTime() - start) / 1e9;
+        List<SimResult.ClassResult> perClassResults = new ArrayList<>();
+        for (int i = 0; i < classes.length; i++) {
+            perClassResults.add(new SimResult.ClassResult(classes[i].name(), classes[i].kind(), perClass[i]));
+        }
+        double linkBusy = linkBusySeconds - (this.linkBusy ? Math.max(0, runningLinkEnd - now) : 0);
+        return new SimResult(policyName, Math.max(0, Math.min(countedArrivals, measureTo) - measureFrom), all, inference,
+                perClassResults, now > 0 ? linkBusy / now : 0, transfers == 0 ? 0 : linkWaitSum / transfers, transfers,
+                eventCount, now, wall, jobs.maxInFlight(), truncated);
+    }
+
+    private double runningLinkEnd;
+
+    private void scheduleArrival(int c) {
+        double rate = classes[c].ratePerSecond();
+        if (rate > 0) {
+            double gap = -Math.log(1.0 - arrivalRandom[c].nextDouble()) / rate;
+            events.push(now + gap, ARRIVAL | c);
+        }
+    }
+
+    private void arrive(int c) {
+        JobClass jc = classes[c];
+        boolean counted = (jc.kind() == JobKind.INFERENCE) == countInference;
+        boolean measured;
+        if (counted) {
+            measured = countedArrivals >= measureFrom && countedArrivals < measureTo;
+            countedArrivals++;
+        } else {
+            measured = countedArrivals >= measureFrom && countedArrivals < measureTo;
+        }
+        scheduleArrival(c);
+        int slot = jobs.allocate();
+        jobs.jobClass[slot] = c;
+        jobs.arrival[slot] = now;
+        jobs.measured[slot] = measured;
+        if (measured) {
+            measuredOutstanding++;
+        }
+        if (jc.kind() == JobKind.BACKGROUND_COMM) {
+            jobs.remainingTasks[slot] = 0;
+            enqueueTransfer(slot, COMM_EDGE, jc.commBits());
+            return;
+        }
+        int n = jc.tasks();
+        jobs.remainingTasks[slot] = n;
+        policy.place(c, jc, this, scratch);
+        int base = jobs.base(slot);
+        int servers = cluster.servers();
+        for (int t = 0; t < n; t++) {
+            int s = scratch[t];
+            if (s < 0 || s >= servers) {
+                throw new IllegalStateException("BUG: policy " + policyName + " placed task " + t + " of " + jc.name() + " on server " + s);
+            }
+            jobs.server[base + t] = s;
+            jobs.pendingInputs[base + t] = jc.inDegree(t);
+        }
+        for (int t = 0; t < n; t++) {
+            if (jc.inDegree(t) == 0) {
+                taskReady(slot, t);
+            }
+        }
+    }
+
+    private void taskReady(int slot, int t) {
+        int s = jobs.server[jobs.base(slot) + t];
+        JobClass jc = classes[jobs.jobClass[slot]];
+        if (jc.taskOps(t) == 0) {
+            taskDone(slot, t, s);
+            return;
+        }
+        long item = ((long) slot << TASK_BITS) | t;
+        if (!busy[s]) {
+            startTask(s, item, jc, slot, t);
+        } else {
+            double est = jc.taskOps(t) / cluster.opsPerSecond();
+            serverQueue[s].add(item, est);
+            queuedWork[s] += est;
+            queueLength[s]++;
+        }
+    }
+
+    private void startTask(int s, long item, JobClass jc, int slot, int t) {
+        double service = serviceModel.taskSeconds(cluster, jc, t, s, now);
+        serviceModel.taskStarted(jc, t, s, now);
+        busy[s] = true;
+        running[s] = item;
+        runningEnd[s] = now + service;
+        queueLength[s]++;
+        events.push(now + service, SERVER_DONE | s);
+    }
+
+    private void serverDone(int s) {
+        long item = running[s];
+        busy[s] = false;
+        queueLength[s]--;
+        if (!serverQueue[s].isEmpty()) {
+            double est = serverQueue[s].peekTag();
+            long next = serverQueue[s].poll();
+            queuedWork[s] -= est;
+            queueLength[s]--;
+            if (queueLength[s] == 0) {
+                queuedWork[s] = 0;
+            }
+            int nslot = (int) (next >>> TASK_BITS);
+            int nt = (int) (next & ((1 << TASK_BITS) - 1));
+            startTask(s, next, classes[jobs.jobClass[nslot]], nslot, nt);
+        }
+        int slot = (int) (item >>> TASK_BITS);
+        int t = (int) (item & ((1 << TASK_BITS) - 1));
+        taskDone(slot, t, s);
+    }
+
+    private void taskDone(int slot, int t, int s) {
+        JobClass jc = classes[jobs.jobClass[slot]];
+        int base = jobs.base(slot);
+        int out = jc.outDegree(t);
+        for (int i = 0; i < out; i++) {
+            int e = jc.outEdge(t, i);
+            int child = jc.edgeTo(e);
+            double bits = jc.edgeBits(e);
+            if (bits == 0 || jobs.server[base + child] == s) {
+                inputArrived(slot, child);
+            } else {
+                enqueueTransfer(slot, e, bits);
+            }
+        }
+        if (--jobs.remainingTasks[slot] == 0) {
+            jobDone(slot);
+        }
+    }
+
+    private void inputArrived(int slot, int child) {
+        if (--jobs.pendingInputs[jobs.base(slot) + child] == 0) {
+            taskReady(slot, child);
+        }
+    }
+
+    private void enqueueTransfer(int slot, int edge, double bits) {
+        long item = ((long) slot << TASK_BITS) | edge;
+        if (!linkBusy) {
+            startTransfer(item, bits, now);
+        } else {
+            linkQueue.add(item, now);
+        }
+    }
+
+    private void startTransfer(long item, double bits, double enqueuedAt) {
+        int slot = (int) (item >>> TASK_BITS);
+        if (jobs.measured[slot]) {
+            linkWaitSum += now - enqueuedAt;
+            transfers++;
+        }
+        double service = serviceModel.transferSeconds(cluster, bits);
+        linkBusy = true;
+        linkRunning = item;
+        linkBusySeconds += service;
+        runningLinkEnd = now + service;
+        events.push(now + service, LINK_DONE);
+    }
+
+    private void linkDone() {
+        long item = linkRunning;
+        linkBusy = false;
+        if (!linkQueue.isEmpty()) {
+            double enq = linkQueue.peekTag();
+            long next = linkQueue.poll();
+            startTransfer(next, bitsOf(next), enq);
+        }
+        int slot = (int) (item >>> TASK_BITS);
+        int edge = (int) (item & ((1 << TASK_BITS) - 1));
+        if (edge == COMM_EDGE) {
+            jobDone(slot);
+        } else {
+            inputArrived(slot, classes[jobs.jobClass[slot]].edgeTo(edge));
+        }
+    }
+
+    private double bitsOf(long item) {
+        int slot = (int) (item >>> TASK_BITS);
+        int edge = (int) (item & ((1 << TASK_BITS) - 1));
+        JobClass jc = classes[jobs.jobClass[slot]];
+        return edge == COMM_EDGE ? jc.commBits() : jc.edgeBits(edge);
+    }
+
+    private void jobDone(int slot) {
+        if (jobs.measured[slot]) {
+            int c = jobs.jobClass[slot];
+            double jct = now - jobs.arrival[slot];
+            all.record(jct);
+            perClass[c].record(jct);
+            if (classes[c].kind() == JobKind.INFERENCE) {
+                inference.record(jct);
+            }
+            measuredOutstanding--;
+        }
+        jobs.release(slot);
+    }
+
+    /** Slots allocated for jobs in flight (grows only with the peak number of concurrent jobs). */
+    public int jobSlotCapacity() {
+        return jobs.capacity();
+    }
+
+    @Override
+    public double now() {
+        return now;
+    }
+
+    @Override
+    public int servers() {
+        return cluster.servers();
+    }
+
+    @Override
+    public int queueLength(int s) {
+        return queueLength[s];
+    }
+
+    @Override
+    public double queuedWorkSeconds(int s) {
+        return queuedWork[s] + (busy[s] ? Math.max(0, runningEnd[s] - now) : 0);
+    }
+
+    @Override
+    public int jobsInFlight() {
+        return jobs.inFlight();
+    }
+
+    @Override
+    public int linkQueueLength() {
+        return linkQueue.size() + (linkBusy ? 1 : 0);
+    }
+}

@@ -1,0 +1,26 @@
+package dev.nona.sim.policy.baseline;
+
+import dev.nona.sim.JobClass;
+import dev.nona.sim.engine.ClusterView;
+import dev.nona.sim.policy.Policy;
+import java.util.SplittableRandom;
+
+/**
+ * Local: never distribute. All of a job's tasks run on one uniformly random server, so no job uses the link.
+ * The safe fallback table of the controller (DESIGN.md, Section 7).
+ */
+public final class LocalPolicy implements Policy {
+    private final SplittableRandom random;
+
+    public LocalPolicy(SplittableRandom random) {
+        this.random = random;
+    }
+
+    @Override
+    public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
+        int s = random.nextInt(view.servers());
+        for (int t = 0; t < jobClass.tasks(); t++) {
+            servers[t] = s;
+        }
+    }
+}

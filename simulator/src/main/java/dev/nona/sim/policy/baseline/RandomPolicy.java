@@ -1,0 +1,26 @@
+package dev.nona.sim.policy.baseline;
+
+import dev.nona.sim.JobClass;
+import dev.nona.sim.engine.ClusterView;
+import dev.nona.sim.policy.Policy;
+import java.util.SplittableRandom;
+
+/**
+ * Random: every task goes to a uniformly random server, independently. Compute- and congestion-oblivious.
+ * Based on Nona (CloudNet'24), Section IV-A, "Random".
+ */
+public final class RandomPolicy implements Policy {
+    private final SplittableRandom random;
+
+    public RandomPolicy(SplittableRandom random) {
+        this.random = random;
+    }
+
+    @Override
+    public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
+        int n = view.servers();
+        for (int t = 0; t < jobClass.tasks(); t++) {
+            servers[t] = random.nextInt(n);
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package dev.nona.sim.policy.expert;
+
+import dev.nona.sim.policy.Policy;
+import dev.nona.sim.policy.PolicyContext;
+import dev.nona.sim.policy.theta.ThetaPolicy;
+
+/**
+ * Expert: samples the best table that {@link ExpertSearch} found for the rates being simulated. The paper's
+ * Expert is a hand-derived distribution per data point; ours is found by simulation instead, so it is
+ * reproducible. Based on Nona (CloudNet'24), Section IV-A, "Expert".
+ */
+public final class ExpertPolicy {
+    private ExpertPolicy() {
+    }
+
+    public static Policy create(PolicyContext context) {
+        return new ThetaPolicy(context.expert().solve(context.workload()), context.random());
+    }
+}

@@ -1,0 +1,166 @@
+package dev.nona.sim.policy.expert;
+
+import dev.nona.sim.JobClass;
+import dev.nona.sim.SimSubgraph;
+import dev.nona.sim.SimWorkload;
+import dev.nona.sim.engine.SimConfig;
+import dev.nona.sim.engine.Simulator;
+import dev.nona.sim.policy.theta.SimTriplet;
+import dev.nona.sim.policy.theta.SubgraphTheta;
+import dev.nona.sim.policy.theta.ThetaPolicy;
+import dev.nona.sim.policy.theta.ThetaSolver;
+import dev.nona.sim.policy.theta.ThetaTable;
+import dev.nona.sim.policy.theta.TripletSpace;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+
+/**
+ * Expert's table, found by simulation instead of by hand: a coordinate search over the per-subgraph
+ * distributions $\theta_t$, each candidate scored by the mean JCT of all jobs in a short simulation that uses
+ * the same seed for every candidate (common random numbers, so differences are not arrival noise).
+ *
+ * <p>The search starts from "never distribute" (every subgraph's tasks in the root's part, independent of Nona's
+ * optimiser). For each subgraph in turn (heaviest class first), it tries every triplet of $\Omega_t$ (up to
+ * {@code optionLimit}) as a pure strategy, then mixtures $w \cdot$ best $+ (1-w) \cdot$ runner-up for
+ * $w \in \{1/4, 1/2, 3/4\}$, and keeps the best candidate; it makes {@code passes} passes. Cost: about
+ * {@code passes} $\cdot \sum_t (|\Omega_t| + 3)$ short simulations. Not thread-safe.
+ */
+public final class ExpertSearch implements ThetaSolver {
+    /**
+     * @param jobs        inference jobs per scoring simulation
+     * @param seed        the common seed of every scoring simulation
+     * @param passes      passes over the subgraphs
+     * @param optionLimit most triplets tried per subgraph
+     */
+    public record Settings(long jobs, long seed, int passes, int optionLimit) {
+        public Settings {
+            if (jobs < 1 || passes < 1 || optionLimit < 1) {
+                throw new IllegalArgumentException("expert search settings must be >= 1: jobs " + jobs + ", passes " + passes + ", optionLimit " + optionLimit);
+            }
+        }
+
+        public static Settings defaults() {
+            return new Settings(6_000, 17, 2, 32);
+        }
+    }
+
+    private static final double[] MIX = {0.25, 0.5, 0.75};
+    private final Settings settings;
+    private final Consumer<String> progress;
+    private int simulations;
+
+    public ExpertSearch(Settings settings, Consumer<String> progress) {
+        this.settings = settings;
+        this.progress = progress;
+    }
+
+    /** Scoring simulations run so far. */
+    public int simulations() {
+        return simulations;
+    }
+
+    @Override
+    public ThetaTable solve(SimWorkload workload) {
+        List<JobClass> classes = workload.classes();
+        List<List<List<SimTriplet>>> options = new ArrayList<>();
+        List<List<double[]>> current = new ArrayList<>();
+        for (JobClass c : classes) {
+            List<List<SimTriplet>> perSg = new ArrayList<>();
+            List<double[]> dist = new ArrayList<>();
+            for (SimSubgraph sg : c.subgraphs()) {
+                List<SimTriplet> o = TripletSpace.enumerate(sg, settings.optionLimit());
+                perSg.add(o);
+                double[] d = new double[o.size()];
+                d[0] = 1;
+                dist.add(d);
+            }
+            options.add(perSg);
+            current.add(dist);
+        }
+        double best = score(workload, options, current);
+        List<int[]> coordinates = coordinates(classes);
+        for (int pass = 0; pass < settings.passes(); pass++) {
+            for (int[] cg : coordinates) {
+                best = improve(workload, options, current, cg[0], cg[1], best);
+            }
+            progress.accept("expert search: pass " + (pass + 1) + " mean JCT " + best + " s after " + simulations + " simulations");
+        }
+        return table(options, current);
+    }
+
+    private double improve(SimWorkload w, List<List<List<SimTriplet>>> options, List<List<double[]>> current, int c, int g, double best) {
+        int n = options.get(c).get(g).size();
+        if (n < 2) {
+            return best;
+        }
+        double[] incumbent = current.get(c).get(g);
+        double[] pureScore = new double[n];
+        for (int o = 0; o < n; o++) {
+            double[] d = new double[n];
+            d[o] = 1;
+            current.get(c).set(g, d);
+            pureScore[o] = score(w, options, current);
+        }
+        Integer[] rank = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            rank[i] = i;
+        }
+        Arrays.sort(rank, Comparator.comparingDouble(i -> pureScore[i]));
+        double[] bestDist = incumbent;
+        if (pureScore[rank[0]] < best) {
+            best = pureScore[rank[0]];
+            bestDist = new double[n];
+            bestDist[rank[0]] = 1;
+        }
+        for (double m : MIX) {
+            double[] d = new double[n];
+            d[rank[0]] += m;
+            d[rank[1]] += 1 - m;
+            current.get(c).set(g, d);
+            double s = score(w, options, current);
+            if (s < best) {
+                best = s;
+                bestDist = d;
+            }
+        }
+        current.get(c).set(g, bestDist);
+        return best;
+    }
+
+    private double score(SimWorkload w, List<List<List<SimTriplet>>> options, List<List<double[]>> current) {
+        simulations++;
+        ThetaPolicy policy = new ThetaPolicy(table(options, current), new SplittableRandom(settings.seed()));
+        SimConfig config = new SimConfig(settings.jobs(), settings.jobs() / 5, settings.seed(), 200_000_000L);
+        double mean = new Simulator(w, policy, "expert-candidate", config).run().meanJctSeconds();
+        return Double.isNaN(mean) ? Double.MAX_VALUE : mean;
+    }
+
+    private static List<int[]> coordinates(List<JobClass> classes) {
+        List<int[]> out = new ArrayList<>();
+        for (int c = 0; c < classes.size(); c++) {
+            for (int g = 0; g < classes.get(c).subgraphs().size(); g++) {
+                out.add(new int[] {c, g});
+            }
+        }
+        out.sort(Comparator.comparingDouble(cg -> -classes.get(cg[0]).ratePerSecond() * classes.get(cg[0]).totalOps()));
+        return out;
+    }
+
+    private static ThetaTable table(List<List<List<SimTriplet>>> options, List<List<double[]>> current) {
+        List<List<SubgraphTheta>> perClass = new ArrayList<>();
+        List<Double> predicted = new ArrayList<>();
+        for (int c = 0; c < options.size(); c++) {
+            List<SubgraphTheta> thetas = new ArrayList<>();
+            for (int g = 0; g < options.get(c).size(); g++) {
+                thetas.add(new SubgraphTheta(options.get(c).get(g), current.get(c).get(g)));
+            }
+            perClass.add(thetas);
+            predicted.add(Double.NaN);
+        }
+        return new ThetaTable(perClass, predicted);
+    }
+}

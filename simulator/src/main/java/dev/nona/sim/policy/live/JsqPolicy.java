@@ -1,0 +1,38 @@
+package dev.nona.sim.policy.live;
+
+import dev.nona.sim.JobClass;
+import dev.nona.sim.engine.ClusterView;
+import dev.nona.sim.policy.Policy;
+import java.util.SplittableRandom;
+
+/**
+ * Join the shortest queue: the whole job runs on the server with the least queued work (ties broken at random).
+ * Uses live state; never distributes a job, so it never uses the link.
+ * Based on Winston, "Optimality of the shortest line discipline", J. Appl. Prob. 1977.
+ */
+public final class JsqPolicy implements Policy {
+    private final SplittableRandom random;
+
+    public JsqPolicy(SplittableRandom random) {
+        this.random = random;
+    }
+
+    @Override
+    public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
+        int n = view.servers();
+        int offset = random.nextInt(n);
+        int best = offset;
+        double bestWork = view.queuedWorkSeconds(offset);
+        for (int i = 1; i < n && bestWork > 0; i++) {
+            int s = (offset + i) % n;
+            double w = view.queuedWorkSeconds(s);
+            if (w < bestWork) {
+                best = s;
+                bestWork = w;
+            }
+        }
+        for (int t = 0; t < jobClass.tasks(); t++) {
+            servers[t] = best;
+        }
+    }
+}

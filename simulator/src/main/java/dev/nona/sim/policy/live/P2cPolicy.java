@@ -1,0 +1,36 @@
+package dev.nona.sim.policy.live;
+
+import dev.nona.sim.JobClass;
+import dev.nona.sim.engine.ClusterView;
+import dev.nona.sim.policy.Policy;
+import java.util.SplittableRandom;
+
+/**
+ * Power of two choices: sample two distinct servers, run the whole job on the one with less queued work.
+ * Uses live state; never distributes a job. Based on Mitzenmacher, "The power of two choices in randomized load
+ * balancing", IEEE TPDS 2001, as Sparrow (Ousterhout et al., SOSP 2013) applies it to task placement.
+ */
+public final class P2cPolicy implements Policy {
+    private final SplittableRandom random;
+
+    public P2cPolicy(SplittableRandom random) {
+        this.random = random;
+    }
+
+    @Override
+    public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
+        int n = view.servers();
+        int a = random.nextInt(n);
+        int s = a;
+        if (n > 1) {
+            int b = random.nextInt(n - 1);
+            if (b >= a) {
+                b++;
+            }
+            s = view.queuedWorkSeconds(b) < view.queuedWorkSeconds(a) ? b : a;
+        }
+        for (int t = 0; t < jobClass.tasks(); t++) {
+            servers[t] = s;
+        }
+    }
+}

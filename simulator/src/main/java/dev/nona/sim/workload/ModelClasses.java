@@ -1,0 +1,73 @@
+package dev.nona.sim.workload;
+
+import dev.nona.dag.ContractedNode;
+import dev.nona.dag.DagAnalysis;
+import dev.nona.dag.DagJson;
+import dev.nona.dag.Edge;
+import dev.nona.dag.ModelDag;
+import dev.nona.dag.PipeDreamImporter;
+import dev.nona.dag.Subgraph;
+import dev.nona.sim.JobClass;
+import dev.nona.sim.SimSubgraph;
+import dev.nona.workload.DagSource;
+import dev.nona.zoo.ModelZoo;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns a model's DAG into a simulator {@link JobClass} at the contracted granularity: the DAG is contracted and
+ * decomposed by {@link DagAnalysis} (virtual source/sink included, as zero-ops tasks), node ids become indices in
+ * the decomposition's topological order, edge bytes become bits.
+ */
+public final class ModelClasses {
+    private ModelClasses() {
+    }
+
+    /** A model DAG from where a workload says it is. */
+    public static ModelDag load(DagSource source) {
+        try {
+            if (source instanceof DagSource.Zoo z) {
+                return ModelZoo.load(z.name());
+            }
+            if (source instanceof DagSource.File f) {
+                return DagJson.read(f.path());
+            }
+            DagSource.PipeDream p = (DagSource.PipeDream) source;
+            if (!p.options().isEmpty()) {
+                throw new IllegalArgumentException("pipedream options " + p.options().keySet() + " are not supported by the simulator; convert the graph first");
+            }
+            return PipeDreamImporter.read(p.path());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read DAG " + source + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The simulator's job class for an analysed DAG, at rate {@code ratePerSecond}. */
+    public static JobClass of(String name, DagAnalysis analysis, double ratePerSecond) {
+        List<ContractedNode> nodes = analysis.decomposition().nodes();
+        Map<String, Integer> index = new HashMap<>();
+        double[] ops = new double[nodes.size()];
+        for (int i = 0; i < nodes.size(); i++) {
+            index.put(nodes.get(i).id(), i);
+            ops[i] = nodes.get(i).ops();
+        }
+        List<Edge> edges = analysis.decomposition().edges();
+        int[][] pairs = new int[edges.size()][];
+        double[] bits = new double[edges.size()];
+        for (int e = 0; e < edges.size(); e++) {
+            pairs[e] = new int[] {index.get(edges.get(e).from()), index.get(edges.get(e).to())};
+            bits[e] = edges.get(e).bits();
+        }
+        List<SimSubgraph> subgraphs = analysis.decomposition().subgraphs().stream()
+                .map(s -> subgraph(s, index)).toList();
+        return JobClass.inference(name, ratePerSecond, ops, pairs, bits, subgraphs);
+    }
+
+    private static SimSubgraph subgraph(Subgraph s, Map<String, Integer> index) {
+        int[] mid = s.intermediates().stream().mapToInt(index::get).toArray();
+        return new SimSubgraph(index.get(s.root()), index.get(s.sink()), mid);
+    }
+}

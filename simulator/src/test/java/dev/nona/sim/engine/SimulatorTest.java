@@ -1,0 +1,73 @@
+package dev.nona.sim.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.nona.sim.JobClass;
+import dev.nona.sim.SimWorkload;
+import dev.nona.sim.TestingWorkloads;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+final class SimulatorTest {
+    private static SimResult run(SimWorkload w, dev.nona.sim.policy.Policy p, long jobs) {
+        return new Simulator(w, p, "test", new SimConfig(jobs, 0, 1, Long.MAX_VALUE)).run();
+    }
+
+    @Test
+    void run_forkJoinAlone_branchOnOtherServerAddsTwoTransfers() {
+        // rate tiny: jobs never overlap; JCT is the critical path.
+        SimWorkload w = new SimWorkload(TestingWorkloads.cluster(4), List.of(TestingWorkloads.forkJoin(1e-6)));
+        // all local: 4 tasks of 1 s one after another
+        assertThat(run(w, TestingWorkloads.fixed(0, 0, 0, 0), 20).meanJctSeconds()).isCloseTo(4.0, within(1e-9));
+        // branch 2 on server 1: root ends at 1 s; branch 1 runs 1-2 s locally; in parallel the transfer 1-1.1 s,
+        // branch 2 1.1-2.1 s, the transfer back 2.1-2.2 s; the sink runs 2.2-3.2 s.
+        assertThat(run(w, TestingWorkloads.fixed(0, 0, 1, 0), 20).meanJctSeconds()).isCloseTo(3.2, within(1e-9));
+    }
+
+    @Test
+    void run_backgroundCommOnlyAtRho08_meanLinkWaitWithin5PercentOfMd1() {
+        double bits = 1e8; // S = 0.01 s on 10 Gbit/s
+        double rho = 0.8;
+        double s = bits / 1e10;
+        JobClass comm = JobClass.backgroundComm("bg-comm", rho / s, bits);
+        SimWorkload w = new SimWorkload(TestingWorkloads.cluster(1), List.of(comm));
+        SimResult r = new Simulator(w, TestingWorkloads.fixed(), "none", new SimConfig(400_000, 20_000, 5, Long.MAX_VALUE)).run();
+        double md1 = rho * s / (2 * (1 - rho));
+        assertThat(r.meanLinkWaitSeconds()).isCloseTo(md1, within(0.05 * md1));
+        assertThat(r.linkUtilization()).isCloseTo(rho, within(0.02));
+        assertThat(r.meanJctSeconds()).isCloseTo(md1 + s, within(0.05 * md1));
+    }
+
+    @Test
+    void run_backgroundComputeOnOneServerAtRho07_meanJctMatchesMd1Sojourn() {
+        double ops = 1e7; // 0.01 s
+        double s = 0.01;
+        double rho = 0.7;
+        JobClass compute = JobClass.backgroundCompute("bg-compute", rho / s, ops);
+        SimWorkload w = new SimWorkload(TestingWorkloads.cluster(1), List.of(compute));
+        SimResult r = new Simulator(w, TestingWorkloads.fixed(0), "none", new SimConfig(300_000, 10_000, 9, Long.MAX_VALUE)).run();
+        double sojourn = s + rho * s / (2 * (1 - rho));
+        assertThat(r.meanJctSeconds()).isCloseTo(sojourn, within(0.05 * sojourn));
+        assertThat(r.linkUtilization()).isZero();
+    }
+
+    @Test
+    void run_unstableLink_stillEndsAndReports() {
+        JobClass comm = JobClass.backgroundComm("bg-comm", 150, 1e8); // rho = 1.5
+        SimWorkload w = new SimWorkload(TestingWorkloads.cluster(1), List.of(comm));
+        SimResult r = new Simulator(w, TestingWorkloads.fixed(), "none", new SimConfig(5_000, 0, 1, Long.MAX_VALUE)).run();
+        assertThat(r.all().count()).isEqualTo(5_000);
+        assertThat(r.linkUtilization()).isGreaterThan(0.99);
+        assertThat(r.truncated()).isFalse();
+    }
+
+    @Test
+    void run_sameSeed_isDeterministic() {
+        SimWorkload w = new SimWorkload(TestingWorkloads.cluster(4), List.of(TestingWorkloads.forkJoin(0.5)));
+        SimResult a = run(w, TestingWorkloads.fixed(0, 1, 2, 3), 2_000);
+        SimResult b = run(w, TestingWorkloads.fixed(0, 1, 2, 3), 2_000);
+        assertThat(a.meanJctSeconds()).isEqualTo(b.meanJctSeconds());
+        assertThat(a.events()).isEqualTo(b.events());
+    }
+}

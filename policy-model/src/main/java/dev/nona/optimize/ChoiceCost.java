@@ -1,0 +1,225 @@
+package dev.nona.optimize;
+
+import dev.nona.dag.ContractedNode;
+import dev.nona.dag.Edge;
+import dev.nona.dag.Subgraph;
+import dev.nona.dag.Triplet;
+import dev.nona.queueing.LinkModel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The cost of one triplet $(\pi, \pi_k, \pi_l)$ of one subgraph: which edges it cuts (Eq. (IV)) and how long the
+ * subgraph takes from the root's completion until the sink may start (Eqs. (X)&ndash;(XI) without the sink's own
+ * compute), as a function of the link wait $\phi$ and the per-task server wait $w$.
+ *
+ * <p><b>Cost propagation.</b> Each part runs on its own server and executes its tasks one after another in
+ * topological order; the root runs with part $k$, the sink with part $l$, and an edge is cut when its endpoints
+ * are on different servers. A part first receives its cut inputs from the root one after another (their delays
+ * $c_e = \phi + S_e$ add up, as in Eq. (X)), then runs its tasks; a task whose input comes from a task of
+ * <em>another part</em> (the case the paper assumes away) cannot start before that task finished plus the
+ * transfer's delay $c_e$, and the part's server idles until then. When the part is done it sends its cut outputs
+ * to the sink one after another. So the completion time of part $i$ is
+ * $$\chi_i = \mathbb{1}(i \ne k)\sum_{\text{root}\to\pi_i} c_e + \text{(sequential schedule of } \pi_i
+ * \text{'s tasks, each } w + p^t/\nu\text{, respecting cross-part arrivals)} + \mathbb{1}(i \ne l)\sum_{\pi_i \to
+ * \text{sink}} c_e,$$
+ * which is exactly Eq. (X) when no intermediate task depends on a task of another part (fork-join subgraphs),
+ * and the subgraph's time is $\max_i \chi_i$ (Eq. (XI)), also bounded below by the delay of a direct root-to-sink
+ * edge when $k \ne l$ (an edge the paper's equations do not mention).
+ *
+ * <p>Not thread-safe (it keeps scratch arrays); build one per solving thread.
+ */
+final class ChoiceCost {
+    /** $\sum_{e\,\mathrm{cut}} S_e$: this choice's contribution to $\rho$ per job (Eq. (VI)). */
+    final double cutSeconds;
+    /** $\sum_{e\,\mathrm{cut}} S_e^2$: its contribution to the numerator of Eq. (VIII) per job. */
+    final double cutSquares;
+    /** Number of cut edges. */
+    final int cutEdges;
+
+    private final int parts;
+    private final int[] partOf;
+    private final double[] compute;
+    private final double[] rootInS;
+    private final int[] rootInN;
+    private final double[] outS;
+    private final int[] outN;
+    private final int[] predStart;
+    private final int[] predIdx;
+    private final double[] predS;
+    private final double directS;
+    private final int directN;
+    private final double[] clock;
+    private final double[] finish;
+
+    private ChoiceCost(Builder b) {
+        this.parts = b.parts;
+        this.partOf = b.partOf;
+        this.compute = b.compute;
+        this.rootInS = b.rootInS;
+        this.rootInN = b.rootInN;
+        this.outS = b.outS;
+        this.outN = b.outN;
+        this.predStart = b.predStart;
+        this.predIdx = b.predIdx;
+        this.predS = b.predS;
+        this.directS = b.directS;
+        this.directN = b.directN;
+        this.cutSeconds = b.cutSeconds;
+        this.cutSquares = b.cutSquares;
+        this.cutEdges = b.cutEdges;
+        this.clock = new double[parts];
+        this.finish = new double[partOf.length];
+    }
+
+    /**
+     * Implements Eqs. (X)&ndash;(XI) of Nona for one triplet (generalised as the class comment says): the time from
+     * the root's completion until the sink can start, $\max_i \chi_{t,k,l}[(\pi,\pi_i)]$.
+     *
+     * @param phi the link wait $\phi$ (s), $\ge 0$
+     * @param w   the wait of every task at its server (s), 0 in the paper's formulation
+     */
+    double delay(double phi, double w) {
+        for (int i = 0; i < parts; i++) {
+            clock[i] = rootInS[i] + rootInN[i] * phi;
+        }
+        for (int t = 0; t < partOf.length; t++) {
+            int p = partOf[t];
+            double ready = clock[p];
+            for (int q = predStart[t]; q < predStart[t + 1]; q++) {
+                ready = Math.max(ready, finish[predIdx[q]] + phi + predS[q]);
+            }
+            clock[p] = ready + w + compute[t];
+            finish[t] = clock[p];
+        }
+        double max = directN > 0 ? directS + directN * phi : 0;
+        for (int i = 0; i < parts; i++) {
+            max = Math.max(max, clock[i] + outS[i] + outN[i] * phi);
+        }
+        return max;
+    }
+
+    /** Compiles a triplet of a subgraph; ops are divided by $\nu$, bits by $\mu$. */
+    static ChoiceCost compile(Subgraph sg, Triplet triplet, Map<String, ContractedNode> nodes, double nu, double mu) {
+        return new Builder(sg, triplet, nodes, nu, mu).build();
+    }
+
+    private static final class Builder {
+        int parts;
+        int[] partOf;
+        double[] compute;
+        double[] rootInS;
+        int[] rootInN;
+        double[] outS;
+        int[] outN;
+        int[] predStart;
+        int[] predIdx;
+        double[] predS;
+        double directS;
+        int directN;
+        double cutSeconds;
+        double cutSquares;
+        int cutEdges;
+
+        Builder(Subgraph sg, Triplet triplet, Map<String, ContractedNode> nodes, double nu, double mu) {
+            List<String> inter = sg.intermediates();
+            int m = inter.size();
+            parts = triplet.parts().size();
+            Map<String, Integer> index = new HashMap<>();
+            for (int t = 0; t < m; t++) {
+                index.put(inter.get(t), t);
+            }
+            partOf = new int[m];
+            compute = new double[m];
+            for (int i = 0; i < parts; i++) {
+                for (String id : triplet.parts().get(i)) {
+                    partOf[index.get(id)] = i;
+                }
+            }
+            for (int t = 0; t < m; t++) {
+                compute[t] = nodes.get(inter.get(t)).ops() / nu;
+            }
+            rootInS = new double[parts];
+            rootInN = new int[parts];
+            outS = new double[parts];
+            outN = new int[parts];
+            List<List<double[]>> preds = new ArrayList<>();
+            for (int t = 0; t < m; t++) {
+                preds.add(new ArrayList<>());
+            }
+            int k = triplet.rootPart();
+            int l = triplet.sinkPart();
+            for (Edge e : sg.edges()) {
+                double s = LinkModel.serviceTime(e.bits(), mu);
+                boolean fromRoot = e.from().equals(sg.root());
+                boolean toSink = e.to().equals(sg.sink());
+                Integer from = index.get(e.from());
+                Integer to = index.get(e.to());
+                boolean cut;
+                if (fromRoot && toSink) {
+                    cut = parts > 0 && k != l;
+                    if (cut) {
+                        directS = Math.max(directS, s);
+                        directN = 1;
+                    }
+                } else if (fromRoot) {
+                    requireKnown(sg, e, to);
+                    cut = partOf[to] != k;
+                    if (cut) {
+                        rootInS[partOf[to]] += s;
+                        rootInN[partOf[to]]++;
+                    }
+                } else if (toSink) {
+                    requireKnown(sg, e, from);
+                    cut = partOf[from] != l;
+                    if (cut) {
+                        outS[partOf[from]] += s;
+                        outN[partOf[from]]++;
+                    }
+                } else {
+                    requireKnown(sg, e, from);
+                    requireKnown(sg, e, to);
+                    if (from >= to) {
+                        throw new IllegalArgumentException("subgraph " + sg.root() + ": intermediates are not in topological order at edge "
+                                + e.from() + "->" + e.to());
+                    }
+                    cut = partOf[from] != partOf[to];
+                    if (cut) {
+                        preds.get(to).add(new double[] {from, s});
+                    }
+                }
+                if (cut) {
+                    cutSeconds += s;
+                    cutSquares += s * s;
+                    cutEdges++;
+                }
+            }
+            predStart = new int[m + 1];
+            for (int t = 0; t < m; t++) {
+                predStart[t + 1] = predStart[t] + preds.get(t).size();
+            }
+            predIdx = new int[predStart[m]];
+            predS = new double[predStart[m]];
+            int q = 0;
+            for (List<double[]> list : preds) {
+                for (double[] p : list) {
+                    predIdx[q] = (int) p[0];
+                    predS[q++] = p[1];
+                }
+            }
+        }
+
+        private static void requireKnown(Subgraph sg, Edge e, Integer idx) {
+            if (idx == null) {
+                throw new IllegalArgumentException("subgraph " + sg.root() + "->" + sg.sink() + ": edge " + e.from() + "->" + e.to()
+                        + " leaves the subgraph");
+            }
+        }
+
+        ChoiceCost build() {
+            return new ChoiceCost(this);
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package dev.nona.optimize;
+
+import dev.nona.dag.ContractedNode;
+import dev.nona.dag.Triplet;
+import dev.nona.queueing.LinkModel;
+import dev.nona.queueing.ServerQueue;
+import dev.nona.workload.Background;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A {@link NonaProblem} flattened into arrays: every subgraph of every job class gets an index {@code s}, every
+ * admissible triplet a global index {@code c} in {@code [first[s], first[s+1])}. Triplets needing more servers than
+ * the cluster has are dropped. Evaluates the objective (I) for a $\theta$ given as one flat array.
+ *
+ * <p>Not thread-safe (the choice costs keep scratch arrays).
+ */
+final class CompiledProblem {
+    final NonaProblem problem;
+    final int subgraphs;
+    final int[] first;
+    final int[] jobOf;
+    final double[] beta;
+    final ChoiceCost[] cost;
+    final List<List<Triplet>> admissible = new ArrayList<>();
+    /** Per job: $p^{t_0}/\nu$ plus every sink's $p/\nu$ plus the server waits of those real nodes. */
+    final double[] fixedJct;
+    final double rhoBackground;
+    final double m2Background;
+    final double backgroundRate;
+    final double backgroundS;
+    /** $\sum_j \beta_j$ fixedJct$_j$ plus the background compute jobs' term: the part of (I) that no $\theta$ changes. */
+    final double objectiveConstant;
+    final double backgroundComputeTerm;
+    final double serverUtilisation;
+    final double serverWait;
+    final int[] firstSubgraph;
+
+    CompiledProblem(NonaProblem p) {
+        this.problem = p;
+        double nu = p.cluster().opsPerSecond();
+        double mu = p.cluster().linkBitsPerSecond();
+        int servers = p.cluster().servers();
+        List<Integer> firsts = new ArrayList<>();
+        List<Integer> jobs = new ArrayList<>();
+        List<ChoiceCost> costs = new ArrayList<>();
+        firstSubgraph = new int[p.jobs().size() + 1];
+        double sumLambdaS = 0;
+        double sumLambdaS2 = 0;
+        for (int j = 0; j < p.jobs().size(); j++) {
+            JobClass job = p.jobs().get(j);
+            firstSubgraph[j] = firsts.size();
+            List<ContractedNode> chain = new ArrayList<>();
+            chain.add(job.nodes().get(job.source()));
+            for (SubgraphChoices sc : job.subgraphs()) {
+                firsts.add(costs.size());
+                jobs.add(j);
+                List<Triplet> ok = new ArrayList<>();
+                for (Triplet t : sc.triplets()) {
+                    if (SubgraphChoices.serversNeeded(t) <= servers) {
+                        ok.add(t);
+                        costs.add(ChoiceCost.compile(sc.subgraph(), t, job.nodes(), nu, mu));
+                    }
+                }
+                if (ok.isEmpty()) {
+                    throw new IllegalArgumentException("job class '" + job.name() + "', subgraph " + sc.subgraph().root()
+                            + ": every triplet needs more than " + servers + " servers");
+                }
+                admissible.add(ok);
+                sc.subgraph().intermediates().forEach(id -> chain.add(job.nodes().get(id)));
+                chain.add(job.nodes().get(sc.subgraph().sink()));
+            }
+            for (ContractedNode n : chain) {
+                if (!n.virtual()) {
+                    double s = n.ops() / nu;
+                    sumLambdaS += job.ratePerSecond() * s;
+                    sumLambdaS2 += job.ratePerSecond() * s * s;
+                }
+            }
+        }
+        firstSubgraph[p.jobs().size()] = firsts.size();
+        subgraphs = firsts.size();
+        first = new int[subgraphs + 1];
+        jobOf = new int[subgraphs];
+        beta = new double[subgraphs];
+        for (int s = 0; s < subgraphs; s++) {
+            first[s] = firsts.get(s);
+            jobOf[s] = jobs.get(s);
+            beta[s] = p.jobs().get(jobOf[s]).ratePerSecond();
+        }
+        first[subgraphs] = costs.size();
+        cost = costs.toArray(ChoiceCost[]::new);
+
+        Background.Compute bc = p.background().compute();
+        double bcS = bc.ops() / nu;
+        sumLambdaS += bc.ratePerSecond() * bcS;
+        sumLambdaS2 += bc.ratePerSecond() * bcS * bcS;
+        serverUtilisation = ServerQueue.utilisation(sumLambdaS, servers);
+        serverWait = p.costModel().serverQueueing() ? ServerQueue.waitingTime(sumLambdaS, sumLambdaS2, servers) : 0.0;
+
+        Background.Comm comm = p.background().comm();
+        backgroundRate = comm.ratePerSecond();
+        backgroundS = LinkModel.serviceTime(comm.bits(), mu);
+        rhoBackground = LinkModel.load(backgroundRate, backgroundS);
+        m2Background = backgroundRate * backgroundS * backgroundS;
+
+        fixedJct = new double[p.jobs().size()];
+        double constant = 0;
+        for (int j = 0; j < p.jobs().size(); j++) {
+            JobClass job = p.jobs().get(j);
+            double fixed = nodeTime(job.nodes().get(job.source()), nu);
+            for (SubgraphChoices sc : job.subgraphs()) {
+                fixed += nodeTime(job.nodes().get(sc.subgraph().sink()), nu);
+            }
+            fixedJct[j] = fixed;
+            constant += job.ratePerSecond() * fixed;
+        }
+        backgroundComputeTerm = p.costModel().backgroundInObjective() && bc.ratePerSecond() > 0
+                ? bc.ratePerSecond() * (bcS + serverWait) : 0;
+        objectiveConstant = constant + backgroundComputeTerm;
+    }
+
+    private double nodeTime(ContractedNode n, double nu) {
+        return n.ops() / nu + (n.virtual() ? 0 : serverWait);
+    }
+
+    int choices() {
+        return cost.length;
+    }
+
+    /** $\rho$ of Eq. (VI) for a flat $\theta$, background included. */
+    double rho(double[] theta) {
+        double rho = rhoBackground;
+        for (int s = 0; s < subgraphs; s++) {
+            for (int c = first[s]; c < first[s + 1]; c++) {
+                rho += beta[s] * theta[c] * cost[c].cutSeconds;
+            }
+        }
+        return rho;
+    }
+
+    /** $\sum \lambda_e S_e^2$, the numerator of Eq. (VIII), background included. */
+    double m2(double[] theta) {
+        double m2 = m2Background;
+        for (int s = 0; s < subgraphs; s++) {
+            for (int c = first[s]; c < first[s + 1]; c++) {
+                m2 += beta[s] * theta[c] * cost[c].cutSquares;
+            }
+        }
+        return m2;
+    }
+
+    /** The background's term of the objective at link wait {@code phi}. */
+    double backgroundTerm(double phi) {
+        return problem.costModel().backgroundInObjective() && backgroundRate > 0 ? backgroundRate * (phi + backgroundS) : 0;
+    }
+
+    /** Fills {@code out[c]} with every choice's delay at {@code phi} (Eqs. (IX)&ndash;(XI)). */
+    void delays(double phi, double[] out) {
+        for (int c = 0; c < cost.length; c++) {
+            out[c] = cost[c].delay(phi, serverWait);
+        }
+    }
+
+    /** Evaluates Eqs. (I), (IV)&ndash;(XII) at a flat $\theta$. */
+    Evaluation evaluate(double[] theta) {
+        double rho = rho(theta);
+        double phi = LinkModel.phi(m2(theta), rho);
+        double[] jct = new double[problem.jobs().size()];
+        if (Double.isInfinite(phi) || Double.isInfinite(serverWait)) {
+            java.util.Arrays.fill(jct, Double.POSITIVE_INFINITY);
+            return new Evaluation(Double.POSITIVE_INFINITY, rho, phi, jct);
+        }
+        for (int j = 0; j < jct.length; j++) {
+            jct[j] = fixedJct[j];
+        }
+        for (int s = 0; s < subgraphs; s++) {
+            double kappa = 0;
+            for (int c = first[s]; c < first[s + 1]; c++) {
+                if (theta[c] > 0) {
+                    kappa += theta[c] * cost[c].delay(phi, serverWait);
+                }
+            }
+            jct[jobOf[s]] += kappa;
+        }
+        double objective = backgroundComputeTerm + backgroundTerm(phi);
+        for (int j = 0; j < jct.length; j++) {
+            objective += problem.jobs().get(j).ratePerSecond() * jct[j];
+        }
+        return new Evaluation(objective, rho, phi, jct);
+    }
+
+    /**
+     * The objective and its parts at one $\theta$.
+     *
+     * @param objective $\sum_j \beta_j \tau_j$ (plus the background's term), $+\infty$ when unstable
+     * @param rho       link load
+     * @param phi       link wait, $+\infty$ when $\rho \ge 1$
+     * @param jct       $\tau_j$ per job class, in problem order
+     */
+    record Evaluation(double objective, double rho, double phi, double[] jct) {}
+}

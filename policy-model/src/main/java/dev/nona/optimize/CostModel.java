@@ -1,0 +1,17 @@
+package dev.nona.optimize;
+
+/**
+ * Which formulation the optimiser minimises.
+ *
+ * @param serverQueueing        add the servers' M/G/1 wait ({@link dev.nona.queueing.ServerQueue}) to every task:
+ *                              an extension beyond the paper; background compute jobs only matter with it on
+ * @param backgroundInObjective count background transfers (their link delay $\phi + S$, weighted by their rate) in
+ *                              the objective, as the paper's evaluation does ("its objective function is an
+ *                              average over the JCT of all jobs, including background", Section IV-E)
+ */
+public record CostModel(boolean serverQueueing, boolean backgroundInObjective) {
+    /** The paper's formulation exactly: Eqs. (I)&ndash;(XII), background jobs counted in the objective. */
+    public static final CostModel PAPER = new CostModel(false, true);
+    /** The default: the paper's formulation plus queueing at the servers. */
+    public static final CostModel DEFAULT = new CostModel(true, true);
+}

@@ -1,0 +1,66 @@
+package dev.nona.optimize;
+
+import dev.nona.dag.ContractedNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A job class $j$ as the optimiser sees it: its contracted DAG cut at its roots $\mathcal{R}^j$ into a chain of
+ * subgraphs, each with its triplets, and its arrival rate $\beta_j$. Build one from the DAG analysis (contraction,
+ * decomposition, enumeration) or by hand in tests.
+ *
+ * @param name          the model's name
+ * @param ratePerSecond $\beta_j$, finite and $\ge 0$
+ * @param nodes         every contracted node of the DAG (ops, original tasks), keyed by id
+ * @param source        the first root $t_0$ (a contracted node id, possibly a virtual source)
+ * @param subgraphs     in topological order: the first's root is {@code source}, each next root is the previous sink;
+ *                      empty when the contracted DAG is a single node
+ */
+public record JobClass(String name, double ratePerSecond, Map<String, ContractedNode> nodes, String source,
+                       List<SubgraphChoices> subgraphs) {
+    public JobClass {
+        Objects.requireNonNull(name, "job class name");
+        if (!(ratePerSecond >= 0) || Double.isInfinite(ratePerSecond)) {
+            throw new IllegalArgumentException("job class '" + name + "': ratePerSecond (" + ratePerSecond + ") must be finite and >= 0");
+        }
+        nodes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
+        subgraphs = List.copyOf(subgraphs);
+        requireNode(name, nodes, source);
+        String root = source;
+        for (SubgraphChoices sc : subgraphs) {
+            if (!sc.subgraph().root().equals(root)) {
+                throw new IllegalArgumentException("job class '" + name + "': subgraph root " + sc.subgraph().root()
+                        + " does not follow the previous root's sink " + root);
+            }
+            for (String id : sc.subgraph().intermediates()) {
+                requireNode(name, nodes, id);
+            }
+            requireNode(name, nodes, sc.subgraph().sink());
+            root = sc.subgraph().sink();
+        }
+    }
+
+    private static void requireNode(String job, Map<String, ContractedNode> nodes, String id) {
+        if (!nodes.containsKey(id)) {
+            throw new IllegalArgumentException("job class '" + job + "': unknown contracted node '" + id + "'");
+        }
+    }
+
+    /** The same job class with another arrival rate. */
+    public JobClass withRate(double rate) {
+        return new JobClass(name, rate, nodes, source, subgraphs);
+    }
+
+    /** Original task ids of the contracted nodes, in the order: source, then per subgraph its intermediates and sink. */
+    public List<String> originalTasks() {
+        List<String> out = new ArrayList<>(nodes.get(source).originalTasks());
+        for (SubgraphChoices sc : subgraphs) {
+            sc.subgraph().intermediates().forEach(id -> out.addAll(nodes.get(id).originalTasks()));
+            out.addAll(nodes.get(sc.subgraph().sink()).originalTasks());
+        }
+        return out;
+    }
+}

@@ -1,0 +1,119 @@
+package dev.nona.optimize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.nona.dag.Triplet;
+import dev.nona.workload.Background;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+/** The must-show behaviour of Section II (Fig. 1, Table I) of the Nona paper. */
+final class Figure1Test {
+
+    enum Model {
+        PAPER(CostModel.PAPER), DEFAULT(CostModel.DEFAULT);
+        final CostModel costModel;
+
+        Model(CostModel m) {
+            this.costModel = m;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Model.class)
+    void figure1_lightLink_splitsWithRootAndSinkOnTwosServer(Model model) {
+        Solution s = NonaOptimizer.solve(Figure1.problem(10, Background.NONE, model.costModel));
+
+        Solution.SubgraphResult sg = s.job("f").subgraphs().get(0);
+        assertThat(s.feasible()).isTrue();
+        assertThat(sg.probability(Figure1.SPLIT_WITH_2)).isGreaterThanOrEqualTo(0.9);
+        assertThat(sg.probability(Figure1.SPLIT_WITH_3)).isZero();
+        assertThat(s.rho()).isLessThan(0.05);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Model.class)
+    void figure1_busyLink_mostlyKeepsJobOnOneServer(Model model) {
+        Background busy = new Background(Background.Comm.ofLoad(0.95, 1e7, Figure1.MU), Background.Compute.NONE);
+        Solution s = NonaOptimizer.solve(Figure1.problem(10, busy, model.costModel));
+
+        Solution.SubgraphResult sg = s.job("f").subgraphs().get(0);
+        assertThat(s.feasible()).isTrue();
+        assertThat(sg.probability(Figure1.TOGETHER)).isGreaterThanOrEqualTo(0.5);
+        assertThat(sg.probability(Figure1.SPLIT_WITH_3)).isZero();
+    }
+
+    @Test
+    void workedExample_pureSplitWith2_jctIs14msPlusTwoLinkWaits() {
+        // beta = 10/s; cut edges 1->3 and 3->4, S = 1 ms each: rho = 10 * 2e-3 = 0.02,
+        // sum lambda S^2 = 10 * 2e-6 = 2e-5, phi = 2e-5 / (2 * 0.98); tau = 1 + max(10, 1 + 10 + 1) + 1 ms + 2 phi
+        NonaProblem p = Figure1.problem(10, Background.NONE, CostModel.PAPER);
+        Solution s = NonaOptimizer.evaluate(p, List.of(List.of(pure(Figure1.SPLIT_WITH_2))));
+
+        double phi = 2e-5 / (2 * 0.98);
+        assertThat(s.rho()).isCloseTo(0.02, within(1e-12));
+        assertThat(s.phi()).isCloseTo(phi, within(1e-12));
+        assertThat(s.job("f").predictedJctSeconds()).isCloseTo(0.014 + 2 * phi, within(1e-12));
+        assertThat(s.objective()).isCloseTo(10 * (0.014 + 2 * phi), within(1e-10));
+    }
+
+    @Test
+    void workedExample_together_jctIs22ms() {
+        Solution s = NonaOptimizer.evaluate(Figure1.problem(10, Background.NONE, CostModel.PAPER),
+                List.of(List.of(pure(Figure1.TOGETHER))));
+
+        assertThat(s.rho()).isZero();
+        assertThat(s.job("f").predictedJctSeconds()).isCloseTo(0.022, within(1e-12));
+    }
+
+    @Test
+    void workedExample_serverQueueing_addsPkWaitPerTask() {
+        // 2 servers; tasks of 1, 10, 10, 1 ms at 10/s each: u = 10 * 0.022 / 2 = 0.11,
+        // sum lambda s^2 / N = 10 * (1e-6 + 1e-4 + 1e-4 + 1e-6) / 2 = 1.01e-3; w = 1.01e-3 / (2 * 0.89)
+        Solution s = NonaOptimizer.evaluate(Figure1.problem(10, Background.NONE, CostModel.DEFAULT),
+                List.of(List.of(pure(Figure1.TOGETHER))));
+
+        double w = 1.01e-3 / (2 * 0.89);
+        assertThat(s.serverUtilisation()).isCloseTo(0.11, within(1e-12));
+        assertThat(s.serverWaitSeconds()).isCloseTo(w, within(1e-12));
+        assertThat(s.job("f").predictedJctSeconds()).isCloseTo(0.022 + 4 * w, within(1e-12));
+    }
+
+    @Test
+    void infeasible_backgroundAloneSaturatesLink_reportsSmallestRho() {
+        Background saturating = new Background(Background.Comm.ofLoad(1.2, 1e7, Figure1.MU), Background.Compute.NONE);
+        Solution s = NonaOptimizer.solve(Figure1.problem(10, saturating, CostModel.PAPER));
+
+        assertThat(s.feasible()).isFalse();
+        assertThat(s.diagnostic()).contains("link overloaded");
+        assertThat(s.rho()).isCloseTo(1.2, within(1e-9));
+        assertThat(s.objective()).isInfinite();
+        assertThat(s.job("f").subgraphs().get(0).probability(Figure1.TOGETHER)).isEqualTo(1.0);
+    }
+
+    @Test
+    void infeasible_serversOverloaded_isReportedNotThrown() {
+        // 22 ms of compute per job over 2 servers: 100/s needs u = 1.1
+        Solution s = NonaOptimizer.solve(Figure1.problem(100, Background.NONE, CostModel.DEFAULT));
+
+        assertThat(s.feasible()).isFalse();
+        assertThat(s.diagnostic()).contains("servers overloaded");
+    }
+
+    @Test
+    void deterministic_sameProblem_sameTheta() {
+        NonaProblem p = Figure1.problem(40, new Background(Background.Comm.ofLoad(0.5, 1e7, Figure1.MU), null), CostModel.DEFAULT);
+        assertThat(NonaOptimizer.solve(p).job("f").subgraphs()).isEqualTo(NonaOptimizer.solve(p).job("f").subgraphs());
+    }
+
+    static double[] pure(Triplet t) {
+        List<Double> out = new ArrayList<>();
+        double[] theta = new double[Figure1.TRIPLETS.size()];
+        theta[Figure1.TRIPLETS.indexOf(t)] = 1;
+        return theta;
+    }
+}

@@ -26,13 +26,13 @@ final class Gpt2 {
     private static final int MASKED_SOFTMAX_OPS_PER_ELEMENT = 6;
     private static final int MLP_EXPANSION = 4;
 
-    private final GraphBuilder g = new GraphBuilder();
-    private final Gpt2Config c;
+    private final GraphBuilder graph = new GraphBuilder();
+    private final Gpt2Config config;
     private final double s;
     private final double d;
 
     private Gpt2(Gpt2Config config) {
-        this.c = config;
+        this.config = config;
         this.s = config.sequenceLength();
         this.d = config.dModel();
     }
@@ -47,46 +47,46 @@ final class Gpt2 {
 
     private ModelDag graph(String name) {
         String x = embeddings();
-        for (int layer = 0; layer < c.layers(); layer++) {
+        for (int layer = 0; layer < config.layers(); layer++) {
             x = block("h." + layer + ".", x);
         }
-        x = g.add("ln_f", LAYER_NORM_OPS_PER_ELEMENT * s * d, s * d * FP32, x);
-        x = g.add("output.view", 0, s * d * FP32, x);
-        g.add("lm_head", 2 * s * d * c.vocabulary(), s * c.vocabulary() * FP32, x);
-        return g.build(name);
+        x = graph.add("ln_f", LAYER_NORM_OPS_PER_ELEMENT * s * d, s * d * FP32, x);
+        x = graph.add("output.view", 0, s * d * FP32, x);
+        graph.add("lm_head", 2 * s * d * config.vocabulary(), s * config.vocabulary() * FP32, x);
+        return graph.build(name);
     }
 
     private String embeddings() {
-        g.add("input", 0, s * INT64);
-        g.add("input.view", 0, s * INT64, "input");
-        g.add("position_ids", 0, s * INT64, "input");
-        g.add("wte", 0, s * d * FP32, "input.view");
-        g.add("wpe", 0, s * d * FP32, "position_ids");
-        g.add("embed.add", s * d, s * d * FP32, "wte", "wpe");
-        return g.add("embed.dropout", 0, s * d * FP32, "embed.add");
+        graph.add("input", 0, s * INT64);
+        graph.add("input.view", 0, s * INT64, "input");
+        graph.add("position_ids", 0, s * INT64, "input");
+        graph.add("wte", 0, s * d * FP32, "input.view");
+        graph.add("wpe", 0, s * d * FP32, "position_ids");
+        graph.add("embed.add", s * d, s * d * FP32, "wte", "wpe");
+        return graph.add("embed.dropout", 0, s * d * FP32, "embed.add");
     }
 
     private String block(String p, String in) {
-        double scores = c.heads() * s * s;
-        String ln1 = g.add(p + "ln_1", LAYER_NORM_OPS_PER_ELEMENT * s * d, s * d * FP32, in);
+        double scores = config.heads() * s * s;
+        String ln1 = graph.add(p + "ln_1", LAYER_NORM_OPS_PER_ELEMENT * s * d, s * d * FP32, in);
         String q = linear(p + "attn.q", ln1, d, d);
         String k = linear(p + "attn.k", ln1, d, d);
         String v = linear(p + "attn.v", ln1, d, d);
-        String qk = g.add(p + "attn.scores", 2 * s * s * d + scores, scores * FP32, q, k);
-        String softmax = g.add(p + "attn.softmax", MASKED_SOFTMAX_OPS_PER_ELEMENT * scores, scores * FP32, qk);
-        String context = g.add(p + "attn.context", 2 * s * s * d, s * d * FP32, softmax, v);
+        String qk = graph.add(p + "attn.scores", 2 * s * s * d + scores, scores * FP32, q, k);
+        String softmax = graph.add(p + "attn.softmax", MASKED_SOFTMAX_OPS_PER_ELEMENT * scores, scores * FP32, qk);
+        String context = graph.add(p + "attn.context", 2 * s * s * d, s * d * FP32, softmax, v);
         String proj = linear(p + "attn.c_proj", context, d, d);
-        String add1 = g.add(p + "add_1", s * d, s * d * FP32, proj, in);
-        String ln2 = g.add(p + "ln_2", LAYER_NORM_OPS_PER_ELEMENT * s * d, s * d * FP32, add1);
+        String add1 = graph.add(p + "add_1", s * d, s * d * FP32, proj, in);
+        String ln2 = graph.add(p + "ln_2", LAYER_NORM_OPS_PER_ELEMENT * s * d, s * d * FP32, add1);
         double hidden = MLP_EXPANSION * d;
         String fc = linear(p + "mlp.c_fc", ln2, d, hidden);
-        String gelu = g.add(p + "mlp.gelu", GELU_OPS_PER_ELEMENT * s * hidden, s * hidden * FP32, fc);
+        String gelu = graph.add(p + "mlp.gelu", GELU_OPS_PER_ELEMENT * s * hidden, s * hidden * FP32, fc);
         String down = linear(p + "mlp.c_proj", gelu, hidden, d);
-        return g.add(p + "add_2", s * d, s * d * FP32, down, add1);
+        return graph.add(p + "add_2", s * d, s * d * FP32, down, add1);
     }
 
     /** A linear layer with bias applied to each of the $s$ positions. */
     private String linear(String id, String in, double inFeatures, double outFeatures) {
-        return g.add(id, s * (2 * inFeatures + 1) * outFeatures, s * outFeatures * FP32, in);
+        return graph.add(id, s * (2 * inFeatures + 1) * outFeatures, s * outFeatures * FP32, in);
     }
 }

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.nona.dag.DagValidator;
 import dev.nona.dag.Edge;
 import dev.nona.dag.ModelDag;
 import dev.nona.dag.Task;
 import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 final class Gpt2Test {
@@ -42,6 +46,17 @@ final class Gpt2Test {
         assertThat(dag.tasks()).hasSize(10 + 2 * 14);
         // lm head: 4 positions x 8 x 10 multiply-adds
         assertThat(dag.tasks().get(dag.tasks().size() - 1).ops()).isEqualTo(2.0 * 4 * 8 * 10);
+    }
+
+    @Property(tries = 50, seed = "20261123")
+    void build_anyConfig_isValidWithTenPlusFourteenTasksPerLayer(
+            @ForAll @IntRange(min = 1, max = 6) int layers, @ForAll @IntRange(min = 1, max = 4) int heads,
+            @ForAll @IntRange(min = 1, max = 16) int headWidth, @ForAll @IntRange(min = 1, max = 64) int tokens) {
+        ModelDag dag = Gpt2.build("gpt", new Gpt2Config(layers, heads * headWidth, heads, tokens, 100));
+
+        DagValidator.validate(dag);
+        assertThat(dag.tasks()).hasSize(10 + 14 * layers);
+        assertThat(dag.edges()).hasSize(10 + 18 * layers);
     }
 
     @Test

@@ -1,0 +1,146 @@
+package dev.nona.placement;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+
+/**
+ * Nona's online scheduler: turns a {@link PlacementTable} into a target server for every original task of a
+ * request. Per request: the source goes to {@link ServerPolicy#sourceServer}; then, subgraph by subgraph, a triplet
+ * is drawn from $\theta_t$ in $O(1)$ ({@link AliasTable}), the root's part runs on the root's server, every other
+ * part on a distinct server from {@link ServerPolicy#partServer}, and the sink on its part's server (it is the next
+ * subgraph's root).
+ *
+ * <p>Based on: Nona (CloudNet 2024), Sections III-A and III-C (roots uniform, triplets sampled from $\theta_t$).
+ *
+ * <p>{@link #place} does not allocate. Not thread-safe (scratch arrays): use one sampler per thread; building one
+ * is cheap.
+ */
+public final class PlacementSampler {
+    private final PlacementTable table;
+    private final Map<String, Integer> modelIndex = new HashMap<>();
+    private final CompiledModel[] models;
+    private final int[] taken;
+    private final int[] partServer;
+
+    public PlacementSampler(PlacementTable table) {
+        this.table = table;
+        this.models = new CompiledModel[table.models().size()];
+        int maxParts = 1;
+        for (int m = 0; m < models.length; m++) {
+            PlacementTable.ModelPlacement mp = table.models().get(m);
+            modelIndex.put(mp.name(), m);
+            models[m] = new CompiledModel(mp);
+            maxParts = Math.max(maxParts, models[m].maxParts);
+        }
+        taken = new int[maxParts + 1];
+        partServer = new int[maxParts + 1];
+    }
+
+    /** The table this sampler draws from. */
+    public PlacementTable table() {
+        return table;
+    }
+
+    /** The index of a model in the table, or -1 when the table does not know it. */
+    public int modelIndex(String name) {
+        Integer i = modelIndex.get(name);
+        return i == null ? -1 : i;
+    }
+
+    /** The original task ids of a model, in the order {@link #place} writes servers. */
+    public List<String> tasks(int model) {
+        return table.models().get(model).tasks();
+    }
+
+    /**
+     * Places one request.
+     *
+     * @param model   index from {@link #modelIndex}
+     * @param servers chooses concrete servers
+     * @param rnd     the randomness (the caller's, so runs are reproducible)
+     * @param out     receives a server per original task, in the order of {@link #tasks}; length at least that
+     */
+    public void place(int model, ServerPolicy servers, RandomGenerator rnd, int[] out) {
+        CompiledModel cm = models[model];
+        int root = servers.sourceServer(model, rnd);
+        write(cm.sourceTasks, root, out);
+        for (int s = 0; s < cm.subgraphs.length; s++) {
+            CompiledSubgraph sg = cm.subgraphs[s];
+            CompiledChoice c = sg.choices[sg.alias.sample(rnd)];
+            taken[0] = root;
+            int count = 1;
+            for (int p = 0; p < c.parts.length; p++) {
+                if (p == c.rootPart) {
+                    partServer[p] = root;
+                } else {
+                    int server = servers.partServer(model, taken, count, rnd);
+                    taken[count++] = server;
+                    partServer[p] = server;
+                }
+                write(c.parts[p], partServer[p], out);
+            }
+            root = c.parts.length == 0 ? root : partServer[c.sinkPart];
+            write(sg.sinkTasks, root, out);
+        }
+    }
+
+    /** Draws only a triplet index of one subgraph (into its table choices); for simulators and tests. */
+    public int sampleChoice(int model, int subgraph, RandomGenerator rnd) {
+        return models[model].subgraphs[subgraph].alias.sample(rnd);
+    }
+
+    private static void write(int[] tasks, int server, int[] out) {
+        for (int t : tasks) {
+            out[t] = server;
+        }
+    }
+
+    private static final class CompiledModel {
+        final int[] sourceTasks;
+        final CompiledSubgraph[] subgraphs;
+        int maxParts;
+
+        CompiledModel(PlacementTable.ModelPlacement mp) {
+            Map<String, Integer> idx = new HashMap<>();
+            for (int i = 0; i < mp.tasks().size(); i++) {
+                idx.put(mp.tasks().get(i), i);
+            }
+            sourceTasks = indices(mp.name(), mp.sourceTasks(), idx);
+            subgraphs = new CompiledSubgraph[mp.subgraphs().size()];
+            for (int s = 0; s < subgraphs.length; s++) {
+                PlacementTable.SubgraphPlacement sp = mp.subgraphs().get(s);
+                CompiledChoice[] cs = new CompiledChoice[sp.choices().size()];
+                double[] w = new double[cs.length];
+                for (int c = 0; c < cs.length; c++) {
+                    PlacementTable.Choice ch = sp.choices().get(c);
+                    int[][] parts = new int[ch.parts().size()][];
+                    for (int p = 0; p < parts.length; p++) {
+                        parts[p] = indices(mp.name(), ch.parts().get(p), idx);
+                    }
+                    cs[c] = new CompiledChoice(parts, ch.rootPart(), ch.sinkPart());
+                    w[c] = ch.probability();
+                    maxParts = Math.max(maxParts, parts.length);
+                }
+                subgraphs[s] = new CompiledSubgraph(new AliasTable(w), cs, indices(mp.name(), sp.sinkTasks(), idx));
+            }
+        }
+
+        private static int[] indices(String model, List<String> ids, Map<String, Integer> idx) {
+            int[] out = new int[ids.size()];
+            for (int i = 0; i < out.length; i++) {
+                Integer k = idx.get(ids.get(i));
+                if (k == null) {
+                    throw new IllegalArgumentException("table model '" + model + "': task '" + ids.get(i) + "' is not in its task list");
+                }
+                out[i] = k;
+            }
+            return out;
+        }
+    }
+
+    private record CompiledSubgraph(AliasTable alias, CompiledChoice[] choices, int[] sinkTasks) {}
+
+    private record CompiledChoice(int[][] parts, int rootPart, int sinkPart) {}
+}

@@ -1,6 +1,7 @@
 package dev.nona.dag;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -46,10 +47,15 @@ public final class DagJson {
         } catch (UnrecognizedPropertyException e) {
             throw new DagValidationException(prefix(e) + "unknown field '" + e.getPropertyName() + "'", e);
         } catch (JsonMappingException e) {
-            throw new DagValidationException(prefix(e) + e.getOriginalMessage().split("\n")[0], e);
+            if (e.getCause() instanceof StreamReadException syntax) {
+                throw malformed(syntax);
+            }
+            if (e.getPath().isEmpty()) {
+                throw new DagValidationException("malformed JSON: the document must be one object with name, tasks and edges", e);
+            }
+            throw new DagValidationException(prefix(e) + firstLine(e.getOriginalMessage()), e);
         } catch (JsonProcessingException e) {
-            throw new DagValidationException("malformed JSON: " + e.getOriginalMessage().split("\n")[0]
-                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), e);
+            throw malformed(e);
         }
         if (raw == null) {
             throw new DagValidationException("malformed JSON: empty document");
@@ -71,6 +77,25 @@ public final class DagJson {
     /** Writes {@code dag} to {@code file}. */
     public static void write(ModelDag dag, Path file) throws IOException {
         Files.writeString(file, write(dag));
+    }
+
+    private static DagValidationException malformed(JsonProcessingException e) {
+        String message = firstLine(e.getOriginalMessage());
+        if (message.startsWith("No content to map")) {
+            return new DagValidationException("malformed JSON: empty document", e);
+        }
+        String line = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")";
+        return new DagValidationException("malformed JSON: " + message + line, e);
+    }
+
+    /** The message's first line without Jackson's source-location clutter. */
+    private static String firstLine(String message) {
+        String first = message.split("\n")[0];
+        int clutter = first.indexOf(" (for ");
+        if (clutter < 0) {
+            clutter = first.indexOf(" (start marker at");
+        }
+        return clutter < 0 ? first : first.substring(0, clutter);
     }
 
     private static String prefix(JsonMappingException e) {

@@ -11,8 +11,8 @@ package dev.nona.dag;
  * @param maxTripletsPerSubgraph the most triplets enumerated for one subgraph, $\ge 1$
  */
 public record EnumerationBound(long maxTripletsPerSubgraph) {
-    /** The default bound: {@value #DEFAULT_MAX_TRIPLETS} triplets per subgraph (exact up to 6 intermediates: 2386 triplets; 7 have 12867). */
-    public static final long DEFAULT_MAX_TRIPLETS = 10_000;
+    /** The default bound: {@value #DEFAULT_MAX_TRIPLETS} triplets per subgraph (exact up to 5 intermediates, which have 471 triplets; 6 have 2386). */
+    public static final long DEFAULT_MAX_TRIPLETS = 1_000;
 
     public EnumerationBound {
         if (maxTripletsPerSubgraph < 1) {

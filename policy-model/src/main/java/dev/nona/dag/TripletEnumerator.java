@@ -17,9 +17,11 @@ import org.jgrapht.graph.SimpleDirectedGraph;
  * Technique 2 "relative assignments"). There are $|\Omega_t| = \sum_\pi |\pi|^2$ of them.
  *
  * <p>Within the {@link EnumerationBound} the enumeration is exact ({@link TripletFamily#EXACT}). Above it,
- * the items partitioned are the subgraph's parallel branches (weakly connected components of the
- * intermediates), each kept whole ({@link TripletFamily#WHOLE_BRANCHES}); if that is still above the
- * bound, partitions have at most $K$ parts, $K$ the largest value that fits
+ * the items partitioned are <em>pieces</em> rather than tasks. The pieces start as the subgraph's parallel
+ * branches (weakly connected components of the intermediates). If partitions of the branches fit the
+ * bound, the largest piece is cut into two contiguous halves of its topological order for as long as one
+ * more piece still fits ({@link TripletFamily#BRANCH_SEGMENTS}); otherwise the branches are kept whole and
+ * partitions have at most $K$ parts, $K$ the largest value that fits
  * ({@link TripletFamily#WHOLE_BRANCHES_AT_MOST_K_PARTS}; $K = 1$, colocating everything, always fits).
  * Both reduced families contain "everything on one server" and, while $K$ allows, "each branch on its own
  * server" (the paper's opportunistic baseline). A subgraph without intermediates has no triplet.
@@ -44,7 +46,9 @@ public final class TripletEnumerator {
         List<List<String>> branches = branches(subgraph);
         int b = branches.size();
         if (SetPartitions.tripletCount(b, b).compareTo(max) <= 0) {
-            return new SubgraphTriplets(subgraph, triplets(branches, b), exact, TripletFamily.WHOLE_BRANCHES, b);
+            List<List<String>> pieces = segments(branches, max);
+            return new SubgraphTriplets(subgraph, triplets(pieces, pieces.size()), exact, TripletFamily.BRANCH_SEGMENTS,
+                    pieces.size());
         }
         int k = 1;
         while (k < b && SetPartitions.tripletCount(b, k + 1).compareTo(max) <= 0) {
@@ -52,6 +56,30 @@ public final class TripletEnumerator {
         }
         return new SubgraphTriplets(subgraph, triplets(branches, k), exact,
                 TripletFamily.WHOLE_BRANCHES_AT_MOST_K_PARTS, k);
+    }
+
+    /**
+     * Refines {@code branches} while one more piece still fits the bound: the largest piece (the first
+     * one on ties) is cut into two contiguous halves of its topological order, the first half the larger.
+     */
+    static List<List<String>> segments(List<List<String>> branches, BigInteger max) {
+        List<List<String>> pieces = new ArrayList<>(branches);
+        while (SetPartitions.tripletCount(pieces.size() + 1, pieces.size() + 1).compareTo(max) <= 0) {
+            int largest = 0;
+            for (int i = 1; i < pieces.size(); i++) {
+                if (pieces.get(i).size() > pieces.get(largest).size()) {
+                    largest = i;
+                }
+            }
+            List<String> piece = pieces.get(largest);
+            if (piece.size() < 2) {
+                break;
+            }
+            int half = (piece.size() + 1) / 2;
+            pieces.set(largest, piece.subList(0, half));
+            pieces.add(largest + 1, piece.subList(half, piece.size()));
+        }
+        return pieces;
     }
 
     /** Every triplet over partitions of {@code items} (groups of node ids) into at most {@code maxParts} parts. */

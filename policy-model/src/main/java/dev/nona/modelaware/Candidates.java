@@ -24,6 +24,17 @@ final class Candidates {
         return free.isEmpty() ? Optional.empty() : Optional.of(free.get(random.nextInt(free.size())));
     }
 
+    /**
+     * A uniformly random server with free cores that does not hold the model (the thesis's "other machines");
+     * if every server with room holds it, any of them.
+     */
+    static Optional<String> elsewhereWithRoom(InferenceRequest request, ClusterView cluster, RandomGenerator random) {
+        List<String> free = cluster.serversWithRoom(request.cores());
+        List<String> cold = free.stream().filter(s -> !cluster.registry().isResident(s, request.model())).toList();
+        List<String> pool = cold.isEmpty() ? free : cold;
+        return pool.isEmpty() ? Optional.empty() : Optional.of(pool.get(random.nextInt(pool.size())));
+    }
+
     static Decision.Wait noRoom(InferenceRequest request) {
         return new Decision.Wait("no server has " + request.cores() + " free cores");
     }

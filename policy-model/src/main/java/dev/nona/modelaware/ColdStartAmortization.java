@@ -29,7 +29,7 @@ public final class ColdStartAmortization {
 
     /**
      * Expected number of distinct servers (hence cold starts) among $R$ uniformly random picks of $N$:
-     * $N (1 - (1 - 1/N)^R)$ (the coupon collector's occupancy). For $N = 8$, $R = 10$: 5.89.
+     * $N (1 - (1 - 1/N)^R)$ (the coupon collector's occupancy). For $N = 8$, $R = 10$: 5.90.
      */
     public static double expectedColdStartsUniform(int servers, long requests) {
         Checks.positive(servers, "servers");

@@ -5,7 +5,8 @@ import java.util.random.RandomGenerator;
 /**
  * Model colocation without queuing: run the request on a server that holds its model, has fewer than
  * {@code targetOngoingRequests} requests in flight and has free cores; if there is none, start it cold on
- * any server with free cores rather than wait.
+ * another server with free cores rather than wait (a server holding the model but over target is used only
+ * when no other server has room).
  *
  * <p>Based on: K. Liu, <i>Enabling Efficient ML Inference in SigmaOS with Model-Aware Scheduling</i>, MEng
  * thesis, MIT, 2025, Section 4.5 (policy 1.ii).
@@ -26,7 +27,7 @@ public final class ColocationPolicy implements ModelAwarePolicy {
     @Override
     public Decision decide(InferenceRequest request, ClusterView cluster) {
         return Candidates.warmWithRoom(request, cluster)
-                .or(() -> Candidates.anyWithRoom(request, cluster, random))
+                .or(() -> Candidates.elsewhereWithRoom(request, cluster, random))
                 .<Decision>map(s -> Decision.Place.local(s, request.model(), cluster.registry(), NAME))
                 .orElseGet(() -> Candidates.noRoom(request));
     }

@@ -1,0 +1,77 @@
+package dev.nona.modelaware;
+
+import static dev.nona.modelaware.TestingCluster.T5_SMALL;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nona.modelaware.Decision.Place;
+import dev.nona.modelaware.Decision.Route;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+final class AdaptivePolicyTest {
+    private static final InferenceRequest WHOLE_MACHINE = new InferenceRequest("r", "t5-small", 4);
+
+    private static LatencyEstimator estimator(ModelProfile profile, double network) {
+        LatencyEstimator e = new LatencyEstimator(network);
+        e.register(profile);
+        return e;
+    }
+
+    @Test
+    void warmServerWithRoom_isTakenDirectly() {
+        TestingCluster c = new TestingCluster(4, 4).running("s1", 1, T5_SMALL);
+        AdaptivePolicy policy = new AdaptivePolicy(new SplittableRandom(1), estimator(T5_SMALL, 5));
+
+        Decision d = policy.decide(new InferenceRequest("r", "t5-small", 1), c);
+
+        assertThat(d).isEqualTo(new Place("s1", "s1", Route.WARM_LOCAL, "adaptive/warm"));
+    }
+
+    @Test
+    void slowNetworkAndPostProcessing_startsColdLikeSection641() {
+        TestingCluster c = new TestingCluster(4, 4).running("s0", 4, T5_SMALL);
+        AdaptivePolicy policy = new AdaptivePolicy(new SplittableRandom(1), estimator(T5_SMALL, 5));
+
+        Place p = (Place) policy.decide(WHOLE_MACHINE, c);
+
+        assertThat(p.route()).isEqualTo(Route.COLD_LOCAL);
+        assertThat(p.strategy()).isEqualTo("adaptive/colocation");
+    }
+
+    @Test
+    void noPostProcessing_waitsLikeSection642() {
+        ModelProfile noPost = new ModelProfile("t5-small", 242, 3, 1, 0);
+        TestingCluster c = new TestingCluster(4, 4).running("s0", 4, noPost);
+        AdaptivePolicy policy = new AdaptivePolicy(new SplittableRandom(1), estimator(noPost, 5));
+
+        assertThat(policy.decide(WHOLE_MACHINE, c)).isInstanceOf(Decision.Wait.class);
+    }
+
+    @Test
+    void fastNetwork_goesRemoteLikeSection643() {
+        TestingCluster c = new TestingCluster(4, 4).running("s0", 4, T5_SMALL);
+        AdaptivePolicy policy = new AdaptivePolicy(new SplittableRandom(1), estimator(T5_SMALL, 0.001));
+
+        Place p = (Place) policy.decide(WHOLE_MACHINE, c);
+
+        assertThat(p.route()).isEqualTo(Route.REMOTE);
+        assertThat(p.inferenceServer()).isEqualTo("s0");
+    }
+
+    @Test
+    void observedColdStartsFasterThanTheCatalog_switchFromWaitingToColdStart() {
+        ModelProfile noPost = new ModelProfile("t5-small", 242, 3, 1, 0);
+        TestingCluster c = new TestingCluster(4, 4).running("s0", 4, noPost);
+        LatencyEstimator estimator = estimator(noPost, 5);
+        AdaptivePolicy policy = new AdaptivePolicy(new SplittableRandom(1), estimator);
+        assertThat(policy.decide(WHOLE_MACHINE, c)).isInstanceOf(Decision.Wait.class);
+
+        // Loads now hit a local disk cache: 0.2 s. T_COL = max(0.2 + 1, 1) < T_CQ = 2 once the EMA has moved.
+        for (int i = 0; i < 10; i++) {
+            estimator.observeColdStart("t5-small", 0.2);
+        }
+
+        assertThat(policy.predict("t5-small", c.registry()).best()).isEqualTo(LatencyModel.Strategy.COLOCATION);
+        assertThat(((Place) policy.decide(WHOLE_MACHINE, c)).route()).isEqualTo(Route.COLD_LOCAL);
+    }
+}

@@ -1,0 +1,289 @@
+package dev.nona.controller;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Serializable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Every setting of the controller job, read from a Java properties file (see {@code docs/controller.md}, which
+ * lists each key with its default). Unknown keys are errors that name the key, except the pass-through families:
+ * Kafka client properties ({@code security.protocol}, {@code sasl.*}, {@code ssl.*} and anything under
+ * {@code kafka.}, which loses the prefix) go to every Kafka source and sink; keys under {@code flink.} lose the
+ * prefix and go to the Flink configuration.
+ *
+ * @param bootstrapServers      Kafka bootstrap servers ({@code --bootstrap})
+ * @param controllerId          names the consumer group, the transactional id prefix and the table id
+ * @param topics                the topic names
+ * @param rateWindow            size of the event-time windows over which arrival rates are estimated
+ * @param outOfOrderness        bounded out-of-orderness of event time
+ * @param idleness              a source partition silent this long no longer holds back the watermark
+ * @param drift                 the drift detector's settings
+ * @param solveTimeout          a solve running longer is abandoned (an event says so; the current table stays)
+ * @param solvePoll             how often the control loop checks for a finished solve (processing time)
+ * @param targetOngoingRequests a server with this many requests in flight is no longer preferred
+ * @param checkpointInterval    checkpoint interval; zero disables checkpointing
+ * @param checkpointDir         checkpoint storage URI, or empty for the JobManager's memory
+ * @param stateBackend          {@code hashmap} or {@code rocksdb}
+ * @param defaultLinkBitsPerSecond link capacity $\mu$ assumed until a server reports one
+ * @param paperCostModel        solve the paper's formulation exactly (no server queueing)
+ * @param parallelism           parallelism of the request path
+ * @param startFromEarliest     read topics from the earliest offset when the group has none (else latest)
+ * @param kafka                 Kafka client properties passed to every source and sink (copied)
+ * @param flink                 Flink configuration entries (copied)
+ */
+public record ControllerConfig(
+        String bootstrapServers,
+        String controllerId,
+        Topics topics,
+        Duration rateWindow,
+        Duration outOfOrderness,
+        Duration idleness,
+        DriftSettings drift,
+        Duration solveTimeout,
+        Duration solvePoll,
+        int targetOngoingRequests,
+        Duration checkpointInterval,
+        String checkpointDir,
+        String stateBackend,
+        double defaultLinkBitsPerSecond,
+        boolean paperCostModel,
+        int parallelism,
+        boolean startFromEarliest,
+        Map<String, String> kafka,
+        Map<String, String> flink) implements Serializable {
+
+    /** The topic names (DESIGN.md §3). */
+    public record Topics(String requests, String telemetry, String catalog, String decisions, String tables,
+            String events, String deadLetters) implements Serializable {}
+
+    /**
+     * The drift detector's settings.
+     *
+     * @param threshold relative rate change that counts as drift, {@code > 0} (0.25 = 25%)
+     * @param windows   consecutive windows the change must last, {@code >= 1}
+     * @param debounce  least event time between two re-optimisations
+     * @param minRate   rates below this (requests/s) count as this when computing a relative change, so that
+     *                  noise on an almost idle model does not trigger solves, {@code > 0}
+     */
+    public record DriftSettings(double threshold, int windows, Duration debounce, double minRate) implements Serializable {
+        public DriftSettings {
+            if (!(threshold > 0) || Double.isInfinite(threshold)) {
+                throw new IllegalArgumentException("drift.threshold (" + threshold + ") must be finite and > 0");
+            }
+            if (windows < 1) {
+                throw new IllegalArgumentException("drift.windows (" + windows + ") must be >= 1");
+            }
+            if (debounce.isNegative()) {
+                throw new IllegalArgumentException("drift.debounce (" + debounce + ") must be >= 0");
+            }
+            if (!(minRate > 0) || Double.isInfinite(minRate)) {
+                throw new IllegalArgumentException("drift.min-rate (" + minRate + ") must be finite and > 0");
+            }
+        }
+    }
+
+    /** Defaults of every key, as documented in {@code docs/controller.md}. */
+    public static final Map<String, String> DEFAULTS = defaults();
+
+    public ControllerConfig {
+        requireText("bootstrap.servers", bootstrapServers);
+        requireText("controller.id", controllerId);
+        requirePositive("rates.window", rateWindow);
+        requireNonNegative("watermark.out-of-orderness", outOfOrderness);
+        requirePositive("watermark.idleness", idleness);
+        requirePositive("solve.timeout", solveTimeout);
+        requirePositive("solve.poll", solvePoll);
+        if (targetOngoingRequests < 1) {
+            throw new IllegalArgumentException("placement.target-ongoing-requests (" + targetOngoingRequests + ") must be >= 1");
+        }
+        requireNonNegative("checkpoint.interval", checkpointInterval);
+        if (!Set.of("hashmap", "rocksdb").contains(stateBackend)) {
+            throw new IllegalArgumentException("state.backend (" + stateBackend + ") must be hashmap or rocksdb");
+        }
+        if (!(defaultLinkBitsPerSecond > 0) || Double.isInfinite(defaultLinkBitsPerSecond)) {
+            throw new IllegalArgumentException("cluster.default-link-bits-per-second (" + defaultLinkBitsPerSecond
+                    + ") must be finite and > 0");
+        }
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism (" + parallelism + ") must be >= 1");
+        }
+        kafka = Map.copyOf(kafka);
+        flink = Map.copyOf(flink);
+    }
+
+    /** The defaults, with the given bootstrap servers. */
+    public static ControllerConfig withBootstrap(String bootstrapServers) {
+        return fromMap(Map.of("bootstrap.servers", bootstrapServers));
+    }
+
+    /** Reads a properties file; keys it does not set keep their defaults. */
+    public static ControllerConfig load(Path file, String bootstrapOverride) throws IOException {
+        Properties props = new Properties();
+        try (Reader in = Files.newBufferedReader(file)) {
+            props.load(in);
+        }
+        Map<String, String> map = new TreeMap<>();
+        props.stringPropertyNames().forEach(k -> map.put(k, props.getProperty(k).trim()));
+        if (bootstrapOverride != null) {
+            map.put("bootstrap.servers", bootstrapOverride);
+        }
+        return fromMap(map);
+    }
+
+    /** Builds a config from keys and values; the defaults fill in what is missing. */
+    public static ControllerConfig fromMap(Map<String, String> given) {
+        Map<String, String> kafka = new TreeMap<>();
+        Map<String, String> flink = new TreeMap<>();
+        Map<String, String> own = new TreeMap<>(DEFAULTS);
+        for (Map.Entry<String, String> e : given.entrySet()) {
+            String key = e.getKey();
+            if (key.startsWith("kafka.")) {
+                kafka.put(key.substring("kafka.".length()), e.getValue());
+            } else if (key.equals("security.protocol") || key.startsWith("sasl.") || key.startsWith("ssl.")) {
+                kafka.put(key, e.getValue());
+            } else if (key.startsWith("flink.")) {
+                flink.put(key.substring("flink.".length()), e.getValue());
+            } else if (DEFAULTS.containsKey(key) || key.equals("bootstrap.servers")) {
+                own.put(key, e.getValue());
+            } else {
+                throw new IllegalArgumentException("unknown configuration key '" + key + "' (see docs/controller.md)");
+            }
+        }
+        return new ControllerConfig(
+                own.get("bootstrap.servers"),
+                own.get("controller.id"),
+                new Topics(own.get("topics.requests"), own.get("topics.telemetry"), own.get("topics.catalog"),
+                        own.get("topics.decisions"), own.get("topics.tables"), own.get("topics.events"),
+                        own.get("topics.dead-letters")),
+                duration(own, "rates.window"),
+                duration(own, "watermark.out-of-orderness"),
+                duration(own, "watermark.idleness"),
+                new DriftSettings(number(own, "drift.threshold"), integer(own, "drift.windows"),
+                        duration(own, "drift.debounce"), number(own, "drift.min-rate")),
+                duration(own, "solve.timeout"),
+                duration(own, "solve.poll"),
+                integer(own, "placement.target-ongoing-requests"),
+                duration(own, "checkpoint.interval"),
+                own.get("checkpoint.dir"),
+                own.get("state.backend").toLowerCase(Locale.ROOT),
+                number(own, "cluster.default-link-bits-per-second"),
+                costModel(own.get("solver.cost-model")),
+                integer(own, "parallelism"),
+                bool(own, "source.start-from-earliest"),
+                kafka,
+                flink);
+    }
+
+    private static Map<String, String> defaults() {
+        Map<String, String> d = new TreeMap<>();
+        d.put("controller.id", "nona-controller");
+        d.put("topics.requests", "inference-requests");
+        d.put("topics.telemetry", "cluster-telemetry");
+        d.put("topics.catalog", "model-catalog");
+        d.put("topics.decisions", "placement-decisions");
+        d.put("topics.tables", "placement-tables");
+        d.put("topics.events", "controller-events");
+        d.put("topics.dead-letters", "dead-letters");
+        d.put("rates.window", "10s");
+        d.put("watermark.out-of-orderness", "2s");
+        d.put("watermark.idleness", "5s");
+        d.put("drift.threshold", "0.25");
+        d.put("drift.windows", "2");
+        d.put("drift.debounce", "30s");
+        d.put("drift.min-rate", "1.0");
+        d.put("solve.timeout", "30s");
+        d.put("solve.poll", "50ms");
+        d.put("placement.target-ongoing-requests", "3");
+        d.put("checkpoint.interval", "10s");
+        d.put("checkpoint.dir", "");
+        d.put("state.backend", "hashmap");
+        d.put("cluster.default-link-bits-per-second", "1.0e10");
+        d.put("solver.cost-model", "default");
+        d.put("parallelism", "1");
+        d.put("source.start-from-earliest", "true");
+        return Map.copyOf(d);
+    }
+
+    /** Parses {@code 250ms}, {@code 10s}, {@code 5m}, {@code 1h} or a bare number of milliseconds. */
+    static Duration parseDuration(String key, String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (v.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2).trim()));
+            }
+            if (v.endsWith("s")) {
+                return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1).trim()));
+            }
+            if (v.endsWith("m")) {
+                return Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1).trim()));
+            }
+            if (v.endsWith("h")) {
+                return Duration.ofHours(Long.parseLong(v.substring(0, v.length() - 1).trim()));
+            }
+            return Duration.ofMillis(Long.parseLong(v));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " (" + value + ") is not a duration like 250ms, 10s, 5m or 1h");
+        }
+    }
+
+    private static Duration duration(Map<String, String> m, String key) {
+        return parseDuration(key, m.get(key));
+    }
+
+    private static double number(Map<String, String> m, String key) {
+        try {
+            return Double.parseDouble(m.get(key));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " (" + m.get(key) + ") is not a number");
+        }
+    }
+
+    private static int integer(Map<String, String> m, String key) {
+        try {
+            return Integer.parseInt(m.get(key));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " (" + m.get(key) + ") is not an integer");
+        }
+    }
+
+    private static boolean costModel(String value) {
+        if (value.equals("default") || value.equals("paper")) {
+            return value.equals("paper");
+        }
+        throw new IllegalArgumentException("solver.cost-model (" + value + ") must be default or paper");
+    }
+
+    private static boolean bool(Map<String, String> m, String key) {
+        String v = m.get(key);
+        if (!v.equals("true") && !v.equals("false")) {
+            throw new IllegalArgumentException(key + " (" + v + ") must be true or false");
+        }
+        return Boolean.parseBoolean(v);
+    }
+
+    private static void requireText(String key, String value) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(key + " ('" + value + "') must be set");
+        }
+    }
+
+    private static void requirePositive(String key, Duration d) {
+        if (d.isZero() || d.isNegative()) {
+            throw new IllegalArgumentException(key + " (" + d.toMillis() + "ms) must be > 0");
+        }
+    }
+
+    private static void requireNonNegative(String key, Duration d) {
+        if (d.isNegative()) {
+            throw new IllegalArgumentException(key + " (" + d.toMillis() + "ms) must be >= 0");
+        }
+    }
+}

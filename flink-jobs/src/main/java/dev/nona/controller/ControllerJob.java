@@ -1,0 +1,158 @@
+package dev.nona.controller;
+
+import dev.nona.controller.loop.ControlInput;
+import dev.nona.controller.loop.ControlLoopFunction;
+import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.controller.optimize.NonaTableSolver;
+import dev.nona.controller.optimize.TableSolver;
+import dev.nona.controller.placement.NonaPlacerFactory;
+import dev.nona.controller.placement.BroadcastUpdate;
+import dev.nona.controller.placement.PlacementFunction;
+import dev.nona.controller.placement.PlacerFactory;
+import dev.nona.controller.rates.RateEstimate;
+import dev.nona.controller.rates.RateEstimator;
+import dev.nona.controller.serde.JsonRecordTypeInfo;
+import dev.nona.controller.source.ControlRecord;
+import dev.nona.controller.source.RejectedControls;
+import dev.nona.controller.source.RejectedRequests;
+import dev.nona.controller.source.RequestRecord;
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.record.PlacementDecision;
+import java.time.Duration;
+import java.util.Objects;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The controller job (DESIGN.md §1): requests, telemetry and the model catalog in; placement decisions, tables,
+ * controller events and dead letters out. Takes its sources and sinks in the constructor, so the same wiring
+ * runs against Kafka ({@link KafkaIo}) or against test sources and sinks.
+ *
+ * <pre>
+ * requests --parse--+--> placement (broadcast: tables, servers, catalog) --> decisions
+ *                   +--> model --keyBy--> RateEstimator --+
+ * telemetry --------+-------------------------------------+--> ControlLoop (p=1) --> tables, events
+ * catalog ----------+
+ * every rejected record ------------------------------------------------------------> dead letters
+ * </pre>
+ */
+public final class ControllerJob {
+    /** The job's inputs. */
+    public record Sources(Source<RequestRecord, ?, ?> requests, Source<ControlRecord, ?, ?> telemetry,
+            Source<ControlRecord, ?, ?> catalog) {}
+
+    /** The job's outputs. */
+    public record Sinks(Sink<PlacementDecision> decisions, Sink<ControllerTable> tables, Sink<ControllerEvent> events,
+            Sink<DeadLetter> deadLetters) {}
+
+    /** The streams the job builds, for tests and for jobs that add to it. */
+    public record Streams(DataStream<PlacementDecision> decisions, DataStream<ControllerTable> tables,
+            DataStream<ControllerEvent> events, DataStream<DeadLetter> deadLetters, DataStream<RateEstimate> rates) {}
+
+    private final ControllerConfig config;
+    private final Sources sources;
+    private final Sinks sinks;
+    private final TableSolver solver;
+    private final PlacerFactory placers;
+
+    public ControllerJob(ControllerConfig config, Sources sources, Sinks sinks, TableSolver solver, PlacerFactory placers) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.sources = Objects.requireNonNull(sources, "sources");
+        this.sinks = Objects.requireNonNull(sinks, "sinks");
+        this.solver = Objects.requireNonNull(solver, "table solver");
+        this.placers = Objects.requireNonNull(placers, "placer factory");
+    }
+
+    /** The controller against Kafka, as configured, with Nona's optimiser and sampler: the production job. */
+    public static Streams build(StreamExecutionEnvironment env, ControllerConfig config) {
+        return new ControllerJob(config, KafkaIo.sources(config), KafkaIo.sinks(config),
+                new NonaTableSolver(config.paperCostModel()), new NonaPlacerFactory()).addTo(env);
+    }
+
+    /** Adds the controller's operators to {@code env}. */
+    public Streams addTo(StreamExecutionEnvironment env) {
+        int p = config.parallelism();
+        SingleOutputStreamOperator<RequestRecord> requests = env
+                .fromSource(sources.requests(), watermarks(config, (RequestRecord r, long kafkaTs) ->
+                        r.request() != null ? r.request().eventTime() : Math.max(0, kafkaTs)), "requests")
+                .setParallelism(p).uid("requests-source")
+                .process(new RejectedRequests()).setParallelism(p).uid("parse-requests").name("parse requests");
+        SingleOutputStreamOperator<ControlInput> telemetry = controlSource(env, sources.telemetry(), "telemetry");
+        SingleOutputStreamOperator<ControlInput> catalog = controlSource(env, sources.catalog(), "catalog");
+
+        SingleOutputStreamOperator<RateEstimate> rates = requests
+                .map(r -> r.request().model()).returns(Types.STRING).setParallelism(p).name("model of request")
+                .keyBy(m -> m)
+                .process(new RateEstimator(config.rateWindow().toMillis())).setParallelism(p)
+                .uid("rate-estimator").name("rate estimator");
+
+        SingleOutputStreamOperator<ControllerTable> tables = rates
+                .map(ControlInput::of).returns(JsonRecordTypeInfo.of(ControlInput.class)).setParallelism(p)
+                .union(telemetry, catalog)
+                .keyBy(x -> ControlLoopFunction.KEY, Types.STRING)
+                .process(new ControlLoopFunction(config.drift(), config.defaultLinkBitsPerSecond(),
+                        config.solveTimeout().toMillis(), config.solvePoll().toMillis(), solver))
+                .returns(JsonRecordTypeInfo.of(ControllerTable.class))
+                .setParallelism(1).setMaxParallelism(1).uid("control-loop").name("control loop");
+        DataStream<ControllerEvent> events = tables.getSideOutput(ControlLoopFunction.EVENTS);
+
+        DataStream<BroadcastUpdate> updates = tables
+                .map(BroadcastUpdate::of).returns(JsonRecordTypeInfo.of(BroadcastUpdate.class)).setParallelism(1)
+                .union(telemetry.union(catalog)
+                        .map(ControllerJob::toUpdate).returns(JsonRecordTypeInfo.of(BroadcastUpdate.class))
+                        .setParallelism(1));
+        SingleOutputStreamOperator<PlacementDecision> decisions = requests
+                .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS))
+                .process(new PlacementFunction(config.topics().requests(), config.targetOngoingRequests(), placers))
+                .returns(TypeInformation.of(PlacementDecision.class))
+                .setParallelism(p).uid("placement").name("placement");
+
+        DataStream<DeadLetter> deadLetters = requests.getSideOutput(RejectedRequests.DEAD_LETTERS)
+                .union(telemetry.getSideOutput(RejectedControls.DEAD_LETTERS),
+                        catalog.getSideOutput(RejectedControls.DEAD_LETTERS),
+                        decisions.getSideOutput(PlacementFunction.UNPLACED));
+
+        decisions.sinkTo(sinks.decisions()).setParallelism(p).uid("decisions-sink").name("decisions sink");
+        tables.sinkTo(sinks.tables()).setParallelism(1).uid("tables-sink").name("tables sink");
+        events.sinkTo(sinks.events()).setParallelism(1).uid("events-sink").name("events sink");
+        deadLetters.sinkTo(sinks.deadLetters()).setParallelism(1).uid("dead-letters-sink").name("dead letters sink");
+        return new Streams(decisions, tables, events, deadLetters, rates);
+    }
+
+    private SingleOutputStreamOperator<ControlInput> controlSource(StreamExecutionEnvironment env,
+            Source<ControlRecord, ?, ?> source, String name) {
+        return env.fromSource(source, watermarks(config, (ControlRecord r, long ts) -> r.time()), name)
+                .setParallelism(1).uid(name + "-source")
+                .process(new RejectedControls()).returns(JsonRecordTypeInfo.of(ControlInput.class))
+                .setParallelism(1).uid("parse-" + name).name("parse " + name);
+    }
+
+    private static BroadcastUpdate toUpdate(ControlInput in) {
+        if (in.server() != null) {
+            return BroadcastUpdate.of(in.server());
+        }
+        if (in.catalog() != null) {
+            return BroadcastUpdate.of(in.catalog());
+        }
+        if (in.removedModel() != null) {
+            return BroadcastUpdate.removed(in.removedModel());
+        }
+        throw new IllegalStateException("BUG: rate estimates are not broadcast");
+    }
+
+    /** Bounded out-of-orderness with idle-source handling, as configured. */
+    static <T> WatermarkStrategy<T> watermarks(ControllerConfig config,
+            org.apache.flink.api.common.eventtime.SerializableTimestampAssigner<T> timestamps) {
+        Duration idle = config.idleness();
+        return WatermarkStrategy.<T>forBoundedOutOfOrderness(config.outOfOrderness())
+                .withTimestampAssigner(timestamps)
+                .withIdleness(idle);
+    }
+}

@@ -1,0 +1,100 @@
+package dev.nona.controller;
+
+import dev.nona.controller.ControllerJob.Sinks;
+import dev.nona.controller.ControllerJob.Sources;
+import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.controller.sink.TableRecordSerializer;
+import dev.nona.controller.sink.TopicRecordSerializer;
+import dev.nona.controller.source.ControlDeserializer;
+import dev.nona.controller.source.ControlRecord;
+import dev.nona.controller.source.RequestDeserializer;
+import dev.nona.controller.source.RequestRecord;
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.record.PlacementDecision;
+import java.util.Properties;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+
+/**
+ * The controller's Kafka sources and sinks, as configured. Decisions are written exactly once (Kafka
+ * transactions committed on checkpoints; readers must use {@code isolation.level=read_committed}); tables, events
+ * and dead letters at least once. Every Kafka client gets the pass-through client properties (security, SASL,
+ * SSL, ...). Sources start from the group's committed offsets, else from the earliest (or latest) offset.
+ */
+public final class KafkaIo {
+    /** Kafka transactions must not outlive the broker's {@code transaction.max.timeout.ms} (15 min by default). */
+    static final String TRANSACTION_TIMEOUT_MS = "600000";
+
+    private KafkaIo() {}
+
+    public static Sources sources(ControllerConfig config) {
+        ControllerConfig.Topics t = config.topics();
+        return new Sources(
+                KafkaSource.<RequestRecord>builder()
+                        .setBootstrapServers(config.bootstrapServers())
+                        .setTopics(t.requests())
+                        .setGroupId(config.controllerId() + "-requests")
+                        .setStartingOffsets(startingOffsets(config))
+                        .setDeserializer(new RequestDeserializer(t.requests()))
+                        .setProperties(clientProperties(config))
+                        .build(),
+                controlSource(config, t.telemetry(), "-telemetry", ControlDeserializer.Kind.TELEMETRY),
+                controlSource(config, t.catalog(), "-catalog", ControlDeserializer.Kind.CATALOG));
+    }
+
+    private static KafkaSource<ControlRecord> controlSource(ControllerConfig config, String topic, String group,
+            ControlDeserializer.Kind kind) {
+        return KafkaSource.<ControlRecord>builder()
+                .setBootstrapServers(config.bootstrapServers())
+                .setTopics(topic)
+                .setGroupId(config.controllerId() + group)
+                // The catalog is compacted: always read all of it, whatever the group has committed.
+                .setStartingOffsets(kind == ControlDeserializer.Kind.CATALOG ? OffsetsInitializer.earliest() : startingOffsets(config))
+                .setDeserializer(new ControlDeserializer(kind))
+                .setProperties(clientProperties(config))
+                .build();
+    }
+
+    private static OffsetsInitializer startingOffsets(ControllerConfig config) {
+        return OffsetsInitializer.committedOffsets(
+                config.startFromEarliest() ? OffsetResetStrategy.EARLIEST : OffsetResetStrategy.LATEST);
+    }
+
+    public static Sinks sinks(ControllerConfig config) {
+        ControllerConfig.Topics t = config.topics();
+        boolean checkpointing = !config.checkpointInterval().isZero();
+        return new Sinks(
+                sink(config, new TopicRecordSerializer<>(t.decisions(), PlacementDecision.class),
+                        checkpointing ? DeliveryGuarantee.EXACTLY_ONCE : DeliveryGuarantee.AT_LEAST_ONCE, "-decisions"),
+                sink(config, new TableRecordSerializer(t.tables(), config.controllerId()), DeliveryGuarantee.AT_LEAST_ONCE, "-tables"),
+                sink(config, new TopicRecordSerializer<>(t.events(), ControllerEvent.class), DeliveryGuarantee.AT_LEAST_ONCE, "-events"),
+                sink(config, new TopicRecordSerializer<>(t.deadLetters(), DeadLetter.class), DeliveryGuarantee.AT_LEAST_ONCE, "-dead-letters"));
+    }
+
+    private static <T> KafkaSink<T> sink(ControllerConfig config, KafkaRecordSerializationSchema<T> schema,
+            DeliveryGuarantee guarantee, String suffix) {
+        Properties props = clientProperties(config);
+        props.putIfAbsent("transaction.timeout.ms", TRANSACTION_TIMEOUT_MS);
+        var builder = KafkaSink.<T>builder()
+                .setBootstrapServers(config.bootstrapServers())
+                .setRecordSerializer(schema)
+                .setDeliveryGuarantee(guarantee)
+                .setKafkaProducerConfig(props);
+        if (guarantee == DeliveryGuarantee.EXACTLY_ONCE) {
+            builder.setTransactionalIdPrefix(config.controllerId() + suffix);
+        }
+        return builder.build();
+    }
+
+    /** The pass-through client properties (security.protocol, sasl.*, ssl.*, kafka.*). */
+    static Properties clientProperties(ControllerConfig config) {
+        Properties props = new Properties();
+        props.putAll(config.kafka());
+        return props;
+    }
+}

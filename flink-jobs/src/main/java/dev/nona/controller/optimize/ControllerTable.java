@@ -1,0 +1,35 @@
+package dev.nona.controller.optimize;
+
+import dev.nona.controller.cluster.ClusterSnapshot;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A published, versioned placement table with the inputs it was solved for. Lives in the placement operator's
+ * broadcast state and in the control loop's state, and is written to {@code placement-tables}.
+ *
+ * @param version             monotonically increasing, from 1; decisions name it
+ * @param fallback            true for the safe fallback table: no distribution, every request runs on one server
+ * @param createdAt           when it was published, epoch ms
+ * @param cause               why it was solved (initial, rate drift, cluster change, infeasible load)
+ * @param rates               requests/s per model it was solved for (copied)
+ * @param cluster             the cluster it was solved for
+ * @param objective           the cost model's $\sum_j \beta_j \tau_j$ at {@code rates}; NaN for the fallback table
+ * @param linkLoad            predicted link load $\rho$ at {@code rates}; NaN for the fallback table
+ * @param predictedJctSeconds predicted $\tau_j$ per model (copied)
+ * @param tableJson           the solved table (policy-model's placement table as JSON); {@code null} when fallback
+ */
+public record ControllerTable(long version, boolean fallback, long createdAt, String cause, Map<String, Double> rates,
+        ClusterSnapshot cluster, double objective, double linkLoad, Map<String, Double> predictedJctSeconds,
+        String tableJson) {
+    public ControllerTable {
+        if (version < 1) {
+            throw new IllegalArgumentException("table version (" + version + ") must be >= 1");
+        }
+        rates = new TreeMap<>(rates);
+        predictedJctSeconds = new TreeMap<>(predictedJctSeconds);
+        if (!fallback && tableJson == null) {
+            throw new IllegalArgumentException("BUG: a solved table (version " + version + ") needs its tableJson");
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.nona.controller.optimize;
+
+import dev.nona.optimize.CostModel;
+import dev.nona.optimize.JobClass;
+import dev.nona.optimize.NonaOptimizer;
+import dev.nona.optimize.NonaProblem;
+import dev.nona.optimize.Solution;
+import dev.nona.placement.PlacementTable;
+import dev.nona.placement.PlacementTables;
+import dev.nona.workload.Background;
+import dev.nona.workload.Cluster;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The controller's solver: builds Nona's problem from the catalog, the estimated rates and the cluster, solves it
+ * with policy-model's {@link NonaOptimizer}, and predicts the current table's objective at the new rates with the
+ * same cost model ({@link NonaOptimizer#evaluate}), for the safe hot-swap. Background traffic is not observed by
+ * the controller, so the problem has none.
+ *
+ * <p>Based on: Nona (CloudNet 2024), Section III-C, objective (I) subject to (II)&ndash;(III) and $\rho < 1$.
+ */
+public final class NonaTableSolver implements TableSolver {
+    private static final long serialVersionUID = 1L;
+
+    private final boolean paper;
+    private transient JobClasses jobClasses;
+
+    /** @param paper true for the paper's formulation exactly, false for the default (with server queueing) */
+    public NonaTableSolver(boolean paper) {
+        this.paper = paper;
+    }
+
+    @Override
+    public SolveResult solve(SolveInput input, ControllerTable current) {
+        long t0 = System.nanoTime();
+        try {
+            NonaProblem problem = problem(input);
+            Solution solution = NonaOptimizer.solve(problem);
+            long version = current == null ? 1 : current.version() + 1;
+            PlacementTable table = PlacementTables.from(problem, solution, version, System.currentTimeMillis());
+            Map<String, Double> jct = new TreeMap<>();
+            solution.jobs().forEach(j -> jct.put(j.name(), j.predictedJctSeconds()));
+            jct.values().removeIf(v -> !Double.isFinite(v));
+            double currentObjective = Double.NaN;
+            boolean currentFeasible = false;
+            if (current != null && !current.fallback()) {
+                List<List<double[]>> theta = ThetaMapping.map(problem, PlacementTable.fromJson(current.tableJson()));
+                if (theta != null) {
+                    Solution now = NonaOptimizer.evaluate(problem, theta);
+                    currentFeasible = now.feasible() && Double.isFinite(now.objective());
+                    currentObjective = currentFeasible ? now.objective() : Double.NaN;
+                }
+            }
+            return new SolveResult(null, solution.feasible(), solution.feasible() ? table.toJson() : null,
+                    solution.feasible() ? solution.objective() : Double.NaN, solution.rho(),
+                    solution.feasible() ? solution.phi() : Double.NaN, jct, solution.solveMillis(),
+                    solution.iterations(), currentObjective, currentFeasible);
+        } catch (RuntimeException e) {
+            return SolveResult.failed(String.valueOf(e.getMessage()).replace('\n', ' '), (System.nanoTime() - t0) / 1e6);
+        }
+    }
+
+    NonaProblem problem(SolveInput input) {
+        if (jobClasses == null) {
+            jobClasses = new JobClasses();
+        }
+        jobClasses.retain(input.dags().keySet());
+        List<JobClass> jobs = new ArrayList<>();
+        input.dags().forEach((model, dag) -> jobs.add(jobClasses.of(model, dag, input.rates().getOrDefault(model, 0.0))));
+        Cluster cluster = new Cluster(input.cluster().upServers().size(), input.cluster().opsPerSecond(),
+                input.cluster().linkBitsPerSecond());
+        return new NonaProblem(jobs, cluster, Background.NONE, paper ? CostModel.PAPER : CostModel.DEFAULT);
+    }
+}

@@ -1,0 +1,86 @@
+package dev.nona.controller.optimize;
+
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.ControllerEventType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The safe hot-swap: decides what a finished re-optimisation publishes. A solved table replaces the current one
+ * only when the cost model predicts it does better at the new rates ($\sum_j \beta_j \tau_j$ strictly lower), or
+ * when the current one is missing, is the fallback, does not cover the same models, or is infeasible at the new
+ * rates ($\rho \ge 1$). When no table keeps $\rho < 1$, the load is infeasible: an {@code INFEASIBLE_LOAD} event and
+ * the fallback table (no distribution: each request on one server), so decisions continue. Every verdict carries
+ * events that record both predictions. Pure and deterministic.
+ */
+public final class TableGate {
+    private TableGate() {}
+
+    /** The verdict: the table to publish ({@code null} to keep the current one) and the events to emit. */
+    public record Verdict(ControllerTable publish, List<ControllerEvent> events) {
+        public Verdict {
+            events = List.copyOf(events);
+        }
+    }
+
+    public static Verdict decide(ControllerTable current, SolveInput input, SolveResult result, long now) {
+        List<ControllerEvent> events = new ArrayList<>();
+        long nextVersion = current == null ? 1 : current.version() + 1;
+        Map<String, Object> finished = details(input, result, current);
+        if (result.error() != null) {
+            finished.put("error", result.error());
+            events.add(ControllerEvent.of(ControllerEventType.REOPTIMIZATION_FINISHED, now, finished));
+            return new Verdict(null, events);
+        }
+        events.add(ControllerEvent.of(ControllerEventType.REOPTIMIZATION_FINISHED, now, finished));
+        if (!result.feasible()) {
+            events.add(ControllerEvent.of(ControllerEventType.INFEASIBLE_LOAD, now, finished));
+            if (current != null && current.fallback()) {
+                return new Verdict(null, events);
+            }
+            ControllerTable fallback = new ControllerTable(nextVersion, true, now, "infeasible load: " + input.cause(),
+                    input.rates(), input.cluster(), Double.NaN, Double.NaN, Map.of(), null);
+            Map<String, Object> fb = new LinkedHashMap<>(finished);
+            fb.put("tableVersion", nextVersion);
+            events.add(ControllerEvent.of(ControllerEventType.FALLBACK, now, fb));
+            return new Verdict(fallback, events);
+        }
+        boolean currentUsable = current != null && !current.fallback() && result.currentFeasible()
+                && Double.isFinite(result.currentObjective());
+        if (currentUsable && !(result.objective() < result.currentObjective())) {
+            events.add(ControllerEvent.of(ControllerEventType.TABLE_REJECTED, now, finished));
+            return new Verdict(null, events);
+        }
+        ControllerTable table = new ControllerTable(nextVersion, false, now, input.cause(), input.rates(),
+                input.cluster(), result.objective(), result.linkLoad(), result.predictedJctSeconds(), result.tableJson());
+        Map<String, Object> published = new LinkedHashMap<>(finished);
+        published.put("tableVersion", nextVersion);
+        events.add(ControllerEvent.of(ControllerEventType.TABLE_PUBLISHED, now, published));
+        return new Verdict(table, events);
+    }
+
+    private static Map<String, Object> details(SolveInput input, SolveResult result, ControllerTable current) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("cause", input.cause());
+        d.put("feasible", result.feasible());
+        putFinite(d, "candidateObjective", result.objective());
+        putFinite(d, "currentObjective", result.currentObjective());
+        d.put("currentFeasible", result.currentFeasible());
+        putFinite(d, "linkLoad", result.linkLoad());
+        putFinite(d, "linkWaitSeconds", result.linkWaitSeconds());
+        putFinite(d, "solveMillis", result.solveMillis());
+        d.put("iterations", result.iterations());
+        d.put("currentTableVersion", current == null ? 0L : current.version());
+        d.put("models", input.dags().size());
+        d.put("servers", input.cluster().upServers().size());
+        return d;
+    }
+
+    private static void putFinite(Map<String, Object> d, String key, double value) {
+        if (Double.isFinite(value)) {
+            d.put(key, value);
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.nona.controller.optimize;
+
+import dev.nona.dag.Triplet;
+import dev.nona.optimize.JobClass;
+import dev.nona.optimize.NonaProblem;
+import dev.nona.optimize.SubgraphChoices;
+import dev.nona.placement.PlacementTable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Carries a published table's $\theta$ over to a new problem (new rates, perhaps another cluster), so that the
+ * cost model can predict how the current table would do at the new rates. Triplets are matched by their parts
+ * as original task ids and their root and sink parts. When the current table puts mass on a triplet the new
+ * problem does not admit (fewer servers now), or lacks a model or subgraph, the tables are not comparable.
+ */
+final class ThetaMapping {
+    private ThetaMapping() {}
+
+    /** $\theta$ per job and subgraph over the admissible triplets of {@code problem}, or {@code null}. */
+    static List<List<double[]>> map(NonaProblem problem, PlacementTable current) {
+        int servers = problem.cluster().servers();
+        List<List<double[]>> theta = new ArrayList<>();
+        for (JobClass job : problem.jobs()) {
+            PlacementTable.ModelPlacement mp = current.model(job.name());
+            if (mp == null || mp.subgraphs().size() != job.subgraphs().size()) {
+                return null;
+            }
+            List<double[]> perSubgraph = new ArrayList<>();
+            for (int k = 0; k < job.subgraphs().size(); k++) {
+                double[] t = subgraph(job, job.subgraphs().get(k), mp.subgraphs().get(k), servers);
+                if (t == null) {
+                    return null;
+                }
+                perSubgraph.add(t);
+            }
+            theta.add(perSubgraph);
+        }
+        return theta;
+    }
+
+    private static double[] subgraph(JobClass job, SubgraphChoices sc, PlacementTable.SubgraphPlacement sp, int servers) {
+        if (!sc.subgraph().root().equals(sp.root()) || !sc.subgraph().sink().equals(sp.sink())) {
+            return null;
+        }
+        Map<String, Double> probability = new HashMap<>();
+        sp.choices().forEach(c -> probability.merge(key(c.parts(), c.rootPart(), c.sinkPart()), c.probability(), Double::sum));
+        List<Triplet> admissible = sc.triplets().stream().filter(t -> SubgraphChoices.serversNeeded(t) <= servers).toList();
+        double[] theta = new double[admissible.size()];
+        double mass = 0;
+        for (int i = 0; i < theta.length; i++) {
+            Triplet t = admissible.get(i);
+            List<List<String>> parts = t.parts().stream()
+                    .map(part -> part.stream().flatMap(id -> job.nodes().get(id).originalTasks().stream()).toList())
+                    .toList();
+            theta[i] = probability.getOrDefault(key(parts, t.rootPart(), t.sinkPart()), 0.0);
+            mass += theta[i];
+        }
+        return Math.abs(mass - 1) <= 1e-6 ? theta : null;
+    }
+
+    private static String key(List<List<String>> parts, int rootPart, int sinkPart) {
+        return parts + "|" + rootPart + "|" + sinkPart;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.nona.controller.placement;
+
+import dev.nona.placement.PlacementSampler;
+import dev.nona.placement.ServerPolicy;
+import dev.nona.topics.record.StageAssignment;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * Nona's online step for one model under one table: the source on a server chosen warm first, a triplet per
+ * subgraph sampled from $\theta_t$ in $O(1)$ (policy-model's {@link PlacementSampler}), the other parts on
+ * distinct servers (warm first), the sink on its part's server. Not thread safe (one per operator instance).
+ *
+ * <p>Based on: Nona (CloudNet 2024), Section III-A (online scheduling), with the thesis's warm-first mapping.
+ */
+public final class NonaPlacer implements RequestPlacer, ServerPolicy {
+    private final PlacementSampler sampler;
+    private final int modelIndex;
+    private final String model;
+    private final List<String> tasks;
+    private final int[] out;
+    private final double jct;
+    private WarmFirstServers servers;
+    private int[] warm;
+
+    public NonaPlacer(PlacementSampler sampler, String model) {
+        this.sampler = sampler;
+        this.modelIndex = sampler.modelIndex(model);
+        if (modelIndex < 0) {
+            throw new IllegalArgumentException("model '" + model + "' is not in the table");
+        }
+        this.model = model;
+        this.tasks = sampler.tasks(modelIndex);
+        this.out = new int[tasks.size()];
+        this.jct = sampler.table().models().get(modelIndex).predictedJctSeconds();
+    }
+
+    @Override
+    public List<StageAssignment> place(WarmFirstServers servers, RandomGenerator rng) {
+        this.servers = servers;
+        this.warm = servers.warm(model);
+        sampler.place(modelIndex, this, rng, out);
+        StageAssignment[] stages = new StageAssignment[out.length];
+        for (int i = 0; i < out.length; i++) {
+            stages[i] = new StageAssignment(tasks.get(i), servers.id(out[i]));
+        }
+        return List.of(stages);
+    }
+
+    @Override
+    public double predictedJctSeconds() {
+        return Double.isFinite(jct) ? jct : 0;
+    }
+
+    @Override
+    public int sourceServer(int model, RandomGenerator rnd) {
+        return servers.pick(this.model, rnd);
+    }
+
+    @Override
+    public int partServer(int model, int[] taken, int takenCount, RandomGenerator rnd) {
+        return servers.pickOther(warm, taken, takenCount, rnd);
+    }
+}

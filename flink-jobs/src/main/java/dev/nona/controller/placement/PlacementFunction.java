@@ -1,0 +1,181 @@
+package dev.nona.controller.placement;
+
+import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.controller.serde.JsonRecordTypeInfo;
+import dev.nona.controller.source.RequestRecord;
+import dev.nona.topics.record.CatalogDag;
+import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.record.InferenceRequest;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.topics.serde.JsonSerde;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.BroadcastState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.co.BroadcastProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * The placement operator (DESIGN.md §1, step 4): for every request, samples a placement from the current table
+ * and tags each original stage of the model's DAG with its target server and the table's version. The table,
+ * the latest status of every server (which drives the warm-first server mapping) and the model catalog live in
+ * broadcast state; only the broadcast side writes it, and its updates are deterministic whatever the arrival
+ * order (newest table version wins; newest status per server by event time; catalog entries in topic order).
+ *
+ * <p>Before the first table, for a model the table does not cover, and under the fallback table, a request runs
+ * locally on one server (warm first). A request for a model that is not in the catalog, or that arrives while
+ * no server is up, becomes a dead letter with the reason. Each request's sample is seeded by its id and the
+ * table version, so a replay after a failure makes the same decision. Per request: $O(\text{tasks})$, no state
+ * writes; the samplers are rebuilt only when the broadcast state changes.
+ */
+public final class PlacementFunction extends BroadcastProcessFunction<RequestRecord, BroadcastUpdate, PlacementDecision> {
+    private static final long serialVersionUID = 1L;
+
+    private static final String CURRENT = "current";
+    public static final MapStateDescriptor<String, ControllerTable> TABLE =
+            new MapStateDescriptor<>("placement-table", Types.STRING, JsonRecordTypeInfo.of(ControllerTable.class));
+    public static final MapStateDescriptor<String, ServerTelemetry> SERVERS =
+            new MapStateDescriptor<>("servers", Types.STRING, JsonRecordTypeInfo.of(ServerTelemetry.class));
+    public static final MapStateDescriptor<String, CatalogDag> MODELS =
+            new MapStateDescriptor<>("models", Types.STRING, JsonRecordTypeInfo.of(CatalogDag.class));
+    /** Requests that could not be placed, as dead letters. */
+    public static final OutputTag<DeadLetter> UNPLACED =
+            new OutputTag<>("unplaced", JsonRecordTypeInfo.of(DeadLetter.class));
+
+    private final String requestsTopic;
+    private final int targetOngoingRequests;
+    private final PlacerFactory placers;
+
+    private transient JsonSerde<InferenceRequest> requestSerde;
+    private transient Map<String, RequestPlacer> placerCache;
+    private transient WarmFirstServers servers;
+    private transient ControllerTable table;
+    private transient double opsPerSecond;
+    private transient boolean tableDirty;
+    private transient boolean serversDirty;
+    private transient Counter decisions;
+    private transient Counter unplaced;
+    private transient volatile long tableVersion;
+
+    public PlacementFunction(String requestsTopic, int targetOngoingRequests, PlacerFactory placers) {
+        this.requestsTopic = Objects.requireNonNull(requestsTopic, "requests topic");
+        this.targetOngoingRequests = targetOngoingRequests;
+        this.placers = Objects.requireNonNull(placers, "placer factory");
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        requestSerde = new JsonSerde<>(InferenceRequest.class, JsonSerde.DEFAULT_MAX_RECORD_BYTES);
+        placerCache = new HashMap<>();
+        tableDirty = true;
+        serversDirty = true;
+        var metrics = getRuntimeContext().getMetricGroup();
+        decisions = metrics.counter("decisions");
+        unplaced = metrics.counter("unplacedRequests");
+        metrics.gauge("tableVersion", () -> tableVersion);
+    }
+
+    @Override
+    public void processElement(RequestRecord record, ReadOnlyContext ctx, Collector<PlacementDecision> out) throws Exception {
+        InferenceRequest r = record.request();
+        refresh(ctx);
+        if (servers.upCount() == 0) {
+            reject(record, "no server is up (no telemetry yet, or every server is down)", ctx);
+            return;
+        }
+        RequestPlacer placer = placerCache.get(r.model());
+        boolean distributed = true;
+        if (placer == null) {
+            CatalogDag dag = ctx.getBroadcastState(MODELS).get(r.model());
+            if (dag == null) {
+                reject(record, "model '" + r.model() + "' is not in the model catalog", ctx);
+                return;
+            }
+            placer = buildPlacer(r.model(), dag);
+        }
+        distributed = !(placer instanceof LocalPlacer);
+        long version = table == null ? 0 : table.version();
+        SplittableRandom rng = new SplittableRandom(r.id().hashCode() * 0x9E3779B97F4A7C15L + version);
+        out.collect(PlacementDecision.of(r.id(), r.model(), r.tenant(), version, !distributed,
+                placer.place(servers, rng), placer.predictedJctSeconds(), r.eventTime()));
+        decisions.inc();
+    }
+
+    private RequestPlacer buildPlacer(String model, CatalogDag dag) {
+        RequestPlacer placer = table == null || table.fallback() ? null : placers.create(model, dag, table, opsPerSecond);
+        if (placer == null) {
+            placer = new LocalPlacer(model, dag, opsPerSecond);
+        }
+        placerCache.put(model, placer);
+        return placer;
+    }
+
+    private void refresh(ReadOnlyContext ctx) throws Exception {
+        if (serversDirty) {
+            List<ServerTelemetry> all = new ArrayList<>();
+            for (Map.Entry<String, ServerTelemetry> e : ctx.getBroadcastState(SERVERS).immutableEntries()) {
+                all.add(e.getValue());
+            }
+            servers = WarmFirstServers.of(all, targetOngoingRequests);
+            double nu = all.stream().filter(ServerTelemetry::up).mapToDouble(ServerTelemetry::opsPerSecond).average().orElse(0);
+            if (nu != opsPerSecond) {
+                opsPerSecond = nu;
+                tableDirty = true;
+            }
+            serversDirty = false;
+        }
+        if (tableDirty) {
+            table = ctx.getBroadcastState(TABLE).get(CURRENT);
+            tableVersion = table == null ? 0 : table.version();
+            placerCache.clear();
+            tableDirty = false;
+        }
+    }
+
+    private void reject(RequestRecord record, String reason, ReadOnlyContext ctx) {
+        byte[] raw = requestSerde.serialize(record.request());
+        ctx.output(UNPLACED, DeadLetter.of(raw, requestsTopic, record.partition(), record.offset(), reason,
+                System.currentTimeMillis()));
+        unplaced.inc();
+    }
+
+    @Override
+    public void processBroadcastElement(BroadcastUpdate update, Context ctx, Collector<PlacementDecision> out) throws Exception {
+        if (update.table() != null) {
+            BroadcastState<String, ControllerTable> state = ctx.getBroadcastState(TABLE);
+            ControllerTable stored = state.get(CURRENT);
+            if (stored == null || update.table().version() > stored.version()) {
+                state.put(CURRENT, update.table());
+                tableDirty = true;
+            }
+        } else if (update.server() != null) {
+            BroadcastState<String, ServerTelemetry> state = ctx.getBroadcastState(SERVERS);
+            ServerTelemetry stored = state.get(update.server().serverId());
+            if (stored == null || update.server().eventTime() >= stored.eventTime()) {
+                state.put(update.server().serverId(), update.server());
+                serversDirty = true;
+            }
+        } else if (update.catalog() != null) {
+            ctx.getBroadcastState(MODELS).put(update.catalog().model(), update.catalog().dag());
+            tableDirty = true;
+        } else {
+            ctx.getBroadcastState(MODELS).remove(update.removedModel());
+            tableDirty = true;
+        }
+    }
+
+    /** Read-only view for tests: the table the operator currently places with. */
+    static ControllerTable currentTable(ReadOnlyBroadcastState<String, ControllerTable> state) throws Exception {
+        return state.get(CURRENT);
+    }
+}

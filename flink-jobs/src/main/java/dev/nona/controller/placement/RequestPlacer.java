@@ -1,0 +1,17 @@
+package dev.nona.controller.placement;
+
+import dev.nona.topics.record.StageAssignment;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * Places one request of one model: a target server for every original task of its DAG. Built once per table
+ * version and model; {@link #place} is the per-request hot path.
+ */
+public interface RequestPlacer {
+    /** A server for every original task, in the DAG's task order. */
+    List<StageAssignment> place(WarmFirstServers servers, RandomGenerator rng);
+
+    /** The cost model's predicted job completion time $\tau_j$ in seconds. */
+    double predictedJctSeconds();
+}

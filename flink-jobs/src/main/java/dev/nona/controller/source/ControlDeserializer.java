@@ -1,0 +1,74 @@
+package dev.nona.controller.source;
+
+import dev.nona.controller.loop.ControlInput;
+import dev.nona.controller.serde.JsonRecordTypeInfo;
+import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.record.ModelCatalogEntry;
+import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.topics.serde.JsonSerde;
+import dev.nona.topics.serde.Parsed;
+import java.nio.charset.StandardCharsets;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * Reads {@code cluster-telemetry} or {@code model-catalog} into control inputs. A catalog tombstone (null value
+ * with a key) removes the model; anything that does not parse, or a catalog entry whose key is not its model,
+ * becomes a dead letter. Never throws on bad input.
+ */
+public final class ControlDeserializer implements KafkaRecordDeserializationSchema<ControlRecord> {
+    private static final long serialVersionUID = 1L;
+
+    /** Which topic this deserializer reads. */
+    public enum Kind { TELEMETRY, CATALOG }
+
+    private final Kind kind;
+    private final JsonSerde<ServerTelemetry> telemetry = new JsonSerde<>(ServerTelemetry.class, JsonSerde.DEFAULT_MAX_RECORD_BYTES);
+    private final JsonSerde<ModelCatalogEntry> catalog = new JsonSerde<>(ModelCatalogEntry.class, JsonSerde.DEFAULT_MAX_RECORD_BYTES);
+
+    public ControlDeserializer(Kind kind) {
+        this.kind = kind;
+    }
+
+    @Override
+    public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<ControlRecord> out) {
+        out.collect(kind == Kind.TELEMETRY ? parseTelemetry(record) : parseCatalog(record));
+    }
+
+    private ControlRecord parseTelemetry(ConsumerRecord<byte[], byte[]> record) {
+        Parsed<ServerTelemetry> parsed = telemetry.parse(record.value());
+        if (!parsed.ok()) {
+            return reject(record, parsed.reason());
+        }
+        return new ControlRecord(ControlInput.of(parsed.value()), null, parsed.value().eventTime());
+    }
+
+    private ControlRecord parseCatalog(ConsumerRecord<byte[], byte[]> record) {
+        String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+        if (record.value() == null && key != null && !key.isBlank()) {
+            return new ControlRecord(ControlInput.removed(key), null, Math.max(0, record.timestamp()));
+        }
+        Parsed<ModelCatalogEntry> parsed = catalog.parse(record.value());
+        if (!parsed.ok()) {
+            return reject(record, parsed.reason());
+        }
+        if (key != null && !key.equals(parsed.value().model())) {
+            return reject(record, "key ('" + key + "') is not the entry's model ('" + parsed.value().model() + "')");
+        }
+        return new ControlRecord(ControlInput.of(parsed.value()), null, Math.max(0, record.timestamp()));
+    }
+
+    private static ControlRecord reject(ConsumerRecord<byte[], byte[]> record, String reason) {
+        long now = System.currentTimeMillis();
+        return new ControlRecord(null,
+                DeadLetter.of(record.value(), record.topic(), record.partition(), record.offset(), reason, now),
+                Math.max(0, record.timestamp()));
+    }
+
+    @Override
+    public TypeInformation<ControlRecord> getProducedType() {
+        return JsonRecordTypeInfo.of(ControlRecord.class);
+    }
+}

@@ -71,7 +71,7 @@ public final class TopicProvisioner {
         List<ProvisionedTopic> result = new ArrayList<>();
         for (TopicSpec<?> spec : specs) {
             result.add(report(spec, statuses.get(spec.name()), descriptions.get(spec.name()), configs.get(spec.name()),
-                    partitions.orElse(spec.defaultPartitions())));
+                    partitions.orElse(spec.defaultPartitions()), replication));
         }
         return result;
     }
@@ -125,7 +125,7 @@ public final class TopicProvisioner {
     }
 
     private static ProvisionedTopic report(TopicSpec<?> spec, ProvisionedTopic.Status status,
-            TopicDescription description, Config config, int wantedPartitions) {
+            TopicDescription description, Config config, int wantedPartitions, Optional<Short> wantedReplication) {
         int partitions = description.partitions().size();
         int replicationFactor = description.partitions().isEmpty() ? 0 : description.partitions().get(0).replicas().size();
         Map<String, String> actual = new LinkedHashMap<>();
@@ -141,6 +141,9 @@ public final class TopicProvisioner {
         if (partitions < wantedPartitions) {
             mismatches.add("partitions is " + partitions + ", expected at least " + wantedPartitions);
         }
+        if (wantedReplication.isPresent() && replicationFactor != wantedReplication.get()) {
+            mismatches.add("replication factor is " + replicationFactor + ", expected " + wantedReplication.get());
+        }
         return new ProvisionedTopic(spec.name(), status, partitions, replicationFactor, actual, mismatches);
     }
 
@@ -151,7 +154,8 @@ public final class TopicProvisioner {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             throw new TopicProvisioningException(what + " failed: " + cause.getMessage(), cause);
         } catch (TimeoutException e) {
-            throw new TopicProvisioningException(what + ": no answer from the cluster within " + timeout.toMillis() + " ms", e);
+            throw new TopicProvisioningException(what + ": no answer from the cluster within " + timeout.toMillis()
+                    + " ms (check bootstrap.servers, and the security settings the cluster expects)", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TopicProvisioningException(what + ": interrupted", e);

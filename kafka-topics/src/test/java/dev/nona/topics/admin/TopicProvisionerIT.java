@@ -95,6 +95,23 @@ final class TopicProvisionerIT {
     }
 
     @Test
+    void ensure_existingTopicAskedForMoreReplicas_isReportedNotFailed() throws Exception {
+        TopicSpec<?> spec = new TopicSpec<>("replicas-mismatch", Topics.CONTROLLER_EVENTS.valueType(), "none", 1,
+                Topics.CONTROLLER_EVENTS.cleanupPolicy(), Map.of());
+        try (Admin admin = KAFKA.admin()) {
+            TopicProvisioner provisioner = new TopicProvisioner(admin, TIMEOUT);
+            provisioner.ensure(List.of(spec), Optional.empty(), Optional.empty());
+
+            List<ProvisionedTopic> again = provisioner.ensure(List.of(spec), Optional.empty(), Optional.of((short) 3));
+
+            assertThat(again).singleElement().satisfies(t -> {
+                assertThat(t.status()).isEqualTo(ProvisionedTopic.Status.EXISTS);
+                assertThat(t.mismatches()).containsExactly("replication factor is 1, expected 3");
+            });
+        }
+    }
+
+    @Test
     void ensure_replicationAboveBrokerCount_failsNamingTopicAndReason() throws Exception {
         TopicSpec<?> spec = new TopicSpec<>("too-replicated", Topics.CONTROLLER_EVENTS.valueType(), "none", 1,
                 Topics.CONTROLLER_EVENTS.cleanupPolicy(), Map.of());

@@ -1,0 +1,52 @@
+package dev.nona.modelaware;
+
+import dev.nona.dag.ContractedNode;
+import dev.nona.optimize.JobClass;
+import dev.nona.optimize.NonaProblem;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Adds an expected cold-start term to Nona's cost model, so the optimiser weighs link congestion against
+ * loading models. Our extension, not in either paper; leave it out (as {@code --paper} does) to get Nona's
+ * formulation exactly.
+ *
+ * <p>For a model with expected cold-start time $e = p_{cold} T_{CS}$ per request ({@link ExpectedColdStart}),
+ * each real task $t$ of the job carries the share of $e$ proportional to its compute, so its service time becomes
+ * $p^t/\nu \cdot (1 + e \nu / P)$ with $P = \sum_t p^t$. A part's expected load time is therefore proportional to
+ * the part of the model it runs (the thesis measures load time growing linearly with model size, Section 3.3;
+ * ops stand in for weights), parts on distinct servers load in parallel, and a job on one server pays exactly
+ * $e$. With server queueing on, loading also loads the servers, as loading occupies a server in the thesis.
+ * Virtual nodes and edges are unchanged. Pure and thread-safe.
+ */
+public final class ColdStartCostTerm {
+    private ColdStartCostTerm() {}
+
+    /**
+     * @param problem                  the problem to extend
+     * @param expectedColdStartSeconds $e$ per model name; models not listed are unchanged
+     * @return the problem with the term added to the listed models' tasks
+     */
+    public static NonaProblem apply(NonaProblem problem, Map<String, Double> expectedColdStartSeconds) {
+        expectedColdStartSeconds.forEach((model, e) -> Checks.nonNegative(e, "model '" + model + "': expected cold start"));
+        List<JobClass> jobs = problem.jobs().stream()
+                .map(j -> expectedColdStartSeconds.containsKey(j.name())
+                        ? withTerm(j, expectedColdStartSeconds.get(j.name()), problem.cluster().opsPerSecond())
+                        : j)
+                .toList();
+        return new NonaProblem(jobs, problem.cluster(), problem.background(), problem.costModel());
+    }
+
+    static JobClass withTerm(JobClass job, double e, double nu) {
+        double total = job.nodes().values().stream().filter(n -> !n.virtual()).mapToDouble(ContractedNode::ops).sum();
+        if (total <= 0 || e == 0) {
+            return job;
+        }
+        double factor = 1 + e * nu / total;
+        Map<String, ContractedNode> nodes = new LinkedHashMap<>();
+        job.nodes().forEach((id, n) -> nodes.put(id, n.virtual() ? n
+                : new ContractedNode(n.id(), n.ops() * factor, n.originalTasks(), false)));
+        return new JobClass(job.name(), job.ratePerSecond(), nodes, job.source(), job.subgraphs());
+    }
+}

@@ -15,7 +15,9 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code nona dag stats}: reads one model DAG, contracts, decomposes and enumerates it, and prints one
@@ -35,6 +37,9 @@ final class DagStatsCommand implements Callable<Integer> {
         @Option(names = "--zoo", paramLabel = "NAME", description = "a built-in model (alexnet, vgg16, resnet18, densenet121, gpt2)")
         String zoo;
     }
+
+    @Spec
+    CommandSpec spec;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     Source source;
@@ -56,7 +61,8 @@ final class DagStatsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         EnumerationBound bound = new EnumerationBound(maxTriplets);
         DagAnalysis analysis = DagAnalysis.analyse(load(), bound);
-        System.out.println(new ObjectMapper().writeValueAsString(analysis.stats()));
+        spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(analysis.stats()));
+        spec.commandLine().getOut().flush();
         return 0;
     }
 

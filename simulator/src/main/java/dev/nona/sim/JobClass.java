@@ -155,51 +155,47 @@ public final class JobClass {
         return sum;
     }
 
-    /** Weakly connected components ("branches") of a subgraph's intermediate tasks, each in topological order. */
+    /**
+     * The parallel branches of a subgraph's intermediate tasks, as a chain decomposition: in topological order,
+     * a task continues the chain of its first intermediate parent that no other child has continued yet, and
+     * otherwise starts a new chain. A fork-join subgraph gives one chain per branch; a chain of tasks gives one.
+     */
     public List<int[]> branches(SimSubgraph g) {
         int m = g.size();
-        int[] parent = new int[m];
-        for (int i = 0; i < m; i++) {
-            parent[i] = i;
-        }
         int[] pos = new int[taskOps.length];
         Arrays.fill(pos, -1);
         for (int i = 0; i < m; i++) {
             pos[g.intermediate(i)] = i;
         }
-        for (int e = 0; e < edgeFrom.length; e++) {
-            int a = pos[edgeFrom[e]];
-            int b = pos[edgeTo[e]];
-            if (a >= 0 && b >= 0) {
-                parent[find(parent, a)] = find(parent, b);
+        int[] chain = new int[m];
+        boolean[] continued = new boolean[m];
+        int chains = 0;
+        for (int i = 0; i < m; i++) {
+            int t = g.intermediate(i);
+            chain[i] = -1;
+            for (int e = 0; e < edgeFrom.length && chain[i] < 0; e++) {
+                int p = edgeTo[e] == t ? pos[edgeFrom[e]] : -1;
+                if (p >= 0 && !continued[p]) {
+                    continued[p] = true;
+                    chain[i] = chain[p];
+                }
+            }
+            if (chain[i] < 0) {
+                chain[i] = chains++;
             }
         }
         List<int[]> out = new ArrayList<>();
-        boolean[] done = new boolean[m];
-        for (int i = 0; i < m; i++) {
-            if (done[i]) {
-                continue;
-            }
-            int r = find(parent, i);
-            int[] branch = new int[m];
+        for (int c = 0; c < chains; c++) {
+            int[] members = new int[m];
             int k = 0;
-            for (int j = i; j < m; j++) {
-                if (!done[j] && find(parent, j) == r) {
-                    done[j] = true;
-                    branch[k++] = g.intermediate(j);
+            for (int i = 0; i < m; i++) {
+                if (chain[i] == c) {
+                    members[k++] = g.intermediate(i);
                 }
             }
-            out.add(Arrays.copyOf(branch, k));
+            out.add(Arrays.copyOf(members, k));
         }
         return out;
-    }
-
-    private static int find(int[] parent, int i) {
-        while (parent[i] != i) {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        return i;
     }
 
     @Override

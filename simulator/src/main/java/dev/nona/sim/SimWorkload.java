@@ -22,9 +22,9 @@ public record SimWorkload(SimCluster cluster, List<JobClass> classes) {
         }
     }
 
-    /** True if at least one class is a model (an inference DAG). */
+    /** True if at least one class is a model (an inference DAG) that arrives (rate > 0). */
     public boolean hasModels() {
-        return classes.stream().anyMatch(c -> c.kind() == JobKind.INFERENCE);
+        return classes.stream().anyMatch(c -> c.kind() == JobKind.INFERENCE && c.ratePerSecond() > 0);
     }
 
     /**

@@ -10,10 +10,12 @@ import dev.nona.sim.policy.theta.SubgraphTheta;
 import dev.nona.sim.policy.theta.ThetaPolicy;
 import dev.nona.sim.policy.theta.ThetaSolver;
 import dev.nona.sim.policy.theta.ThetaTable;
-import dev.nona.sim.policy.theta.TripletSpace;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
@@ -23,18 +25,21 @@ import java.util.function.Consumer;
  * distributions $\theta_t$, each candidate scored by the mean JCT of all jobs in a short simulation that uses
  * the same seed for every candidate (common random numbers, so differences are not arrival noise).
  *
- * <p>The search starts from "never distribute" (every subgraph's tasks in the root's part, independent of Nona's
- * optimiser). For each subgraph in turn (heaviest class first), it tries every triplet of $\Omega_t$ (up to
- * {@code optionLimit}) as a pure strategy, then mixtures $w \cdot$ best $+ (1-w) \cdot$ runner-up for
- * $w \in \{1/4, 1/2, 3/4\}$, and keeps the best candidate; it makes {@code passes} passes. Cost: about
- * {@code passes} $\cdot \sum_t (|\Omega_t| + 3)$ short simulations. Not thread-safe.
+ * <p>Candidates per subgraph are the triplets of $\Omega_t$ on the Pareto front of (link time, unloaded latency)
+ * ({@link SubgraphOptions}): what an expert reasoning about the DAG would shortlist. Subgraphs of one class with
+ * the same shape (ops and bits, e.g. GPT-2's identical blocks) share one coordinate, so they get the same
+ * distribution. The search starts from the front's first option (the one that cuts least: no distribution),
+ * independent of Nona's optimiser. For each coordinate in turn (heaviest class first), it tries every
+ * candidate as a pure strategy, then mixtures $w \cdot$ best $+ (1-w) \cdot$ runner-up for
+ * $w \in \{1/4, 1/2, 3/4\}$, and keeps the best; it makes {@code passes} passes. Cost: about
+ * {@code passes} $\cdot \sum (|\text{front}| + 3)$ short simulations. Not thread-safe.
  */
 public final class ExpertSearch implements ThetaSolver {
     /**
      * @param jobs        inference jobs per scoring simulation
      * @param seed        the common seed of every scoring simulation
      * @param passes      passes over the subgraphs
-     * @param optionLimit most triplets tried per subgraph
+     * @param optionLimit most triplets enumerated per subgraph before the Pareto filter
      */
     public record Settings(long jobs, long seed, int passes, int optionLimit) {
         public Settings {
@@ -44,7 +49,7 @@ public final class ExpertSearch implements ThetaSolver {
         }
 
         public static Settings defaults() {
-            return new Settings(6_000, 17, 2, 32);
+            return new Settings(6_000, 17, 2, 5_000);
         }
     }
 
@@ -72,7 +77,7 @@ public final class ExpertSearch implements ThetaSolver {
             List<List<SimTriplet>> perSg = new ArrayList<>();
             List<double[]> dist = new ArrayList<>();
             for (SimSubgraph sg : c.subgraphs()) {
-                List<SimTriplet> o = TripletSpace.enumerate(sg, settings.optionLimit());
+                List<SimTriplet> o = SubgraphOptions.paretoFront(c, sg, workload.cluster(), settings.optionLimit());
                 perSg.add(o);
                 double[] d = new double[o.size()];
                 d[0] = 1;
@@ -85,24 +90,25 @@ public final class ExpertSearch implements ThetaSolver {
         List<int[]> coordinates = coordinates(classes);
         for (int pass = 0; pass < settings.passes(); pass++) {
             for (int[] cg : coordinates) {
-                best = improve(workload, options, current, cg[0], cg[1], best);
+                best = improve(workload, options, current, cg, best);
             }
             progress.accept("expert search: pass " + (pass + 1) + " mean JCT " + best + " s after " + simulations + " simulations");
         }
         return table(options, current);
     }
 
-    private double improve(SimWorkload w, List<List<List<SimTriplet>>> options, List<List<double[]>> current, int c, int g, double best) {
-        int n = options.get(c).get(g).size();
+    private double improve(SimWorkload w, List<List<List<SimTriplet>>> options, List<List<double[]>> current, int[] cg, double best) {
+        int c = cg[0];
+        int n = options.get(c).get(cg[1]).size();
         if (n < 2) {
             return best;
         }
-        double[] incumbent = current.get(c).get(g);
+        double[] incumbent = current.get(c).get(cg[1]);
         double[] pureScore = new double[n];
         for (int o = 0; o < n; o++) {
             double[] d = new double[n];
             d[o] = 1;
-            current.get(c).set(g, d);
+            set(current, cg, d);
             pureScore[o] = score(w, options, current);
         }
         Integer[] rank = new Integer[n];
@@ -120,15 +126,22 @@ public final class ExpertSearch implements ThetaSolver {
             double[] d = new double[n];
             d[rank[0]] += m;
             d[rank[1]] += 1 - m;
-            current.get(c).set(g, d);
+            set(current, cg, d);
             double s = score(w, options, current);
             if (s < best) {
                 best = s;
                 bestDist = d;
             }
         }
-        current.get(c).set(g, bestDist);
+        set(current, cg, bestDist);
         return best;
+    }
+
+    /** Sets the distribution of every subgraph of the coordinate {@code {class, g1, g2, ...}}. */
+    private static void set(List<List<double[]>> current, int[] cg, double[] d) {
+        for (int i = 1; i < cg.length; i++) {
+            current.get(cg[0]).set(cg[i], d);
+        }
     }
 
     private double score(SimWorkload w, List<List<List<SimTriplet>>> options, List<List<double[]>> current) {
@@ -139,15 +152,46 @@ public final class ExpertSearch implements ThetaSolver {
         return Double.isNaN(mean) ? Double.MAX_VALUE : mean;
     }
 
+    /** One coordinate {@code {class, subgraph...}} per class and subgraph shape, heaviest class first. */
     private static List<int[]> coordinates(List<JobClass> classes) {
         List<int[]> out = new ArrayList<>();
         for (int c = 0; c < classes.size(); c++) {
-            for (int g = 0; g < classes.get(c).subgraphs().size(); g++) {
-                out.add(new int[] {c, g});
+            JobClass jc = classes.get(c);
+            Map<String, List<Integer>> byShape = new LinkedHashMap<>();
+            for (int g = 0; g < jc.subgraphs().size(); g++) {
+                byShape.computeIfAbsent(shape(jc, jc.subgraphs().get(g)), k -> new ArrayList<>()).add(g);
+            }
+            for (List<Integer> gs : byShape.values()) {
+                int[] cg = new int[gs.size() + 1];
+                cg[0] = c;
+                for (int i = 0; i < gs.size(); i++) {
+                    cg[i + 1] = gs.get(i);
+                }
+                out.add(cg);
             }
         }
         out.sort(Comparator.comparingDouble(cg -> -classes.get(cg[0]).ratePerSecond() * classes.get(cg[0]).totalOps()));
         return out;
+    }
+
+    /** The subgraph's intermediates' ops and its edges' bits, in positions relative to the subgraph. */
+    private static String shape(JobClass c, SimSubgraph sg) {
+        Map<Integer, Integer> pos = new HashMap<>();
+        pos.put(sg.root(), -1);
+        pos.put(sg.sink(), -2);
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < sg.size(); i++) {
+            pos.put(sg.intermediate(i), i);
+            b.append(c.taskOps(sg.intermediate(i))).append(',');
+        }
+        for (int e = 0; e < c.edges(); e++) {
+            Integer f = pos.get(c.edgeFrom(e));
+            Integer t = pos.get(c.edgeTo(e));
+            if (f != null && t != null) {
+                b.append(';').append(f).append('>').append(t).append(':').append(c.edgeBits(e));
+            }
+        }
+        return b.toString();
     }
 
     private static ThetaTable table(List<List<List<SimTriplet>>> options, List<List<double[]>> current) {

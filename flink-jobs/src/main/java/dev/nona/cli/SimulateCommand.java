@@ -1,0 +1,71 @@
+package dev.nona.cli;
+
+import dev.nona.optimize.CostModel;
+import dev.nona.sim.SimWorkload;
+import dev.nona.sim.engine.SimResult;
+import dev.nona.sim.experiment.Scenario;
+import dev.nona.sim.policy.PolicyRegistry;
+import dev.nona.sim.policy.expert.ExpertSearch;
+import dev.nona.sim.report.JsonReport;
+import dev.nona.sim.workload.SimWorkloads;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code nona simulate}: one discrete-event simulation of a workload under one placement policy; prints the
+ * run's statistics as one JSON object.
+ */
+@Command(name = "simulate", mixinStandardHelpOptions = true,
+        description = "Simulate a workload under a placement policy; prints JSON statistics.")
+final class SimulateCommand implements Callable<Integer> {
+    @Option(names = "--workload", required = true, description = "Workload file (JSON or YAML).")
+    Path workload;
+
+    @Option(names = "--policy", required = true, description = "One of: nona, nona-star, expert, random, opportunistic, spark-fair, local, jsq, p2c.")
+    String policy;
+
+    @Option(names = "--load", description = "Scale every rate so the compute load sum_j beta_j S_j / N equals this (link load for a background-communication-only workload).")
+    Double load;
+
+    @Option(names = "--jobs", defaultValue = "100000", description = "Measured inference jobs (background jobs when no model arrives). Default: ${DEFAULT-VALUE}.")
+    long jobs;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of the arrival and placement streams. Default: ${DEFAULT-VALUE}.")
+    long seed;
+
+    @Option(names = "--cost-model", defaultValue = "paper", description = "Formulation Nona's optimiser solves: paper (Eqs. I-XII) or server-queueing. Default: ${DEFAULT-VALUE}.")
+    String costModel;
+
+    @Override
+    public Integer call() {
+        if (!Files.isRegularFile(workload)) {
+            throw new IllegalArgumentException("--workload (" + workload + ") is not a readable file");
+        }
+        if (!PolicyRegistry.names().contains(policy)) {
+            throw new IllegalArgumentException("--policy (" + policy + ") is unknown; known: " + String.join(", ", PolicyRegistry.names()));
+        }
+        if (load != null && !(load > 0 && Double.isFinite(load))) {
+            throw new IllegalArgumentException("--load (" + load + ") must be finite and > 0");
+        }
+        if (jobs < 1) {
+            throw new IllegalArgumentException("--jobs (" + jobs + ") must be >= 1");
+        }
+        SimWorkloads.Loaded loaded = SimWorkloads.read(workload);
+        SimWorkload w = load == null ? loaded.sim() : loaded.sim().withLoad(load);
+        Scenario scenario = new Scenario(loaded, costModel(costModel), ExpertSearch.Settings.defaults(), System.err::println);
+        SimResult r = scenario.run(policy, w, jobs, seed);
+        System.out.println(JsonReport.toJson(r));
+        return 0;
+    }
+
+    static CostModel costModel(String name) {
+        return switch (name) {
+            case "paper" -> CostModel.PAPER;
+            case "server-queueing" -> CostModel.DEFAULT;
+            default -> throw new IllegalArgumentException("--cost-model (" + name + ") must be paper or server-queueing");
+        };
+    }
+}

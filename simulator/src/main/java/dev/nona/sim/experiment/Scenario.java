@@ -1,0 +1,84 @@
+package dev.nona.sim.experiment;
+
+import dev.nona.optimize.CostModel;
+import dev.nona.sim.SimWorkload;
+import dev.nona.sim.engine.SimConfig;
+import dev.nona.sim.engine.SimResult;
+import dev.nona.sim.engine.Simulator;
+import dev.nona.sim.policy.Policy;
+import dev.nona.sim.policy.PolicyContext;
+import dev.nona.sim.policy.PolicyRegistry;
+import dev.nona.sim.policy.expert.ExpertSearch;
+import dev.nona.sim.policy.theta.ThetaSolver;
+import dev.nona.sim.policy.theta.ThetaTable;
+import dev.nona.sim.workload.NonaSolver;
+import dev.nona.sim.workload.SimWorkloads;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Runs policies on one workload: owns the table sources (Nona's optimiser, Nona*'s single table solved at a
+ * reference load, Expert's search), caching each table per workload instance so that a load point is solved
+ * once for all the runs that share it.
+ */
+public final class Scenario {
+    /** Nona* is solved once at this compute load (the paper: 50%). */
+    public static final double REFERENCE_LOAD = 0.5;
+
+    private final SimWorkloads.Loaded loaded;
+    private final NonaSolver nona;
+    private final ExpertSearch expert;
+    private final Map<SimWorkload, ThetaTable> nonaCache = new IdentityHashMap<>();
+    private final Map<SimWorkload, ThetaTable> expertCache = new IdentityHashMap<>();
+    private ThetaTable nonaStarTable;
+    private SimWorkload nonaStarFor;
+
+    public Scenario(SimWorkloads.Loaded loaded, CostModel costModel, ExpertSearch.Settings expertSettings, Consumer<String> progress) {
+        this.loaded = loaded;
+        this.nona = new NonaSolver(loaded.analyses(), costModel);
+        this.expert = new ExpertSearch(expertSettings, progress);
+    }
+
+    public SimWorkloads.Loaded loaded() {
+        return loaded;
+    }
+
+    public NonaSolver nonaSolver() {
+        return nona;
+    }
+
+    /** Nona's table for {@code w}'s stated rates (cached per instance). */
+    public ThetaTable nonaTable(SimWorkload w) {
+        return nonaCache.computeIfAbsent(w, nona::solve);
+    }
+
+    /** Expert's table for {@code w} (cached per instance). */
+    public ThetaTable expertTable(SimWorkload w) {
+        return expertCache.computeIfAbsent(w, expert::solve);
+    }
+
+    /** Nona*'s single table: solved for {@code w}'s cluster and mix at {@link #REFERENCE_LOAD}, once per cluster. */
+    public ThetaTable nonaStarTable(SimWorkload w) {
+        if (nonaStarTable == null || !nonaStarFor.cluster().equals(w.cluster())) {
+            SimWorkload reference = w.withLoad(REFERENCE_LOAD);
+            nonaStarTable = nona.solve(reference);
+            nonaStarFor = reference;
+        }
+        return nonaStarTable;
+    }
+
+    /** Runs {@code policy} on {@code w}. Tables are solved for {@code solvedFor}'s rates (pass {@code w} itself unless testing rate errors). */
+    public SimResult run(String policy, SimWorkload w, SimWorkload solvedFor, long jobs, long seed) {
+        ThetaSolver nonaSource = x -> nonaTable(solvedFor);
+        ThetaSolver starSource = x -> nonaStarTable(solvedFor);
+        ThetaSolver expertSource = x -> expertTable(solvedFor);
+        PolicyContext context = new PolicyContext(w, seed, nonaSource, starSource, expertSource);
+        Policy p = PolicyRegistry.create(policy, context);
+        return new Simulator(w, p, policy, SimConfig.of(jobs, seed)).run();
+    }
+
+    public SimResult run(String policy, SimWorkload w, long jobs, long seed) {
+        return run(policy, w, w, jobs, seed);
+    }
+}

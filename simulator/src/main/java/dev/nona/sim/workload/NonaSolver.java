@@ -1,0 +1,141 @@
+package dev.nona.sim.workload;
+
+import dev.nona.dag.ContractedNode;
+import dev.nona.dag.DagAnalysis;
+import dev.nona.dag.SubgraphTriplets;
+import dev.nona.dag.Triplet;
+import dev.nona.optimize.CostModel;
+import dev.nona.optimize.NonaOptimizer;
+import dev.nona.optimize.NonaProblem;
+import dev.nona.optimize.Solution;
+import dev.nona.optimize.SubgraphChoices;
+import dev.nona.sim.JobClass;
+import dev.nona.sim.JobKind;
+import dev.nona.sim.SimWorkload;
+import dev.nona.sim.policy.theta.SimTriplet;
+import dev.nona.sim.policy.theta.SubgraphTheta;
+import dev.nona.sim.policy.theta.ThetaSolver;
+import dev.nona.sim.policy.theta.ThetaTable;
+import dev.nona.workload.Background;
+import dev.nona.workload.Cluster;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Nona's optimiser ({@link NonaOptimizer}) as the simulator's table source: builds the {@link NonaProblem} for a
+ * simulator workload's rates, cluster and background, solves it, and maps $\theta$ back to task indices.
+ * Keeps the last {@link Solution} for its predictions and solve time. Not thread-safe.
+ */
+public final class NonaSolver implements ThetaSolver {
+    private final Map<String, DagAnalysis> analyses;
+    private final CostModel costModel;
+    private Solution last;
+
+    public NonaSolver(Map<String, DagAnalysis> analyses, CostModel costModel) {
+        this.analyses = Map.copyOf(analyses);
+        this.costModel = costModel;
+    }
+
+    /** The solution of the last {@link #solve} call, or null. */
+    public Solution lastSolution() {
+        return last;
+    }
+
+    /** The optimiser's problem for the workload's stated rates. */
+    public NonaProblem problem(SimWorkload w) {
+        List<dev.nona.optimize.JobClass> jobs = new ArrayList<>();
+        double computeRate = 0;
+        double computeOps = 0;
+        double commRate = 0;
+        double commBytes = 0;
+        for (JobClass c : w.classes()) {
+            if (c.kind() == JobKind.INFERENCE) {
+                jobs.add(optimiserClass(c.name(), c.ratePerSecond()));
+            } else if (c.kind() == JobKind.BACKGROUND_COMPUTE) {
+                computeRate = c.ratePerSecond();
+                computeOps = c.taskOps(0);
+            } else {
+                commRate = c.ratePerSecond();
+                commBytes = c.commBits() / 8.0;
+            }
+        }
+        Background bg = new Background(new Background.Comm(commRate, commBytes), new Background.Compute(computeRate, computeOps));
+        Cluster cluster = new Cluster(w.cluster().servers(), w.cluster().opsPerSecond(), w.cluster().linkBitsPerSecond());
+        return new NonaProblem(jobs, cluster, bg, costModel);
+    }
+
+    @Override
+    public ThetaTable solve(SimWorkload w) {
+        NonaProblem problem = problem(w);
+        last = NonaOptimizer.solve(problem);
+        List<List<SubgraphTheta>> perClass = new ArrayList<>();
+        List<Double> predicted = new ArrayList<>();
+        for (JobClass c : w.classes()) {
+            if (c.kind() != JobKind.INFERENCE) {
+                perClass.add(List.of());
+                predicted.add(Double.NaN);
+                continue;
+            }
+            Solution.JobResult jr = last.job(c.name());
+            Map<String, Integer> index = index(analyses.get(c.name()));
+            List<SubgraphTheta> thetas = new ArrayList<>();
+            for (Solution.SubgraphResult sr : jr.subgraphs()) {
+                thetas.add(theta(sr, index));
+            }
+            perClass.add(thetas);
+            predicted.add(jr.predictedJctSeconds());
+        }
+        return new ThetaTable(perClass, predicted);
+    }
+
+    private static SubgraphTheta theta(Solution.SubgraphResult sr, Map<String, Integer> index) {
+        List<SimTriplet> options = new ArrayList<>();
+        double[] p = new double[sr.triplets().size()];
+        double sum = 0;
+        for (int i = 0; i < p.length; i++) {
+            options.add(triplet(sr.triplets().get(i), index));
+            p[i] = Math.max(0, sr.theta().get(i));
+            sum += p[i];
+        }
+        for (int i = 0; i < p.length; i++) {
+            p[i] /= sum;
+        }
+        return new SubgraphTheta(options, p);
+    }
+
+    private static SimTriplet triplet(Triplet t, Map<String, Integer> index) {
+        int[][] parts = new int[t.parts().size()][];
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = t.parts().get(i).stream().mapToInt(index::get).toArray();
+        }
+        // With no intermediates the cost model never cuts the root-to-sink edge: the sink stays with the root.
+        return new SimTriplet(parts, t.rootPart(), t.sinkPart(), true);
+    }
+
+    private dev.nona.optimize.JobClass optimiserClass(String name, double rate) {
+        DagAnalysis a = analyses.get(name);
+        if (a == null) {
+            throw new IllegalArgumentException("model '" + name + "' has no DAG analysis");
+        }
+        Map<String, ContractedNode> nodes = new LinkedHashMap<>();
+        a.decomposition().nodes().forEach(n -> nodes.put(n.id(), n));
+        List<SubgraphChoices> subgraphs = new ArrayList<>();
+        for (SubgraphTriplets st : a.triplets()) {
+            List<Triplet> ts = st.triplets().isEmpty() ? List.of(new Triplet(List.of(), 0, 0)) : st.triplets();
+            subgraphs.add(new SubgraphChoices(st.subgraph(), ts));
+        }
+        return new dev.nona.optimize.JobClass(name, rate, nodes, a.roots().get(0), subgraphs);
+    }
+
+    private static Map<String, Integer> index(DagAnalysis a) {
+        Map<String, Integer> index = new HashMap<>();
+        List<ContractedNode> nodes = a.decomposition().nodes();
+        for (int i = 0; i < nodes.size(); i++) {
+            index.put(nodes.get(i).id(), i);
+        }
+        return index;
+    }
+}

@@ -1,0 +1,66 @@
+package dev.nona.sim.workload;
+
+import dev.nona.dag.DagAnalysis;
+import dev.nona.sim.JobClass;
+import dev.nona.sim.SimCluster;
+import dev.nona.sim.SimWorkload;
+import dev.nona.workload.Background;
+import dev.nona.workload.ModelSpec;
+import dev.nona.workload.Workload;
+import dev.nona.workload.WorkloadReader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds the simulator's workload from a workload file ({@link WorkloadReader}): one inference class per model
+ * (its contracted DAG, see {@link ModelClasses}), plus a background compute class and a background communication
+ * class when the file has them.
+ */
+public final class SimWorkloads {
+    /** Name of the background compute class. */
+    public static final String BACKGROUND_COMPUTE = "background-compute";
+    /** Name of the background communication class. */
+    public static final String BACKGROUND_COMM = "background-comm";
+
+    private SimWorkloads() {
+    }
+
+    /**
+     * A workload in both forms: the file's (for the optimiser) and the simulator's, plus each model's analysis.
+     *
+     * @param source   the workload as read
+     * @param sim      the simulator's workload
+     * @param analyses each model's DAG analysis, by model name
+     */
+    public record Loaded(Workload source, SimWorkload sim, Map<String, DagAnalysis> analyses) {
+        public Loaded {
+            analyses = Map.copyOf(analyses);
+        }
+    }
+
+    public static Loaded read(Path file) {
+        return from(WorkloadReader.read(file));
+    }
+
+    public static Loaded from(Workload w) {
+        Map<String, DagAnalysis> analyses = new LinkedHashMap<>();
+        List<JobClass> classes = new ArrayList<>();
+        for (ModelSpec m : w.models()) {
+            DagAnalysis a = DagAnalysis.analyse(ModelClasses.load(m.dag()));
+            analyses.put(m.name(), a);
+            classes.add(ModelClasses.of(m.name(), a, m.ratePerSecond()));
+        }
+        Background bg = w.background();
+        if (bg.compute().ratePerSecond() > 0) {
+            classes.add(JobClass.backgroundCompute(BACKGROUND_COMPUTE, bg.compute().ratePerSecond(), bg.compute().ops()));
+        }
+        if (bg.comm().ratePerSecond() > 0) {
+            classes.add(JobClass.backgroundComm(BACKGROUND_COMM, bg.comm().ratePerSecond(), bg.comm().bits()));
+        }
+        SimCluster cluster = new SimCluster(w.cluster().servers(), w.cluster().opsPerSecond(), w.cluster().linkBitsPerSecond());
+        return new Loaded(w, new SimWorkload(cluster, classes), analyses);
+    }
+}

@@ -12,6 +12,9 @@ import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * JSON serde for one topic's values, with strict validation ({@link TopicJson}) and a size limit.
@@ -101,6 +104,26 @@ public final class JsonSerde<T extends TopicRecord> implements Serializable {
     public byte[] keyBytes(T value) {
         String key = value.key();
         return key == null ? null : key.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** This serde as a Kafka {@link Serializer} (for plain producers; a null value stays null, a tombstone). */
+    public Serializer<T> kafkaSerializer() {
+        return (topic, value) -> value == null ? null : serialize(value);
+    }
+
+    /**
+     * This serde as a Kafka {@link Deserializer} for plain consumers: an invalid record throws a
+     * {@link SerializationException} with the rejection reason (use {@link #parse(byte[])} where a bad record must
+     * not stop the reader).
+     */
+    public Deserializer<T> kafkaDeserializer() {
+        return (topic, bytes) -> {
+            Parsed<T> parsed = parse(bytes);
+            if (!parsed.ok()) {
+                throw new SerializationException("topic '" + topic + "': " + parsed.reason());
+            }
+            return parsed.value();
+        };
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.nona.topics.serde;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.nona.topics.TopicSpec;
 import dev.nona.topics.Topics;
@@ -25,6 +26,7 @@ import java.io.ObjectOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
 
 final class JsonSerdeRoundTripTest {
@@ -111,6 +113,19 @@ final class JsonSerdeRoundTripTest {
 
         assertThat(copy.maxRecordBytes()).isEqualTo(4096);
         assertThat(copy.parse(serde.serialize(REQUEST)).value()).isEqualTo(REQUEST);
+    }
+
+    @Test
+    void kafkaAdapters_roundTripAndRejectWithReason() {
+        JsonSerde<InferenceRequest> serde = JsonSerde.forTopic(Topics.INFERENCE_REQUESTS);
+        byte[] bytes = serde.kafkaSerializer().serialize("inference-requests", REQUEST);
+
+        assertThat(serde.kafkaDeserializer().deserialize("inference-requests", bytes)).isEqualTo(REQUEST);
+        assertThat(serde.kafkaSerializer().serialize("inference-requests", null)).isNull();
+        assertThatThrownBy(() -> serde.kafkaDeserializer()
+                        .deserialize("inference-requests", "{}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(SerializationException.class)
+                .hasMessage("topic 'inference-requests': field 'schemaVersion' is missing");
     }
 
     private static <T extends TopicRecord> void assertRoundTrip(TopicSpec<T> topic, T value) {

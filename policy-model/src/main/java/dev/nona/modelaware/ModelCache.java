@@ -35,6 +35,16 @@ public final class ModelCache {
         return sizes.containsKey(model);
     }
 
+    /** The size of a cached model (MB), or 0 if it is not cached; does not touch its recency. */
+    public double sizeMb(String model) {
+        for (Map.Entry<String, Double> e : sizes.entrySet()) {
+            if (e.getKey().equals(model)) {
+                return e.getValue();
+            }
+        }
+        return 0;
+    }
+
     /** Marks a cached model as just used; returns whether it was cached. */
     public boolean touch(String model) {
         return sizes.get(model) != null;

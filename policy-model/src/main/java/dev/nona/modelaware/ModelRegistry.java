@@ -129,6 +129,72 @@ public final class ModelRegistry {
         s.ongoing--;
     }
 
+    /**
+     * Replaces what the registry knows of a server with what it reported (the {@code cluster-telemetry} topic):
+     * its memory, its requests in flight, and the models it holds loaded (name to size in MB, least recently
+     * used first). Registers the server if it is new.
+     */
+    public void applyTelemetry(String server, double memoryMb, int ongoing, Map<String, Double> loadedModels) {
+        Checks.name(server, "server id");
+        if (ongoing < 0) {
+            throw new IllegalArgumentException("server '" + server + "': ongoing (" + ongoing + ") must be >= 0");
+        }
+        Server s = new Server(new ModelCache(memoryMb));
+        loadedModels.forEach((model, sizeMb) -> {
+            s.loaded.removeAll(s.cache.load(model, sizeMb));
+            s.loaded.add(model);
+        });
+        s.ongoing = ongoing;
+        servers.put(server, s);
+    }
+
+    /** Forgets a server (it left the cluster or went down); unknown servers are ignored. */
+    public void removeServer(String server) {
+        servers.remove(server);
+    }
+
+    /** An immutable copy of the registry's state, for checkpoints and diagnostics. */
+    public Snapshot snapshot() {
+        List<ServerState> out = new ArrayList<>();
+        servers.forEach((id, s) -> out.add(new ServerState(id, s.cache.capacityMb(), s.ongoing,
+                s.cache.models().stream().map(m -> new Resident(m, s.cache.sizeMb(m), s.loaded.contains(m))).toList())));
+        return new Snapshot(targetOngoingRequests, out);
+    }
+
+    /** Rebuilds a registry from a {@link #snapshot()}. */
+    public static ModelRegistry restore(Snapshot snapshot) {
+        ModelRegistry r = new ModelRegistry(snapshot.targetOngoingRequests());
+        for (ServerState st : snapshot.servers()) {
+            r.addServer(st.id(), st.memoryMb());
+            Server s = r.servers.get(st.id());
+            for (Resident m : st.residents()) {
+                s.cache.load(m.model(), m.sizeMb());
+                if (m.loaded()) {
+                    s.loaded.add(m.model());
+                }
+            }
+            s.ongoing = st.ongoing();
+        }
+        return r;
+    }
+
+    /** The registry's state: the target and every server in registration order. */
+    public record Snapshot(int targetOngoingRequests, List<ServerState> servers) {
+        public Snapshot {
+            servers = List.copyOf(servers);
+        }
+    }
+
+    /** One server's state: memory, requests in flight, resident models least recently used first. */
+    public record ServerState(String id, double memoryMb, int ongoing, List<Resident> residents) {
+        public ServerState {
+            residents = List.copyOf(residents);
+        }
+    }
+
+    /** A model resident on a server, and whether its cold start has finished. */
+    public record Resident(String model, double sizeMb, boolean loaded) {}
+
     /** The models resident on the server, least recently used first. */
     public List<String> residents(String server) {
         return server(server).cache.models();

@@ -67,6 +67,40 @@ final class ModelRegistryTest {
     }
 
     @Test
+    void applyTelemetry_replacesTheServersState() {
+        ModelRegistry r = registry(2);
+        r.markLoaded("s0", SMALL);
+        r.beginRequest("s0");
+
+        r.applyTelemetry("s0", 2000, 2, java.util.Map.of("base", 900.0));
+        r.applyTelemetry("s9", 1000, 0, java.util.Map.of("small", 300.0));
+
+        assertThat(r.isResident("s0", "small")).isFalse();
+        assertThat(r.isLoaded("s0", "base")).isTrue();
+        assertThat(r.ongoing("s0")).isEqualTo(2);
+        assertThat(r.residentServers("small")).containsExactly("s9");
+        assertThatThrownBy(() -> r.applyTelemetry("s1", 1000, -1, java.util.Map.of())).hasMessageContaining("ongoing (-1)");
+    }
+
+    @Test
+    void snapshotRestore_roundTrips() {
+        ModelRegistry r = new ModelRegistry(2);
+        r.addServer("a", 1000);
+        r.addServer("b", 1000);
+        r.markLoaded("a", SMALL);
+        r.assign("a", new ModelProfile("tiny", 100, 1, 1, 0));
+        r.beginRequest("a");
+
+        ModelRegistry back = ModelRegistry.restore(r.snapshot());
+
+        assertThat(back.snapshot()).isEqualTo(r.snapshot());
+        assertThat(back.isLoaded("a", "small")).isTrue();
+        assertThat(back.isLoaded("a", "tiny")).isFalse();
+        assertThat(back.isResident("a", "tiny")).isTrue();
+        assertThat(back.targetOngoingRequests()).isEqualTo(2);
+    }
+
+    @Test
     void defaultTarget_isTheThesisThree() {
         assertThat(new ModelRegistry().targetOngoingRequests()).isEqualTo(3);
     }

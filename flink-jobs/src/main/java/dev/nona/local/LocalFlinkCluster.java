@@ -1,0 +1,418 @@
+package dev.nona.local;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.client.deployment.StandaloneClusterId;
+import org.apache.flink.client.program.PackagedProgram;
+import org.apache.flink.client.program.PackagedProgramUtils;
+import org.apache.flink.client.program.rest.RestClusterClient;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.JobManagerOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.runtime.clusterframework.TaskExecutorProcessSpec;
+import org.apache.flink.runtime.clusterframework.TaskExecutorProcessUtils;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobmanager.JobManagerProcessSpec;
+import org.apache.flink.runtime.jobmanager.JobManagerProcessUtils;
+import org.apache.flink.runtime.util.config.memory.ProcessMemoryUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real multi-process Flink session cluster without the Flink distribution: one JobManager ({@code
+ * StandaloneSessionClusterEntrypoint}) and N TaskManagers ({@code TaskManagerRunner}), each its own JVM,
+ * started from the Maven-resolved Flink jars on this JVM's classpath (application jars removed: a job brings
+ * its own code in its shaded jar, as on a real cluster).
+ *
+ * <p>What the distribution's shell scripts do is done here: {@code conf/config.yaml} is written, the memory
+ * and CPU options are derived as {@code BashJavaUtils GET_JM_RESOURCE_PARAMS/GET_TM_RESOURCE_PARAMS} derives
+ * them ({@code JobManagerProcessUtils}, {@code TaskExecutorProcessUtils}) and passed as JVM flags and {@code
+ * -D} dynamic properties, together with the distribution's Java 17 {@code --add-opens} list. Jobs are
+ * submitted like {@code flink run}: the job graph is built from the jar's entry class ({@code
+ * PackagedProgram}) and sent with its jar over REST ({@code RestClusterClient}). {@link
+ * #killTaskManager(int)} is a {@code kill -9}. Not thread safe: drive it from one thread.
+ */
+public final class LocalFlinkCluster implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalFlinkCluster.class);
+    private static final String JM_MAIN = "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
+    private static final String TM_MAIN = "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
+
+    /** The Java 17 module flags of Flink's distribution ({@code env.java.opts.all} in its config.yaml). */
+    static final List<String> JAVA17_OPENS = List.of(
+            "-XX:+IgnoreUnrecognizedVMOptions",
+            "--add-exports=java.base/sun.net.util=ALL-UNNAMED",
+            "--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
+            "--add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED",
+            "--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
+            "--add-exports=jdk.compiler/com.sun.tools.javac.parser=ALL-UNNAMED",
+            "--add-exports=jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED",
+            "--add-exports=jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED",
+            "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang=ALL-UNNAMED",
+            "--add-opens=java.base/java.net=ALL-UNNAMED",
+            "--add-opens=java.base/java.io=ALL-UNNAMED",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+            "--add-opens=java.base/java.text=ALL-UNNAMED",
+            "--add-opens=java.base/java.time=ALL-UNNAMED",
+            "--add-opens=java.base/java.util=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
+
+    private final Path workDir;
+    private final boolean ownsWorkDir;
+    private final int restPort;
+    private final int rpcPort;
+    private final int initialTaskManagers;
+    private final Map<String, String> config;
+    private final JvmClasspath classpath;
+    private final Duration startTimeout;
+    private ChildJvm jobManager;
+    private final List<ChildJvm> taskManagers = new ArrayList<>();
+    private final FlinkRest rest;
+
+    private LocalFlinkCluster(Builder b) throws IOException {
+        this.ownsWorkDir = b.workDir == null;
+        this.workDir = ownsWorkDir ? Files.createTempDirectory("nona-flink-") : b.workDir.toAbsolutePath();
+        this.restPort = FreePorts.next();
+        this.rpcPort = FreePorts.next();
+        this.initialTaskManagers = b.taskManagers;
+        this.classpath = b.classpath != null ? b.classpath : JvmClasspath.current().filter(LocalFlinkCluster::isFlinkSide);
+        this.startTimeout = b.startTimeout;
+        this.config = defaults(b);
+        config.putAll(b.overrides);
+        this.rest = new FlinkRest(URI.create("http://127.0.0.1:" + restPort));
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** True for classpath entries a Flink cluster has on its own: not our modules, not the Kafka connector. */
+    static boolean isFlinkSide(Path entry) {
+        String s = entry.toString().replace(File.separatorChar, '/');
+        String name = entry.getFileName().toString();
+        return !Files.isDirectory(entry)
+                && !s.contains("/dev/nona/")
+                && !name.startsWith("flink-jobs-") && !name.startsWith("policy-model-")
+                && !name.startsWith("simulator-") && !name.startsWith("kafka-topics-")
+                && !name.startsWith("flink-connector-kafka-")
+                && !name.startsWith("kafka-") && !name.startsWith("kafka_2.13-");
+    }
+
+    /** Starts the JobManager and the TaskManagers, and waits until all TaskManagers are registered. */
+    public LocalFlinkCluster start() {
+        writeConfig();
+        long t0 = System.nanoTime();
+        jobManager = ChildJvm.start("flink-jobmanager", jobManagerJvmOptions(), classpath, JM_MAIN,
+                List.of("--configDir", confDir().toString(), "--executionMode", "cluster"),
+                workDir.resolve("log/jobmanager.log"));
+        for (int i = 0; i < initialTaskManagers; i++) {
+            taskManagers.add(launchTaskManager(i));
+        }
+        await("JobManager and " + initialTaskManagers + " TaskManagers", () -> rest.taskManagers() == initialTaskManagers);
+        LOG.info("Flink cluster up at {} in {} ms: JobManager pid {}, TaskManager pids {}", rest.base(),
+                (System.nanoTime() - t0) / 1_000_000, jobManager.pid(), taskManagers.stream().map(ChildJvm::pid).toList());
+        return this;
+    }
+
+    /** Submits a job jar like {@code flink run -d -c entryClass jar args}; returns the job id. */
+    public JobID submit(Path jobJar, String entryClass, int parallelism, String... args) {
+        Objects.requireNonNull(entryClass, "entry class");
+        if (!Files.isRegularFile(jobJar)) {
+            throw new IllegalArgumentException("job jar (" + jobJar + ") does not exist; build with mvn -B package");
+        }
+        Configuration conf = clientConfig();
+        // The job graph is built in this JVM, which may hold the same classes as the jar (tests, bin/nona):
+        // resolve parent-first here so that one class is never loaded twice. The cluster stays child-first.
+        conf.set(CoreOptions.CLASSLOADER_RESOLVE_ORDER, "parent-first");
+        try {
+            PackagedProgram program = PackagedProgram.newBuilder()
+                    .setJarFile(jobJar.toFile())
+                    .setEntryPointClassName(entryClass)
+                    .setArguments(args)
+                    .setConfiguration(conf)
+                    .build();
+            JobGraph graph = PackagedProgramUtils.createJobGraph(program, conf, parallelism, false);
+            try (RestClusterClient<StandaloneClusterId> client =
+                    new RestClusterClient<>(conf, StandaloneClusterId.getInstance())) {
+                JobID id = client.submitJob(graph).get();
+                LOG.info("submitted {} ({}) as job {}", entryClass, jobJar.getFileName(), id);
+                return id;
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot submit " + entryClass + " from " + jobJar + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Waits until the job and all its tasks run (e.g. after a submission or a failover). */
+    public void awaitRunning(JobID job, Duration timeout) {
+        awaitUntil("job " + job + " running", () -> rest.allTasksRunning(job.toHexString()), timeout);
+    }
+
+    /** Cancels the job and waits until it is no longer running. */
+    public void cancel(JobID job) {
+        try (RestClusterClient<StandaloneClusterId> client =
+                new RestClusterClient<>(clientConfig(), StandaloneClusterId.getInstance())) {
+            client.cancel(job).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot cancel job " + job, e);
+        }
+        awaitUntil("job " + job + " cancelled",
+                () -> rest.jobState(job.toHexString()).map(s -> !"RUNNING".equals(s) && !"CANCELLING".equals(s))
+                        .orElse(false), Duration.ofSeconds(60));
+    }
+
+    /** {@code kill -9} of TaskManager {@code index} (0-based, in start order). */
+    public void killTaskManager(int index) {
+        ChildJvm tm = taskManagers.get(index);
+        LOG.info("kill -9 TaskManager {} (pid {})", index, tm.pid());
+        tm.kill();
+    }
+
+    /** Starts one more TaskManager (e.g. to replace a killed one) and waits until it registers. */
+    public void addTaskManager() {
+        int alive = (int) taskManagers.stream().filter(ChildJvm::isAlive).count();
+        taskManagers.add(launchTaskManager(taskManagers.size()));
+        await("TaskManager registration", () -> rest.taskManagers() >= alive + 1);
+    }
+
+    public List<Long> taskManagerPids() {
+        return taskManagers.stream().filter(ChildJvm::isAlive).map(ChildJvm::pid).toList();
+    }
+
+    public FlinkRest rest() {
+        return rest;
+    }
+
+    public Path workDir() {
+        return workDir;
+    }
+
+    /** Stops every process (SIGTERM) and deletes the work directory if this object created it. */
+    @Override
+    public void close() {
+        for (ChildJvm tm : taskManagers) {
+            tm.stop(Duration.ofSeconds(10));
+        }
+        if (jobManager != null) {
+            jobManager.stop(Duration.ofSeconds(15));
+        }
+        if (ownsWorkDir) {
+            LocalKafkaBroker.deleteRecursively(workDir);
+        }
+    }
+
+    private ChildJvm launchTaskManager(int index) {
+        Configuration conf = Configuration.fromMap(config);
+        TaskExecutorProcessSpec spec = TaskExecutorProcessUtils.processSpecFromConfig(conf);
+        List<String> opts = new ArrayList<>(split(ProcessMemoryUtils.generateJvmParametersStr(spec)));
+        opts.addAll(commonJvmOptions("taskmanager-" + index));
+        List<String> args = new ArrayList<>(List.of("--configDir", confDir().toString()));
+        args.addAll(split(TaskExecutorProcessUtils.generateDynamicConfigsStr(spec)));
+        return ChildJvm.start("flink-taskmanager-" + index, opts, classpath, TM_MAIN, args,
+                workDir.resolve("log/taskmanager-" + index + ".log"));
+    }
+
+    private List<String> jobManagerJvmOptions() {
+        Configuration conf = Configuration.fromMap(config);
+        JobManagerProcessSpec spec = JobManagerProcessUtils.processSpecFromConfig(conf);
+        List<String> opts = new ArrayList<>(split(JobManagerProcessUtils.generateJvmParametersStr(spec, conf)));
+        opts.addAll(commonJvmOptions("jobmanager"));
+        return opts;
+    }
+
+    private List<String> commonJvmOptions(String role) {
+        List<String> opts = new ArrayList<>(JAVA17_OPENS);
+        opts.add("-XX:+UseG1GC");
+        opts.add("-Dlog.file=" + workDir.resolve("log/" + role + ".log"));
+        opts.add("-Dlog4j.configurationFile=" + confDir().resolve("log4j2.xml").toUri());
+        opts.add("-Dlog4j2.configurationFile=" + confDir().resolve("log4j2.xml").toUri());
+        return opts;
+    }
+
+    private Configuration clientConfig() {
+        Configuration conf = new Configuration();
+        conf.set(RestOptions.ADDRESS, "127.0.0.1");
+        conf.set(RestOptions.PORT, restPort);
+        conf.set(JobManagerOptions.ADDRESS, "127.0.0.1");
+        return conf;
+    }
+
+    private Map<String, String> defaults(Builder b) {
+        Map<String, String> c = new LinkedHashMap<>();
+        c.put("jobmanager.rpc.address", "127.0.0.1");
+        c.put("jobmanager.rpc.port", String.valueOf(rpcPort));
+        c.put("jobmanager.bind-host", "127.0.0.1");
+        c.put("jobmanager.memory.process.size", b.jobManagerMemory);
+        c.put("rest.address", "127.0.0.1");
+        c.put("rest.bind-address", "127.0.0.1");
+        c.put("rest.port", String.valueOf(restPort));
+        c.put("taskmanager.host", "127.0.0.1");
+        c.put("taskmanager.bind-host", "127.0.0.1");
+        c.put("taskmanager.numberOfTaskSlots", String.valueOf(b.slotsPerTaskManager));
+        c.put("taskmanager.memory.process.size", b.taskManagerMemory);
+        c.put("taskmanager.load-balance.mode", "SLOTS");
+        c.put("heartbeat.interval", "1000");
+        c.put("heartbeat.timeout", "8000");
+        c.put("restart-strategy.type", "fixed-delay");
+        c.put("restart-strategy.fixed-delay.attempts", "1000");
+        c.put("restart-strategy.fixed-delay.delay", "1 s");
+        c.put("state.backend.type", "hashmap");
+        c.put("execution.checkpointing.dir", workDir.resolve("checkpoints").toUri().toString());
+        c.put("io.tmp.dirs", workDir.resolve("tmp").toString());
+        c.put("web.tmpdir", workDir.resolve("web").toString());
+        c.put("blob.storage.directory", workDir.resolve("blobs").toString());
+        return c;
+    }
+
+    private void writeConfig() {
+        StringBuilder yaml = new StringBuilder("# written by dev.nona.local.LocalFlinkCluster\n");
+        config.forEach((k, v) -> yaml.append(k).append(": ").append(quote(v)).append('\n'));
+        String log4j = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <Configuration status="WARN">
+                  <Appenders>
+                    <Console name="out" target="SYSTEM_OUT">
+                      <PatternLayout pattern="%d{HH:mm:ss,SSS} %-5p %-60c %x - %m%n"/>
+                    </Console>
+                  </Appenders>
+                  <Loggers>
+                    <Logger name="org.apache.kafka" level="WARN"/>
+                    <Logger name="org.apache.pekko" level="WARN"/>
+                    <Root level="INFO"><AppenderRef ref="out"/></Root>
+                  </Loggers>
+                </Configuration>
+                """;
+        try {
+            Files.createDirectories(confDir());
+            Files.createDirectories(workDir.resolve("log"));
+            Files.writeString(confDir().resolve("config.yaml"), yaml, StandardCharsets.UTF_8);
+            Files.writeString(confDir().resolve("log4j2.xml"), log4j, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write Flink configuration under " + workDir, e);
+        }
+    }
+
+    private static String quote(String v) {
+        return v.matches("[A-Za-z0-9_./:-]+") ? v : "'" + v.replace("'", "''") + "'";
+    }
+
+    private Path confDir() {
+        return workDir.resolve("conf");
+    }
+
+    private void await(String what, BooleanSupplier done) {
+        awaitUntil(what, done, startTimeout);
+    }
+
+    private void awaitUntil(String what, BooleanSupplier done, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean()) {
+            if (jobManager != null && !jobManager.isAlive()) {
+                throw new IllegalStateException("Flink JobManager exited: " + jobManager.logTail(3000));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("timed out after " + timeout + " waiting for " + what + "; logs in "
+                        + workDir.resolve("log"));
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted waiting for " + what, e);
+            }
+        }
+    }
+
+    private static List<String> split(String flags) {
+        return Arrays.stream(flags.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** Options; every one has a working default (sized for a 2-core CI machine). */
+    public static final class Builder {
+        private Path workDir;
+        private int taskManagers = 2;
+        private int slotsPerTaskManager = 2;
+        private String taskManagerMemory = "1024m";
+        private String jobManagerMemory = "768m";
+        private JvmClasspath classpath;
+        private Duration startTimeout = Duration.ofSeconds(120);
+        private final Map<String, String> overrides = new LinkedHashMap<>();
+
+        private Builder() {}
+
+        public Builder workDir(Path dir) {
+            this.workDir = Objects.requireNonNull(dir, "work dir");
+            return this;
+        }
+
+        public Builder taskManagers(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("task managers (" + n + ") must be >= 1");
+            }
+            this.taskManagers = n;
+            return this;
+        }
+
+        public Builder slotsPerTaskManager(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("slots per task manager (" + n + ") must be >= 1");
+            }
+            this.slotsPerTaskManager = n;
+            return this;
+        }
+
+        public Builder taskManagerMemory(String size) {
+            this.taskManagerMemory = Objects.requireNonNull(size, "task manager memory");
+            return this;
+        }
+
+        public Builder jobManagerMemory(String size) {
+            this.jobManagerMemory = Objects.requireNonNull(size, "job manager memory");
+            return this;
+        }
+
+        public Builder classpath(JvmClasspath cp) {
+            this.classpath = Objects.requireNonNull(cp, "classpath");
+            return this;
+        }
+
+        /** A {@code config.yaml} entry that replaces the default. */
+        public Builder config(String key, String value) {
+            overrides.put(Objects.requireNonNull(key, "config key"), Objects.requireNonNull(value, key));
+            return this;
+        }
+
+        public Builder startTimeout(Duration timeout) {
+            this.startTimeout = Objects.requireNonNull(timeout, "start timeout");
+            return this;
+        }
+
+        public LocalFlinkCluster build() {
+            try {
+                return new LocalFlinkCluster(this);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create the cluster's work directory", e);
+            }
+        }
+    }
+}

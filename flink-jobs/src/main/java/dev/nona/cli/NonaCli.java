@@ -18,6 +18,7 @@ public final class NonaCli implements Runnable {
     static Object[] subcommands() {
         return new Object[] {
             new DagCommand(),
+            new TopicsCommand(),
             new SimulateCommand(),
         };
     }

@@ -1,9 +1,11 @@
 package dev.nona.cli;
 
+import dev.nona.modelaware.ModelAwarePolicies;
 import dev.nona.optimize.CostModel;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimResult;
 import dev.nona.sim.experiment.Scenario;
+import dev.nona.sim.modelaware.ModelAwareSimulation;
 import dev.nona.sim.policy.PolicyRegistry;
 import dev.nona.sim.policy.expert.ExpertSearch;
 import dev.nona.sim.report.JsonReport;
@@ -24,7 +26,7 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--workload", required = true, description = "Workload file (JSON or YAML).")
     Path workload;
 
-    @Option(names = "--policy", required = true, description = "One of: nona, nona-star, expert, random, opportunistic, spark-fair, local, jsq, p2c.")
+    @Option(names = "--policy", required = true, description = "One of: nona, nona-star, expert, random, opportunistic, spark-fair, local, jsq, p2c; for a model-aware workload (examples/thesis): colocation, colocation-queuing, registry, random, adaptive.")
     String policy;
 
     @Option(names = "--load", description = "Scale every rate so the compute load sum_j beta_j S_j / N equals this (link load for a background-communication-only workload).")
@@ -43,6 +45,13 @@ final class SimulateCommand implements Callable<Integer> {
     public Integer call() {
         if (!Files.isRegularFile(workload)) {
             throw new IllegalArgumentException("--workload (" + workload + ") is not a readable file");
+        }
+        if (ModelAwareSimulation.handles(workload)) {
+            System.out.println(ModelAwareSimulation.runToJson(workload, policy, seed));
+            return 0;
+        }
+        if (ModelAwarePolicies.contains(policy) && !PolicyRegistry.names().contains(policy)) {
+            throw new IllegalArgumentException("--policy (" + policy + ") needs a model-aware workload (a file with a 'requests' script, e.g. examples/thesis/*.json)");
         }
         if (!PolicyRegistry.names().contains(policy)) {
             throw new IllegalArgumentException("--policy (" + policy + ") is unknown; known: " + String.join(", ", PolicyRegistry.names()));

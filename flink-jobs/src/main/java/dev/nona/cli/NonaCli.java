@@ -20,6 +20,7 @@ public final class NonaCli implements Runnable {
             new DagCommand(),
             new TopicsCommand(),
             new SimulateCommand(),
+            new ExperimentCommand(),
         };
     }
 

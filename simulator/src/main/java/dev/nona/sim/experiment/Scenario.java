@@ -32,7 +32,6 @@ public final class Scenario {
     private final Map<SimWorkload, ThetaTable> nonaCache = new IdentityHashMap<>();
     private final Map<SimWorkload, ThetaTable> expertCache = new IdentityHashMap<>();
     private ThetaTable nonaStarTable;
-    private SimWorkload nonaStarFor;
 
     public Scenario(SimWorkloads.Loaded loaded, CostModel costModel, ExpertSearch.Settings expertSettings, Consumer<String> progress) {
         this.loaded = loaded;
@@ -58,12 +57,13 @@ public final class Scenario {
         return expertCache.computeIfAbsent(w, expert::solve);
     }
 
-    /** Nona*'s single table: solved for {@code w}'s cluster and mix at {@link #REFERENCE_LOAD}, once per cluster. */
-    public ThetaTable nonaStarTable(SimWorkload w) {
-        if (nonaStarTable == null || !nonaStarFor.cluster().equals(w.cluster())) {
-            SimWorkload reference = w.withLoad(REFERENCE_LOAD);
-            nonaStarTable = nona.solve(reference);
-            nonaStarFor = reference;
+    /**
+     * Nona*'s single table: solved once, for the workload file's cluster and mix at {@link #REFERENCE_LOAD}
+     * (the paper: 50% load, 10 Gbit/s), then used for every load, bandwidth and rate error.
+     */
+    public ThetaTable nonaStarTable() {
+        if (nonaStarTable == null) {
+            nonaStarTable = nona.solve(loaded.sim().withLoad(REFERENCE_LOAD));
         }
         return nonaStarTable;
     }
@@ -71,7 +71,7 @@ public final class Scenario {
     /** Runs {@code policy} on {@code w}. Tables are solved for {@code solvedFor}'s rates (pass {@code w} itself unless testing rate errors). */
     public SimResult run(String policy, SimWorkload w, SimWorkload solvedFor, long jobs, long seed) {
         ThetaSolver nonaSource = x -> nonaTable(solvedFor);
-        ThetaSolver starSource = x -> nonaStarTable(solvedFor);
+        ThetaSolver starSource = x -> nonaStarTable();
         ThetaSolver expertSource = x -> expertTable(solvedFor);
         PolicyContext context = new PolicyContext(w, seed, nonaSource, starSource, expertSource);
         Policy p = PolicyRegistry.create(policy, context);

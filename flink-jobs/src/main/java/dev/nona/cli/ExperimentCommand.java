@@ -1,0 +1,62 @@
+package dev.nona.cli;
+
+import dev.nona.sim.experiment.Experiment;
+import dev.nona.sim.experiment.ExperimentContext;
+import dev.nona.sim.experiment.Experiments;
+import dev.nona.sim.policy.expert.ExpertSearch;
+import dev.nona.sim.workload.SimWorkloads;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code nona experiment NAME --out DIR}: regenerates one of the paper's evaluations (CSV, PNG plots, a markdown
+ * summary) in DIR; progress on stderr; prints a JSON line naming what it wrote.
+ */
+@Command(name = "experiment", mixinStandardHelpOptions = true,
+        description = "Regenerate an evaluation: fig3, fig4, fig5, table3, robustness, model-vs-sim, md1.")
+final class ExperimentCommand implements Callable<Integer> {
+    @Parameters(index = "0", description = "Experiment name.")
+    String name;
+
+    @Option(names = "--out", required = true, description = "Output folder.")
+    Path out;
+
+    @Option(names = "--workload", defaultValue = "examples/zoo.json", description = "Workload file. Default: ${DEFAULT-VALUE}.")
+    Path workload;
+
+    @Option(names = "--jobs", defaultValue = "20000", description = "Measured inference jobs per simulation. Default: ${DEFAULT-VALUE}.")
+    long jobs;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed. Default: ${DEFAULT-VALUE}.")
+    long seed;
+
+    @Option(names = "--cost-model", defaultValue = "paper", description = "paper or server-queueing. Default: ${DEFAULT-VALUE}.")
+    String costModel;
+
+    @Option(names = "--expert-jobs", defaultValue = "6000", description = "Inference jobs per scoring simulation of the expert search. Default: ${DEFAULT-VALUE}.")
+    long expertJobs;
+
+    @Override
+    public Integer call() {
+        Experiment experiment = Experiments.get(name);
+        if (!Files.isRegularFile(workload)) {
+            throw new IllegalArgumentException("--workload (" + workload + ") is not a readable file");
+        }
+        if (jobs < 1) {
+            throw new IllegalArgumentException("--jobs (" + jobs + ") must be >= 1");
+        }
+        ExpertSearch.Settings defaults = ExpertSearch.Settings.defaults();
+        ExpertSearch.Settings expert = new ExpertSearch.Settings(expertJobs, defaults.seed(), defaults.passes(), defaults.optionLimit());
+        ExperimentContext ctx = new ExperimentContext(SimWorkloads.read(workload), out, jobs, seed,
+                SimulateCommand.costModel(costModel), expert, System.err::println);
+        long start = System.nanoTime();
+        experiment.run(ctx);
+        System.out.printf(java.util.Locale.ROOT, "{\"experiment\":\"%s\",\"out\":\"%s\",\"wallSeconds\":%.1f}%n",
+                name, out.toString().replace("\\", "\\\\").replace("\"", "\\\""), (System.nanoTime() - start) / 1e9);
+        return 0;
+    }
+}

@@ -1,0 +1,99 @@
+package dev.nona.sim.experiment;
+
+import dev.nona.optimize.CostModel;
+import dev.nona.sim.SimWorkload;
+import dev.nona.sim.engine.SimResult;
+import dev.nona.sim.policy.PolicyRegistry;
+import dev.nona.sim.policy.expert.ExpertSearch;
+import dev.nona.sim.workload.SimWorkloads;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * What an experiment runs with: the workload, where to write, how many jobs per run, the seed, the cost model
+ * Nona's optimiser solves, and where progress goes (stderr in the CLI).
+ */
+public final class ExperimentContext {
+    private final SimWorkloads.Loaded loaded;
+    private final Path out;
+    private final long jobs;
+    private final long seed;
+    private final CostModel costModel;
+    private final ExpertSearch.Settings expert;
+    private final Consumer<String> progress;
+    private final Scenario scenario;
+    private final StringBuilder summary = new StringBuilder();
+
+    public ExperimentContext(SimWorkloads.Loaded loaded, Path out, long jobs, long seed, CostModel costModel,
+                             ExpertSearch.Settings expert, Consumer<String> progress) {
+        if (jobs < 1) {
+            throw new IllegalArgumentException("jobs (" + jobs + ") must be >= 1");
+        }
+        this.loaded = loaded;
+        this.out = out;
+        this.jobs = jobs;
+        this.seed = seed;
+        this.costModel = costModel;
+        this.expert = expert;
+        this.progress = progress;
+        this.scenario = new Scenario(loaded, costModel, expert, progress);
+    }
+
+    public SimWorkloads.Loaded loaded() { return loaded; }
+    public SimWorkload workload() { return loaded.sim(); }
+    public Path out() { return out; }
+    public long jobs() { return jobs; }
+    public long seed() { return seed; }
+    public CostModel costModel() { return costModel; }
+    public ExpertSearch.Settings expertSettings() { return expert; }
+    public Scenario scenario() { return scenario; }
+
+    /** A fresh scenario with another cost model (tables cached separately). */
+    public Scenario scenario(CostModel model) {
+        return new Scenario(loaded, model, expert, progress);
+    }
+
+    public List<String> policies() {
+        return PolicyRegistry.experimentPolicies();
+    }
+
+    public void progress(String message) {
+        progress.accept(message);
+    }
+
+    /** Runs and reports progress. */
+    public SimResult run(String policy, SimWorkload w, SimWorkload solvedFor, String label) {
+        SimResult r = scenario.run(policy, w, solvedFor, jobs, seed);
+        progress(String.format(Locale.ROOT, "%s %s: mean JCT %.4g s (inference %.4g s), link %.2f, %.1fM events/s, %.1f s",
+                label, policy, r.meanJctSeconds(), r.inference().mean(), r.linkUtilization(), r.eventsPerSecond() / 1e6, r.wallSeconds()));
+        return r;
+    }
+
+    public SimResult run(String policy, SimWorkload w, String label) {
+        return run(policy, w, w, label);
+    }
+
+    /** Appends markdown to the summary. */
+    public ExperimentContext md(String format, Object... args) {
+        summary.append(String.format(Locale.ROOT, format, args)).append('\n');
+        return this;
+    }
+
+    public void writeSummary(String title, double wallSeconds) {
+        String text = "# " + title + "\n\n" + summary
+                + String.format(Locale.ROOT, "%nRegenerate: `bin/nona experiment %s --out DIR --jobs %d --seed %d` (%s). "
+                        + "This run took %.0f s of wall-clock time on the shared 2-core machine.%n",
+                out.getFileName(), jobs, seed, costModel == CostModel.PAPER ? "cost model: paper" : "cost model: server-queueing", wallSeconds);
+        try {
+            Files.createDirectories(out);
+            Files.writeString(out.resolve("summary.md"), text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.nona.sim.experiment;
+
+import dev.nona.optimize.CostModel;
+import dev.nona.optimize.Solution;
+import dev.nona.sim.JobClass;
+import dev.nona.sim.JobKind;
+import dev.nona.sim.SimWorkload;
+import dev.nona.sim.engine.SimResult;
+import dev.nona.sim.policy.theta.ThetaTable;
+import dev.nona.sim.report.Charts;
+import dev.nona.sim.report.CsvTable;
+
+/**
+ * Does the cost model tell the truth? For each load and each formulation (the paper's, and with server
+ * queueing), Nona's table is solved, its predicted mean inference JCT $\sum_j \beta_j \tau_j / \sum_j \beta_j$
+ * is compared with the simulated mean of the same table, and the predicted link load and wait with the simulated.
+ */
+public final class ModelVsSim implements Experiment {
+    static final double[] LOADS = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+
+    @Override
+    public String name() {
+        return "model-vs-sim";
+    }
+
+    @Override
+    public String description() {
+        return "predicted (cost model) vs simulated mean JCT of Nona's table across loads";
+    }
+
+    @Override
+    public void run(ExperimentContext ctx) {
+        long start = System.nanoTime();
+        CsvTable csv = new CsvTable("costModel", "load", "predictedInferenceMeanJct", "simulatedInferenceMeanJct", "relativeError",
+                "predictedRho", "simulatedLinkUtilization", "predictedPhi", "simulatedMeanLinkWait", "predictedServerWait");
+        Charts chart = new Charts("Predicted vs simulated mean inference JCT (Nona's table)", "compute load", "mean JCT (s)", false, true);
+        ctx.md("| cost model | load | predicted (s) | simulated (s) | error | predicted rho | sim. link util. | predicted phi (s) | sim. link wait (s) |");
+        ctx.md("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+        for (CostModel model : new CostModel[] {CostModel.PAPER, CostModel.DEFAULT}) {
+            String name = model == CostModel.PAPER ? "paper" : "server-queueing";
+            Scenario scenario = ctx.scenario(model);
+            double worst = 0;
+            for (double load : LOADS) {
+                SimWorkload w = ctx.workload().withLoad(load);
+                ThetaTable table = scenario.nonaTable(w);
+                Solution s = scenario.nonaSolver().lastSolution();
+                double predicted = predictedInferenceMean(w, table);
+                SimResult r = scenario.run("nona", w, ctx.jobs(), ctx.seed());
+                ctx.progress(String.format(java.util.Locale.ROOT, "model-vs-sim %s load %.1f: predicted %.4g s, simulated %.4g s",
+                        name, load, predicted, r.inference().mean()));
+                double err = predicted / r.inference().mean() - 1;
+                if (load <= 0.8) {
+                    worst = Math.max(worst, Math.abs(err));
+                }
+                csv.add(name, load, predicted, r.inference().mean(), err, s.rho(), r.linkUtilization(), s.phi(),
+                        r.meanLinkWaitSeconds(), s.serverWaitSeconds());
+                chart.add("predicted (" + name + ")", load, predicted);
+                chart.add("simulated (" + name + " table)", load, r.inference().mean());
+                ctx.md("| %s | %.1f | %.4g | %.4g | %+.1f%% | %.3f | %.3f | %.3g | %.3g |", name, load, predicted, r.inference().mean(),
+                        100 * err, s.rho(), r.linkUtilization(), s.phi(), r.meanLinkWaitSeconds());
+            }
+            ctx.md("| %s | worst for load <= 0.8 | | | %.1f%% (%s 15%%) | | | | |", name, 100 * worst, worst <= 0.15 ? "within" : "NOT within");
+        }
+        csv.write(ctx.out().resolve("model-vs-sim.csv"));
+        chart.write(ctx.out().resolve("model-vs-sim.png"));
+        ctx.writeSummary("Cost model vs simulation", (System.nanoTime() - start) / 1e9);
+    }
+
+    static double predictedInferenceMean(SimWorkload w, ThetaTable table) {
+        double num = 0;
+        double den = 0;
+        for (int i = 0; i < w.classes().size(); i++) {
+            JobClass c = w.classes().get(i);
+            if (c.kind() == JobKind.INFERENCE) {
+                num += c.ratePerSecond() * table.predictedJctSeconds().get(i);
+                den += c.ratePerSecond();
+            }
+        }
+        return num / den;
+    }
+}

@@ -81,4 +81,18 @@ final class DagContractorPropertiesTest {
             assertThat(node.ops()).isEqualTo(node.originalTasks().stream().mapToDouble(ops::get).sum());
         }
     }
+
+    @Property(tries = 300, seed = "20261123")
+    void contract_matchesTheNaiveRescanningReference(@ForAll @LongRange(min = 0, max = 1_000_000) long seed,
+            @ForAll @IntRange(min = 1, max = 30) int n, @ForAll @DoubleRange(min = 0.02, max = 0.5) double p) {
+        ModelDag dag = RandomDags.random(seed, n, p);
+        List<String> order = new java.util.ArrayList<>();
+        new org.jgrapht.traverse.TopologicalOrderIterator<>(DagValidator.toGraph(dag), java.util.Comparator.comparing(
+                (String id) -> dag.tasks().indexOf(dag.tasks().stream().filter(t -> t.id().equals(id)).findFirst().orElseThrow())))
+                .forEachRemaining(order::add);
+
+        List<List<String>> expected = NaiveContraction.groups(dag, order);
+
+        assertThat(DagContractor.contract(dag).nodes()).extracting(ContractedNode::originalTasks).containsExactlyElementsOf(expected);
+    }
 }

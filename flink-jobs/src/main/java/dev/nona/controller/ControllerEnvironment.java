@@ -1,0 +1,43 @@
+package dev.nona.controller;
+
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The Flink configuration of the controller job: checkpointing (interval, exactly-once mode, storage), the state
+ * backend ({@code hashmap} or {@code rocksdb}, incremental checkpoints for RocksDB), no generic types (no Kryo:
+ * every type the job ships has a real serializer), and the {@code flink.*} pass-through entries, which win.
+ */
+public final class ControllerEnvironment {
+    private ControllerEnvironment() {}
+
+    /** The Flink configuration for {@code config}. */
+    public static Configuration configuration(ControllerConfig config) {
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        if (!config.checkpointInterval().isZero()) {
+            conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, config.checkpointInterval());
+            conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
+        }
+        conf.set(StateBackendOptions.STATE_BACKEND, config.stateBackend());
+        if (config.stateBackend().equals("rocksdb")) {
+            conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+        }
+        if (!config.checkpointDir().isBlank()) {
+            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, config.checkpointDir());
+        }
+        config.flink().forEach(conf::setString);
+        return conf;
+    }
+
+    /** The execution environment (a local MiniCluster when run outside a cluster). */
+    public static StreamExecutionEnvironment create(ControllerConfig config) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration(config));
+        env.setParallelism(config.parallelism());
+        return env;
+    }
+}

@@ -1,0 +1,76 @@
+package dev.nona.controller.optimize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nona.controller.TestingCluster;
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.ControllerEventType;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+final class TableGateTest {
+    private static final SolveInput INPUT = new SolveInput(Map.of("fig1", TestingCluster.figure1()),
+            Map.of("fig1", 10.0), TestingCluster.snapshot(2), "rate");
+
+    private static SolveResult result(boolean feasible, double candidate, double current, boolean currentFeasible) {
+        return new SolveResult(null, feasible, feasible ? "{}" : null, feasible ? candidate : Double.NaN, 0.5, 0.001,
+                Map.of("fig1", 0.02), 3.0, 7, current, currentFeasible);
+    }
+
+    private static ControllerTable table(long version, boolean fallback) {
+        return new ControllerTable(version, fallback, 0, "x", Map.of(), TestingCluster.snapshot(2), 1, 0.5, Map.of(),
+                fallback ? null : "{}");
+    }
+
+    @Test
+    void firstTable_isAlwaysPublished_asVersion1() {
+        var v = TableGate.decide(null, INPUT, result(true, 2.0, Double.NaN, false), 5);
+        assertThat(v.publish().version()).isEqualTo(1);
+        assertThat(v.events()).extracting(ControllerEvent::type)
+                .containsExactly(ControllerEventType.REOPTIMIZATION_FINISHED, ControllerEventType.TABLE_PUBLISHED);
+    }
+
+    @Test
+    void betterCandidate_isPublished_andEventRecordsBothPredictions() {
+        var v = TableGate.decide(table(3, false), INPUT, result(true, 2.0, 2.5, true), 5);
+        assertThat(v.publish().version()).isEqualTo(4);
+        ControllerEvent published = v.events().get(1);
+        assertThat(published.type()).isEqualTo(ControllerEventType.TABLE_PUBLISHED);
+        assertThat(published.details()).containsEntry("candidateObjective", 2.0).containsEntry("currentObjective", 2.5)
+                .containsEntry("tableVersion", 4L);
+    }
+
+    @Test
+    void candidateNotBetter_isRejected_currentStays() {
+        var v = TableGate.decide(table(3, false), INPUT, result(true, 2.5, 2.5, true), 5);
+        assertThat(v.publish()).isNull();
+        assertThat(v.events().get(1).type()).isEqualTo(ControllerEventType.TABLE_REJECTED);
+        assertThat(v.events().get(1).details()).containsEntry("candidateObjective", 2.5).containsEntry("currentObjective", 2.5);
+    }
+
+    @Test
+    void currentInfeasibleAtNewRates_anyFeasibleCandidateIsPublished() {
+        var v = TableGate.decide(table(3, false), INPUT, result(true, 9.0, Double.NaN, false), 5);
+        assertThat(v.publish()).isNotNull();
+        assertThat(v.publish().fallback()).isFalse();
+    }
+
+    @Test
+    void infeasibleLoad_publishesFallback_once() {
+        var v = TableGate.decide(table(3, false), INPUT, result(false, 0, Double.NaN, false), 5);
+        assertThat(v.publish().fallback()).isTrue();
+        assertThat(v.publish().version()).isEqualTo(4);
+        assertThat(v.events()).extracting(ControllerEvent::type).containsExactly(
+                ControllerEventType.REOPTIMIZATION_FINISHED, ControllerEventType.INFEASIBLE_LOAD, ControllerEventType.FALLBACK);
+        var again = TableGate.decide(v.publish(), INPUT, result(false, 0, Double.NaN, false), 6);
+        assertThat(again.publish()).as("already on the fallback").isNull();
+        assertThat(again.events()).extracting(ControllerEvent::type).contains(ControllerEventType.INFEASIBLE_LOAD);
+    }
+
+    @Test
+    void solverError_keepsCurrent_andSaysWhy() {
+        var v = TableGate.decide(table(3, false), INPUT, SolveResult.failed("boom", 1), 5);
+        assertThat(v.publish()).isNull();
+        assertThat(v.events()).singleElement().satisfies(e -> assertThat(e.details()).containsEntry("error", "boom"));
+    }
+}

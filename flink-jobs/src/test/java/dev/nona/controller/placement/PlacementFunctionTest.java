@@ -1,0 +1,169 @@
+package dev.nona.controller.placement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nona.controller.TestingCluster;
+import dev.nona.controller.cluster.ClusterSnapshot;
+import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.controller.optimize.NonaTableSolver;
+import dev.nona.controller.optimize.SolveInput;
+import dev.nona.controller.optimize.SolveResult;
+import dev.nona.controller.source.RequestRecord;
+import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.record.InferenceRequest;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.StageAssignment;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.junit.jupiter.api.Test;
+
+final class PlacementFunctionTest {
+    private static BroadcastOperatorTestHarness<RequestRecord, BroadcastUpdate, PlacementDecision> harness() throws Exception {
+        return ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
+                new PlacementFunction("inference-requests", 3, new NonaPlacerFactory()),
+                PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS);
+    }
+
+    private static RequestRecord request(String id, String model) {
+        return new RequestRecord(InferenceRequest.of(id, model, "tenant", 1000, null), null, 2, 42);
+    }
+
+    private static ControllerTable solvedTable(long version, int servers, double rate) {
+        SolveInput in = new SolveInput(Map.of("fig1", TestingCluster.figure1()), Map.of("fig1", rate),
+                TestingCluster.snapshot(servers), "test");
+        SolveResult r = new NonaTableSolver(false).solve(in, null);
+        return new ControllerTable(version, false, 0, "test", in.rates(), in.cluster(), r.objective(), r.linkLoad(),
+                r.predictedJctSeconds(), r.tableJson());
+    }
+
+    private static void servers(BroadcastOperatorTestHarness<RequestRecord, BroadcastUpdate, PlacementDecision> h,
+            int n, String warmOn) throws Exception {
+        for (int i = 0; i < n; i++) {
+            String id = "s" + i;
+            h.processBroadcastElement(BroadcastUpdate.of(id.equals(warmOn)
+                    ? TestingCluster.server(id, 0, "fig1") : TestingCluster.server(id, 0)), 0);
+        }
+    }
+
+    private static List<DeadLetter> deadLetters(BroadcastOperatorTestHarness<RequestRecord, BroadcastUpdate, PlacementDecision> h) {
+        var out = h.getSideOutput(PlacementFunction.UNPLACED);
+        return out == null ? List.of() : out.stream().map(r -> r.getValue()).toList();
+    }
+
+    @Test
+    void beforeFirstTable_runsEveryStageLocally_onAWarmServer() throws Exception {
+        try (var h = harness()) {
+            servers(h, 4, "s2");
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processElement(request("r1", "fig1"), 1000);
+            PlacementDecision d = h.extractOutputValues().get(0);
+            assertThat(d.tableVersion()).isZero();
+            assertThat(d.fallback()).isTrue();
+            assertThat(d.stages()).extracting(StageAssignment::task).containsExactly("t1", "t2", "t3", "t4");
+            assertThat(d.stages()).extracting(StageAssignment::server).containsOnly("s2");
+        }
+    }
+
+    @Test
+    void withTable_tagsEveryOriginalStage_withUpServersAndTheTableVersion() throws Exception {
+        try (var h = harness()) {
+            servers(h, 4, null);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(solvedTable(7, 4, 20)), 0);
+            for (int i = 0; i < 200; i++) {
+                h.processElement(request("r" + i, "fig1"), 1000);
+            }
+            List<PlacementDecision> out = h.extractOutputValues();
+            assertThat(out).hasSize(200).allSatisfy(d -> {
+                assertThat(d.tableVersion()).isEqualTo(7);
+                assertThat(d.fallback()).isFalse();
+                assertThat(d.stages()).extracting(StageAssignment::task).containsExactlyInAnyOrder("t1", "t2", "t3", "t4");
+                assertThat(d.stages()).extracting(StageAssignment::server).allMatch(Set.of("s0", "s1", "s2", "s3")::contains);
+                assertThat(d.predictedJctSeconds()).isPositive();
+            });
+            Set<Set<String>> serverSets = out.stream()
+                    .map(d -> d.stages().stream().map(StageAssignment::server).collect(Collectors.toSet()))
+                    .collect(Collectors.toSet());
+            assertThat(serverSets).as("requests are spread over servers").hasSizeGreaterThan(1);
+        }
+    }
+
+    @Test
+    void sourceStage_prefersTheWarmServer() throws Exception {
+        try (var h = harness()) {
+            servers(h, 4, "s3");
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(solvedTable(1, 4, 20)), 0);
+            for (int i = 0; i < 50; i++) {
+                h.processElement(request("r" + i, "fig1"), 1000);
+            }
+            assertThat(h.extractOutputValues()).allSatisfy(d -> assertThat(d.stages().get(0)).isEqualTo(
+                    new StageAssignment(d.stages().get(0).task(), "s3")));
+        }
+    }
+
+    @Test
+    void olderTableArrivingLate_isIgnored() throws Exception {
+        try (var h = harness()) {
+            servers(h, 2, null);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(solvedTable(5, 2, 20)), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(solvedTable(4, 2, 20)), 0);
+            h.processElement(request("r1", "fig1"), 1000);
+            assertThat(h.extractOutputValues().get(0).tableVersion()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void sameRequestAndTable_sameDecision() throws Exception {
+        ControllerTable table = solvedTable(3, 4, 20);
+        List<PlacementDecision> runs = new java.util.ArrayList<>();
+        for (int run = 0; run < 2; run++) {
+            try (var h = harness()) {
+                servers(h, 4, null);
+                h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+                h.processBroadcastElement(BroadcastUpdate.of(table), 0);
+                h.processElement(request("replayed", "fig1"), 1000);
+                runs.add(h.extractOutputValues().get(0));
+            }
+        }
+        assertThat(runs.get(1)).isEqualTo(runs.get(0));
+    }
+
+    @Test
+    void unknownModel_andNoServers_becomeDeadLettersWithReasons() throws Exception {
+        try (var h = harness()) {
+            h.processElement(request("r0", "fig1"), 1000);
+            servers(h, 2, null);
+            h.processElement(request("r1", "nosuchmodel"), 1000);
+            assertThat(h.extractOutputValues()).isEmpty();
+            assertThat(deadLetters(h)).extracting(DeadLetter::reason).containsExactly(
+                    "no server is up (no telemetry yet, or every server is down)",
+                    "model 'nosuchmodel' is not in the model catalog");
+            assertThat(deadLetters(h)).allSatisfy(dl -> {
+                assertThat(dl.partition()).isEqualTo(2);
+                assertThat(dl.offset()).isEqualTo(42);
+                assertThat(dl.raw()).isNotEmpty();
+            });
+        }
+    }
+
+    @Test
+    void fallbackTable_placesLocally_withItsVersion() throws Exception {
+        try (var h = harness()) {
+            servers(h, 3, null);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(new ControllerTable(9, true, 0, "infeasible", Map.of(),
+                    new ClusterSnapshot(List.of("s0", "s1", "s2"), 1e12, 1e10), Double.NaN, Double.NaN, Map.of(), null)), 0);
+            h.processElement(request("r1", "fig1"), 1000);
+            PlacementDecision d = h.extractOutputValues().get(0);
+            assertThat(d.tableVersion()).isEqualTo(9);
+            assertThat(d.fallback()).isTrue();
+            assertThat(d.stages().stream().map(StageAssignment::server).distinct()).hasSize(1);
+        }
+    }
+}

@@ -21,6 +21,7 @@ public final class NonaCli implements Runnable {
             new TopicsCommand(),
             new SimulateCommand(),
             new ExperimentCommand(),
+            new RunCommand(),
         };
     }
 

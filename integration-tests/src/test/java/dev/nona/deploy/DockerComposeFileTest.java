@@ -1,0 +1,154 @@
+package dev.nona.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.nona.cli.NonaCli;
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.ZipFile;
+import org.apache.flink.runtime.util.EnvironmentInformation;
+import org.apache.kafka.common.utils.AppInfoParser;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code docker-compose.yml} cannot run here (no Docker engine), so it is checked against the build instead:
+ * image versions equal the Kafka and Flink versions on the classpath, published ports and in-network
+ * addresses agree with the listeners, the mounted job jar is the one the build produces and holds the entry
+ * class, and the one-shot commands parse with the real command line.
+ */
+final class DockerComposeFileTest {
+
+    private static Path root;
+    private static JsonNode services;
+
+    @BeforeAll
+    static void parse() throws IOException {
+        root = repoRoot();
+        JsonNode compose = new ObjectMapper(new YAMLFactory()).readTree(root.resolve("docker-compose.yml").toFile());
+        services = compose.path("services");
+    }
+
+    @Test
+    void images_matchKafkaAndFlinkVersionsOfTheBuild() {
+        String kafka = AppInfoParser.getVersion();
+        String flink = EnvironmentInformation.getVersion();
+        assertThat(service("kafka").path("image").asText()).isEqualTo("apache/kafka:" + kafka);
+        for (String s : List.of("jobmanager", "taskmanager", "submit", "topics")) {
+            assertThat(service(s).path("image").asText()).as(s + " image")
+                    .isEqualTo("flink:" + flink + "-scala_2.12-java17");
+        }
+    }
+
+    @Test
+    void ports_publishKafkaAndFlinkRest_andInternalAddressesAgree() {
+        assertThat(strings(service("kafka").path("ports"))).contains("9092:9092");
+        assertThat(strings(service("jobmanager").path("ports"))).contains("8081:8081");
+
+        Map<String, String> env = env(service("kafka"));
+        String internal = env.get("KAFKA_ADVERTISED_LISTENERS").split(",")[0];
+        assertThat(internal).isEqualTo("INTERNAL://kafka:19092");
+        assertThat(env.get("KAFKA_LISTENERS")).contains("INTERNAL://:19092", "EXTERNAL://:9092");
+        assertThat(env.get("KAFKA_PROCESS_ROLES")).isEqualTo("broker,controller");
+        assertThat(env.get("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR")).isEqualTo("1");
+
+        assertThat(argument(service("topics").path("command"), "--bootstrap")).isEqualTo("kafka:19092");
+        assertThat(argument(service("submit").path("command"), "--bootstrap")).isEqualTo("kafka:19092");
+        assertThat(argument(service("submit").path("command"), "-m")).isEqualTo("jobmanager:8081");
+        assertThat(service("jobmanager").path("environment").path("FLINK_PROPERTIES").asText())
+                .contains("rest.port: 8081").contains("jobmanager.rpc.address: jobmanager");
+        assertThat(service("taskmanager").path("environment").path("FLINK_PROPERTIES").asText())
+                .contains("jobmanager.rpc.address: jobmanager");
+    }
+
+    @Test
+    void submit_mountsTheBuiltJobJar_whichHoldsTheEntryClass() throws Exception {
+        String mount = strings(service("submit").path("volumes")).get(0);
+        String[] parts = mount.split(":");
+        Path hostJar = root.resolve(parts[0]).normalize();
+        String containerJar = parts[1];
+        List<String> command = strings(service("submit").path("command"));
+        String entryClass = argument(service("submit").path("command"), "-c");
+
+        assertThat(hostJar.getFileName().toString()).isEqualTo("flink-jobs-" + projectVersion() + "-job.jar");
+        assertThat(command).contains(containerJar);
+        assertThat(hostJar).as("run mvn -B -DskipTests package first").isRegularFile();
+        try (ZipFile jar = new ZipFile(hostJar.toFile())) {
+            assertThat(jar.getEntry(entryClass.replace('.', '/') + ".class")).as(entryClass + " in " + hostJar).isNotNull();
+            assertThat(jar.getEntry("org/apache/flink/connector/kafka/sink/KafkaSink.class")).isNotNull();
+            assertThat(jar.getEntry("org/apache/flink/streaming/api/environment/StreamExecutionEnvironment.class"))
+                    .as("Flink itself is provided by the cluster").isNull();
+        }
+        Method main = Class.forName(entryClass).getMethod("main", String[].class);
+        assertThat(Modifier.isStatic(main.getModifiers())).isTrue();
+    }
+
+    @Test
+    void topics_commandParsesWithTheRealCli_andUsesTheBuiltClasspath() {
+        JsonNode topics = service("topics");
+        List<String> entrypoint = strings(topics.path("entrypoint"));
+        assertThat(entrypoint.get(entrypoint.size() - 1)).isEqualTo(NonaCli.class.getName());
+        assertThat(entrypoint).anyMatch(a -> a.contains("/opt/nona/flink-jobs-" + projectVersion() + ".jar"));
+
+        String mount = strings(topics.path("volumes")).get(0);
+        assertThat(root.resolve(mount.split(":")[0]).resolve("flink-jobs-" + projectVersion() + ".jar")).isRegularFile();
+
+        List<String> args = strings(topics.path("command"));
+        var parsed = NonaCli.commandLine().parseArgs(args.toArray(String[]::new));
+        assertThat(parsed.subcommand().commandSpec().name()).isEqualTo("topics");
+        assertThat(parsed.subcommand().subcommand().commandSpec().name()).isEqualTo("create");
+        assertThat(service("submit").path("depends_on").path("topics").path("condition").asText())
+                .isEqualTo("service_completed_successfully");
+    }
+
+    private static JsonNode service(String name) {
+        JsonNode s = services.path(name);
+        assertThat(s.isMissingNode()).as("service " + name + " in docker-compose.yml").isFalse();
+        return s;
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    private static String argument(JsonNode command, String flag) {
+        List<String> args = strings(command);
+        int i = args.indexOf(flag);
+        assertThat(i).as(flag + " in " + args).isGreaterThanOrEqualTo(0).isLessThan(args.size() - 1);
+        return args.get(i + 1);
+    }
+
+    private static Map<String, String> env(JsonNode service) {
+        Map<String, String> out = new LinkedHashMap<>();
+        service.path("environment").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+        return out;
+    }
+
+    private static String projectVersion() {
+        return System.getProperty("nona.project.version", "0.1.0-SNAPSHOT");
+    }
+
+    private static Path repoRoot() {
+        String configured = System.getProperty("nona.repo.root");
+        Path dir = configured != null ? Path.of(configured) : Path.of("").toAbsolutePath();
+        while (dir != null && !Files.exists(dir.resolve("docker-compose.yml"))) {
+            dir = dir.getParent();
+        }
+        if (dir == null) {
+            throw new IllegalStateException("docker-compose.yml not found above " + Path.of("").toAbsolutePath());
+        }
+        return dir.toAbsolutePath().normalize();
+    }
+}

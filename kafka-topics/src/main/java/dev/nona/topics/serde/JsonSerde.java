@@ -1,11 +1,9 @@
 package dev.nona.topics.serde;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.nona.topics.TopicSpec;
-import dev.nona.topics.record.SchemaVersions;
 import dev.nona.topics.record.TopicRecord;
 import java.io.IOException;
 import java.io.Serializable;
@@ -79,7 +77,7 @@ public final class JsonSerde<T extends TopicRecord> implements Serializable {
         try {
             return Parsed.ok(reader.readValue(value));
         } catch (JsonProcessingException e) {
-            return Parsed.rejected(versionProblem(value, Rejections.of(e)));
+            return Parsed.rejected(VersionProbe.reason(value, Rejections.of(e)));
         } catch (IOException | RuntimeException e) {
             return Parsed.rejected(Rejections.clip("unreadable record: " + Rejections.oneLine(String.valueOf(e))));
         }
@@ -124,37 +122,6 @@ public final class JsonSerde<T extends TopicRecord> implements Serializable {
             }
             return parsed.value();
         };
-    }
-
-    /**
-     * On the (rare) failure path only: when the record's {@code schemaVersion} is missing, not an integer or not
-     * supported, that is the reason, whatever else is wrong with it.
-     */
-    private String versionProblem(byte[] value, String fieldReason) {
-        JsonNode tree;
-        try {
-            tree = TopicJson.mapper().readTree(value);
-        } catch (IOException | RuntimeException e) {
-            return fieldReason;
-        }
-        if (tree == null || tree.isMissingNode()) {
-            return "record is empty (no JSON value)";
-        }
-        if (!tree.isObject()) {
-            return "record must be a JSON object, not a JSON " + tree.getNodeType();
-        }
-        JsonNode version = tree.get("schemaVersion");
-        if (version == null || version.isNull()) {
-            return "field 'schemaVersion' is missing";
-        }
-        if (!version.isInt()) {
-            return Rejections.clip("field 'schemaVersion' (" + version + ") must be an integer");
-        }
-        if (version.intValue() != SchemaVersions.CURRENT) {
-            return "field 'schemaVersion' (" + version.intValue() + ") is not supported (supported: "
-                    + SchemaVersions.CURRENT + ")";
-        }
-        return fieldReason;
     }
 
     private Object readResolve() {

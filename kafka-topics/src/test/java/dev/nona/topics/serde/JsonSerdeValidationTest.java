@@ -35,6 +35,10 @@ final class JsonSerdeValidationTest {
             unknown version      | {'schemaVersion':2,'id':'r','model':'m','tenant':'t','eventTime':12,'newField':3}       | field 'schemaVersion' (2) is not supported (supported: 1)
             missing version      | {'id':'r','model':'m','tenant':'t','eventTime':12}                                      | field 'schemaVersion' is missing
             string version       | {'schemaVersion':'1','id':'r','model':'m','tenant':'t','eventTime':12}                  | field 'schemaVersion' ("1") must be an integer
+            float version        | {'schemaVersion':1.0,'id':'r','model':'m','tenant':'t','eventTime':12}                  | field 'schemaVersion' (1.0) must be an integer
+            long version         | {'schemaVersion':4294967297,'id':'r','model':'m','tenant':'t','eventTime':12}           | field 'schemaVersion' (4294967297) must be an integer
+            null version         | {'schemaVersion':null,'id':'r','model':'m','tenant':'t','eventTime':12}                 | field 'schemaVersion' is missing
+            version beats field  | {'id':7,'schemaVersion':3}                                                              | field 'schemaVersion' (3) is not supported (supported: 1)
             trailing garbage     | {'schemaVersion':1,'id':'r','model':'m','tenant':'t','eventTime':12} x                  | malformed JSON at column 71: Unrecognized token 'x'
             truncated            | {'schemaVersion':1,'id':'r','model':'m'                                                 | malformed JSON at column 40: Unexpected end-of-input
             array                | [1,2]                                                                                   | record must be a JSON object, not a JSON ARRAY
@@ -70,6 +74,7 @@ final class JsonSerdeValidationTest {
             no tasks        | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[],'edges':[]}}                                                                                               | field 'dag.tasks' ([]) must hold at least one task
             self loop       | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1}],'edges':[{'from':'a','to':'a','bytes':1}]}}                                              | field 'dag.edges[0]' (a->a) is a self-loop
             negative bytes  | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1},{'id':'b','ops':1}],'edges':[{'from':'a','to':'b','bytes':-8}]}}                          | field 'dag.edges[0].bytes' (-8.0) must be finite and >= 0
+            nested version  | {'dag':{'schemaVersion':1,'tasks':[{'schemaVersion':1}]},'model':'m','schemaVersion':5}                                                                                 | field 'schemaVersion' (5) is not supported (supported: 1)
             missing dag     | {'schemaVersion':1,'model':'m'}                                                                                                                                      | field 'dag' is missing
             """)
     void parse_invalidCatalogEntry_isRejectedWithReasonNamingFieldAndValue(String what, String json, String reason) {

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.jgrapht.Graph;
 import org.jgrapht.alg.connectivity.KosarajuStrongConnectivityInspector;
@@ -73,23 +74,31 @@ public final class DagValidator {
 
     /** Throws naming one directed cycle if {@code graph} has any. */
     static void requireAcyclic(Graph<String, DefaultWeightedEdge> graph) {
-        for (Set<String> component : new KosarajuStrongConnectivityInspector<>(graph).stronglyConnectedSets()) {
-            if (component.size() > 1) {
-                List<String> cycle = cycleThrough(graph, component);
-                throw new DagValidationException("edges: the graph has a cycle: " + String.join(" -> ", cycle));
-            }
+        Optional<List<String>> cycle = findCycle(graph);
+        if (cycle.isPresent()) {
+            throw new DagValidationException("edges: the graph has a cycle: " + String.join(" -> ", cycle.get()));
         }
     }
 
+    /** One directed cycle of {@code graph} (first vertex repeated at the end), if it has any. */
+    static <E> Optional<List<String>> findCycle(Graph<String, E> graph) {
+        for (Set<String> component : new KosarajuStrongConnectivityInspector<>(graph).stronglyConnectedSets()) {
+            if (component.size() > 1) {
+                return Optional.of(cycleThrough(graph, component));
+            }
+        }
+        return Optional.empty();
+    }
+
     /** A cycle inside a strongly connected set: breadth-first from one vertex back to itself. */
-    private static List<String> cycleThrough(Graph<String, DefaultWeightedEdge> graph, Set<String> component) {
+    private static <E> List<String> cycleThrough(Graph<String, E> graph, Set<String> component) {
         String start = component.stream().sorted().findFirst().orElseThrow();
         Map<String, String> parent = new HashMap<>();
         Deque<String> queue = new ArrayDeque<>(List.of(start));
         Set<String> seen = new HashSet<>(List.of(start));
         while (!queue.isEmpty()) {
             String u = queue.poll();
-            for (DefaultWeightedEdge e : graph.outgoingEdgesOf(u)) {
+            for (E e : graph.outgoingEdgesOf(u)) {
                 String w = graph.getEdgeTarget(e);
                 if (w.equals(start)) {
                     List<String> path = new ArrayList<>();

@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jgrapht.Graph;
+import org.jgrapht.graph.SimpleDirectedGraph;
 
 /**
  * Reads the {@code graph.txt} written by PipeDream's profiler (github.com/msr-fiddle/pipedream) into a
@@ -86,9 +88,24 @@ public final class PipeDreamImporter {
             }
             edges.add(new Edge(raw.from, raw.to, conversion.bytes(nodes.get(raw.from).activationBytes)));
         }
+        requireAcyclic(nodes.keySet(), rawEdges);
         ModelDag dag = new ModelDag(name, tasks, edges);
         DagValidator.validate(dag);
         return dag;
+    }
+
+    private static void requireAcyclic(Set<String> ids, List<RawEdge> rawEdges) {
+        Graph<String, RawEdge> graph = new SimpleDirectedGraph<>(RawEdge.class);
+        ids.forEach(graph::addVertex);
+        rawEdges.forEach(e -> graph.addEdge(e.from, e.to, e));
+        DagValidator.findCycle(graph).ifPresent(cycle -> {
+            List<String> lines = new ArrayList<>();
+            for (int i = 0; i + 1 < cycle.size(); i++) {
+                lines.add(String.valueOf(graph.getEdge(cycle.get(i), cycle.get(i + 1)).line));
+            }
+            throw new DagValidationException("lines " + String.join(", ", lines) + ": the edges form a cycle: "
+                    + String.join(" -> ", cycle));
+        });
     }
 
     private static RawEdge edge(String text, int line) {

@@ -111,7 +111,7 @@ final class PipeDreamImporterTest {
     @Test
     void parse_cycle_namesIt() {
         assertThatThrownBy(() -> parse(INPUT, CONV, RELU, "\tnode1 -- node2", "\tnode2 -- node3", "\tnode3 -- node2"))
-                .hasMessage("edges: the graph has a cycle: node2 -> node3 -> node2");
+                .hasMessage("lines 5, 6: the edges form a cycle: node2 -> node3 -> node2");
     }
 
     @Test

@@ -1,0 +1,37 @@
+package dev.nona.sim.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nona.sim.SimWorkload;
+import dev.nona.sim.TestingWorkloads;
+import dev.nona.sim.policy.expert.ExpertSearch;
+import dev.nona.sim.policy.expert.SubgraphOptions;
+import dev.nona.sim.policy.theta.SimTriplet;
+import dev.nona.sim.policy.theta.ThetaTable;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+final class ExpertSearchTest {
+    @Test
+    void paretoFront_forkJoin_isLocalThenSplit() {
+        SimWorkload w = new SimWorkload(TestingWorkloads.cluster(16), List.of(TestingWorkloads.forkJoin(1)));
+        List<SimTriplet> front = SubgraphOptions.paretoFront(w.classes().get(0), w.classes().get(0).subgraphs().get(0), w.cluster(), 1000);
+        // local: no link time, 2 s; split: 0.2 s of link time, 1.2 s; nothing else is on the front
+        assertThat(front).hasSize(2);
+        assertThat(front.get(0).partCount()).isEqualTo(1);
+        assertThat(front.get(1).partCount()).isEqualTo(2);
+    }
+
+    @Test
+    void solve_lightLoad_distributesAndHeavyLinkLoad_keepsLocal() {
+        ExpertSearch search = new ExpertSearch(new ExpertSearch.Settings(1_500, 7, 1, 1000), m -> { });
+        SimWorkload light = new SimWorkload(TestingWorkloads.cluster(16), List.of(TestingWorkloads.forkJoin(0.5)));
+        ThetaTable t = search.solve(light);
+        assertThat(t.of(0).get(0).options().get(1).partCount()).isEqualTo(2);
+        assertThat(t.of(0).get(0).probability(1)).isGreaterThan(0.5);
+        // 2 edges of 0.1 s cut per split job: at 6 jobs/s splitting everything would need a link load of 1.2
+        SimWorkload heavy = new SimWorkload(TestingWorkloads.cluster(64), List.of(TestingWorkloads.forkJoin(6)));
+        ThetaTable h = search.solve(heavy);
+        assertThat(h.of(0).get(0).probability(1)).isLessThan(1.0);
+    }
+}

@@ -1,0 +1,87 @@
+package dev.nona.sim.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.nona.sim.JobClass;
+import dev.nona.sim.SimWorkload;
+import dev.nona.sim.TestingWorkloads;
+import dev.nona.sim.engine.SimConfig;
+import dev.nona.sim.engine.SimResult;
+import dev.nona.sim.engine.Simulator;
+import dev.nona.sim.policy.baseline.OpportunisticPolicy;
+import dev.nona.sim.policy.theta.SimTriplet;
+import dev.nona.sim.policy.theta.SubgraphTheta;
+import dev.nona.sim.policy.theta.ThetaPolicy;
+import dev.nona.sim.policy.theta.ThetaTable;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+final class PoliciesTest {
+    private static final SimWorkload FORK = new SimWorkload(TestingWorkloads.cluster(16), List.of(TestingWorkloads.forkJoin(2)));
+
+    private static SimResult run(String policy, SimWorkload w) {
+        Policy p = PolicyRegistry.create(policy, PolicyContext.basic(w, 3));
+        return new Simulator(w, p, policy, new SimConfig(3_000, 300, 3, Long.MAX_VALUE)).run();
+    }
+
+    @Test
+    void registry_everyConfiguredPolicy_isRegistered() {
+        assertThat(PolicyRegistry.experimentPolicies()).containsExactlyInAnyOrderElementsOf(PolicyRegistry.names());
+        assertThatThrownBy(() -> PolicyRegistry.create("decima", PolicyContext.basic(FORK, 1)))
+                .hasMessageContaining("'decima'");
+    }
+
+    @Test
+    void local_neverUsesTheLink() {
+        assertThat(run("local", FORK).linkUtilization()).isZero();
+        assertThat(run("jsq", FORK).linkUtilization()).isZero();
+        assertThat(run("p2c", FORK).linkUtilization()).isZero();
+    }
+
+    @Test
+    void random_cutsMostEdges() {
+        // 16 servers: an edge is cut with probability 15/16; 4 edges of 0.1 s at 2 jobs/s => link load about 0.75.
+        assertThat(run("random", FORK).linkUtilization()).isCloseTo(2 * 4 * 0.1 * 15.0 / 16, within(0.05));
+    }
+
+    @Test
+    void opportunistic_forkJoin_putsTheTwoBranchesOnDistinctServers() {
+        ThetaTable t = OpportunisticPolicy.table(FORK);
+        SimTriplet only = t.of(0).get(0).options().get(0);
+        assertThat(only.partCount()).isEqualTo(2);
+        int[] servers = new int[4];
+        new ThetaPolicy(t, new SplittableRandom(1)).place(0, FORK.classes().get(0), new Simulator(FORK, (c, j, v, s) -> { }, "x", SimConfig.of(1, 1)), servers);
+        assertThat(servers[1]).isNotEqualTo(servers[2]);
+        assertThat(servers[0]).isEqualTo(servers[3]);
+        assertThat(servers[0]).isIn(servers[1], servers[2]);
+    }
+
+    @Test
+    void thetaPolicy_mixture_cutsEdgesInProportion() {
+        JobClass c = FORK.classes().get(0);
+        SimTriplet local = SimTriplet.of(new int[][] {{1, 2}}, 0, 0);
+        SimTriplet split = SimTriplet.of(new int[][] {{1}, {2}}, 0, 0);
+        ThetaTable table = new ThetaTable(List.of(List.of(new SubgraphTheta(List.of(local, split), new double[] {0.75, 0.25}))), List.of(Double.NaN));
+        Policy p = new ThetaPolicy(table, new SplittableRandom(5));
+        int[] servers = new int[4];
+        Simulator view = new Simulator(FORK, p, "x", SimConfig.of(1, 1));
+        int splits = 0;
+        for (int i = 0; i < 20_000; i++) {
+            p.place(0, c, view, servers);
+            splits += servers[1] != servers[2] ? 1 : 0;
+        }
+        assertThat(splits / 20_000.0).isCloseTo(0.25, within(0.015));
+    }
+
+    @Test
+    void sparkFair_fewJobs_spreadsTasksOverItsShare() {
+        SimWorkload light = FORK.withRatesScaled(0.01);
+        assertThat(run("spark-fair", light).linkUtilization()).isGreaterThan(0);
+        // alone in the cluster both branches go to other servers of its share: root 0-1 s; transfers 1-1.1 and
+        // 1.1-1.2 s; branches 1.1-2.1 and 1.2-2.2 s; transfers back 2.1-2.2 and 2.2-2.3 s; sink 2.3-3.3 s
+        assertThat(run("spark-fair", light).meanJctSeconds()).isCloseTo(3.3, within(0.05));
+    }
+}

@@ -53,6 +53,10 @@ final class ChoiceCost {
     private final int directN;
     private final double[] clock;
     private final double[] finish;
+    /** The delay as an upper envelope $\max_n (A_n + n\phi)$: intercepts, and slopes (numbers of cut edges on a path). */
+    private final double[] envelopeA;
+    private final int[] envelopeN;
+    private final double envelopeW;
 
     private ChoiceCost(Builder b) {
         this.parts = b.parts;
@@ -72,6 +76,97 @@ final class ChoiceCost {
         this.cutEdges = b.cutEdges;
         this.clock = new double[parts];
         this.finish = new double[partOf.length];
+        this.envelopeW = b.w;
+        Envelope env = new Envelope(this, b.w);
+        this.envelopeA = env.a;
+        this.envelopeN = env.n;
+    }
+
+    /**
+     * The same value as {@link #delay(double, double)} at the $w$ given at compile time, from the precomputed
+     * envelope: $O(\text{cut edges})$ and no scratch state.
+     */
+    double delay(double phi) {
+        double max = 0;
+        for (int i = 0; i < envelopeA.length; i++) {
+            max = Math.max(max, envelopeA[i] + envelopeN[i] * phi);
+        }
+        return max;
+    }
+
+    /** Whether this choice costs exactly the same as {@code o} for every $\phi$ (same traffic, same envelope). */
+    boolean sameCost(ChoiceCost o) {
+        return cutSeconds == o.cutSeconds && cutSquares == o.cutSquares
+                && java.util.Arrays.equals(envelopeA, o.envelopeA) && java.util.Arrays.equals(envelopeN, o.envelopeN);
+    }
+
+    /** The $w$ the envelope was compiled for. */
+    double compiledServerWait() {
+        return envelopeW;
+    }
+
+    /**
+     * The dynamic program of {@link #delay(double, double)} in max-plus algebra over vectors indexed by the number
+     * of cut edges on a path, so the delay becomes an explicit upper envelope of affine functions of $\phi$.
+     */
+    private static final class Envelope {
+        final double[] a;
+        final int[] n;
+
+        Envelope(ChoiceCost c, double w) {
+            int k = c.cutEdges + 1;
+            double[][] clock = new double[c.parts][];
+            double[][] finish = new double[c.partOf.length][];
+            for (int i = 0; i < c.parts; i++) {
+                clock[i] = empty(k);
+                clock[i][c.rootInN[i]] = c.rootInS[i];
+            }
+            for (int t = 0; t < c.partOf.length; t++) {
+                int p = c.partOf[t];
+                double[] ready = clock[p].clone();
+                for (int q = c.predStart[t]; q < c.predStart[t + 1]; q++) {
+                    double[] f = finish[c.predIdx[q]];
+                    for (int j = 0; j + 1 < k; j++) {
+                        ready[j + 1] = Math.max(ready[j + 1], f[j] + c.predS[q]);
+                    }
+                }
+                for (int j = 0; j < k; j++) {
+                    ready[j] += c.compute[t] + w;
+                }
+                clock[p] = ready;
+                finish[t] = ready;
+            }
+            double[] total = empty(k);
+            total[0] = 0;
+            if (c.directN > 0) {
+                total[1] = Math.max(total[1], c.directS);
+            }
+            for (int i = 0; i < c.parts; i++) {
+                for (int j = 0; j + c.outN[i] < k; j++) {
+                    total[j + c.outN[i]] = Math.max(total[j + c.outN[i]], clock[i][j] + c.outS[i]);
+                }
+            }
+            // keep only slopes not dominated by a larger slope with a larger intercept (phi >= 0)
+            int kept = 0;
+            double[] ka = new double[k];
+            int[] kn = new int[k];
+            double best = Double.NEGATIVE_INFINITY;
+            for (int j = k - 1; j >= 0; j--) {
+                if (total[j] > best) {
+                    best = total[j];
+                    ka[kept] = total[j];
+                    kn[kept++] = j;
+                }
+            }
+            a = java.util.Arrays.copyOf(ka, kept);
+            n = java.util.Arrays.copyOf(kn, kept);
+        }
+
+        private static double[] empty(int k) {
+            double[] v = new double[k];
+            java.util.Arrays.fill(v, Double.NEGATIVE_INFINITY);
+            return v;
+        }
     }
 
     /**
@@ -102,8 +197,10 @@ final class ChoiceCost {
     }
 
     /** Compiles a triplet of a subgraph; ops are divided by $\nu$, bits by $\mu$. */
-    static ChoiceCost compile(Subgraph sg, Triplet triplet, Map<String, ContractedNode> nodes, double nu, double mu) {
-        return new Builder(sg, triplet, nodes, nu, mu).build();
+    static ChoiceCost compile(Subgraph sg, Triplet triplet, Map<String, ContractedNode> nodes, double nu, double mu, double w) {
+        Builder b = new Builder(sg, triplet, nodes, nu, mu);
+        b.w = Double.isFinite(w) ? w : 0;
+        return b.build();
     }
 
     private static final class Builder {
@@ -122,6 +219,7 @@ final class ChoiceCost {
         double cutSeconds;
         double cutSquares;
         int cutEdges;
+        double w;
 
         Builder(Subgraph sg, Triplet triplet, Map<String, ContractedNode> nodes, double nu, double mu) {
             List<String> inter = sg.intermediates();

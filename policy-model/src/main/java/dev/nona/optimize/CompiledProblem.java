@@ -7,6 +7,7 @@ import dev.nona.queueing.ServerQueue;
 import dev.nona.workload.Background;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A {@link NonaProblem} flattened into arrays: every subgraph of every job class gets an index {@code s}, every
@@ -35,6 +36,11 @@ final class CompiledProblem {
     final double serverUtilisation;
     final double serverWait;
     final int[] firstSubgraph;
+    /**
+     * For each subgraph, the first subgraph whose triplets cost exactly the same (itself if none): the linear
+     * program treats such subgraphs as one, weighted by their summed rates, which has the same optimum.
+     */
+    final int[] representative;
 
     CompiledProblem(NonaProblem p) {
         this.problem = p;
@@ -43,7 +49,7 @@ final class CompiledProblem {
         int servers = p.cluster().servers();
         List<Integer> firsts = new ArrayList<>();
         List<Integer> jobs = new ArrayList<>();
-        List<ChoiceCost> costs = new ArrayList<>();
+        List<Pending> compiling = new ArrayList<>();
         firstSubgraph = new int[p.jobs().size() + 1];
         double sumLambdaS = 0;
         double sumLambdaS2 = 0;
@@ -53,13 +59,13 @@ final class CompiledProblem {
             List<ContractedNode> chain = new ArrayList<>();
             chain.add(job.nodes().get(job.source()));
             for (SubgraphChoices sc : job.subgraphs()) {
-                firsts.add(costs.size());
+                firsts.add(compiling.size());
                 jobs.add(j);
                 List<Triplet> ok = new ArrayList<>();
                 for (Triplet t : sc.triplets()) {
                     if (SubgraphChoices.serversNeeded(t) <= servers) {
                         ok.add(t);
-                        costs.add(ChoiceCost.compile(sc.subgraph(), t, job.nodes(), nu, mu));
+                        compiling.add(new Pending(sc.subgraph(), t, job.nodes()));
                     }
                 }
                 if (ok.isEmpty()) {
@@ -88,8 +94,7 @@ final class CompiledProblem {
             jobOf[s] = jobs.get(s);
             beta[s] = p.jobs().get(jobOf[s]).ratePerSecond();
         }
-        first[subgraphs] = costs.size();
-        cost = costs.toArray(ChoiceCost[]::new);
+        first[subgraphs] = compiling.size();
 
         Background.Compute bc = p.background().compute();
         double bcS = bc.ops() / nu;
@@ -104,6 +109,21 @@ final class CompiledProblem {
         rhoBackground = LinkModel.load(backgroundRate, backgroundS);
         m2Background = backgroundRate * backgroundS * backgroundS;
 
+        cost = new ChoiceCost[compiling.size()];
+        for (int c = 0; c < cost.length; c++) {
+            Pending in = compiling.get(c);
+            cost[c] = ChoiceCost.compile(in.subgraph(), in.triplet(), in.nodes(), nu, mu, serverWait);
+        }
+        representative = new int[subgraphs];
+        for (int s = 0; s < subgraphs; s++) {
+            representative[s] = s;
+            for (int r = 0; r < s; r++) {
+                if (representative[r] == r && sameCosts(r, s)) {
+                    representative[s] = r;
+                    break;
+                }
+            }
+        }
         fixedJct = new double[p.jobs().size()];
         double constant = 0;
         for (int j = 0; j < p.jobs().size(); j++) {
@@ -122,6 +142,18 @@ final class CompiledProblem {
 
     private double nodeTime(ContractedNode n, double nu) {
         return n.ops() / nu + (n.virtual() ? 0 : serverWait);
+    }
+
+    private boolean sameCosts(int r, int s) {
+        if (first[r + 1] - first[r] != first[s + 1] - first[s]) {
+            return false;
+        }
+        for (int i = 0; i < first[r + 1] - first[r]; i++) {
+            if (!cost[first[r] + i].sameCost(cost[first[s] + i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     int choices() {
@@ -155,10 +187,14 @@ final class CompiledProblem {
         return problem.costModel().backgroundInObjective() && backgroundRate > 0 ? backgroundRate * (phi + backgroundS) : 0;
     }
 
-    /** Fills {@code out[c]} with every choice's delay at {@code phi} (Eqs. (IX)&ndash;(XI)). */
+    /** Fills {@code out[c]} with the delay of every choice of a representative subgraph at {@code phi} (Eqs. (IX)&ndash;(XI)). */
     void delays(double phi, double[] out) {
-        for (int c = 0; c < cost.length; c++) {
-            out[c] = cost[c].delay(phi, serverWait);
+        for (int s = 0; s < subgraphs; s++) {
+            if (representative[s] == s) {
+                for (int c = first[s]; c < first[s + 1]; c++) {
+                    out[c] = cost[c].delay(phi);
+                }
+            }
         }
     }
 
@@ -178,7 +214,7 @@ final class CompiledProblem {
             double kappa = 0;
             for (int c = first[s]; c < first[s + 1]; c++) {
                 if (theta[c] > 0) {
-                    kappa += theta[c] * cost[c].delay(phi, serverWait);
+                    kappa += theta[c] * cost[c].delay(phi);
                 }
             }
             jct[jobOf[s]] += kappa;
@@ -189,6 +225,9 @@ final class CompiledProblem {
         }
         return new Evaluation(objective, rho, phi, jct);
     }
+
+    /** A triplet waiting to be compiled once the server wait is known. */
+    private record Pending(dev.nona.dag.Subgraph subgraph, Triplet triplet, Map<String, ContractedNode> nodes) {}
 
     /**
      * The objective and its parts at one $\theta$.

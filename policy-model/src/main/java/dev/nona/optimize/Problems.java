@@ -1,0 +1,45 @@
+package dev.nona.optimize;
+
+import dev.nona.dag.ContractedNode;
+import dev.nona.dag.DagAnalysis;
+import dev.nona.dag.EnumerationBound;
+import dev.nona.dag.ModelDag;
+import dev.nona.dag.SubgraphTriplets;
+import dev.nona.workload.DagSources;
+import dev.nona.workload.ModelSpec;
+import dev.nona.workload.Workload;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Builds optimiser inputs from DAG analyses and workloads. */
+public final class Problems {
+    private Problems() {}
+
+    /** A job class from a model's analysis (contraction, decomposition, enumeration). */
+    public static JobClass jobClass(String name, double ratePerSecond, DagAnalysis analysis) {
+        Map<String, ContractedNode> nodes = new LinkedHashMap<>();
+        analysis.decomposition().nodes().forEach(n -> nodes.put(n.id(), n));
+        List<SubgraphChoices> subgraphs = new ArrayList<>();
+        for (SubgraphTriplets st : analysis.triplets()) {
+            subgraphs.add(new SubgraphChoices(st.subgraph(), st.triplets()));
+        }
+        return new JobClass(name, ratePerSecond, nodes, analysis.roots().get(0), subgraphs);
+    }
+
+    /** Loads and analyses every model of the workload (default enumeration bound) and builds the problem. */
+    public static NonaProblem fromWorkload(Workload workload, CostModel costModel) {
+        return fromWorkload(workload, costModel, EnumerationBound.defaults());
+    }
+
+    /** Loads and analyses every model of the workload and builds the problem. */
+    public static NonaProblem fromWorkload(Workload workload, CostModel costModel, EnumerationBound bound) {
+        List<JobClass> jobs = new ArrayList<>();
+        for (ModelSpec m : workload.models()) {
+            ModelDag dag = DagSources.load(m.name(), m.dag());
+            jobs.add(jobClass(m.name(), m.ratePerSecond(), DagAnalysis.analyse(dag, bound)));
+        }
+        return new NonaProblem(jobs, workload.cluster(), workload.background(), costModel);
+    }
+}

@@ -1,0 +1,154 @@
+package dev.nona.optimize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.nona.dag.ContractedNode;
+import dev.nona.dag.Edge;
+import dev.nona.dag.Subgraph;
+import dev.nona.dag.Triplet;
+import dev.nona.workload.Background;
+import dev.nona.workload.Cluster;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Test;
+
+/** Eqs. (X)-(XI) of Nona and their generalisation. */
+final class CostPropagationTest {
+    private static final double NU = 1e12;
+    private static final double MU = 1e10;
+
+    @Property(tries = 60, seed = "31")
+    void reduction_forkJoin_equalsPaperEquationsXandXI(@ForAll @LongRange(min = 0, max = 1_000_000) long seed) {
+        Random r = new Random(seed);
+        int m = 1 + r.nextInt(4);
+        List<String> inter = new ArrayList<>();
+        List<Edge> edges = new ArrayList<>();
+        Map<String, ContractedNode> nodes = new HashMap<>();
+        nodes.put("r", new ContractedNode("r", 1e9, List.of("r"), false));
+        nodes.put("k", new ContractedNode("k", 1e9, List.of("k"), false));
+        for (int i = 0; i < m; i++) {
+            String id = "t" + i;
+            inter.add(id);
+            nodes.put(id, new ContractedNode(id, 1e8 + 1e10 * r.nextDouble(), List.of(id), false));
+            edges.add(new Edge("r", id, 1e7 * r.nextDouble()));
+            edges.add(new Edge(id, "k", 1e7 * r.nextDouble()));
+        }
+        Subgraph sg = new Subgraph("r", "k", inter, edges);
+        double phi = 1e-3 * r.nextDouble();
+        for (Triplet t : TestingTriplets.enumerate(inter)) {
+            ChoiceCost c = ChoiceCost.compile(sg, t, nodes, NU, MU, 0);
+            double paper = paperKappaWithoutSink(sg, t, nodes, phi);
+            assertThat(c.delay(phi, 0)).isCloseTo(paper, within(1e-15));
+            assertThat(c.delay(phi)).isCloseTo(paper, within(1e-15));
+        }
+    }
+
+    /**
+     * A direct transcription of Eq. (X) (intended meaning, DESIGN.md section 4) maximised over parts as in (XI):
+     * chi_i = sum over tasks of p/nu + sum of c over root inputs if i != k + sum of c over sink outputs if i != l.
+     */
+    private static double paperKappaWithoutSink(Subgraph sg, Triplet t, Map<String, ContractedNode> nodes, double phi) {
+        double max = 0;
+        for (int i = 0; i < t.parts().size(); i++) {
+            List<String> part = t.parts().get(i);
+            double chi = 0;
+            for (String task : part) {
+                chi += nodes.get(task).ops() / NU;
+            }
+            for (Edge e : sg.edges()) {
+                double c = phi + e.bits() / MU;
+                if (e.from().equals(sg.root()) && part.contains(e.to()) && i != t.rootPart()) {
+                    chi += c;
+                }
+                if (e.to().equals(sg.sink()) && part.contains(e.from()) && i != t.sinkPart()) {
+                    chi += c;
+                }
+            }
+            max = Math.max(max, chi);
+        }
+        return max;
+    }
+
+    @Property(tries = 60, seed = "32")
+    void envelope_equalsDynamicProgram_withCrossPartEdges(@ForAll @LongRange(min = 0, max = 1_000_000) long seed) {
+        Random r = new Random(seed);
+        int m = 2 + r.nextInt(3);
+        List<String> inter = new ArrayList<>();
+        List<Edge> edges = new ArrayList<>();
+        Map<String, ContractedNode> nodes = new HashMap<>();
+        nodes.put("r", new ContractedNode("r", 1e9, List.of("r"), false));
+        nodes.put("k", new ContractedNode("k", 1e9, List.of("k"), false));
+        for (int i = 0; i < m; i++) {
+            String id = "t" + i;
+            inter.add(id);
+            nodes.put(id, new ContractedNode(id, 1e10 * r.nextDouble(), List.of(id), false));
+            edges.add(new Edge("r", id, 1e7 * r.nextDouble()));
+            edges.add(new Edge(id, "k", 1e7 * r.nextDouble()));
+            for (int j = 0; j < i; j++) {
+                if (r.nextInt(3) == 0) {
+                    edges.add(new Edge("t" + j, id, 1e7 * r.nextDouble()));
+                }
+            }
+        }
+        if (r.nextBoolean()) {
+            edges.add(new Edge("r", "k", 1e7 * r.nextDouble()));
+        }
+        Subgraph sg = new Subgraph("r", "k", inter, edges);
+        double w = 1e-3 * r.nextDouble();
+        for (Triplet t : TestingTriplets.enumerate(inter)) {
+            ChoiceCost c = ChoiceCost.compile(sg, t, nodes, NU, MU, w);
+            for (double phi : new double[] {0, 1e-5, 1e-3 * r.nextDouble(), 0.1}) {
+                assertThat(c.delay(phi)).isCloseTo(c.delay(phi, w), within(1e-12));
+            }
+        }
+    }
+
+    @Test
+    void workedExample_crossPartDependency_waitsForTransfer() {
+        // root r -> a -> b -> sink k, a and b in different parts (a with the root, b with the sink):
+        // a: 2 ms; transfer a->b: 1 ms + phi; b: 3 ms; b's part sends nothing (sink local) -> 6 ms + phi
+        Map<String, ContractedNode> nodes = Map.of(
+                "r", new ContractedNode("r", 0, List.of("r"), false),
+                "a", new ContractedNode("a", 2e9, List.of("a"), false),
+                "b", new ContractedNode("b", 3e9, List.of("b"), false),
+                "k", new ContractedNode("k", 0, List.of("k"), false));
+        Subgraph sg = new Subgraph("r", "k", List.of("a", "b"), List.of(
+                new Edge("r", "a", 0), new Edge("a", "b", 1.25e6), new Edge("b", "k", 0)));
+        ChoiceCost c = ChoiceCost.compile(sg, new Triplet(List.of(List.of("a"), List.of("b")), 0, 1), nodes, NU, MU, 0);
+
+        assertThat(c.cutEdges).isEqualTo(1);
+        assertThat(c.cutSeconds).isCloseTo(1e-3, within(1e-15));
+        assertThat(c.delay(2e-4)).isCloseTo(6e-3 + 2e-4, within(1e-15));
+    }
+
+    @Test
+    void identicalJobs_solveLikeOneJobWithSummedRate() {
+        JobClass a = Figure1.job(30);
+        JobClass b = new JobClass("g", 50, a.nodes(), a.source(), a.subgraphs());
+        Background bg = new Background(Background.Comm.ofLoad(0.6, 1e7, Figure1.MU), null);
+        NonaProblem two = new NonaProblem(List.of(a, b), Figure1.CLUSTER, bg, CostModel.PAPER);
+        NonaProblem one = new NonaProblem(List.of(Figure1.job(80)), Figure1.CLUSTER, bg, CostModel.PAPER);
+
+        Solution s2 = NonaOptimizer.solve(two);
+        Solution s1 = NonaOptimizer.solve(one);
+
+        assertThat(s2.objective()).isCloseTo(s1.objective(), within(1e-9 * s1.objective()));
+        assertThat(s2.job("f").subgraphs().get(0).theta()).isEqualTo(s2.job("g").subgraphs().get(0).theta());
+    }
+
+    @Test
+    void tripletsNeedingMoreServersThanCluster_areDropped() {
+        NonaProblem p = new NonaProblem(List.of(Figure1.job(10)), new Cluster(1, Figure1.NU, Figure1.MU), Background.NONE, CostModel.PAPER);
+        Solution s = NonaOptimizer.solve(p);
+
+        assertThat(s.job("f").subgraphs().get(0).triplets()).containsExactly(Figure1.TOGETHER);
+        assertThat(s.job("f").predictedJctSeconds()).isCloseTo(0.022, within(1e-12));
+    }
+}

@@ -1,6 +1,10 @@
 package dev.nona.modelaware;
 
+import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.random.RandomGenerator;
 
@@ -13,7 +17,13 @@ import java.util.random.RandomGenerator;
  * strategy (no cold start, no network, no wait), so it is taken directly. A model no server holds is
  * started cold (unavoidable). Otherwise $n$ is the number of requests in flight at the least loaded server
  * holding the model, the model predicts the three latencies, and the strategy with the smallest one decides.
- * A wait is re-decided whenever the cluster changes, so a request may switch strategy while it waits.
+ * When that server is still loading the model, the prediction adds the wait for the load (at most $T_{CS}$) to
+ * queuing and overlaps it with the network for the registry ({@link LatencyModel#predict(LatencyEstimates, int,
+ * double)}).
+ * A wait is re-decided whenever the cluster changes, so a request may switch strategy while it waits. The
+ * thesis's $n$ counts only requests in flight; this policy also counts the requests it has already told to wait
+ * for a warm server (ahead of this one), so a burst does not all queue behind one warm server. That makes the
+ * policy stateful: one instance per request stream, and every waiting request must be asked again until placed.
  *
  * <p>Based on: K. Liu, <i>Enabling Efficient ML Inference in SigmaOS with Model-Aware Scheduling</i>, MEng
  * thesis, MIT, 2025, Sections 6.5 and 7.
@@ -21,6 +31,7 @@ import java.util.random.RandomGenerator;
 public final class AdaptivePolicy implements ModelAwarePolicy {
     public static final String NAME = "adaptive";
     private final LatencyEstimator estimator;
+    private final Map<String, LinkedHashSet<String>> queued = new HashMap<>();
     private final Map<LatencyModel.Strategy, ModelAwarePolicy> delegates = new EnumMap<>(LatencyModel.Strategy.class);
 
     public AdaptivePolicy(RandomGenerator random, LatencyEstimator estimator) {
@@ -37,6 +48,17 @@ public final class AdaptivePolicy implements ModelAwarePolicy {
 
     @Override
     public Decision decide(InferenceRequest request, ClusterView cluster) {
+        Decision d = choose(request, cluster);
+        LinkedHashSet<String> waiting = queued.computeIfAbsent(request.model(), m -> new LinkedHashSet<>());
+        if (d instanceof Decision.Wait) {
+            waiting.add(request.id());
+        } else {
+            waiting.remove(request.id());
+        }
+        return d;
+    }
+
+    private Decision choose(InferenceRequest request, ClusterView cluster) {
         ModelRegistry registry = cluster.registry();
         var warm = Candidates.warmWithRoom(request, cluster);
         if (warm.isPresent()) {
@@ -45,14 +67,49 @@ public final class AdaptivePolicy implements ModelAwarePolicy {
         if (registry.residentServers(request.model()).isEmpty()) {
             return relabel(delegates.get(LatencyModel.Strategy.COLOCATION).decide(request, cluster), "first-load");
         }
-        LatencyModel.Strategy best = predict(request.model(), registry).best();
+        int ahead = ahead(request);
+        LatencyModel.Prediction prediction = predict(request.model(), registry, ahead);
+        if (registry.locateProxy(request.model()).isEmpty()) {
+            prediction = prediction.withoutRegistry(); // every proxy is at target: a remote call would load cold
+        }
+        LatencyModel.Strategy best = prediction.best();
         return relabel(delegates.get(best).decide(request, cluster), best.policyName());
+    }
+
+    /** Requests of the same model this policy already told to wait for a warm server, ahead of this one. */
+    private int ahead(InferenceRequest request) {
+        LinkedHashSet<String> waiting = queued.get(request.model());
+        if (waiting == null) {
+            return 0;
+        }
+        int k = 0;
+        for (String id : waiting) {
+            if (id.equals(request.id())) {
+                return k;
+            }
+            k++;
+        }
+        return k;
     }
 
     /** The analytical model's view of the next request for {@code model} (for diagnostics and tests). */
     public LatencyModel.Prediction predict(String model, ModelRegistry registry) {
-        int n = registry.residentServers(model).stream().mapToInt(registry::ongoing).min().orElse(0);
-        return LatencyModel.predict(estimator.estimates(model), n);
+        return predict(model, registry, 0);
+    }
+
+    /**
+     * The prediction with $n$ = the requests in flight at the least loaded server holding the model, plus the
+     * requests already waiting for such a server ({@code ahead}) spread over the servers holding it.
+     */
+    LatencyModel.Prediction predict(String model, ModelRegistry registry, int ahead) {
+        LatencyEstimates e = estimator.estimates(model);
+        List<String> resident = registry.residentServers(model);
+        return resident.stream()
+                .min(Comparator.comparingInt(registry::ongoing)
+                        .thenComparing(s -> registry.isLoaded(s, model) ? 0 : 1))
+                .map(proxy -> LatencyModel.predict(e, registry.ongoing(proxy) + ahead / resident.size(),
+                        registry.isLoaded(proxy, model) ? 0 : e.tCS()))
+                .orElseGet(() -> LatencyModel.predict(e, 0));
     }
 
     private static Decision relabel(Decision decision, String strategy) {

@@ -31,13 +31,21 @@ public final class LatencyModel {
         }
     }
 
-    /** The three predicted latencies and the smallest (ties go to the earlier strategy in this order). */
+    /**
+     * The three predicted latencies and the smallest. Ties go to colocation (a cold start spreads load; waiting
+     * concentrates it), then to queuing (it keeps the network free).
+     */
     public record Prediction(double colocation, double colocationWithQueuing, double registry) {
         public Strategy best() {
-            if (colocationWithQueuing <= colocation && colocationWithQueuing <= registry) {
-                return Strategy.COLOCATION_WITH_QUEUING;
+            if (colocation <= colocationWithQueuing && colocation <= registry) {
+                return Strategy.COLOCATION;
             }
-            return registry < colocation ? Strategy.REGISTRY : Strategy.COLOCATION;
+            return registry < colocationWithQueuing ? Strategy.REGISTRY : Strategy.COLOCATION_WITH_QUEUING;
+        }
+
+        /** The same prediction with the registry ruled out (no server holding the model is under target). */
+        public Prediction withoutRegistry() {
+            return new Prediction(colocation, colocationWithQueuing, Double.POSITIVE_INFINITY);
         }
 
         public double latency(Strategy strategy) {
@@ -72,10 +80,21 @@ public final class LatencyModel {
 
     /** All three, with the averages of the requests in flight taken equal to the new request's estimates. */
     public static Prediction predict(LatencyEstimates e, int n) {
+        return predict(e, n, 0);
+    }
+
+    /**
+     * All three when the warm proxy is still loading the model and needs {@code tLoad} more seconds (our
+     * extension; the thesis assumes a loaded proxy, {@code tLoad = 0}, which gives Eqs. (1)–(3) exactly):
+     * queuing waits for the load, $T_{CQ} = t_{load} + (n + 1)(T_{I_{avg}} + T_{P_{avg}})$, and a remote call
+     * overlaps it with the network, $T_{REG} = \max(T_N, t_{load}) + T_I + T_P + n T_{I_{avg}}$.
+     */
+    public static Prediction predict(LatencyEstimates e, int n, double tLoad) {
+        Checks.nonNegative(tLoad, "tLoad");
         return new Prediction(
                 colocation(e.tCS(), e.tI(), e.tP(), n, e.tI(), e.tP()),
-                colocationWithQueuing(n, e.tI(), e.tP()),
-                registry(e.tN(), e.tI(), e.tP(), n, e.tI()));
+                tLoad + colocationWithQueuing(n, e.tI(), e.tP()),
+                registry(Math.max(e.tN(), tLoad), e.tI(), e.tP(), n, e.tI()));
     }
 
     private static void requireN(int n) {

@@ -74,4 +74,39 @@ final class AdaptivePolicyTest {
         assertThat(policy.predict("t5-small", c.registry()).best()).isEqualTo(LatencyModel.Strategy.COLOCATION);
         assertThat(((Place) policy.decide(WHOLE_MACHINE, c)).route()).isEqualTo(Route.COLD_LOCAL);
     }
+
+    @Test
+    void burst_countsRequestsAlreadyWaiting_thenStartsCold() {
+        // T_CS 3, T_I 1, T_P 0, slow network; the warm machine is busy with one request.
+        // Waiting behind n requests costs (n + 1) s; a cold start costs 4 s: two wait, the third starts cold.
+        ModelProfile noPost = new ModelProfile("t5-small", 242, 3, 1, 0);
+        TestingCluster c = new TestingCluster(4, 4).running("s0", 4, noPost);
+        AdaptivePolicy policy = new AdaptivePolicy(new SplittableRandom(1), estimator(noPost, 10));
+
+        Decision first = policy.decide(new InferenceRequest("a", "t5-small", 4), c);
+        Decision second = policy.decide(new InferenceRequest("b", "t5-small", 4), c);
+        Decision third = policy.decide(new InferenceRequest("c", "t5-small", 4), c);
+        Decision firstAgain = policy.decide(new InferenceRequest("a", "t5-small", 4), c);
+
+        assertThat(first).isInstanceOf(Decision.Wait.class);
+        assertThat(second).isInstanceOf(Decision.Wait.class);
+        assertThat(((Place) third).route()).isEqualTo(Route.COLD_LOCAL);
+        assertThat(firstAgain).isInstanceOf(Decision.Wait.class);
+    }
+
+    @Test
+    void proxyStillLoading_queuingPaysForTheLoad() {
+        // The only holder is loading (3 s): waiting costs 3 + 2 * 1, a cold start 4: start cold.
+        ModelProfile noPost = new ModelProfile("t5-small", 242, 3, 1, 0);
+        TestingCluster c = new TestingCluster(4, 4);
+        c.registry().assign("s0", noPost);
+        c.registry().beginRequest("s0");
+        AdaptivePolicy policy = new AdaptivePolicy(new SplittableRandom(1), estimator(noPost, 10));
+
+        var p = policy.predict("t5-small", c.registry());
+
+        assertThat(p.colocationWithQueuing()).isEqualTo(5.0);
+        assertThat(p.registry()).isEqualTo(10 + 1 + 0 + 1.0);
+        assertThat(p.best()).isEqualTo(LatencyModel.Strategy.COLOCATION);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.nona.dag;
 
+import java.math.BigInteger;
 import java.util.List;
 
 /**
@@ -39,7 +40,7 @@ public record DagStats(String name, int tasks, int edges, int contractedTasks, i
                 nonTrivial.stream().mapToInt(s -> s.intermediates().size()).max().orElse(0),
                 analysis.variables(),
                 analysis.triplets().stream().map(SubgraphTriplets::exactCount)
-                        .reduce(java.math.BigInteger.ZERO, java.math.BigInteger::add).toString(),
+                        .reduce(BigInteger.ZERO, BigInteger::add).toString(),
                 analysis.capped(),
                 analysis.bound().maxTripletsPerSubgraph());
     }

@@ -1,10 +1,12 @@
 package dev.nona.dag;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -18,7 +20,8 @@ import java.util.List;
  * Reads and writes the model DAG JSON format (a contract):
  * {@code {"name": "...", "tasks": [{"id": "t1", "ops": 1.0e6}], "edges": [{"from": "t1", "to": "t2", "bytes": 1.0e8}]}}.
  *
- * <p>All fields are required ({@code edges} may be empty); unknown fields are errors. Reading validates the
+ * <p>All fields are required ({@code edges} may be empty); unknown and repeated fields are errors, and
+ * numbers must be JSON numbers (a string such as {@code "1e6"} is not coerced). Reading validates the
  * DAG ({@link DagValidator}); every error is a {@link DagValidationException} naming the field (as a path
  * such as {@code tasks[2].ops}) and the value. {@code NaN} and {@code Infinity} literals are parsed so that
  * they are rejected with that message rather than a syntax error. Thread-safe.
@@ -26,6 +29,8 @@ import java.util.List;
 public final class DagJson {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)

@@ -93,4 +93,16 @@ final class DagJsonTest {
 
         assertThatThrownBy(() -> DagJson.read(json)).hasMessage("edges[0].to: 'z' is not a task id");
     }
+
+    @Test
+    void read_repeatedField_isRejected() {
+        assertThatThrownBy(() -> DagJson.read("{\"name\":\"m\",\"tasks\":[{\"id\":\"a\",\"ops\":1,\"ops\":2}],\"edges\":[]}"))
+                .hasMessageStartingWith("malformed JSON: Duplicate field 'ops'");
+    }
+
+    @Test
+    void read_numberAsString_isNotCoerced() {
+        assertThatThrownBy(() -> DagJson.read("{\"name\":\"m\",\"tasks\":[{\"id\":\"a\",\"ops\":\"1e6\"}],\"edges\":[]}"))
+                .hasMessageStartingWith("tasks[0].ops: ");
+    }
 }

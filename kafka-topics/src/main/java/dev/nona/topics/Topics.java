@@ -18,7 +18,7 @@ import java.util.Optional;
 public final class Topics {
     /** 8 MiB: a placement table for many models with large DAGs can exceed Kafka's 1 MiB default. */
     static final String TABLE_MAX_MESSAGE_BYTES = String.valueOf(8 << 20);
-    /** 2 MiB: a dead letter carries up to 1 MiB of raw value, base64-encoded (4/3), plus its metadata. */
+    /** 2 MiB: room for dead letters built with a raw cap above the default 256 KiB (base64 adds 1/3). */
     static final String DEAD_LETTER_MAX_MESSAGE_BYTES = String.valueOf(2 << 20);
 
     public static final TopicSpec<InferenceRequest> INFERENCE_REQUESTS = new TopicSpec<>(

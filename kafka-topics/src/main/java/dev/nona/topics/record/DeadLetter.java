@@ -52,8 +52,12 @@ public record DeadLetter(
         }
     }
 
-    /** Raw bytes kept by {@link #of(byte[], String, int, long, String, long)}: 1 MiB, the default record size limit. */
-    public static final int DEFAULT_MAX_RAW_BYTES = 1 << 20;
+    /**
+     * Raw bytes kept by {@link #of(byte[], String, int, long, String, long)}: 256 KiB. Base64 makes that 342 KiB, so a
+     * dead letter always fits Kafka's default 1 MiB producer {@code max.request.size} and broker message size, and
+     * writing a dead letter for a huge record cannot fail the job.
+     */
+    public static final int DEFAULT_MAX_RAW_BYTES = 256 << 10;
 
     /**
      * A dead letter for a rejected record, keeping up to {@link #DEFAULT_MAX_RAW_BYTES} of its raw value.

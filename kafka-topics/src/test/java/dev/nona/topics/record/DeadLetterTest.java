@@ -7,6 +7,7 @@ import dev.nona.topics.Topics;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -55,6 +56,20 @@ final class DeadLetterTest {
         assertThat(letter.truncated()).isTrue();
         assertThat(letter.rawSizeBytes()).isEqualTo(100);
         assertThat(letter.raw()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+    }
+
+    @Test
+    void of_defaultCap_deadLetterOfAnOversizedRecordFitsKafkasDefaultRequestSize() {
+        byte[] raw = new byte[(1 << 20) + 1];
+        Arrays.fill(raw, (byte) 'x');
+        String reason = "record size (1048577 bytes) exceeds the limit (1048576 bytes)";
+
+        DeadLetter letter = DeadLetter.of(raw, "inference-requests", 0, 0L, reason, 1L);
+        byte[] json = JsonSerde.forTopic(Topics.DEAD_LETTERS).serialize(letter);
+
+        assertThat(letter.truncated()).isTrue();
+        assertThat(letter.raw()).hasSize(DeadLetter.DEFAULT_MAX_RAW_BYTES);
+        assertThat(json.length).isLessThan(1 << 20);
     }
 
     @Test

@@ -20,10 +20,13 @@ import java.util.List;
  * @param wallSeconds         wall-clock time of the run
  * @param maxJobsInFlight     the most jobs in the system at once
  * @param truncated           true if the run hit the event cap before every measured job completed
+ * @param arrivalsStopped     true if arrivals were stopped after the window because the jobs in flight kept
+ *                            growing (an unstable run); the JCTs are then those of a draining system
  */
 public record SimResult(String policy, long jobs, LogHistogram all, LogHistogram inference, List<ClassResult> classes,
                         double linkUtilization, double meanLinkWaitSeconds, long transfers, long events,
-                        double simulatedSeconds, double wallSeconds, int maxJobsInFlight, boolean truncated) {
+                        double simulatedSeconds, double wallSeconds, int maxJobsInFlight, boolean truncated,
+                        boolean arrivalsStopped) {
     public SimResult {
         classes = List.copyOf(classes);
     }

@@ -24,6 +24,12 @@ import java.util.SplittableRandom;
  * with the jobs in flight, not with the jobs simulated. Arrival streams are per class ({@code seed}-derived), so
  * two policies run with the same seed see the same arrivals (common random numbers). Not thread-safe; one run
  * per instance.
+ *
+ * <p>A run measures the jobs that arrive in a window (after a warm-up) and ends when they have all completed.
+ * Arrivals go on meanwhile, so the last measured jobs see the same contention as the others; but if the system
+ * is unstable (a load $\rho \ge 1$ somewhere) the jobs in flight would grow without bound, so arrivals stop once
+ * the jobs in flight reach four times their number at the window's end (at least 50,000), and the result says
+ * {@code arrivalsStopped}. The run then drains and always ends.
  */
 public final class Simulator implements ClusterView {
     private static final long ARRIVAL = 0L;
@@ -148,10 +154,14 @@ public final class Simulator implements ClusterView {
         double linkBusy = linkBusySeconds - (this.linkBusy ? Math.max(0, runningLinkEnd - now) : 0);
         return new SimResult(policyName, Math.max(0, Math.min(countedArrivals, measureTo) - measureFrom), all, inference,
                 perClassResults, now > 0 ? linkBusy / now : 0, transfers == 0 ? 0 : linkWaitSum / transfers, transfers,
-                eventCount, now, wall, jobs.maxInFlight(), truncated);
+                eventCount, now, wall, jobs.maxInFlight(), truncated, arrivalsStopped);
     }
 
     private double runningLinkEnd;
+    /** After the measured arrivals, arrivals go on (so the last measured jobs see the same contention) until this many jobs are in flight; -1 before. */
+    private long drainCap = -1;
+    private boolean arrivalsStopped;
+    private static final long MIN_DRAIN_CAP = 50_000;
 
     private void scheduleArrival(int c) {
         double rate = classes[c].ratePerSecond();
@@ -171,7 +181,14 @@ public final class Simulator implements ClusterView {
         } else {
             measured = countedArrivals >= measureFrom && countedArrivals < measureTo;
         }
-        scheduleArrival(c);
+        if (countedArrivals >= measureTo && drainCap < 0) {
+            drainCap = Math.max(MIN_DRAIN_CAP, 4L * jobs.inFlight());
+        }
+        if (drainCap < 0 || jobs.inFlight() < drainCap) {
+            scheduleArrival(c);
+        } else {
+            arrivalsStopped = true;
+        }
         int slot = jobs.allocate();
         jobs.jobClass[slot] = c;
         jobs.arrival[slot] = now;

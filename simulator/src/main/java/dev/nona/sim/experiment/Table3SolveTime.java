@@ -33,7 +33,9 @@ public final class Table3SolveTime implements Experiment {
         Charts chart = new Charts("Optimiser solve time vs servers (load 0.7)", "servers", "solve time (ms)", true, true);
         ctx.md("| servers | median solve (ms) | min | max | objective | rho |");
         ctx.md("| --- | --- | --- | --- | --- | --- |");
-        solver.solve(ctx.workload().withLoad(0.7)); // warm the JIT once
+        for (int i = 0; i < 10; i++) {
+            solver.solve(ctx.workload().withLoad(0.7)); // warm the JIT
+        }
         for (int n : SERVERS) {
             SimWorkload w = ctx.workload().withCluster(ctx.workload().cluster().withServers(n)).withLoad(0.7);
             double[] ms = new double[REPEATS];

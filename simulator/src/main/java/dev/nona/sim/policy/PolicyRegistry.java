@@ -32,6 +32,7 @@ public final class PolicyRegistry {
     static {
         register("nona", NonaPolicy::create);
         register("nona-star", NonaStarPolicy::create);
+        register("nona-jsq", NonaPolicy::createWithLiveMapping);
         register("expert", ExpertPolicy::create);
         register("random", c -> new RandomPolicy(c.random()));
         register("opportunistic", c -> new ThetaPolicy(OpportunisticPolicy.table(c.workload()), c.random()));

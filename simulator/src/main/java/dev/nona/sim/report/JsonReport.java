@@ -41,6 +41,7 @@ public final class JsonReport {
         put(o, "wallSeconds", r.wallSeconds());
         o.put("maxJobsInFlight", r.maxJobsInFlight());
         o.put("truncated", r.truncated());
+        o.put("arrivalsStopped", r.arrivalsStopped());
         o.put("percentileRelativeAccuracy", new LogHistogram().relativeAccuracy());
         return o;
     }

@@ -31,8 +31,8 @@ import java.util.function.Consumer;
  * distribution. The search starts from the front's first option (the one that cuts least: no distribution),
  * independent of Nona's optimiser. For each coordinate in turn (heaviest class first), it tries every
  * candidate as a pure strategy, then mixtures $w \cdot$ best $+ (1-w) \cdot$ runner-up for
- * $w \in \{1/4, 1/2, 3/4\}$, and keeps the best; it makes {@code passes} passes. Cost: about
- * {@code passes} $\cdot \sum (|\text{front}| + 3)$ short simulations. Not thread-safe.
+ * $w \in \{0.05, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 0.95\}$, and keeps the best; it makes {@code passes} passes.
+ * Cost: about {@code passes} $\cdot \sum (|\text{front}| + 9)$ short simulations. Not thread-safe.
  */
 public final class ExpertSearch implements ThetaSolver {
     /**
@@ -53,7 +53,7 @@ public final class ExpertSearch implements ThetaSolver {
         }
     }
 
-    private static final double[] MIX = {0.25, 0.5, 0.75};
+    private static final double[] MIX = {0.05, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 0.95};
     private final Settings settings;
     private final Consumer<String> progress;
     private int simulations;

@@ -15,4 +15,13 @@ public final class NonaPolicy {
     public static Policy create(PolicyContext context) {
         return new ThetaPolicy(context.nona().solve(context.workload()), context.random());
     }
+
+    /**
+     * Nona's table with live server mapping: the triplets come from the table, the servers from the queues (the
+     * first root to the shortest queue, other parts by power of two choices), as the controller maps parts to
+     * servers (DESIGN.md, Section 6). Not in the paper.
+     */
+    public static Policy createWithLiveMapping(PolicyContext context) {
+        return new ThetaPolicy(context.nona().solve(context.workload()), context.random(), true);
+    }
 }

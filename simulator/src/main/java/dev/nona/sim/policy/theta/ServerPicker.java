@@ -37,6 +37,17 @@ public final class ServerPicker {
         return s;
     }
 
+    /** Un-picks {@code s} if it was the last or second-to-last pick (used to keep only the better of two). */
+    public void forgetLast(int s) {
+        for (int i = count - 1; i >= Math.max(1, count - 2); i--) {
+            if (used[i] == s) {
+                used[i] = used[count - 1];
+                count--;
+                return;
+            }
+        }
+    }
+
     private boolean contains(int s) {
         for (int i = 0; i < count; i++) {
             if (used[i] == s) {

@@ -15,22 +15,34 @@ import java.util.SplittableRandom;
  *
  * <p>Based on Nona (CloudNet'24), Section III-E. The table may come from Nona's optimiser, from a fixed rule
  * (Opportunistic) or from a search (Expert).
+ *
+ * <p>With {@code liveMapping}, the triplets are still drawn from the table but servers are chosen from live
+ * state, as the controller's server mapping does (DESIGN.md, Section 6): the first root joins the server with the
+ * least queued work, every other part the less loaded of two random unused servers.
  */
 public final class ThetaPolicy implements Policy {
     private final ThetaTable table;
     private final SplittableRandom random;
     private final ServerPicker picker = new ServerPicker(4096);
+    private final boolean liveMapping;
     private int[] partServer = new int[16];
+    private ClusterView view;
 
     public ThetaPolicy(ThetaTable table, SplittableRandom random) {
+        this(table, random, false);
+    }
+
+    public ThetaPolicy(ThetaTable table, SplittableRandom random, boolean liveMapping) {
         this.table = table;
         this.random = random;
+        this.liveMapping = liveMapping;
     }
 
     @Override
     public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
         int n = view.servers();
-        int first = random.nextInt(n);
+        this.view = view;
+        int first = liveMapping ? leastLoaded(view, n) : random.nextInt(n);
         for (int t = 0; t < jobClass.tasks(); t++) {
             servers[t] = first;
         }
@@ -46,7 +58,8 @@ public final class ThetaPolicy implements Policy {
         int rootServer = servers[sg.root()];
         int parts = triplet.partCount();
         if (parts == 0) {
-            servers[sg.sink()] = triplet.sinkWithRoot() ? rootServer : pickOther(rootServer, n);
+            picker.reset(rootServer);
+            servers[sg.sink()] = triplet.sinkWithRoot() ? rootServer : pickOther(n);
             return;
         }
         if (partServer.length < parts) {
@@ -54,7 +67,7 @@ public final class ThetaPolicy implements Policy {
         }
         picker.reset(rootServer);
         for (int p = 0; p < parts; p++) {
-            int s = p == triplet.rootPart() ? rootServer : picker.pick(random, n);
+            int s = p == triplet.rootPart() ? rootServer : pickOther(n);
             partServer[p] = s;
             for (int i = 0; i < triplet.partSize(p); i++) {
                 servers[triplet.task(p, i)] = s;
@@ -63,8 +76,29 @@ public final class ThetaPolicy implements Policy {
         servers[sg.sink()] = partServer[triplet.sinkPart()];
     }
 
-    private int pickOther(int rootServer, int n) {
-        picker.reset(rootServer);
-        return picker.pick(random, n);
+    private int pickOther(int n) {
+        if (!liveMapping) {
+            return picker.pick(random, n);
+        }
+        int a = picker.pick(random, n);
+        int b = picker.pick(random, n);
+        boolean bBetter = view.queuedWorkSeconds(b) < view.queuedWorkSeconds(a);
+        picker.forgetLast(bBetter ? a : b);
+        return bBetter ? b : a;
+    }
+
+    private int leastLoaded(ClusterView v, int n) {
+        int offset = random.nextInt(n);
+        int best = offset;
+        double bestWork = v.queuedWorkSeconds(offset);
+        for (int i = 1; i < n && bestWork > 0; i++) {
+            int s = (offset + i) % n;
+            double w = v.queuedWorkSeconds(s);
+            if (w < bestWork) {
+                best = s;
+                bestWork = w;
+            }
+        }
+        return best;
     }
 }

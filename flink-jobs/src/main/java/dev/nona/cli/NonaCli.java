@@ -18,10 +18,12 @@ public final class NonaCli implements Runnable {
     static Object[] subcommands() {
         return new Object[] {
             new DagCommand(),
+            new SolveCommand(),
             new TopicsCommand(),
             new SimulateCommand(),
             new ExperimentCommand(),
             new RunCommand(),
+            new DemoCommand(),
         };
     }
 

@@ -36,13 +36,17 @@ public final class DagSources {
             DagSource.PipeDream p = (DagSource.PipeDream) source;
             return PipeDreamImporter.read(p.path(), conversion(model, p.options()));
         } catch (IOException e) {
-            throw new WorkloadException("model '" + model + "': dag " + describe(source) + " cannot be read: " + e, e);
+            throw new WorkloadException("model '" + model + "': dag " + describe(source) + " cannot be read: " + ioMessage(e), e);
         } catch (IllegalArgumentException e) {
             if (e instanceof WorkloadException w) {
                 throw w;
             }
             throw new WorkloadException("model '" + model + "': dag " + describe(source) + ": " + e.getMessage(), e);
         }
+    }
+
+    static String ioMessage(IOException e) {
+        return e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getClass().getSimpleName() + ": " + e.getMessage();
     }
 
     private static PipeDreamConversion conversion(String model, Map<String, Object> options) {

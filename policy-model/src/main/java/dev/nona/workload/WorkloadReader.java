@@ -38,7 +38,7 @@ public final class WorkloadReader {
         try {
             text = Files.readString(file);
         } catch (IOException e) {
-            throw new WorkloadException("workload file " + file + " cannot be read: " + e.getMessage(), e);
+            throw new WorkloadException("workload file " + file + " cannot be read: " + DagSources.ioMessage(e), e);
         }
         String name = file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
         boolean yaml = name.endsWith(".yaml") || name.endsWith(".yml");

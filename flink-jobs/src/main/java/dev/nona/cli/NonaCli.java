@@ -23,7 +23,6 @@ public final class NonaCli implements Runnable {
             new SimulateCommand(),
             new ExperimentCommand(),
             new RunCommand(),
-            new DemoCommand(),
         };
     }
 

@@ -39,8 +39,10 @@ final class Rejections {
     private static String fieldError(String path, String message) {
         Matcher missing = MISSING.matcher(message);
         if (missing.matches()) {
-            String parent = path.endsWith(missing.group(1)) ? path.substring(0, path.length() - missing.group(1).length()) : path;
-            return "field '" + parent + missing.group(1) + "' is missing";
+            String name = missing.group(1);
+            boolean pathNamesIt = path.equals(name) || path.endsWith("." + name);
+            String field = pathNamesIt ? path : path.isEmpty() ? name : path + "." + name;
+            return "field '" + field + "' is missing";
         }
         return path.isEmpty() ? message : "field '" + path + "': " + message;
     }

@@ -54,6 +54,7 @@ final class JsonSerdeValidationTest {
     @CsvSource(delimiter = '|', textBlock = """
             boolean as int      | {'schemaVersion':1,'serverId':'s','up':1,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1}                             | field 'up': Cannot coerce Integer value (1) to `boolean` value
             negative cache size | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[{'model':'a','bytes':-1}],'eventTime':1} | field 'cachedModels[0].bytes' (-1) must be >= 0
+            nested missing      | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[{'model':'a'}],'eventTime':1}          | field 'cachedModels[0].bytes' is missing
             null cache entry    | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[null],'eventTime':1}                    | field 'cachedModels[0]' is missing (null)
             overflow to inf     | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1e400,'ongoingRequests':0,'cachedModels':[],'eventTime':1}                   | field 'opsPerSecond' (Infinity) must be finite and >= 0
             negative rate       | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':-2.5,'ongoingRequests':0,'cachedModels':[],'eventTime':1}                    | field 'opsPerSecond' (-2.5) must be finite and >= 0
@@ -75,6 +76,7 @@ final class JsonSerdeValidationTest {
             self loop       | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1}],'edges':[{'from':'a','to':'a','bytes':1}]}}                                              | field 'dag.edges[0]' (a->a) is a self-loop
             negative bytes  | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1},{'id':'b','ops':1}],'edges':[{'from':'a','to':'b','bytes':-8}]}}                          | field 'dag.edges[0].bytes' (-8.0) must be finite and >= 0
             nested version  | {'dag':{'schemaVersion':1,'tasks':[{'schemaVersion':1}]},'model':'m','schemaVersion':5}                                                                                 | field 'schemaVersion' (5) is not supported (supported: 1)
+            missing edges   | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1}]}}                                                                                        | field 'dag.edges' is missing
             missing dag     | {'schemaVersion':1,'model':'m'}                                                                                                                                      | field 'dag' is missing
             """)
     void parse_invalidCatalogEntry_isRejectedWithReasonNamingFieldAndValue(String what, String json, String reason) {

@@ -1,0 +1,54 @@
+package dev.nona.sim.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.nona.dag.Task;
+import dev.nona.optimize.CostModel;
+import dev.nona.sim.JobClass;
+import dev.nona.sim.SimWorkload;
+import dev.nona.sim.policy.theta.SubgraphTheta;
+import dev.nona.sim.policy.theta.ThetaTable;
+import dev.nona.workload.Background;
+import dev.nona.workload.Cluster;
+import dev.nona.workload.DagSource;
+import dev.nona.workload.ModelSpec;
+import dev.nona.workload.Workload;
+import dev.nona.zoo.ModelZoo;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+final class SimWorkloadsTest {
+    private static final Workload RESNET = new Workload(new Cluster(80, 1e11, 1e10),
+            List.of(new ModelSpec("resnet18", new DagSource.Zoo("resnet18"), 100)),
+            new Background(new Background.Comm(1, 1e6), new Background.Compute(1, 1e9)));
+
+    @Test
+    void from_resnet18_contractedTasksKeepEveryOpAndThreeForkJoins() {
+        SimWorkloads.Loaded loaded = SimWorkloads.from(RESNET);
+        JobClass c = loaded.sim().classes().get(0);
+        double ops = ModelZoo.load("resnet18").tasks().stream().mapToDouble(Task::ops).sum();
+        assertThat(c.totalOps()).isCloseTo(ops, within(1e-6 * ops));
+        assertThat(c.subgraphs()).hasSize(3).allSatisfy(g -> assertThat(g.size()).isEqualTo(2));
+        assertThat(loaded.sim().classes()).extracting(JobClass::name)
+                .containsExactly("resnet18", SimWorkloads.BACKGROUND_COMPUTE, SimWorkloads.BACKGROUND_COMM);
+        assertThat(loaded.sim().classes().get(2).commBits()).isEqualTo(8e6);
+    }
+
+    @Test
+    void nonaSolver_resnet18_givesOneDistributionPerSubgraphAndAFinitePrediction() {
+        SimWorkloads.Loaded loaded = SimWorkloads.from(RESNET);
+        SimWorkload w = loaded.sim().withLoad(0.5);
+        ThetaTable t = new NonaSolver(loaded.analyses(), CostModel.PAPER).solve(w);
+        assertThat(t.of(0)).hasSize(3);
+        for (SubgraphTheta theta : t.of(0)) {
+            double sum = 0;
+            for (int i = 0; i < theta.options().size(); i++) {
+                sum += theta.probability(i);
+            }
+            assertThat(sum).isCloseTo(1, within(1e-9));
+        }
+        assertThat(t.predictedJctSeconds().get(0)).isFinite().isPositive();
+        assertThat(t.of(1)).isEmpty();
+    }
+}

@@ -2,22 +2,10 @@ package dev.nona.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nona.dag.DagAnalysis;
-import dev.nona.dag.DagJson;
-import dev.nona.dag.DagValidationException;
 import dev.nona.dag.EnumerationBound;
-import dev.nona.dag.ModelDag;
-import dev.nona.dag.PipeDreamConversion;
-import dev.nona.dag.PipeDreamImporter;
-import dev.nona.zoo.ModelZoo;
-import java.io.IOException;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code nona dag stats}: reads one model DAG, contracts, decomposes and enumerates it, and prints one
@@ -25,71 +13,17 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "stats", mixinStandardHelpOptions = true,
         description = "Print a model DAG's counts before/after contraction, its subgraphs and variables as JSON.")
-final class DagStatsCommand implements Callable<Integer> {
-
-    static final class Source {
-        @Option(names = "--pipedream", paramLabel = "FILE", description = "a PipeDream profiler graph.txt")
-        Path pipedream;
-
-        @Option(names = "--json", paramLabel = "FILE", description = "a DAG in the JSON format of docs/dag.md")
-        Path json;
-
-        @Option(names = "--zoo", paramLabel = "NAME", description = "a built-in model (alexnet, vgg16, resnet18, densenet121, gpt2)")
-        String zoo;
-    }
-
-    @Spec
-    CommandSpec spec;
-
-    @ArgGroup(exclusive = true, multiplicity = "1")
-    Source source;
+final class DagStatsCommand extends DagInputCommand implements Callable<Integer> {
 
     @Option(names = "--max-triplets", paramLabel = "N", defaultValue = "" + EnumerationBound.DEFAULT_MAX_TRIPLETS,
             description = "most triplets enumerated per subgraph before a reduced family is used (default: ${DEFAULT-VALUE})")
     long maxTriplets;
 
-    @Option(names = "--reference-ops-per-second", paramLabel = "OPS",
-            defaultValue = "" + PipeDreamConversion.DEFAULT_REFERENCE_OPS_PER_SECOND,
-            description = "--pipedream only: speed of the profiled GPU in ops/s (default: ${DEFAULT-VALUE})")
-    double referenceOpsPerSecond;
-
-    @Option(names = "--batch-size", paramLabel = "B", defaultValue = "" + PipeDreamConversion.DEFAULT_BATCH_SIZE,
-            description = "--pipedream only: batch size of the profile (default: ${DEFAULT-VALUE})")
-    int batchSize;
-
     @Override
     public Integer call() throws Exception {
         EnumerationBound bound = new EnumerationBound(maxTriplets);
         DagAnalysis analysis = DagAnalysis.analyse(load(), bound);
-        spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(analysis.stats()));
-        spec.commandLine().getOut().flush();
+        print(new ObjectMapper().writeValueAsString(analysis.stats()));
         return 0;
-    }
-
-    private ModelDag load() {
-        if (source.pipedream != null) {
-            PipeDreamConversion conversion = new PipeDreamConversion(referenceOpsPerSecond, batchSize);
-            return read("--pipedream", source.pipedream, file -> PipeDreamImporter.read(file, conversion));
-        }
-        if (source.json != null) {
-            return read("--json", source.json, DagJson::read);
-        }
-        return ModelZoo.load(source.zoo);
-    }
-
-    private static ModelDag read(String option, Path file, Reader reader) {
-        try {
-            return reader.read(file);
-        } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException(option + " file '" + file + "' does not exist", e);
-        } catch (IOException e) {
-            throw new IllegalArgumentException(option + " file '" + file + "' cannot be read: " + e, e);
-        } catch (DagValidationException e) {
-            throw new DagValidationException(option + " file '" + file + "': " + e.getMessage(), e);
-        }
-    }
-
-    private interface Reader {
-        ModelDag read(Path file) throws IOException;
     }
 }

@@ -91,4 +91,22 @@ final class DagStatsCommandTest {
         assertThat(exit).isNotZero();
         assertThat(err.toString().strip()).isEqualTo("nona: --json file '" + file + "': tasks[0]: task 'a': ops (-1.0) must be finite and >= 0");
     }
+
+    @Test
+    void export_thenStats_roundTripsThroughTheJsonFormat(@TempDir Path dir) throws Exception {
+        int exported = run("dag", "export", "--pipedream", pipedream("resnet18").toString());
+        Path file = dir.resolve("resnet18.json");
+        Files.writeString(file, out.toString());
+        out.getBuffer().setLength(0);
+
+        int exit = run("dag", "stats", "--json", file.toString());
+
+        assertThat(exported).isZero();
+        assertThat(exit).isZero();
+        JsonNode json = new ObjectMapper().readTree(out.toString());
+        assertThat(json.get("name").asText()).isEqualTo("resnet18");
+        assertThat(json.get("tasks").asInt()).isEqualTo(71);
+        assertThat(json.get("contractedTasks").asInt()).isEqualTo(10);
+        assertThat(json.get("variables").asLong()).isEqualTo(15);
+    }
 }

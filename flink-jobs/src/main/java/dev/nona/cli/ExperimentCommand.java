@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
  * summary) in DIR; progress on stderr; prints a JSON line naming what it wrote.
  */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
-        description = "Regenerate an evaluation: fig3, fig4, fig5, table3, robustness, model-vs-sim, md1.")
+        description = "Regenerate an evaluation: fig3, fig4, fig5, table3, robustness, model-vs-sim, md1; model-aware: thesis-tables, break-even, adaptive-sweep.")
 final class ExperimentCommand implements Callable<Integer> {
     @Parameters(index = "0", description = "Experiment name.")
     String name;

@@ -1,5 +1,7 @@
 package dev.nona.sim.modelaware;
 
+import dev.nona.sim.experiment.Experiment;
+import dev.nona.sim.experiment.ExperimentContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,7 +17,7 @@ import java.util.stream.LongStream;
  * none, and bursts of 2, 3 or 6 concurrent whole-machine requests (8 machines of 4 cores, $T_I$ = 1 s). Every
  * cell is the mean makespan over a few seeds. Our experiment; the thesis has no adaptive policy.
  */
-public final class AdaptiveSweepExperiment {
+public final class AdaptiveSweepExperiment implements Experiment {
     private static final String[] THESIS = {"colocation", "colocation-queuing", "registry"};
 
     /** The grid's axes. */
@@ -91,6 +93,30 @@ public final class AdaptiveSweepExperiment {
 
     public static double worstRatio(List<Cell> cells) {
         return cells.stream().mapToDouble(Cell::ratio).max().orElse(Double.NaN);
+    }
+
+    @Override
+    public String name() {
+        return "adaptive-sweep";
+    }
+
+    @Override
+    public String description() {
+        return "adaptive vs the best of colocation, colocation-queuing and registry over a grid of T_CS, T_P, T_N and bursts";
+    }
+
+    @Override
+    public void run(ExperimentContext ctx) {
+        long start = System.nanoTime();
+        List<Cell> cells = writeTo(ctx.out());
+        ctx.progress(String.format(Locale.ROOT, "adaptive-sweep: %d cells, within 5%% in %.1f%%, worst ratio %.3f",
+                cells.size(), 100 * withinShare(cells, 0.05), worstRatio(cells)));
+        try {
+            ctx.md("%s", Files.readString(ctx.out().resolve("adaptive-sweep.md")).replaceFirst("# [^\\n]*\\n\\n", ""));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ctx.writeSummary("adaptive vs the thesis's policies", (System.nanoTime() - start) / 1e9);
     }
 
     /** Runs the default grid and writes {@code adaptive-sweep.csv} and {@code adaptive-sweep.md}. */

@@ -88,4 +88,13 @@ final class ThesisScenariosTest {
         assertThat(routes.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(3);
         assertThat(routes).containsEntry("REMOTE", 1L).containsEntry("COLD_LOCAL", 1L);
     }
+
+    @Test
+    void thesisTables_winnerAgreesWithTheThesisOnEveryWorkload() {
+        for (String file : ThesisTablesExperiment.FILES) {
+            var thesis = ThesisTablesExperiment.THESIS.get(file);
+            var ours = ThesisTablesExperiment.run(ThesisExamples.read(file));
+            assertThat(ThesisTablesExperiment.winner(ours, thesis)).as(file).isEqualTo(ThesisTablesExperiment.winnerOf(thesis));
+        }
+    }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nona.dag.EnumerationBound;
+import dev.nona.modelaware.ColdStartCostTerm;
+import dev.nona.modelaware.ModelRegistry;
 import dev.nona.optimize.CostModel;
 import dev.nona.optimize.NonaOptimizer;
 import dev.nona.optimize.NonaProblem;
@@ -38,7 +40,7 @@ final class SolveCommand implements Callable<Integer> {
     @Option(names = "--workload", paramLabel = "FILE", required = true, description = "workload file (JSON, or YAML if .yaml/.yml)")
     Path workload;
 
-    @Option(names = "--paper", description = "the paper's formulation exactly (no server queueing)")
+    @Option(names = "--paper", description = "the paper's formulation exactly (no server queueing, no cold-start term)")
     boolean paper;
 
     @Option(names = "--max-triplets", paramLabel = "N", defaultValue = "" + EnumerationBound.DEFAULT_MAX_TRIPLETS,
@@ -52,6 +54,9 @@ final class SolveCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Workload w = WorkloadReader.read(workload);
         NonaProblem problem = Problems.fromWorkload(w, paper ? CostModel.PAPER : CostModel.DEFAULT, new EnumerationBound(maxTriplets));
+        if (!paper) { // model-aware extension: expected cold starts of models with coldStart figures (docs/model-aware.md)
+            problem = ColdStartCostTerm.apply(problem, ColdStartCostTerm.expectedSeconds(w, problem, ModelRegistry.DEFAULT_TARGET_ONGOING_REQUESTS));
+        }
         Solution solution = NonaOptimizer.solve(problem);
         PlacementTable table = PlacementTables.from(problem, solution, 1, System.currentTimeMillis());
         if (tableOut != null) {

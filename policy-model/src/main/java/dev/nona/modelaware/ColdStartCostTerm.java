@@ -3,6 +3,9 @@ package dev.nona.modelaware;
 import dev.nona.dag.ContractedNode;
 import dev.nona.optimize.JobClass;
 import dev.nona.optimize.NonaProblem;
+import dev.nona.workload.ColdStart;
+import dev.nona.workload.ModelSpec;
+import dev.nona.workload.Workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +39,28 @@ public final class ColdStartCostTerm {
                         : j)
                 .toList();
         return new NonaProblem(jobs, problem.cluster(), problem.background(), problem.costModel());
+    }
+
+    /**
+     * $e = p_{cold} T_{CS}$ for every model of the workload that gives {@code coldStart} figures, with $p_{cold}$
+     * from {@link ExpectedColdStart#probabilityWarmFirst} (its $\lambda$ the model's rate, its $s$ the model's total
+     * compute time $P/\nu$, the target {@code targetOngoingRequests}). Models without figures get no term.
+     */
+    public static Map<String, Double> expectedSeconds(Workload workload, NonaProblem problem, int targetOngoingRequests) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        double nu = problem.cluster().opsPerSecond();
+        for (ModelSpec m : workload.models()) {
+            ColdStart cs = m.coldStart();
+            JobClass job = problem.jobs().stream().filter(j -> j.name().equals(m.name())).findFirst().orElse(null);
+            if (cs == null || job == null) {
+                continue;
+            }
+            double serviceSeconds = job.nodes().values().stream().mapToDouble(ContractedNode::ops).sum() / nu;
+            double p = ExpectedColdStart.probabilityWarmFirst(Math.min(cs.warmServers(), problem.cluster().servers()),
+                    targetOngoingRequests, m.ratePerSecond(), serviceSeconds);
+            out.put(m.name(), ExpectedColdStart.seconds(p, cs.seconds()));
+        }
+        return out;
     }
 
     static JobClass withTerm(JobClass job, double e, double nu) {

@@ -8,8 +8,13 @@ import java.util.Objects;
  * @param name          the model's name, unique in its workload, never blank
  * @param dag           where its DAG comes from
  * @param ratePerSecond $\beta_j$, requests per second, finite and $\ge 0$
+ * @param coldStart     optional cold-start figures for the model-aware cost term, null when absent
  */
-public record ModelSpec(String name, DagSource dag, double ratePerSecond) {
+public record ModelSpec(String name, DagSource dag, double ratePerSecond, ColdStart coldStart) {
+    public ModelSpec(String name, DagSource dag, double ratePerSecond) {
+        this(name, dag, ratePerSecond, null);
+    }
+
     public ModelSpec {
         Objects.requireNonNull(name, "model name");
         if (name.isBlank()) {
@@ -21,6 +26,6 @@ public record ModelSpec(String name, DagSource dag, double ratePerSecond) {
 
     /** The same model with another arrival rate. */
     public ModelSpec withRate(double rate) {
-        return new ModelSpec(name, dag, rate);
+        return new ModelSpec(name, dag, rate, coldStart);
     }
 }

@@ -87,9 +87,19 @@ public final class WorkloadReader {
         }
 
         ModelSpec model(JsonNode n, String path) {
-            allow(n, path, Set.of("name", "dag", "ratePerSecond"));
+            allow(n, path, Set.of("name", "dag", "ratePerSecond", "coldStart"));
             String name = text(n, path, "name");
-            return new ModelSpec(name, dag(required(n, path, "dag"), path + ".dag"), number(n, path, "ratePerSecond"));
+            JsonNode cs = n.get("coldStart");
+            ColdStart coldStart = null;
+            if (cs != null && !cs.isNull()) {
+                allow(cs, path + ".coldStart", Set.of("seconds", "warmServers"));
+                double warm = number(cs, path + ".coldStart", "warmServers");
+                if (warm != Math.rint(warm) || warm < 0 || warm > Integer.MAX_VALUE) {
+                    throw new WorkloadException(path + ".coldStart.warmServers (" + warm + ") must be a whole number >= 0");
+                }
+                coldStart = new ColdStart(number(cs, path + ".coldStart", "seconds"), (int) warm);
+            }
+            return new ModelSpec(name, dag(required(n, path, "dag"), path + ".dag"), number(n, path, "ratePerSecond"), coldStart);
         }
 
         DagSource dag(JsonNode n, String path) {

@@ -11,6 +11,11 @@ import dev.nona.optimize.NonaOptimizer;
 import dev.nona.optimize.NonaProblem;
 import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
+import dev.nona.workload.ColdStart;
+import dev.nona.workload.DagSource;
+import dev.nona.workload.ModelSpec;
+import dev.nona.workload.Workload;
+import dev.nona.workload.WorkloadReader;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -57,5 +62,33 @@ final class ColdStartCostTermTest {
         assertThat(ColdStartCostTerm.apply(p, Map.of()).jobs()).isEqualTo(p.jobs());
         assertThatThrownBy(() -> ColdStartCostTerm.apply(p, Map.of("t5-small", -1.0)))
                 .hasMessageContaining("model 't5-small': expected cold start (-1.0)");
+    }
+
+    @Test
+    void expectedSeconds_fromTheWorkloadsColdStartFigures() {
+        // 8 requests/s of a 1 s model: L = 8 in flight; 2 warm servers x target 3 = 6 slots; p = 0.25; e = 0.75 s.
+        Workload w = new Workload(CLUSTER, List.of(
+                new ModelSpec("t5-small", new DagSource.Zoo("alexnet"), 8.0, new ColdStart(3.0, 2)),
+                new ModelSpec("other", new DagSource.Zoo("alexnet"), 8.0)), Background.NONE);
+
+        Map<String, Double> e = ColdStartCostTerm.expectedSeconds(w, oneTask(1e9), 3);
+
+        assertThat(e).containsOnlyKeys("t5-small");
+        assertThat(e.get("t5-small")).isCloseTo(0.75, within(1e-12));
+    }
+
+    @Test
+    void workloadReader_readsTheOptionalColdStartField() {
+        String json = """
+                {"cluster": {"servers": 8, "opsPerSecond": 1e9, "linkBitsPerSecond": 1e10},
+                 "models": [{"name": "m", "dag": {"zoo": "alexnet"}, "ratePerSecond": 1,
+                             "coldStart": {"seconds": 3.0, "warmServers": 2}}]}""";
+        assertThat(WorkloadReader.parse(json, false, null).models().get(0).coldStart()).isEqualTo(new ColdStart(3.0, 2));
+        assertThatThrownBy(() -> WorkloadReader.parse(json.replace(", \"warmServers\": 2", ""), false, null))
+                .hasMessageContaining("models[0].coldStart.warmServers");
+        assertThatThrownBy(() -> WorkloadReader.parse(json.replace("\"warmServers\": 2", "\"warmServers\": 1.5"), false, null))
+                .hasMessageContaining("models[0].coldStart.warmServers (1.5)");
+        assertThatThrownBy(() -> WorkloadReader.parse(json.replace("\"seconds\": 3.0", "\"seconds\": -3.0"), false, null))
+                .hasMessageContaining("coldStart.seconds (-3.0)");
     }
 }

@@ -1,0 +1,63 @@
+package dev.nona.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.nona.demo.Demo;
+import dev.nona.demo.DemoScenario;
+import dev.nona.demo.DemoSummary;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code nona demo [--seconds S] [--summary-json FILE]}: starts a real Kafka broker, creates the topics, runs the
+ * controller on a local MiniCluster, publishes telemetry and requests for the five zoo models (with a rate shift
+ * at half time and a few malformed records), shows a live view on stderr and prints the summary as JSON on
+ * stdout. Exits 1 when a valid request was not decided exactly once or a malformed one is not a dead letter.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Run the controller end to end on a real Kafka broker and a local Flink MiniCluster.")
+final class DemoCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--seconds", paramLabel = "S", defaultValue = "60",
+            description = "how long requests are published (default: ${DEFAULT-VALUE}; rates shift at half time)")
+    int seconds;
+
+    @Option(names = "--summary-json", paramLabel = "FILE", description = "also write the summary to FILE")
+    Path summaryJson;
+
+    @Override
+    public Integer call() throws Exception {
+        if (seconds < 4) {
+            throw new IllegalArgumentException("seconds (" + seconds + ") must be >= 4");
+        }
+        DemoSummary summary = new Demo(DemoScenario.standard(Duration.ofSeconds(seconds)), System.err).run();
+        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+        String text = json.writeValueAsString(summary);
+        if (summaryJson != null) {
+            Path parent = summaryJson.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(summaryJson, text + System.lineSeparator());
+        }
+        spec.commandLine().getOut().println(text);
+        if (!summary.exactlyOnce()) {
+            spec.commandLine().getErr().printf("nona: demo: exactly-once check failed: lost %d, duplicates %d, "
+                    + "unexpected %d, dead letters %d of %d malformed%n", summary.lostDecisions(),
+                    summary.duplicateDecisions(), summary.unexpectedDecisions(), summary.deadLetters(),
+                    summary.malformedPublished());
+            return 1;
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,185 @@
+package dev.nona.demo;
+
+import dev.nona.controller.ControllerConfig;
+import dev.nona.controller.ControllerEnvironment;
+import dev.nona.controller.ControllerJob;
+import dev.nona.local.LocalKafkaBroker;
+import dev.nona.topics.Topics;
+import dev.nona.topics.admin.TopicProvisioner;
+import dev.nona.topics.record.ControllerEventType;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.config.Configurator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * The one-command demo: a real Kafka broker (KRaft, child process), the controller's topics, the controller
+ * job on a local Flink MiniCluster, a publisher of telemetry and requests (with a rate shift and malformed
+ * records), and a read_committed reader of the controller's output with a live view. Returns the summary;
+ * everything it started is stopped before it returns.
+ */
+public final class Demo {
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);
+
+    private final DemoScenario scenario;
+    private final PrintStream view;
+
+    public Demo(DemoScenario scenario, PrintStream view) {
+        this.scenario = scenario;
+        this.view = view;
+    }
+
+    public DemoSummary run() throws Exception {
+        quietFrameworkLogs();
+        Path work = Files.createTempDirectory("nona-demo-");
+        view.println("nona demo: starting a Kafka broker (KRaft) ...");
+        try (LocalKafkaBroker broker = LocalKafkaBroker.builder().dataDir(work.resolve("kafka")).build().start()) {
+            view.println("nona demo: broker at " + broker.bootstrapServers() + " (log " + broker.logFile() + ")");
+            createTopics(broker.bootstrapServers());
+            JobClient controller = startController(broker.bootstrapServers(), work);
+            view.println("nona demo: controller job " + controller.getJobID() + " running on a local MiniCluster");
+            try (DemoWatcher watcher = new DemoWatcher(broker.bootstrapServers()).start();
+                    DemoPublisher publisher = new DemoPublisher(broker.bootstrapServers(), scenario, new DemoCounters())) {
+                return drive(publisher, watcher);
+            } finally {
+                stop(controller);
+            }
+        } finally {
+            deleteQuietly(work);
+        }
+    }
+
+    /** Cancels the job and waits until it has stopped, so that it does not outlive the broker. */
+    private static void stop(JobClient controller) throws Exception {
+        try {
+            controller.cancel().get(30, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!controller.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+        } catch (ExecutionException alreadyGone) {
+            // the local MiniCluster shuts down with its only job: nothing left to stop
+        }
+    }
+
+    private DemoSummary drive(DemoPublisher publisher, DemoWatcher watcher) throws Exception {
+        DemoCounters counters = publisher.counters();
+        LiveView live = new LiveView(view, scenario, counters, watcher);
+        publisher.publishCatalogAndCluster();
+        view.println("nona demo: published the catalog (" + scenario.models() + ") and " + scenario.servers()
+                + " servers; waiting for the controller to take them in ...");
+        boolean ready = await(() -> watcher.events(ControllerEventType.CATALOG_UPDATED) >= scenario.models().size()
+                && watcher.events(ControllerEventType.CLUSTER_CHANGED) >= 1, READY_TIMEOUT, watcher);
+        if (!ready) {
+            throw new IllegalStateException("the controller did not report the catalog and the cluster within "
+                    + READY_TIMEOUT.toSeconds() + " s");
+        }
+        view.printf("nona demo: publishing requests for %d s (rates change at %d s) ...%n",
+                scenario.duration().toSeconds(), scenario.duration().toSeconds() / 2);
+        long t0 = System.nanoTime();
+        Thread ticker = new Thread(() -> tick(live, t0), "nona-demo-view");
+        ticker.setDaemon(true);
+        ticker.start();
+        try {
+            publisher.publishRequests();
+            view.println("nona demo: all requests published; waiting for the last decisions (committed on checkpoints) ...");
+            await(() -> watcher.decidedIds.size() >= counters.requests.get()
+                    && watcher.deadLetterPositions.size() >= counters.malformed.get(), DRAIN_TIMEOUT, watcher);
+            Thread.sleep(1_500); // a late duplicate would show up here
+        } finally {
+            ticker.interrupt();
+            ticker.join(2_000);
+        }
+        live.print((System.nanoTime() - t0) / 1e9, "final");
+        return DemoSummaries.of(scenario, counters, watcher, (System.nanoTime() - t0) / 1e9);
+    }
+
+    private void tick(LiveView live, long t0) {
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                Thread.sleep(1_000);
+                double elapsed = (System.nanoTime() - t0) / 1e9;
+                live.print(elapsed, elapsed < scenario.duration().toSeconds() / 2.0 ? "phase 1" : "phase 2");
+            }
+        } catch (InterruptedException done) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void createTopics(String bootstrap) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            new TopicProvisioner(admin, Duration.ofSeconds(30)).ensure(Topics.all(), Optional.empty(),
+                    Optional.of((short) 1));
+        }
+        view.println("nona demo: created " + Topics.all().size() + " topics");
+    }
+
+    private JobClient startController(String bootstrap, Path work) throws Exception {
+        ControllerConfig config = ControllerConfig.fromMap(controllerSettings(bootstrap, work));
+        StreamExecutionEnvironment env = ControllerEnvironment.create(config);
+        ControllerJob.build(env, config);
+        return env.executeAsync("nona-demo-controller");
+    }
+
+    /** The controller's settings for a short demo: small windows, quick drift detection, 1 s checkpoints. */
+    static Map<String, String> controllerSettings(String bootstrap, Path work) {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("bootstrap.servers", bootstrap);
+        s.put("controller.id", "nona-demo");
+        s.put("rates.window", "2s");
+        s.put("watermark.out-of-orderness", "500ms");
+        s.put("watermark.idleness", "2s");
+        s.put("drift.threshold", "0.3");
+        s.put("drift.windows", "2");
+        s.put("drift.debounce", "4s");
+        s.put("checkpoint.interval", "1s");
+        s.put("checkpoint.dir", work.resolve("checkpoints").toUri().toString());
+        s.put("source.start-from-earliest", "true");
+        s.put("parallelism", "1");
+        return s;
+    }
+
+    /**
+     * Flink's and Kafka's own warnings (metric name collisions of the Kafka sink, reconnects while the
+     * demo shuts down) would drown the live view; errors still show.
+     */
+    private static void quietFrameworkLogs() {
+        Configurator.setLevel("org.apache.flink", Level.ERROR);
+        Configurator.setLevel("org.apache.kafka", Level.ERROR);
+    }
+
+    private static boolean await(BooleanSupplier done, Duration timeout, DemoWatcher watcher) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean()) {
+            watcher.check();
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(100);
+        }
+        return true;
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (Exception ignored) {
+            // a temporary directory: the OS cleans it up eventually
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package dev.nona.demo;
+
+import dev.nona.topics.Topics;
+import dev.nona.topics.record.CachedModel;
+import dev.nona.topics.record.InferenceRequest;
+import dev.nona.topics.record.ModelCatalogEntry;
+import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.topics.serde.JsonSerde;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Publishes the demo's inputs: the zoo models to {@code model-catalog}, a status per server to {@code
+ * cluster-telemetry} every second, Poisson requests to {@code inference-requests} at the scenario's rates
+ * (ids {@code r-0, r-1, ...}), and malformed records spread over the run (ids {@code bad-k}). Idempotent
+ * producer with {@code acks=all}: nothing published is lost or doubled.
+ */
+final class DemoPublisher implements AutoCloseable {
+
+    /** The malformed records, one per kind; the demo cycles through them. */
+    static final List<String> MALFORMED_KINDS = List.of("truncated JSON", "unknown model", "unknown schema version",
+            "negative payload size", "missing field", "not JSON");
+
+    private static final Duration TICK = Duration.ofMillis(20);
+
+    private final DemoScenario scenario;
+    private final DemoCounters counters;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final JsonSerde<InferenceRequest> requests = JsonSerde.forTopic(Topics.INFERENCE_REQUESTS);
+    private final JsonSerde<ServerTelemetry> telemetry = JsonSerde.forTopic(Topics.CLUSTER_TELEMETRY);
+    private final JsonSerde<ModelCatalogEntry> catalog = JsonSerde.forTopic(Topics.MODEL_CATALOG);
+    private final SplittableRandom random;
+    private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
+
+    DemoPublisher(String bootstrap, DemoScenario scenario, DemoCounters counters) {
+        this.scenario = scenario;
+        this.counters = counters;
+        this.random = new SplittableRandom(scenario.seed());
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "nona-demo-publisher");
+        this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    DemoCounters counters() {
+        return counters;
+    }
+
+    /** The catalog and one status per server, flushed: the controller needs both before placing requests. */
+    void publishCatalogAndCluster() {
+        for (String model : scenario.models()) {
+            ModelCatalogEntry e = ZooCatalog.entry(model);
+            send(Topics.MODEL_CATALOG.name(), catalog.keyBytes(e), catalog.serialize(e));
+        }
+        publishTelemetry();
+        producer.flush();
+        rethrowSendFailure();
+    }
+
+    /** Publishes requests for the scenario's duration; returns when done (everything flushed). */
+    void publishRequests() throws InterruptedException {
+        long t0 = System.nanoTime();
+        long duration = scenario.duration().toNanos();
+        long nextTelemetry = t0 + 1_000_000_000L;
+        int malformedSent = 0;
+        long seq = 0;
+        long last = t0;
+        while (true) {
+            long now = System.nanoTime();
+            long elapsed = now - t0;
+            if (elapsed >= duration) {
+                break;
+            }
+            double dtSeconds = (now - last) / 1e9; // the real tick: sleeping overshoots under load
+            last = now;
+            for (String model : scenario.models()) {
+                double lambda = scenario.rate(model, Duration.ofNanos(elapsed)) * dtSeconds;
+                for (int k = poisson(lambda); k > 0; k--) {
+                    InferenceRequest r = InferenceRequest.of("r-" + seq++, model, "tenant-" + (seq % 3),
+                            System.currentTimeMillis(), 150_528L * 4);
+                    send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r));
+                    counters.request(model);
+                }
+            }
+            if (malformedSent < scenario.malformed() && elapsed >= duration * (malformedSent + 1) / (scenario.malformed() + 1)) {
+                sendMalformed(malformedSent++);
+            }
+            if (now >= nextTelemetry) {
+                publishTelemetry();
+                nextTelemetry += 1_000_000_000L;
+            }
+            rethrowSendFailure();
+            long sleep = TICK.toNanos() - (System.nanoTime() - now);
+            if (sleep > 0) {
+                Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
+            }
+        }
+        while (malformedSent < scenario.malformed()) {
+            sendMalformed(malformedSent++);
+        }
+        producer.flush();
+        rethrowSendFailure();
+    }
+
+    private void publishTelemetry() {
+        List<String> models = scenario.models();
+        for (int i = 0; i < scenario.servers(); i++) {
+            List<CachedModel> warm = new ArrayList<>();
+            warm.add(new CachedModel(models.get(i % models.size()), 500_000_000L));
+            if (models.size() > 1) {
+                warm.add(new CachedModel(models.get((i + 2) % models.size()), 500_000_000L));
+            }
+            ServerTelemetry s = ServerTelemetry.of("server-" + i, true, scenario.opsPerSecond(), random.nextInt(3),
+                    warm, scenario.linkBitsPerSecond(), System.currentTimeMillis());
+            send(Topics.CLUSTER_TELEMETRY.name(), telemetry.keyBytes(s), telemetry.serialize(s));
+            counters.telemetry.incrementAndGet();
+        }
+    }
+
+    /** Malformed record number {@code k} (kinds in {@link #MALFORMED_KINDS} order, cycling). */
+    static String malformed(int k, long eventTime) {
+        String id = "bad-" + k;
+        return switch (k % MALFORMED_KINDS.size()) {
+            case 0 -> "{\"schemaVersion\":1,\"id\":\"" + id + "\",\"model\":\"resnet18\",\"tena";
+            case 1 -> "{\"schemaVersion\":1,\"id\":\"" + id + "\",\"model\":\"no-such-model\",\"tenant\":\"t\",\"eventTime\":"
+                    + eventTime + "}";
+            case 2 -> "{\"schemaVersion\":99,\"id\":\"" + id + "\",\"model\":\"resnet18\",\"tenant\":\"t\",\"eventTime\":"
+                    + eventTime + "}";
+            case 3 -> "{\"schemaVersion\":1,\"id\":\"" + id + "\",\"model\":\"resnet18\",\"tenant\":\"t\",\"eventTime\":"
+                    + eventTime + ",\"payloadBytes\":-5}";
+            case 4 -> "{\"schemaVersion\":1,\"id\":\"" + id + "\",\"model\":\"resnet18\",\"eventTime\":" + eventTime + "}";
+            default -> "this is not JSON";
+        };
+    }
+
+    private void sendMalformed(int k) {
+        String value = malformed(k, System.currentTimeMillis());
+        send(Topics.INFERENCE_REQUESTS.name(), ("bad-" + k).getBytes(StandardCharsets.UTF_8),
+                value.getBytes(StandardCharsets.UTF_8));
+        counters.malformed.incrementAndGet();
+    }
+
+    private void send(String topic, byte[] key, byte[] value) {
+        producer.send(new ProducerRecord<>(topic, key, value), (md, e) -> {
+            if (e != null) {
+                sendFailure.compareAndSet(null, e);
+            }
+        });
+    }
+
+    private void rethrowSendFailure() {
+        Exception e = sendFailure.get();
+        if (e != null) {
+            throw new IllegalStateException("publishing to Kafka failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Knuth's method; fine for the small means of one tick. */
+    private int poisson(double lambda) {
+        double limit = Math.exp(-lambda);
+        double p = random.nextDouble();
+        int k = 0;
+        while (p > limit) {
+            p *= random.nextDouble();
+            k++;
+        }
+        return k;
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(10));
+    }
+}

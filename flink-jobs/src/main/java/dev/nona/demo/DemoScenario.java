@@ -1,0 +1,76 @@
+package dev.nona.demo;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the demo publishes: a small cluster, the five zoo models with a request rate each (requests/s), a
+ * rate shift at half time (so that drift and re-optimisation happen), and a few malformed records.
+ *
+ * @param duration     how long requests are published
+ * @param servers      inference servers reporting telemetry
+ * @param before       rates (requests/s) in the first half
+ * @param after        rates in the second half
+ * @param malformed    malformed records published, spread over the run (each must become a dead letter)
+ * @param opsPerSecond compute rate $\nu$ of every server
+ * @param linkBitsPerSecond capacity $\mu$ of the bottleneck link
+ * @param seed         seed of the Poisson arrivals
+ */
+public record DemoScenario(Duration duration, int servers, Map<String, Double> before, Map<String, Double> after,
+        int malformed, double opsPerSecond, double linkBitsPerSecond, long seed) {
+
+    public DemoScenario {
+        if (duration.isNegative() || duration.toMillis() < 4_000) {
+            throw new IllegalArgumentException("seconds (" + duration.toSeconds() + ") must be >= 4");
+        }
+        if (servers < 1) {
+            throw new IllegalArgumentException("servers (" + servers + ") must be >= 1");
+        }
+        if (!before.keySet().equals(after.keySet())) {
+            throw new IllegalArgumentException("rates before " + before.keySet() + " and after " + after.keySet()
+                    + " must name the same models");
+        }
+        before.forEach(DemoScenario::checkRate);
+        after.forEach(DemoScenario::checkRate);
+        if (malformed < 0) {
+            throw new IllegalArgumentException("malformed (" + malformed + ") must be >= 0");
+        }
+        before = Map.copyOf(new LinkedHashMap<>(before));
+        after = Map.copyOf(new LinkedHashMap<>(after));
+    }
+
+    /**
+     * The default: four servers, the five zoo models at 80 requests/s in total; at half time ResNet18 triples
+     * and AlexNet drops to a third (a drift well past the default 25% threshold); eight malformed records.
+     */
+    public static DemoScenario standard(Duration duration) {
+        Map<String, Double> before = new LinkedHashMap<>();
+        before.put("alexnet", 30.0);
+        before.put("vgg16", 10.0);
+        before.put("resnet18", 20.0);
+        before.put("densenet121", 12.0);
+        before.put("gpt2", 8.0);
+        Map<String, Double> after = new LinkedHashMap<>(before);
+        after.put("alexnet", 10.0);
+        after.put("resnet18", 60.0);
+        return new DemoScenario(duration, 4, before, after, 8, 1.0e12, 1.0e10, 42L);
+    }
+
+    /** The models, in a fixed order. */
+    public List<String> models() {
+        return before.keySet().stream().sorted().toList();
+    }
+
+    /** The rate of {@code model} at {@code elapsed} into the run. */
+    public double rate(String model, Duration elapsed) {
+        return elapsed.compareTo(duration.dividedBy(2)) < 0 ? before.get(model) : after.get(model);
+    }
+
+    private static void checkRate(String model, Double rate) {
+        if (rate == null || !(rate >= 0) || rate.isInfinite()) {
+            throw new IllegalArgumentException("rate of " + model + " (" + rate + ") must be finite and >= 0");
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.nona.demo;
+
+import dev.nona.topics.record.ControllerEventType;
+
+/** Builds the {@link DemoSummary} from what was published and what the watcher read. */
+final class DemoSummaries {
+
+    private DemoSummaries() {}
+
+    static DemoSummary of(DemoScenario scenario, DemoCounters published, DemoWatcher watcher, double seconds) {
+        long requests = published.requests.get();
+        long validDecided = 0;
+        long unexpected = 0;
+        for (String id : watcher.decidedIds) {
+            if (isValidId(id, requests)) {
+                validDecided++;
+            } else {
+                unexpected++;
+            }
+        }
+        long lost = requests - validDecided;
+        long deadLetters = watcher.deadLetterPositions.size();
+        long duplicates = watcher.duplicates.get();
+        boolean exactlyOnce = lost == 0 && duplicates == 0 && unexpected == 0
+                && deadLetters == published.malformed.get();
+        return new DemoSummary(seconds, scenario.servers(), requests, published.malformed.get(),
+                published.telemetry.get(), watcher.decisions.get(), watcher.decidedIds.size(), duplicates, lost,
+                unexpected, watcher.fallbackDecisions.get(), deadLetters, watcher.deadLetterReasons(),
+                watcher.events(ControllerEventType.TABLE_PUBLISHED), watcher.events(ControllerEventType.TABLE_REJECTED),
+                watcher.tableRecords.get(),
+                watcher.maxTableVersion.get(), watcher.events(ControllerEventType.DRIFT_DETECTED),
+                watcher.events(ControllerEventType.REOPTIMIZATION_FINISHED),
+                watcher.events(ControllerEventType.INFEASIBLE_LOAD), watcher.linkLoad.get(),
+                watcher.decisions.get() / Math.max(1e-9, seconds), published.perModelSnapshot(), exactlyOnce);
+    }
+
+    /** Valid request ids are {@code r-0 .. r-(n-1)}. */
+    static boolean isValidId(String id, long n) {
+        if (!id.startsWith("r-")) {
+            return false;
+        }
+        try {
+            long k = Long.parseLong(id.substring(2));
+            return k >= 0 && k < n;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package dev.nona.demo;
+
+import java.util.Map;
+
+/**
+ * The demo's result, printed and written as JSON. "Exactly once" holds when every valid request has one
+ * decision ({@code lostDecisions == 0}, {@code duplicateDecisions == 0}) and every malformed record one dead
+ * letter ({@code deadLetters == malformedPublished}).
+ */
+public record DemoSummary(
+        double seconds,
+        int servers,
+        long requestsPublished,
+        long malformedPublished,
+        long telemetryPublished,
+        long decisionsConsumed,
+        long distinctDecisions,
+        long duplicateDecisions,
+        long lostDecisions,
+        long unexpectedDecisions,
+        long fallbackDecisions,
+        long deadLetters,
+        Map<String, Long> deadLetterReasons,
+        long tablesPublished,
+        long tablesRejected,
+        long tableRecords,
+        long lastTableVersion,
+        long driftEvents,
+        long reoptimizations,
+        long infeasibleLoadEvents,
+        double lastLinkLoad,
+        double decisionsPerSecond,
+        Map<String, Long> requestsPerModel,
+        boolean exactlyOnce) {
+
+    public DemoSummary {
+        deadLetterReasons = Map.copyOf(deadLetterReasons);
+        requestsPerModel = Map.copyOf(requestsPerModel);
+    }
+}

@@ -1,0 +1,164 @@
+package dev.nona.demo;
+
+import dev.nona.topics.Topics;
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.ControllerEventType;
+import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.serde.JsonSerde;
+import dev.nona.topics.serde.Parsed;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Reads what the controller writes, as a downstream consumer would ({@code isolation.level=read_committed}):
+ * decisions (counting distinct request ids and duplicates), controller events (tables published, drift,
+ * infeasible load, link load), dead letters (distinct by source topic, partition and offset) and tables.
+ * Runs on its own thread until {@link #close()}; the getters are safe from any thread.
+ */
+final class DemoWatcher implements Runnable, AutoCloseable {
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final JsonSerde<PlacementDecision> decisionSerde = JsonSerde.forTopic(Topics.PLACEMENT_DECISIONS);
+    private final JsonSerde<ControllerEvent> eventSerde = JsonSerde.forTopic(Topics.CONTROLLER_EVENTS);
+    private final JsonSerde<DeadLetter> deadLetterSerde = JsonSerde.forTopic(Topics.DEAD_LETTERS);
+    private final Thread thread = new Thread(this, "nona-demo-watcher");
+
+    final Set<String> decidedIds = ConcurrentHashMap.newKeySet();
+    final AtomicLong decisions = new AtomicLong();
+    final AtomicLong duplicates = new AtomicLong();
+    final AtomicLong fallbackDecisions = new AtomicLong();
+    final Set<String> deadLetterPositions = ConcurrentHashMap.newKeySet();
+    final Map<String, AtomicLong> deadLetterReasons = new ConcurrentHashMap<>();
+    final Map<ControllerEventType, AtomicLong> events = new ConcurrentHashMap<>();
+    final AtomicLong tableRecords = new AtomicLong();
+    final AtomicLong maxTableVersion = new AtomicLong();
+    final AtomicReference<Double> linkLoad = new AtomicReference<>(Double.NaN);
+    final AtomicLong unreadable = new AtomicLong();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+    DemoWatcher(String bootstrap) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "nona-demo-watcher-" + UUID.randomUUID());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(16 << 20));
+        this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        thread.setDaemon(true);
+    }
+
+    DemoWatcher start() {
+        thread.start();
+        return this;
+    }
+
+    @Override
+    public void run() {
+        try {
+            consumer.subscribe(List.of(Topics.PLACEMENT_DECISIONS.name(), Topics.CONTROLLER_EVENTS.name(),
+                    Topics.DEAD_LETTERS.name(), Topics.PLACEMENT_TABLES.name()));
+            while (!Thread.currentThread().isInterrupted()) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    accept(r);
+                }
+            }
+        } catch (WakeupException closing) {
+            // close() was called
+        } catch (Throwable t) {
+            failure.set(t);
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private void accept(ConsumerRecord<byte[], byte[]> r) {
+        String topic = r.topic();
+        if (topic.equals(Topics.PLACEMENT_DECISIONS.name())) {
+            Parsed<PlacementDecision> d = decisionSerde.parse(r.value());
+            if (!d.ok()) {
+                unreadable.incrementAndGet();
+                return;
+            }
+            decisions.incrementAndGet();
+            if (!decidedIds.add(d.value().requestId())) {
+                duplicates.incrementAndGet();
+            }
+            if (d.value().fallback()) {
+                fallbackDecisions.incrementAndGet();
+            }
+            maxTableVersion.accumulateAndGet(d.value().tableVersion(), Math::max);
+        } else if (topic.equals(Topics.CONTROLLER_EVENTS.name())) {
+            Parsed<ControllerEvent> e = eventSerde.parse(r.value());
+            if (!e.ok()) {
+                unreadable.incrementAndGet();
+                return;
+            }
+            events.computeIfAbsent(e.value().type(), t -> new AtomicLong()).incrementAndGet();
+            Object load = e.value().details().get("linkLoad");
+            if (e.value().type() == ControllerEventType.TABLE_PUBLISHED && load instanceof Number n) {
+                linkLoad.set(n.doubleValue());
+            }
+            Object version = e.value().details().get("tableVersion");
+            if (e.value().type() == ControllerEventType.TABLE_PUBLISHED && version instanceof Number v) {
+                maxTableVersion.accumulateAndGet(v.longValue(), Math::max);
+            }
+        } else if (topic.equals(Topics.DEAD_LETTERS.name())) {
+            Parsed<DeadLetter> d = deadLetterSerde.parse(r.value());
+            if (!d.ok()) {
+                unreadable.incrementAndGet();
+                return;
+            }
+            DeadLetter dl = d.value();
+            if (deadLetterPositions.add(dl.sourceTopic() + "/" + dl.partition() + "/" + dl.offset())) {
+                deadLetterReasons.computeIfAbsent(shortReason(dl.reason()), k -> new AtomicLong()).incrementAndGet();
+            }
+        } else {
+            tableRecords.incrementAndGet();
+        }
+    }
+
+    long events(ControllerEventType type) {
+        AtomicLong n = events.get(type);
+        return n == null ? 0 : n.get();
+    }
+
+    Map<String, Long> deadLetterReasons() {
+        Map<String, Long> out = new TreeMap<>();
+        deadLetterReasons.forEach((k, v) -> out.put(k, v.get()));
+        return out;
+    }
+
+    /** A failure of the consumer thread, rethrown. */
+    void check() {
+        if (failure.get() != null) {
+            throw new IllegalStateException("reading the controller's output failed: " + failure.get().getMessage(),
+                    failure.get());
+        }
+    }
+
+    private static String shortReason(String reason) {
+        String one = reason.replace('\n', ' ');
+        return one.length() > 120 ? one.substring(0, 117) + "..." : one;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        consumer.wakeup();
+        thread.join(10_000);
+    }
+}

@@ -1,13 +1,8 @@
 package dev.nona.optimize;
 
 import dev.nona.dag.ContractedNode;
-import dev.nona.dag.Edge;
 import dev.nona.dag.Subgraph;
 import dev.nona.dag.Triplet;
-import dev.nona.queueing.LinkModel;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -40,6 +35,8 @@ final class ChoiceCost {
     final int cutEdges;
 
     private final int parts;
+    private final int rootPart;
+    private final int sinkPart;
     private final int[] partOf;
     private final double[] compute;
     private final double[] rootInS;
@@ -58,7 +55,15 @@ final class ChoiceCost {
     private final int[] envelopeN;
     private final double envelopeW;
 
+    /** Whether it was compiled from a triplet with this structure (part of each intermediate, root part, sink part). */
+    boolean sameStructure(int[] otherPartOf, Triplet t) {
+        return parts == t.parts().size() && rootPart == t.rootPart() && sinkPart == t.sinkPart()
+                && java.util.Arrays.equals(partOf, otherPartOf);
+    }
+
     private ChoiceCost(Builder b) {
+        this.rootPart = b.rootPart;
+        this.sinkPart = b.sinkPart;
         this.parts = b.parts;
         this.partOf = b.partOf;
         this.compute = b.compute;
@@ -96,7 +101,7 @@ final class ChoiceCost {
 
     /** Whether this choice costs exactly the same as {@code o} for every $\phi$ (same traffic, same envelope). */
     boolean sameCost(ChoiceCost o) {
-        return cutSeconds == o.cutSeconds && cutSquares == o.cutSquares
+        return this == o || cutSeconds == o.cutSeconds && cutSquares == o.cutSquares
                 && java.util.Arrays.equals(envelopeA, o.envelopeA) && java.util.Arrays.equals(envelopeN, o.envelopeN);
     }
 
@@ -196,11 +201,16 @@ final class ChoiceCost {
         return max;
     }
 
-    /** Compiles a triplet of a subgraph; ops are divided by $\nu$, bits by $\mu$. */
+    /** Compiles a triplet of a subgraph; {@code w} is the per-task server wait the envelope includes. */
     static ChoiceCost compile(Subgraph sg, Triplet triplet, Map<String, ContractedNode> nodes, double nu, double mu, double w) {
-        Builder b = new Builder(sg, triplet, nodes, nu, mu);
+        return compile(new SubgraphShape(sg, nodes, nu, mu), triplet, w);
+    }
+
+    /** Compiles a triplet of a subgraph shape. */
+    static ChoiceCost compile(SubgraphShape shape, Triplet triplet, double w) {
+        Builder b = new Builder(shape, triplet);
         b.w = Double.isFinite(w) ? w : 0;
-        return b.build();
+        return new ChoiceCost(b);
     }
 
     private static final class Builder {
@@ -220,75 +230,54 @@ final class ChoiceCost {
         double cutSquares;
         int cutEdges;
         double w;
+        int rootPart;
+        int sinkPart;
 
-        Builder(Subgraph sg, Triplet triplet, Map<String, ContractedNode> nodes, double nu, double mu) {
-            List<String> inter = sg.intermediates();
-            int m = inter.size();
+        Builder(SubgraphShape shape, Triplet triplet) {
+            rootPart = triplet.rootPart();
+            sinkPart = triplet.sinkPart();
+            int m = shape.compute.length;
             parts = triplet.parts().size();
-            Map<String, Integer> index = new HashMap<>();
-            for (int t = 0; t < m; t++) {
-                index.put(inter.get(t), t);
-            }
-            partOf = new int[m];
-            compute = new double[m];
-            for (int i = 0; i < parts; i++) {
-                for (String id : triplet.parts().get(i)) {
-                    partOf[index.get(id)] = i;
-                }
-            }
-            for (int t = 0; t < m; t++) {
-                compute[t] = nodes.get(inter.get(t)).ops() / nu;
-            }
+            partOf = shape.partOf(triplet);
+            compute = shape.compute;
             rootInS = new double[parts];
             rootInN = new int[parts];
             outS = new double[parts];
             outN = new int[parts];
-            List<List<double[]>> preds = new ArrayList<>();
-            for (int t = 0; t < m; t++) {
-                preds.add(new ArrayList<>());
-            }
             int k = triplet.rootPart();
             int l = triplet.sinkPart();
-            for (Edge e : sg.edges()) {
-                double s = LinkModel.serviceTime(e.bits(), mu);
-                boolean fromRoot = e.from().equals(sg.root());
-                boolean toSink = e.to().equals(sg.sink());
-                Integer from = index.get(e.from());
-                Integer to = index.get(e.to());
-                boolean cut;
-                if (fromRoot && toSink) {
-                    cut = parts > 0 && k != l;
-                    if (cut) {
+            int[] predCount = new int[m + 1];
+            int n = shape.from.length;
+            boolean[] cut = new boolean[n];
+            for (int e = 0; e < n; e++) {
+                int from = shape.from[e];
+                int to = shape.to[e];
+                double s = shape.s[e];
+                if (from == SubgraphShape.ROOT && to == SubgraphShape.SINK) {
+                    cut[e] = parts > 0 && k != l;
+                    if (cut[e]) {
                         directS = Math.max(directS, s);
                         directN = 1;
                     }
-                } else if (fromRoot) {
-                    requireKnown(sg, e, to);
-                    cut = partOf[to] != k;
-                    if (cut) {
+                } else if (from == SubgraphShape.ROOT) {
+                    cut[e] = partOf[to] != k;
+                    if (cut[e]) {
                         rootInS[partOf[to]] += s;
                         rootInN[partOf[to]]++;
                     }
-                } else if (toSink) {
-                    requireKnown(sg, e, from);
-                    cut = partOf[from] != l;
-                    if (cut) {
+                } else if (to == SubgraphShape.SINK) {
+                    cut[e] = partOf[from] != l;
+                    if (cut[e]) {
                         outS[partOf[from]] += s;
                         outN[partOf[from]]++;
                     }
                 } else {
-                    requireKnown(sg, e, from);
-                    requireKnown(sg, e, to);
-                    if (from >= to) {
-                        throw new IllegalArgumentException("subgraph " + sg.root() + ": intermediates are not in topological order at edge "
-                                + e.from() + "->" + e.to());
-                    }
-                    cut = partOf[from] != partOf[to];
-                    if (cut) {
-                        preds.get(to).add(new double[] {from, s});
+                    cut[e] = partOf[from] != partOf[to];
+                    if (cut[e]) {
+                        predCount[to + 1]++;
                     }
                 }
-                if (cut) {
+                if (cut[e]) {
                     cutSeconds += s;
                     cutSquares += s * s;
                     cutEdges++;
@@ -296,28 +285,19 @@ final class ChoiceCost {
             }
             predStart = new int[m + 1];
             for (int t = 0; t < m; t++) {
-                predStart[t + 1] = predStart[t] + preds.get(t).size();
+                predStart[t + 1] = predStart[t] + predCount[t + 1];
             }
             predIdx = new int[predStart[m]];
             predS = new double[predStart[m]];
-            int q = 0;
-            for (List<double[]> list : preds) {
-                for (double[] p : list) {
-                    predIdx[q] = (int) p[0];
-                    predS[q++] = p[1];
+            int[] fill = java.util.Arrays.copyOf(predStart, m);
+            for (int e = 0; e < n; e++) {
+                int from = shape.from[e];
+                int to = shape.to[e];
+                if (cut[e] && from >= 0 && to >= 0) {
+                    predIdx[fill[to]] = from;
+                    predS[fill[to]++] = shape.s[e];
                 }
             }
-        }
-
-        private static void requireKnown(Subgraph sg, Edge e, Integer idx) {
-            if (idx == null) {
-                throw new IllegalArgumentException("subgraph " + sg.root() + "->" + sg.sink() + ": edge " + e.from() + "->" + e.to()
-                        + " leaves the subgraph");
-            }
-        }
-
-        ChoiceCost build() {
-            return new ChoiceCost(this);
         }
     }
 }

@@ -49,7 +49,8 @@ final class CompiledProblem {
         int servers = p.cluster().servers();
         List<Integer> firsts = new ArrayList<>();
         List<Integer> jobs = new ArrayList<>();
-        List<Pending> compiling = new ArrayList<>();
+        List<SubgraphShape> shapes = new ArrayList<>();
+        int choiceCount = 0;
         firstSubgraph = new int[p.jobs().size() + 1];
         double sumLambdaS = 0;
         double sumLambdaS2 = 0;
@@ -59,13 +60,12 @@ final class CompiledProblem {
             List<ContractedNode> chain = new ArrayList<>();
             chain.add(job.nodes().get(job.source()));
             for (SubgraphChoices sc : job.subgraphs()) {
-                firsts.add(compiling.size());
+                firsts.add(choiceCount);
                 jobs.add(j);
                 List<Triplet> ok = new ArrayList<>();
                 for (Triplet t : sc.triplets()) {
                     if (SubgraphChoices.serversNeeded(t) <= servers) {
                         ok.add(t);
-                        compiling.add(new Pending(sc.subgraph(), t, job.nodes()));
                     }
                 }
                 if (ok.isEmpty()) {
@@ -73,6 +73,8 @@ final class CompiledProblem {
                             + ": every triplet needs more than " + servers + " servers");
                 }
                 admissible.add(ok);
+                shapes.add(new SubgraphShape(sc.subgraph(), job.nodes(), nu, mu));
+                choiceCount += ok.size();
                 sc.subgraph().intermediates().forEach(id -> chain.add(job.nodes().get(id)));
                 chain.add(job.nodes().get(sc.subgraph().sink()));
             }
@@ -94,7 +96,7 @@ final class CompiledProblem {
             jobOf[s] = jobs.get(s);
             beta[s] = p.jobs().get(jobOf[s]).ratePerSecond();
         }
-        first[subgraphs] = compiling.size();
+        first[subgraphs] = choiceCount;
 
         Background.Compute bc = p.background().compute();
         double bcS = bc.ops() / nu;
@@ -109,10 +111,9 @@ final class CompiledProblem {
         rhoBackground = LinkModel.load(backgroundRate, backgroundS);
         m2Background = backgroundRate * backgroundS * backgroundS;
 
-        cost = new ChoiceCost[compiling.size()];
-        for (int c = 0; c < cost.length; c++) {
-            Pending in = compiling.get(c);
-            cost[c] = ChoiceCost.compile(in.subgraph(), in.triplet(), in.nodes(), nu, mu, serverWait);
+        cost = new ChoiceCost[choiceCount];
+        for (int sg = 0; sg < subgraphs; sg++) {
+            compileSubgraph(sg, shapes);
         }
         representative = new int[subgraphs];
         for (int s = 0; s < subgraphs; s++) {
@@ -142,6 +143,27 @@ final class CompiledProblem {
 
     private double nodeTime(ContractedNode n, double nu) {
         return n.ops() / nu + (n.virtual() ? 0 : serverWait);
+    }
+
+    /** Compiles a subgraph's triplets, sharing the compiled costs of an earlier subgraph of the same shape. */
+    private void compileSubgraph(int sg, List<SubgraphShape> shapes) {
+        SubgraphShape shape = shapes.get(sg);
+        List<Triplet> triplets = admissible.get(sg);
+        for (int r = 0; r < sg; r++) {
+            if (admissible.get(r).size() == triplets.size() && shapes.get(r).sameNumbers(shape)) {
+                boolean same = true;
+                for (int i = 0; i < triplets.size() && same; i++) {
+                    same = cost[first[r] + i].sameStructure(shape.partOf(triplets.get(i)), triplets.get(i));
+                }
+                if (same) {
+                    System.arraycopy(cost, first[r], cost, first[sg], triplets.size());
+                    return;
+                }
+            }
+        }
+        for (int i = 0; i < triplets.size(); i++) {
+            cost[first[sg] + i] = ChoiceCost.compile(shape, triplets.get(i), serverWait);
+        }
     }
 
     private boolean sameCosts(int r, int s) {
@@ -225,9 +247,6 @@ final class CompiledProblem {
         }
         return new Evaluation(objective, rho, phi, jct);
     }
-
-    /** A triplet waiting to be compiled once the server wait is known. */
-    private record Pending(dev.nona.dag.Subgraph subgraph, Triplet triplet, Map<String, ContractedNode> nodes) {}
 
     /**
      * The objective and its parts at one $\theta$.

@@ -1,0 +1,56 @@
+package dev.nona.bench.optimize;
+
+import dev.nona.optimize.CostModel;
+import dev.nona.optimize.NonaOptimizer;
+import dev.nona.optimize.NonaProblem;
+import dev.nona.optimize.Solution;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Time to solve Nona's optimisation for the five zoo models together ({@link ZooProblem}), including compiling
+ * the problem (not the DAG analysis, which is cached per model in a controller). {@code servers} varies the cluster
+ * at fixed rates: the solve time should not depend on it (Table III of the paper). Read the {@code p0.50} line for
+ * the median.
+ *
+ * <p>Run: {@code bin/jmh SolveBenchmark -wi 3 -i 5 -f 1}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class SolveBenchmark {
+    @Param({"16", "80", "1000", "10000"})
+    public int servers;
+
+    @Param({"default", "paper"})
+    public String formulation;
+
+    private NonaProblem problem;
+
+    @Setup
+    public void setUp() {
+        problem = ZooProblem.at80Rates(servers, formulation.equals("paper") ? CostModel.PAPER : CostModel.DEFAULT);
+        Solution s = NonaOptimizer.solve(problem);
+        if (!s.feasible()) {
+            throw new IllegalStateException("benchmark problem is infeasible: " + s.diagnostic());
+        }
+    }
+
+    @Benchmark
+    public Solution solve() {
+        return NonaOptimizer.solve(problem);
+    }
+}

@@ -112,8 +112,9 @@ public final class ModelAwareSimulator implements ClusterView {
 
     private void arrive(RequestGroup g) {
         groupToArrive--;
-        SimRequest r = new SimRequest(new InferenceRequest("r" + nextId++, g.model(), g.cores()),
-                workload.model(g.model()), nextGroup - 1);
+        int index = nextId++;
+        SimRequest r = new SimRequest(new InferenceRequest("r" + index, g.model(), g.cores()),
+                workload.model(g.model()), nextGroup - 1, index);
         r.arrival = loop.now();
         waiting.add(r);
     }
@@ -187,7 +188,7 @@ public final class ModelAwareSimulator implements ClusterView {
         servers.get(r.placement.cpuServer()).release(r.request.cores());
         registry.endRequest(r.placement.inferenceServer());
         estimator.observeCpu(r.model.name(), r.model.preSeconds() + r.model.postSeconds());
-        latencies[Integer.parseInt(r.request.id().substring(1))] = loop.now() - r.arrival;
+        latencies[r.index] = loop.now() - r.arrival;
         completed++;
         groupOutstanding--;
         RequestGroup g = workload.requests().get(r.group);

@@ -8,12 +8,14 @@ final class SimRequest {
     final InferenceRequest request;
     final SimModel model;
     final int group;
+    final int index;
     double arrival;
     Decision.Place placement;
 
-    SimRequest(InferenceRequest request, SimModel model, int group) {
+    SimRequest(InferenceRequest request, SimModel model, int group, int index) {
         this.request = request;
         this.model = model;
         this.group = group;
+        this.index = index;
     }
 }

@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -19,6 +21,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "experiment", mixinStandardHelpOptions = true,
         description = "Regenerate an evaluation: fig3, fig4, fig5, table3, robustness, model-vs-sim, md1; model-aware: thesis-tables, break-even, adaptive-sweep.")
 final class ExperimentCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Parameters(index = "0", description = "Experiment name.")
     String name;
 
@@ -55,8 +60,9 @@ final class ExperimentCommand implements Callable<Integer> {
                 SimulateCommand.costModel(costModel), expert, System.err::println);
         long start = System.nanoTime();
         experiment.run(ctx);
-        System.out.printf(java.util.Locale.ROOT, "{\"experiment\":\"%s\",\"out\":\"%s\",\"wallSeconds\":%.1f}%n",
+        spec.commandLine().getOut().printf(java.util.Locale.ROOT, "{\"experiment\":\"%s\",\"out\":\"%s\",\"wallSeconds\":%.1f}%n",
                 name, out.toString().replace("\\", "\\\\").replace("\"", "\\\""), (System.nanoTime() - start) / 1e9);
+        spec.commandLine().getOut().flush();
         return 0;
     }
 }

@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code nona simulate}: one discrete-event simulation of a workload under one placement policy; prints the
@@ -23,10 +25,13 @@ import picocli.CommandLine.Option;
 @Command(name = "simulate", mixinStandardHelpOptions = true,
         description = "Simulate a workload under a placement policy; prints JSON statistics.")
 final class SimulateCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--workload", required = true, description = "Workload file (JSON or YAML).")
     Path workload;
 
-    @Option(names = "--policy", required = true, description = "One of: nona, nona-star, expert, random, opportunistic, spark-fair, local, jsq, p2c; for a model-aware workload (examples/thesis): colocation, colocation-queuing, registry, random, adaptive.")
+    @Option(names = "--policy", required = true, description = "One of: nona, nona-star, nona-jsq, expert, random, opportunistic, spark-fair, local, jsq, p2c; for a model-aware workload (examples/thesis): colocation, colocation-queuing, registry, random, adaptive.")
     String policy;
 
     @Option(names = "--load", description = "Scale every rate so the compute load sum_j beta_j S_j / N equals this (link load for a background-communication-only workload).")
@@ -47,7 +52,7 @@ final class SimulateCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--workload (" + workload + ") is not a readable file");
         }
         if (ModelAwareSimulation.handles(workload)) {
-            System.out.println(ModelAwareSimulation.runToJson(workload, policy, seed));
+            spec.commandLine().getOut().println(ModelAwareSimulation.runToJson(workload, policy, seed));
             return 0;
         }
         if (ModelAwarePolicies.contains(policy) && !PolicyRegistry.names().contains(policy)) {
@@ -66,7 +71,8 @@ final class SimulateCommand implements Callable<Integer> {
         SimWorkload w = load == null ? loaded.sim() : loaded.sim().withLoad(load);
         Scenario scenario = new Scenario(loaded, costModel(costModel), ExpertSearch.Settings.defaults(), System.err::println);
         SimResult r = scenario.run(policy, w, jobs, seed);
-        System.out.println(JsonReport.toJson(r));
+        spec.commandLine().getOut().println(JsonReport.toJson(r));
+        spec.commandLine().getOut().flush();
         return 0;
     }
 

@@ -35,7 +35,7 @@ public final class Md1Check implements Experiment {
         double bits = ctx.workload().classes().stream().mapToDouble(JobClass::commBits).max().orElse(0);
         bits = bits > 0 ? bits : 8e7;
         double s = bits / ctx.workload().cluster().linkBitsPerSecond();
-        long jobs = Math.max(ctx.jobs(), 400_000);
+        long jobs = 20 * ctx.jobs(); // transfers are cheap: 400,000 at the default 20,000
         CsvTable csv = new CsvTable("rho", "md1WaitSeconds", "simulatedWaitSeconds", "relativeError", "linkUtilization");
         Charts chart = new Charts("Link wait: simulated vs M/D/1", "rho", "mean wait (s)", false, true);
         ctx.md("Background transfers of %.3g bits (S = %.4g s), %d measured per point.%n", bits, s, jobs);

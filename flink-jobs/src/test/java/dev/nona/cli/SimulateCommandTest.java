@@ -1,0 +1,99 @@
+package dev.nona.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+final class SimulateCommandTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = NonaCli.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    private static Path workload(Path dir, String text) throws Exception {
+        Path file = dir.resolve("w.json");
+        Files.writeString(file, text);
+        return file;
+    }
+
+    @Test
+    void simulate_resnetWorkload_printsTheContractFields(@TempDir Path dir) throws Exception {
+        Path w = workload(dir, """
+                {"cluster": {"servers": 8, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10},
+                 "models": [{"name": "resnet18", "dag": {"zoo": "resnet18"}, "ratePerSecond": 10}],
+                 "background": {"comm": {"ratePerSecond": 0.1, "bytes": 1.0e6}}}
+                """);
+        int exit = run("simulate", "--workload", w.toString(), "--policy", "nona", "--load", "0.5", "--jobs", "2000", "--seed", "3");
+
+        assertThat(exit).as(err.toString()).isZero();
+        JsonNode json = new ObjectMapper().readTree(out.toString());
+        for (String field : new String[] {"policy", "jobs", "meanJctSeconds", "p99JctSeconds", "linkUtilization",
+                "meanLinkWaitSeconds", "eventsPerSecond", "models"}) {
+            assertThat(json.has(field)).as(field).isTrue();
+        }
+        assertThat(json.get("jobs").asLong()).isEqualTo(2000);
+        JsonNode model = json.get("models").get(0);
+        assertThat(model.get("name").asText()).isEqualTo("resnet18");
+        assertThat(model.get("completed").asLong()).isEqualTo(2000);
+        assertThat(model.get("meanJctSeconds").asDouble()).isGreaterThan(0.036); // at least its compute, 36 ms
+        assertThat(json.get("p99JctSeconds").asDouble()).isGreaterThanOrEqualTo(json.get("meanJctSeconds").asDouble() * 0.5);
+    }
+
+    @Test
+    void simulate_backgroundCommOnlyAtLoad08_countsBackgroundJobsAndMatchesMd1(@TempDir Path dir) throws Exception {
+        Path w = workload(dir, """
+                {"cluster": {"servers": 1, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10},
+                 "models": [{"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 0}],
+                 "background": {"comm": {"ratePerSecond": 1, "bytes": 1.0e6}}}
+                """);
+        int exit = run("simulate", "--workload", w.toString(), "--policy", "local", "--load", "0.8", "--jobs", "300000");
+
+        assertThat(exit).as(err.toString()).isZero();
+        JsonNode json = new ObjectMapper().readTree(out.toString());
+        assertThat(json.get("jobs").asLong()).isEqualTo(300000);
+        double s = 8e6 / 1e10;
+        double md1 = 0.8 * s / (2 * 0.2);
+        assertThat(json.get("meanLinkWaitSeconds").asDouble()).isCloseTo(md1, within(0.05 * md1));
+    }
+
+    @Test
+    void simulate_unknownPolicy_failsWithOneLineNamingIt(@TempDir Path dir) throws Exception {
+        Path w = workload(dir, """
+                {"cluster": {"servers": 1, "opsPerSecond": 1, "linkBitsPerSecond": 1},
+                 "models": [{"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 1}]}
+                """);
+        int exit = run("simulate", "--workload", w.toString(), "--policy", "decima");
+
+        assertThat(exit).isNotZero();
+        assertThat(err.toString()).contains("--policy (decima)").doesNotContain("\tat ");
+    }
+
+    @Test
+    void experiment_md1_writesCsvPngAndSummary(@TempDir Path dir) throws Exception {
+        Path w = workload(dir, """
+                {"cluster": {"servers": 1, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10},
+                 "models": [{"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 1}]}
+                """);
+        Path outDir = dir.resolve("md1");
+        int exit = run("experiment", "md1", "--out", outDir.toString(), "--workload", w.toString(), "--jobs", "1000");
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(outDir.resolve("md1.csv")).isRegularFile();
+        assertThat(outDir.resolve("md1.png")).isRegularFile();
+        assertThat(Files.readString(outDir.resolve("summary.md"))).contains("M/D/1");
+    }
+}

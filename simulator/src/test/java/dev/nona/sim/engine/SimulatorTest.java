@@ -37,6 +37,7 @@ final class SimulatorTest {
         assertThat(r.meanLinkWaitSeconds()).isCloseTo(md1, within(0.05 * md1));
         assertThat(r.linkUtilization()).isCloseTo(rho, within(0.02));
         assertThat(r.meanJctSeconds()).isCloseTo(md1 + s, within(0.05 * md1));
+        assertThat(r.arrivalsStopped()).isFalse();
     }
 
     @Test
@@ -60,6 +61,17 @@ final class SimulatorTest {
         assertThat(r.all().count()).isEqualTo(5_000);
         assertThat(r.linkUtilization()).isGreaterThan(0.99);
         assertThat(r.truncated()).isFalse();
+    }
+
+    @Test
+    void run_heavilyOverloadedLink_stopsArrivalsAtTheDrainCapAndStillMeasuresEveryJob() {
+        JobClass comm = JobClass.backgroundComm("bg-comm", 500, 1e8); // rho = 5
+        SimWorkload w = new SimWorkload(TestingWorkloads.cluster(1), List.of(comm));
+        SimResult r = new Simulator(w, TestingWorkloads.fixed(), "none", new SimConfig(60_000, 0, 1, Long.MAX_VALUE)).run();
+        assertThat(r.all().count()).isEqualTo(60_000);
+        assertThat(r.arrivalsStopped()).isTrue();
+        // 48,000 of the 60,000 are still in flight when the window ends: the cap is 4 x that
+        assertThat(r.maxJobsInFlight()).isLessThanOrEqualTo(4 * 60_000 + 1);
     }
 
     @Test

@@ -98,6 +98,9 @@ public final class JobClass {
             from[e] = edges[e][0];
             to[e] = edges[e][1];
         }
+        if (taskOps.length == 0) {
+            throw new IllegalArgumentException("job class '" + name + "': an inference DAG needs at least one task");
+        }
         if (taskOps.length > 1 && subgraphs.isEmpty()) {
             throw new IllegalArgumentException("job class '" + name + "': a DAG of " + taskOps.length + " tasks needs its subgraphs");
         }

@@ -34,6 +34,7 @@ public final class ModelAwareSimulator implements ClusterView {
     private final ThesisWorkload workload;
     private final ModelAwarePolicy policy;
     private final long seed;
+    private final boolean learn;
     private final ModelRegistry registry;
     private final LatencyEstimator estimator;
     private final Map<String, SimServer> servers = new LinkedHashMap<>();
@@ -52,7 +53,16 @@ public final class ModelAwareSimulator implements ClusterView {
     private boolean ran;
 
     public ModelAwareSimulator(ThesisWorkload workload, String policyName, long seed) {
+        this(workload, policyName, seed, true);
+    }
+
+    /**
+     * @param learn whether observed times update the live estimates; {@code false} freezes them at the catalog's
+     *              figures (to measure what learning is worth)
+     */
+    public ModelAwareSimulator(ThesisWorkload workload, String policyName, long seed, boolean learn) {
         this.workload = workload;
+        this.learn = learn;
         this.seed = seed;
         ThesisCluster c = workload.cluster();
         this.registry = new ModelRegistry(c.targetOngoingRequests());
@@ -62,7 +72,7 @@ public final class ModelAwareSimulator implements ClusterView {
             servers.put(id, new SimServer(id, c.coresPerServer()));
             registry.addServer(id, c.memoryMbPerServer());
         }
-        workload.models().forEach(m -> estimator.register(m.profile()));
+        workload.models().forEach(m -> estimator.register(m.catalogProfile()));
         this.policy = ModelAwarePolicies.create(policyName, new SplittableRandom(seed), estimator);
         this.latencies = new double[workload.totalRequests()];
     }
@@ -143,7 +153,9 @@ public final class ModelAwareSimulator implements ClusterView {
         if (r.placement.route() == Decision.Route.REMOTE) {
             double tN = workload.cluster().networkLatencySeconds();
             loop.after(tN, () -> {
-                estimator.observeNetwork(tN);
+                if (learn) {
+                    estimator.observeNetwork(tN);
+                }
                 enqueue(r);
             });
         } else {
@@ -170,14 +182,18 @@ public final class ModelAwareSimulator implements ClusterView {
         coldStarts++;
         loop.after(m.coldStartSeconds(), () -> {
             evictions += registry.markLoaded(s.id, m.profile()).size();
-            estimator.observeColdStart(m.name(), m.coldStartSeconds());
+            if (learn) {
+                estimator.observeColdStart(m.name(), m.coldStartSeconds());
+            }
             infer(s, r);
         });
     }
 
     private void infer(SimServer s, SimRequest r) {
         loop.after(r.model.inferenceSeconds(), () -> {
-            estimator.observeInference(r.model.name(), r.model.inferenceSeconds());
+            if (learn) {
+                estimator.observeInference(r.model.name(), r.model.inferenceSeconds());
+            }
             s.replicaDone();
             serveNext(s);
             loop.after(r.model.postSeconds(), () -> finish(r));
@@ -187,7 +203,9 @@ public final class ModelAwareSimulator implements ClusterView {
     private void finish(SimRequest r) {
         servers.get(r.placement.cpuServer()).release(r.request.cores());
         registry.endRequest(r.placement.inferenceServer());
-        estimator.observeCpu(r.model.name(), r.model.preSeconds() + r.model.postSeconds());
+        if (learn) {
+            estimator.observeCpu(r.model.name(), r.model.preSeconds() + r.model.postSeconds());
+        }
         latencies[r.index] = loop.now() - r.arrival;
         completed++;
         groupOutstanding--;

@@ -3,6 +3,7 @@ package dev.nona.sim.modelaware;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nona.modelaware.ModelProfile;
 import dev.nona.modelaware.ModelRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,13 +22,15 @@ import java.util.TreeSet;
  *  "cluster": {"servers": 8, "coresPerServer": 4, "memoryMbPerServer": 192000,
  *              "networkLatencySeconds": 5.0, "targetOngoingRequests": 3},
  *  "models": [{"name": "t5-small", "sizeMb": 242, "coldStartSeconds": 3.0, "inferenceSeconds": 1.0,
- *              "preSeconds": 0.0, "postSeconds": 5.0}],
+ *              "preSeconds": 0.0, "postSeconds": 5.0,
+ *              "catalog": {"coldStartSeconds": 3.0, "inferenceSeconds": 1.0, "cpuSeconds": 0.0}}],
  *  "requests": [{"model": "t5-small", "count": 2, "cores": 4, "arrival": "concurrent"}]}
  * }</pre>
  *
  * Defaults: {@code coresPerServer} 1, {@code memoryMbPerServer} 192000, {@code networkLatencySeconds} 0,
  * {@code targetOngoingRequests} 3, {@code preSeconds}/{@code postSeconds} 0, {@code count} 1, {@code cores} 1,
- * {@code arrival} {@code concurrent}. Unknown fields and bad values are errors naming the field. Thread-safe.
+ * {@code arrival} {@code concurrent}; {@code catalog} (what the controller believes before it observes anything:
+ * the priors of the live estimates) defaults field by field to the actual times. Unknown fields and bad values are errors naming the field. Thread-safe.
  */
 public final class ThesisWorkloadReader {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -89,10 +92,23 @@ public final class ThesisWorkloadReader {
     }
 
     private static SimModel model(JsonNode n, String path) {
-        allow(n, path, Set.of("name", "sizeMb", "coldStartSeconds", "inferenceSeconds", "preSeconds", "postSeconds"));
-        return new SimModel(text(n, path, "name", null), number(n, path, "sizeMb", null),
+        allow(n, path, Set.of("name", "sizeMb", "coldStartSeconds", "inferenceSeconds", "preSeconds", "postSeconds", "catalog"));
+        SimModel actual = new SimModel(text(n, path, "name", null), number(n, path, "sizeMb", null),
                 number(n, path, "coldStartSeconds", null), number(n, path, "inferenceSeconds", null),
                 number(n, path, "preSeconds", 0.0), number(n, path, "postSeconds", 0.0));
+        JsonNode c = n.get("catalog");
+        if (c == null || c.isNull()) {
+            return actual;
+        }
+        String cp = path + ".catalog";
+        allow(c, cp, Set.of("coldStartSeconds", "inferenceSeconds", "cpuSeconds"));
+        ModelProfile truth = actual.profile();
+        ModelProfile catalog = new ModelProfile(truth.name(), truth.sizeMb(),
+                number(c, cp, "coldStartSeconds", truth.coldStartSeconds()),
+                number(c, cp, "inferenceSeconds", truth.inferenceSeconds()),
+                number(c, cp, "cpuSeconds", truth.cpuSeconds()));
+        return new SimModel(actual.name(), actual.sizeMb(), actual.coldStartSeconds(), actual.inferenceSeconds(),
+                actual.preSeconds(), actual.postSeconds(), catalog);
     }
 
     private static RequestGroup group(JsonNode n, String path) {

@@ -97,4 +97,17 @@ final class ThesisScenariosTest {
             assertThat(ThesisTablesExperiment.winner(ours, thesis)).as(file).isEqualTo(ThesisTablesExperiment.winnerOf(thesis));
         }
     }
+
+    @Test
+    void liveEstimates_learningTheUnlistedPostProcessing_beatsFrozenCatalogEstimates() {
+        ThesisWorkload w = ThesisExamples.read("live-estimates.json");
+        double learning = ThesisExamples.makespan(w, "adaptive", 1);
+        double frozen = new ModelAwareSimulator(w, "adaptive", 1, false).run().makespanSeconds();
+
+        // Frozen at "0 s of post-processing", adaptive waits for the warm machine every burst (as queuing does);
+        // the 5 s it observes on the first exit send the bursts' second requests to the registry instead.
+        assertThat(frozen).isCloseTo(ThesisExamples.makespan(w, "colocation-queuing", 1), within(1e-9));
+        assertThat(learning).isLessThan(0.7 * frozen);
+        assertThat(learning).isCloseTo(ThesisExamples.makespan(w, "registry", 1), within(0.01));
+    }
 }

@@ -41,4 +41,18 @@ final class ThesisWorkloadReaderTest {
         assertThatThrownBy(() -> ThesisWorkloadReader.parse(MINIMAL.replace("{\"model\": \"m\"}", "{\"model\": \"m\", \"arrival\": \"poisson\"}")))
                 .hasMessageContaining("requests[0].arrival ('poisson')");
     }
+
+    @Test
+    void parse_catalog_defaultsFieldByFieldToTheActualTimes() {
+        ThesisWorkload w = ThesisWorkloadReader.parse(MINIMAL.replace("\"inferenceSeconds\": 1}",
+                "\"inferenceSeconds\": 1, \"postSeconds\": 5, \"catalog\": {\"cpuSeconds\": 0}}"));
+
+        var catalog = w.models().get(0).catalogProfile();
+        assertThat(catalog.cpuSeconds()).isZero();
+        assertThat(catalog.coldStartSeconds()).isEqualTo(3.0);
+        assertThat(w.models().get(0).profile().cpuSeconds()).isEqualTo(5.0);
+        assertThatThrownBy(() -> ThesisWorkloadReader.parse(MINIMAL.replace("\"inferenceSeconds\": 1}",
+                "\"inferenceSeconds\": 1, \"catalog\": {\"postSeconds\": 0}}")))
+                .hasMessageContaining("unknown field 'models[0].catalog.postSeconds'");
+    }
 }

@@ -31,7 +31,9 @@ import java.util.function.Consumer;
  * distribution. The search starts from the front's first option (the one that cuts least: no distribution),
  * independent of Nona's optimiser. For each coordinate in turn (heaviest class first), it tries every
  * candidate as a pure strategy, then mixtures $w \cdot$ best $+ (1-w) \cdot$ runner-up for
- * $w \in \{0.05, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 0.95\}$, and keeps the best; it makes {@code passes} passes.
+ * $w \in \{0.05, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 0.95\}$, and keeps the best if it is at least 0.5% better;
+ * it makes {@code passes} passes. Finally a simulation four times longer, with another seed, checks the result
+ * against the starting point and keeps the better (short runs can overfit their seed).
  * Cost: about {@code passes} $\cdot \sum (|\text{front}| + 9)$ short simulations. Not thread-safe.
  */
 public final class ExpertSearch implements ThetaSolver {
@@ -53,6 +55,8 @@ public final class ExpertSearch implements ThetaSolver {
         }
     }
 
+    /** A candidate replaces the incumbent only if it is this much better (guards against chasing noise). */
+    private static final double MIN_GAIN = 0.005;
     private static final double[] MIX = {0.05, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 0.95};
     private final Settings settings;
     private final Consumer<String> progress;
@@ -86,6 +90,7 @@ public final class ExpertSearch implements ThetaSolver {
             options.add(perSg);
             current.add(dist);
         }
+        List<List<double[]>> start = copy(current);
         double best = score(workload, options, current);
         List<int[]> coordinates = coordinates(classes);
         for (int pass = 0; pass < settings.passes(); pass++) {
@@ -94,7 +99,32 @@ public final class ExpertSearch implements ThetaSolver {
             }
             progress.accept("expert search: pass " + (pass + 1) + " mean JCT " + best + " s after " + simulations + " simulations");
         }
-        return table(options, current);
+        return validated(workload, options, start, current);
+    }
+
+    /**
+     * The searched table if a longer simulation with another seed confirms it beats the starting point (no
+     * distribution), else the starting point: short scoring runs can overfit their one seed.
+     */
+    private ThetaTable validated(SimWorkload w, List<List<List<SimTriplet>>> options, List<List<double[]>> start,
+                                 List<List<double[]>> found) {
+        long jobs = 4 * settings.jobs();
+        double foundScore = score(w, table(options, found), jobs, settings.seed() + 1);
+        double startScore = score(w, table(options, start), jobs, settings.seed() + 1);
+        progress.accept("expert search: validation (" + jobs + " jobs) found " + foundScore + " s, no distribution " + startScore + " s");
+        return foundScore <= startScore ? table(options, found) : table(options, start);
+    }
+
+    private static List<List<double[]>> copy(List<List<double[]>> d) {
+        List<List<double[]>> out = new ArrayList<>();
+        for (List<double[]> perClass : d) {
+            List<double[]> c = new ArrayList<>();
+            for (double[] x : perClass) {
+                c.add(x.clone());
+            }
+            out.add(c);
+        }
+        return out;
     }
 
     private double improve(SimWorkload w, List<List<List<SimTriplet>>> options, List<List<double[]>> current, int[] cg, double best) {
@@ -117,7 +147,7 @@ public final class ExpertSearch implements ThetaSolver {
         }
         Arrays.sort(rank, Comparator.comparingDouble(i -> pureScore[i]));
         double[] bestDist = incumbent;
-        if (pureScore[rank[0]] < best) {
+        if (pureScore[rank[0]] < best * (1 - MIN_GAIN)) {
             best = pureScore[rank[0]];
             bestDist = new double[n];
             bestDist[rank[0]] = 1;
@@ -128,7 +158,7 @@ public final class ExpertSearch implements ThetaSolver {
             d[rank[1]] += 1 - m;
             set(current, cg, d);
             double s = score(w, options, current);
-            if (s < best) {
+            if (s < best * (1 - MIN_GAIN)) {
                 best = s;
                 bestDist = d;
             }
@@ -145,9 +175,13 @@ public final class ExpertSearch implements ThetaSolver {
     }
 
     private double score(SimWorkload w, List<List<List<SimTriplet>>> options, List<List<double[]>> current) {
+        return score(w, table(options, current), settings.jobs(), settings.seed());
+    }
+
+    private double score(SimWorkload w, ThetaTable table, long jobs, long seed) {
         simulations++;
-        ThetaPolicy policy = new ThetaPolicy(table(options, current), new SplittableRandom(settings.seed()));
-        SimConfig config = new SimConfig(settings.jobs(), settings.jobs() / 5, settings.seed(), 200_000_000L);
+        ThetaPolicy policy = new ThetaPolicy(table, new SplittableRandom(seed));
+        SimConfig config = new SimConfig(jobs, jobs / 5, seed, 200_000_000L);
         double mean = new Simulator(w, policy, "expert-candidate", config).run().meanJctSeconds();
         return Double.isNaN(mean) ? Double.MAX_VALUE : mean;
     }

@@ -20,10 +20,12 @@ import java.util.random.RandomGenerator;
  * When that server is still loading the model, the prediction adds the wait for the load (at most $T_{CS}$) to
  * queuing and overlaps it with the network for the registry ({@link LatencyModel#predict(LatencyEstimates, int,
  * double)}).
- * A wait is re-decided whenever the cluster changes, so a request may switch strategy while it waits. The
- * thesis's $n$ counts only requests in flight; this policy also counts the requests it has already told to wait
- * for a warm server (ahead of this one), so a burst does not all queue behind one warm server. That makes the
- * policy stateful: one instance per request stream, and every waiting request must be asked again until placed.
+ * When every holder is at target, the registry is ruled out (its remote call would load cold). Ties go to
+ * colocation. A wait is re-decided whenever the cluster changes, so a request may switch strategy while it
+ * waits. The thesis's $n$ counts only requests in flight; this policy also counts the requests of the same model
+ * it has already told to wait (ahead of this one, spread over the holders), so a burst does not all queue behind
+ * one warm server. That makes the policy stateful: one instance per request stream, and every waiting request
+ * must be asked again until it is placed.
  *
  * <p>Based on: K. Liu, <i>Enabling Efficient ML Inference in SigmaOS with Model-Aware Scheduling</i>, MEng
  * thesis, MIT, 2025, Sections 6.5 and 7.
@@ -76,7 +78,7 @@ public final class AdaptivePolicy implements ModelAwarePolicy {
         return relabel(delegates.get(best).decide(request, cluster), best.policyName());
     }
 
-    /** Requests of the same model this policy already told to wait for a warm server, ahead of this one. */
+    /** Requests of the same model this policy already told to wait, ahead of this one. */
     private int ahead(InferenceRequest request) {
         LinkedHashSet<String> waiting = queued.get(request.model());
         if (waiting == null) {

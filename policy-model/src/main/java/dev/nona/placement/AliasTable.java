@@ -3,8 +3,8 @@ package dev.nona.placement;
 import java.util.random.RandomGenerator;
 
 /**
- * Samples an index from a fixed discrete distribution in $O(1)$: Vose's alias method (one uniform index, one
- * uniform double, one comparison). Building is $O(n)$.
+ * Samples an index from a fixed discrete distribution in $O(1)$: Vose's alias method (one uniform double, one
+ * comparison). Building is $O(n)$.
  *
  * <p>Based on: M. D. Vose, "A linear algorithm for generating random numbers with a given distribution", IEEE
  * Transactions on Software Engineering 17(9), 1991.
@@ -77,9 +77,20 @@ public final class AliasTable {
         return prob.length;
     }
 
-    /** Draws an index with probability proportional to its weight. */
+    /**
+     * Draws an index with probability proportional to its weight. One uniform double serves as both the column
+     * (its integer part after scaling by $n$) and the coin (its fractional part); a single outcome draws nothing.
+     */
     public int sample(RandomGenerator rnd) {
-        int i = prob.length == 1 ? 0 : rnd.nextInt(prob.length);
-        return rnd.nextDouble() < prob[i] ? i : alias[i];
+        int n = prob.length;
+        if (n == 1) {
+            return 0;
+        }
+        double u = rnd.nextDouble() * n;
+        int i = (int) u;
+        if (i >= n) { // only if nextDouble() * n rounds up to n
+            i = n - 1;
+        }
+        return u - i < prob[i] ? i : alias[i];
     }
 }

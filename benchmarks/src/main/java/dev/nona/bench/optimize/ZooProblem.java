@@ -40,8 +40,8 @@ public final class ZooProblem {
         return new NonaProblem(jobs, new Cluster(servers, OPS_PER_SECOND, LINK_BITS_PER_SECOND), bg, costModel);
     }
 
-    /** The same problem as at 80 servers, on another number of servers (rates unchanged). */
-    public static NonaProblem at80Rates(int servers, CostModel costModel) {
-        return build(80, costModel).withServers(servers);
+    /** The problem built for {@code rateServers} servers, solved on {@code servers} servers (rates unchanged). */
+    public static NonaProblem withRatesOf(int rateServers, int servers, CostModel costModel) {
+        return build(rateServers, costModel).withServers(servers);
     }
 }

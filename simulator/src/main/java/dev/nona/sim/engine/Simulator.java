@@ -51,16 +51,8 @@ public final class Simulator implements ClusterView {
     private final int[] scratch;
     private final boolean countInference;
 
-    private final boolean[] busy;
-    private final long[] running;
-    private final double[] runningEnd;
-    private final LongRing[] serverQueue;
-    private final double[] queuedWork;
-    private final int[] queueLength;
-    private final LongRing linkQueue = new LongRing();
-    private boolean linkBusy;
-    private long linkRunning;
-    private double linkBusySeconds;
+    private final Servers servers;
+    private final Link link = new Link();
     private double linkWaitSum;
     private long transfers;
 
@@ -100,16 +92,7 @@ public final class Simulator implements ClusterView {
         for (int i = 0; i < classes.length; i++) {
             arrivalRandom[i] = new SplittableRandom(config.seed() * 1_000_003L + i);
         }
-        int n = cluster.servers();
-        this.busy = new boolean[n];
-        this.running = new long[n];
-        this.runningEnd = new double[n];
-        this.serverQueue = new LongRing[n];
-        for (int s = 0; s < n; s++) {
-            serverQueue[s] = new LongRing();
-        }
-        this.queuedWork = new double[n];
-        this.queueLength = new int[n];
+        this.servers = new Servers(cluster.servers());
         this.perClass = new LogHistogram[classes.length];
         for (int i = 0; i < classes.length; i++) {
             perClass[i] = new LogHistogram();
@@ -151,13 +134,12 @@ public final class Simulator implements ClusterView {
         for (int i = 0; i < classes.length; i++) {
             perClassResults.add(new SimResult.ClassResult(classes[i].name(), classes[i].kind(), perClass[i]));
         }
-        double linkBusy = linkBusySeconds - (this.linkBusy ? Math.max(0, runningLinkEnd - now) : 0);
+        double linkBusy = link.busySeconds(now);
         return new SimResult(policyName, Math.max(0, Math.min(countedArrivals, measureTo) - measureFrom), all, inference,
                 perClassResults, now > 0 ? linkBusy / now : 0, transfers == 0 ? 0 : linkWaitSum / transfers, transfers,
                 eventCount, now, wall, jobs.maxInFlight(), truncated, arrivalsStopped);
     }
 
-    private double runningLinkEnd;
     /** After the measured arrivals, arrivals go on (so the last measured jobs see the same contention) until this many jobs are in flight; -1 before. */
     private long drainCap = -1;
     private boolean arrivalsStopped;
@@ -205,10 +187,10 @@ public final class Simulator implements ClusterView {
         jobs.remainingTasks[slot] = n;
         policy.place(c, jc, this, scratch);
         int base = jobs.base(slot);
-        int servers = cluster.servers();
+        int serverCount = cluster.servers();
         for (int t = 0; t < n; t++) {
             int s = scratch[t];
-            if (s < 0 || s >= servers) {
+            if (s < 0 || s >= serverCount) {
                 throw new IllegalStateException("BUG: policy " + policyName + " placed task " + t + " of " + jc.name() + " on server " + s);
             }
             jobs.server[base + t] = s;
@@ -229,41 +211,28 @@ public final class Simulator implements ClusterView {
             return;
         }
         long item = ((long) slot << TASK_BITS) | t;
-        if (!busy[s]) {
-            startTask(s, item, jc, slot, t);
+        if (!servers.busy(s)) {
+            startTask(s, item, jc, t);
         } else {
-            double est = jc.taskOps(t) / cluster.opsPerSecond();
-            serverQueue[s].add(item, est);
-            queuedWork[s] += est;
-            queueLength[s]++;
+            servers.enqueue(s, item, jc.taskOps(t) / cluster.opsPerSecond());
         }
     }
 
-    private void startTask(int s, long item, JobClass jc, int slot, int t) {
+    private void startTask(int s, long item, JobClass jc, int t) {
         double service = serviceModel.taskSeconds(cluster, jc, t, s, now);
         serviceModel.taskStarted(jc, t, s, now);
-        busy[s] = true;
-        running[s] = item;
-        runningEnd[s] = now + service;
-        queueLength[s]++;
+        servers.start(s, item, now + service);
         events.push(now + service, SERVER_DONE | s);
     }
 
     private void serverDone(int s) {
-        long item = running[s];
-        busy[s] = false;
-        queueLength[s]--;
-        if (!serverQueue[s].isEmpty()) {
-            double est = serverQueue[s].peekTag();
-            long next = serverQueue[s].poll();
-            queuedWork[s] -= est;
-            queueLength[s]--;
-            if (queueLength[s] == 0) {
-                queuedWork[s] = 0;
-            }
+        long item = servers.finish(s);
+        if (servers.hasQueued(s)) {
+            // start the next queued task before the finished one's children join the queue (FIFO)
+            long next = servers.pollQueued(s);
             int nslot = (int) (next >>> TASK_BITS);
             int nt = (int) (next & ((1 << TASK_BITS) - 1));
-            startTask(s, next, classes[jobs.jobClass[nslot]], nslot, nt);
+            startTask(s, next, classes[jobs.jobClass[nslot]], nt);
         }
         int slot = (int) (item >>> TASK_BITS);
         int t = (int) (item & ((1 << TASK_BITS) - 1));
@@ -297,10 +266,10 @@ public final class Simulator implements ClusterView {
 
     private void enqueueTransfer(int slot, int edge, double bits) {
         long item = ((long) slot << TASK_BITS) | edge;
-        if (!linkBusy) {
+        if (!link.busy()) {
             startTransfer(item, bits, now);
         } else {
-            linkQueue.add(item, now);
+            link.enqueue(item, now);
         }
     }
 
@@ -311,20 +280,16 @@ public final class Simulator implements ClusterView {
             transfers++;
         }
         double service = serviceModel.transferSeconds(cluster, bits);
-        linkBusy = true;
-        linkRunning = item;
-        linkBusySeconds += service;
-        runningLinkEnd = now + service;
+        link.start(item, now, service);
         events.push(now + service, LINK_DONE);
     }
 
     private void linkDone() {
-        long item = linkRunning;
-        linkBusy = false;
-        if (!linkQueue.isEmpty()) {
-            double enq = linkQueue.peekTag();
-            long next = linkQueue.poll();
-            startTransfer(next, bitsOf(next), enq);
+        long item = link.finish();
+        if (link.hasQueued()) {
+            double enqueuedAt = link.peekEnqueuedAt();
+            long next = link.pollQueued();
+            startTransfer(next, bitsOf(next), enqueuedAt);
         }
         int slot = (int) (item >>> TASK_BITS);
         int edge = (int) (item & ((1 << TASK_BITS) - 1));
@@ -373,12 +338,12 @@ public final class Simulator implements ClusterView {
 
     @Override
     public int queueLength(int s) {
-        return queueLength[s];
+        return servers.queueLength(s);
     }
 
     @Override
     public double queuedWorkSeconds(int s) {
-        return queuedWork[s] + (busy[s] ? Math.max(0, runningEnd[s] - now) : 0);
+        return servers.queuedWorkSeconds(s, now);
     }
 
     @Override
@@ -388,6 +353,6 @@ public final class Simulator implements ClusterView {
 
     @Override
     public int linkQueueLength() {
-        return linkQueue.size() + (linkBusy ? 1 : 0);
+        return link.queueLength();
     }
 }

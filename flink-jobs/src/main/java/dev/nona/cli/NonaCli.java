@@ -23,6 +23,7 @@ public final class NonaCli implements Runnable {
             new SimulateCommand(),
             new ExperimentCommand(),
             new RunCommand(),
+            new BenchCommand(),
             new DemoCommand(),
         };
     }

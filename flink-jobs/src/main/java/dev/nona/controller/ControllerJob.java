@@ -80,8 +80,9 @@ public final class ControllerJob {
     public Streams addTo(StreamExecutionEnvironment env) {
         int p = config.parallelism();
         SingleOutputStreamOperator<RequestRecord> requests = env
+                // A rejected record has no event time: it gets 0, so it never moves the watermark.
                 .fromSource(sources.requests(), watermarks(config, (RequestRecord r, long kafkaTs) ->
-                        r.request() != null ? r.request().eventTime() : Math.max(0, kafkaTs)), "requests")
+                        r.request() != null ? r.request().eventTime() : 0L), "requests")
                 .setParallelism(p).uid("requests-source")
                 .process(new RejectedRequests()).setParallelism(p).uid("parse-requests").name("parse requests");
         SingleOutputStreamOperator<ControlInput> telemetry = controlSource(env, sources.telemetry(), "telemetry");

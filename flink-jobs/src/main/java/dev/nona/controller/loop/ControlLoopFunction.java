@@ -131,7 +131,14 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         RateVector vector = windows.get(rate.windowEnd());
         windows.put(rate.windowEnd(), (vector == null ? new RateVector(Map.of()) : vector)
                 .with(rate.model(), rate.ratePerSecond()));
-        ctx.timerService().registerEventTimeTimer(rate.windowEnd() - 1);
+        long last = rate.windowEnd() - 1;
+        if (last <= ctx.timerService().currentWatermark()) {
+            // Late: the watermark passed this window while the request path was idle (another input led it).
+            // An event-time timer would wait for the next advance; close it shortly in processing time instead.
+            ctx.timerService().registerProcessingTimeTimer(ctx.timerService().currentProcessingTime() + pollMillis);
+        } else {
+            ctx.timerService().registerEventTimeTimer(last);
+        }
     }
 
     private void onServer(ServerTelemetry status, Context ctx) throws Exception {
@@ -181,16 +188,35 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<ControllerTable> out) throws Exception {
         if (ctx.timeDomain() == org.apache.flink.streaming.api.TimeDomain.PROCESSING_TIME) {
+            closeLateWindows(ctx);
             pollSolver(ctx, out);
         } else {
             closeWindow(timestamp + 1, ctx);
         }
     }
 
+    /** Closes, oldest first, the windows the watermark has already passed (see {@link #onRate}). */
+    private void closeLateWindows(OnTimerContext ctx) throws Exception {
+        long watermark = ctx.timerService().currentWatermark();
+        List<Long> due = new ArrayList<>();
+        for (Long end : windows.keys()) {
+            if (end - 1 <= watermark) {
+                due.add(end);
+            }
+        }
+        due.sort(null);
+        for (long end : due) {
+            closeWindow(end, ctx);
+        }
+    }
+
     private void closeWindow(long windowEnd, OnTimerContext ctx) throws Exception {
         RateVector vector = windows.get(windowEnd);
+        if (vector == null) {
+            return; // already closed (a late window closed in processing time, then its event-time timer fired)
+        }
         windows.remove(windowEnd);
-        Map<String, Double> rates = vector == null ? Map.of() : vector.rates();
+        Map<String, Double> rates = vector.rates();
         DriftDetector.Evaluation eval = detector.evaluate(driftState(), windowEnd, rates);
         drift.update(eval.next());
         if (eval.trigger().isPresent()) {

@@ -1,6 +1,7 @@
 package dev.nona.controller.placement;
 
 import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.controller.serde.ControlJson;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.topics.record.CatalogDag;
@@ -18,7 +19,6 @@ import java.util.SplittableRandom;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.co.BroadcastProcessFunction;
@@ -55,6 +55,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private final String requestsTopic;
     private final int targetOngoingRequests;
     private final PlacerFactory placers;
+    private final List<String> bootstrapJson;
 
     private transient JsonSerde<InferenceRequest> requestSerde;
     private transient Map<String, RequestPlacer> placerCache;
@@ -67,15 +68,28 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient Counter unplaced;
     private transient volatile long tableVersion;
 
+    private transient Bootstrap bootstrap;
+
     public PlacementFunction(String requestsTopic, int targetOngoingRequests, PlacerFactory placers) {
+        this(requestsTopic, targetOngoingRequests, placers, List.of());
+    }
+
+    /**
+     * With a bootstrap snapshot (a table, server statuses, catalog entries; e.g. read back from
+     * {@code placement-tables} for a warm start): used until the broadcast state holds something newer.
+     */
+    public PlacementFunction(String requestsTopic, int targetOngoingRequests, PlacerFactory placers,
+            List<BroadcastUpdate> bootstrap) {
         this.requestsTopic = Objects.requireNonNull(requestsTopic, "requests topic");
         this.targetOngoingRequests = targetOngoingRequests;
         this.placers = Objects.requireNonNull(placers, "placer factory");
+        this.bootstrapJson = bootstrap.stream().map(ControlJson::write).toList();
     }
 
     @Override
     public void open(OpenContext openContext) {
         requestSerde = new JsonSerde<>(InferenceRequest.class, JsonSerde.DEFAULT_MAX_RECORD_BYTES);
+        bootstrap = Bootstrap.of(bootstrapJson.stream().map(j -> ControlJson.read(j, BroadcastUpdate.class)).toList());
         placerCache = new HashMap<>();
         tableDirty = true;
         serversDirty = true;
@@ -94,16 +108,18 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             return;
         }
         RequestPlacer placer = placerCache.get(r.model());
-        boolean distributed = true;
         if (placer == null) {
             CatalogDag dag = ctx.getBroadcastState(MODELS).get(r.model());
+            if (dag == null) {
+                dag = bootstrap.models().get(r.model());
+            }
             if (dag == null) {
                 reject(record, "model '" + r.model() + "' is not in the model catalog", ctx);
                 return;
             }
             placer = buildPlacer(r.model(), dag);
         }
-        distributed = !(placer instanceof LocalPlacer);
+        boolean distributed = !(placer instanceof LocalPlacer);
         long version = table == null ? 0 : table.version();
         SplittableRandom rng = new SplittableRandom(r.id().hashCode() * 0x9E3779B97F4A7C15L + version);
         out.collect(PlacementDecision.of(r.id(), r.model(), r.tenant(), version, !distributed,
@@ -126,6 +142,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             for (Map.Entry<String, ServerTelemetry> e : ctx.getBroadcastState(SERVERS).immutableEntries()) {
                 all.add(e.getValue());
             }
+            if (all.isEmpty()) {
+                all.addAll(bootstrap.servers());
+            }
             servers = WarmFirstServers.of(all, targetOngoingRequests);
             double nu = all.stream().filter(ServerTelemetry::up).mapToDouble(ServerTelemetry::opsPerSecond).average().orElse(0);
             if (nu != opsPerSecond) {
@@ -136,6 +155,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         }
         if (tableDirty) {
             table = ctx.getBroadcastState(TABLE).get(CURRENT);
+            if (bootstrap.table() != null && (table == null || bootstrap.table().version() > table.version())) {
+                table = bootstrap.table();
+            }
             tableVersion = table == null ? 0 : table.version();
             placerCache.clear();
             tableDirty = false;
@@ -174,8 +196,22 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         }
     }
 
-    /** Read-only view for tests: the table the operator currently places with. */
-    static ControllerTable currentTable(ReadOnlyBroadcastState<String, ControllerTable> state) throws Exception {
-        return state.get(CURRENT);
+    /** The bootstrap snapshot, split by kind. */
+    private record Bootstrap(ControllerTable table, List<ServerTelemetry> servers, Map<String, CatalogDag> models) {
+        static Bootstrap of(List<BroadcastUpdate> updates) {
+            ControllerTable table = null;
+            List<ServerTelemetry> servers = new ArrayList<>();
+            Map<String, CatalogDag> models = new HashMap<>();
+            for (BroadcastUpdate u : updates) {
+                if (u.table() != null && (table == null || u.table().version() > table.version())) {
+                    table = u.table();
+                } else if (u.server() != null) {
+                    servers.add(u.server());
+                } else if (u.catalog() != null) {
+                    models.put(u.catalog().model(), u.catalog().dag());
+                }
+            }
+            return new Bootstrap(table, servers, models);
+        }
     }
 }

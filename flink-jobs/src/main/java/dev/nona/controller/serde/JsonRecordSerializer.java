@@ -1,8 +1,6 @@
 package dev.nona.controller.serde;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.util.Objects;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
@@ -33,10 +31,7 @@ public final class JsonRecordSerializer<T> extends TypeSerializer<T> {
 
     private ObjectMapper mapper() {
         if (mapper == null) {
-            mapper = JsonMapper.builder()
-                    .findAndAddModules()
-                    .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                    .build();
+            mapper = ControlJson.mapper();
         }
         return mapper;
     }

@@ -43,6 +43,6 @@ public final class TableRecordSerializer implements KafkaRecordSerializationSche
     @Override
     public ProducerRecord<byte[], byte[]> serialize(ControllerTable table, KafkaSinkContext context, Long timestamp) {
         PlacementTableRecord record = toRecord(table);
-        return new ProducerRecord<>(topic, null, timestamp, serde.keyBytes(record), serde.serialize(record));
+        return new ProducerRecord<>(topic, null, null, serde.keyBytes(record), serde.serialize(record));
     }
 }

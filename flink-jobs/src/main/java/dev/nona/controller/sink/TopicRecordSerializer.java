@@ -19,6 +19,7 @@ public final class TopicRecordSerializer<T extends TopicRecord> implements Kafka
 
     @Override
     public ProducerRecord<byte[], byte[]> serialize(T element, KafkaSinkContext context, Long timestamp) {
-        return new ProducerRecord<>(topic, null, timestamp, serde.keyBytes(element), serde.serialize(element));
+        // The broker stamps the write time: event times can be anything a producer sent, even 0.
+        return new ProducerRecord<>(topic, null, null, serde.keyBytes(element), serde.serialize(element));
     }
 }

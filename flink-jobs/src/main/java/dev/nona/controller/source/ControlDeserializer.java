@@ -48,7 +48,7 @@ public final class ControlDeserializer implements KafkaRecordDeserializationSche
     private ControlRecord parseCatalog(ConsumerRecord<byte[], byte[]> record) {
         String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
         if (record.value() == null && key != null && !key.isBlank()) {
-            return new ControlRecord(ControlInput.removed(key), null, Math.max(0, record.timestamp()));
+            return new ControlRecord(ControlInput.removed(key), null, 0L);
         }
         Parsed<ModelCatalogEntry> parsed = catalog.parse(record.value());
         if (!parsed.ok()) {
@@ -57,14 +57,15 @@ public final class ControlDeserializer implements KafkaRecordDeserializationSche
         if (key != null && !key.equals(parsed.value().model())) {
             return reject(record, "key ('" + key + "') is not the entry's model ('" + parsed.value().model() + "')");
         }
-        return new ControlRecord(ControlInput.of(parsed.value()), null, Math.max(0, record.timestamp()));
+        // The catalog has no event time; 0 never moves the watermark (its source goes idle and stops holding it).
+        return new ControlRecord(ControlInput.of(parsed.value()), null, 0L);
     }
 
     private static ControlRecord reject(ConsumerRecord<byte[], byte[]> record, String reason) {
         long now = System.currentTimeMillis();
         return new ControlRecord(null,
                 DeadLetter.of(record.value(), record.topic(), record.partition(), record.offset(), reason, now),
-                Math.max(0, record.timestamp()));
+                0L); // no event time: never moves the watermark
     }
 
     @Override

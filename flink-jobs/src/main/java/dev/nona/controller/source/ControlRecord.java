@@ -9,7 +9,7 @@ import dev.nona.topics.record.DeadLetter;
  *
  * @param input    the input, or {@code null} when rejected
  * @param rejected the dead letter, or {@code null}
- * @param time     event time: the telemetry's event time, else the Kafka record timestamp
+ * @param time     event time: the telemetry's event time; 0 for catalog records and rejected ones
  */
 public record ControlRecord(ControlInput input, DeadLetter rejected, long time) {
     public ControlRecord {

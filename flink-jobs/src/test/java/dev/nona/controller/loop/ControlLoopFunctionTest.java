@@ -110,6 +110,20 @@ final class ControlLoopFunctionTest {
     }
 
     @Test
+    void windowBehindTheWatermark_isClosedInProcessingTime_once() throws Exception {
+        try (var h = harness()) {
+            h.processElement(ControlInput.of(TestingCluster.server("s0", 0)), 0);
+            h.processElement(ControlInput.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processWatermark(new Watermark(1_000_000)); // another input led the watermark far ahead
+            h.processElement(ControlInput.of(RateEstimate.of("fig1", 0, WINDOW, 5)), WINDOW - 1);
+            assertThat(h.numEventTimeTimers()).isZero();
+            awaitSolve(h, 0, 0);
+            assertThat(h.extractOutputValues()).singleElement().satisfies(t -> assertThat(t.rates()).containsEntry("fig1", 5.0));
+            assertThat(drifts(h)).isEqualTo(1);
+        }
+    }
+
+    @Test
     void infeasibleLoad_publishesFallbackTable_andSaysSo() throws Exception {
         try (var h = harness()) {
             h.processElement(ControlInput.of(TestingCluster.server("s0", 0)), 0);

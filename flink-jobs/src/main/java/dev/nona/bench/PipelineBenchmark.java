@@ -1,0 +1,187 @@
+package dev.nona.bench;
+
+import dev.nona.controller.cluster.ClusterSnapshot;
+import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.controller.optimize.NonaTableSolver;
+import dev.nona.controller.optimize.SolveInput;
+import dev.nona.controller.optimize.SolveResult;
+import dev.nona.controller.placement.BroadcastUpdate;
+import dev.nona.controller.placement.NonaPlacerFactory;
+import dev.nona.controller.placement.PlacementFunction;
+import dev.nona.controller.serde.JsonRecordTypeInfo;
+import dev.nona.controller.source.RejectedRequests;
+import dev.nona.controller.source.RequestParser;
+import dev.nona.controller.source.RequestRecord;
+import dev.nona.dag.ModelDag;
+import dev.nona.topics.record.CachedModel;
+import dev.nona.topics.record.CatalogDag;
+import dev.nona.topics.record.CatalogEdge;
+import dev.nona.topics.record.CatalogTask;
+import dev.nona.topics.record.InferenceRequest;
+import dev.nona.topics.record.ModelCatalogEntry;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.topics.serde.JsonSerde;
+import dev.nona.zoo.ModelZoo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+
+/**
+ * The pipeline benchmark ({@code bin/nona bench pipeline}): two Flink jobs, one after the other in one process, over
+ * the same N generated requests and the same topic serde. The identity job deserialises and serialises each
+ * request; the placement job deserialises, places with the controller's {@link PlacementFunction} (broadcast state,
+ * Nona table, warm-first server mapping) and serialises the decision. Each job counts what it wrote (an
+ * accumulator), and the run fails if either wrote fewer than N records. Throughput is N over the job's net runtime
+ * (deployment included, the same for both).
+ */
+public final class PipelineBenchmark {
+    /** What one run measured. */
+    public record Result(long records, double identityRecordsPerSecond, double placementRecordsPerSecond,
+            int parallelism, List<String> models, long identityBytes, long placementBytes) {}
+
+    private PipelineBenchmark() {}
+
+    public static Result run(long records, int parallelism, List<String> models, int servers) throws Exception {
+        if (records < 1) {
+            throw new IllegalArgumentException("records (" + records + ") must be >= 1");
+        }
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism (" + parallelism + ") must be >= 1");
+        }
+        List<BroadcastUpdate> snapshot = snapshot(models, servers);
+        JobExecutionResult identity = identity(records, parallelism, models);
+        JobExecutionResult placement = placement(records, parallelism, models, snapshot);
+        check("identity", identity, records);
+        check("placement", placement, records);
+        return new Result(records, records / seconds(identity), records / seconds(placement), parallelism,
+                List.copyOf(models), identity.<Long>getAccumulatorResult("bytes"),
+                placement.<Long>getAccumulatorResult("bytes"));
+    }
+
+    private static JobExecutionResult identity(long records, int parallelism, List<String> models) throws Exception {
+        StreamExecutionEnvironment env = environment(parallelism);
+        JsonSerde<InferenceRequest> serde = new JsonSerde<>(InferenceRequest.class, JsonSerde.DEFAULT_MAX_RECORD_BYTES);
+        requests(env, records, models)
+                .map(r -> serde.serialize(r.request())).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
+                .map(new Counted()).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
+                .sinkTo(new DiscardingSink<>());
+        return env.execute("bench-identity");
+    }
+
+    private static JobExecutionResult placement(long records, int parallelism, List<String> models,
+            List<BroadcastUpdate> snapshot) throws Exception {
+        StreamExecutionEnvironment env = environment(parallelism);
+        JsonSerde<PlacementDecision> serde = new JsonSerde<>(PlacementDecision.class, Integer.MAX_VALUE);
+        DataStream<BroadcastUpdate> updates = env.fromData(snapshot, JsonRecordTypeInfo.of(BroadcastUpdate.class));
+        requests(env, records, models)
+                .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS))
+                .process(new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), snapshot))
+                .returns(TypeInformation.of(PlacementDecision.class))
+                .map(serde::serialize).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
+                .map(new Counted()).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
+                .sinkTo(new DiscardingSink<>());
+        return env.execute("bench-placement");
+    }
+
+    /** The generated requests, parsed by the controller's own parser (rejects would go to dead letters). */
+    private static DataStream<RequestRecord> requests(StreamExecutionEnvironment env, long records, List<String> models) {
+        RequestParser parser = new RequestParser("inference-requests");
+        return env.fromSource(new DataGeneratorSource<>(new GeneratedRequests(models), records,
+                        PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO), WatermarkStrategy.noWatermarks(), "requests")
+                .map(bytes -> parser.parse(bytes, -1, -1)).returns(TypeInformation.of(RequestRecord.class))
+                .process(new RejectedRequests()).returns(TypeInformation.of(RequestRecord.class));
+    }
+
+    private static StreamExecutionEnvironment environment(int parallelism) {
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        conf.set(PipelineOptions.OBJECT_REUSE, true);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(parallelism);
+        return env;
+    }
+
+    /** A table solved for the models (equal rates), servers warm for some models, the catalog. */
+    static List<BroadcastUpdate> snapshot(List<String> models, int servers) {
+        List<BroadcastUpdate> out = new ArrayList<>();
+        Map<String, CatalogDag> dags = new TreeMap<>();
+        Map<String, Double> rates = new TreeMap<>();
+        for (String m : models) {
+            CatalogDag dag = catalogDag(ModelZoo.load(m));
+            dags.put(m, dag);
+            rates.put(m, 50.0);
+            out.add(BroadcastUpdate.of(ModelCatalogEntry.of(m, dag)));
+        }
+        List<String> ids = new ArrayList<>();
+        for (int s = 0; s < servers; s++) {
+            String id = "s" + s;
+            ids.add(id);
+            String warm = models.get(s % models.size());
+            out.add(BroadcastUpdate.of(ServerTelemetry.of(id, true, 1.0e13, s % 4, List.of(new CachedModel(warm, 1 << 30)),
+                    1.0e10, GeneratedRequests.BASE)));
+        }
+        ClusterSnapshot cluster = new ClusterSnapshot(ids, 1.0e13, 1.0e10);
+        SolveInput input = new SolveInput(dags, rates, cluster, "benchmark");
+        SolveResult r = new NonaTableSolver(false).solve(input, null);
+        if (r.error() != null || !r.feasible()) {
+            throw new IllegalStateException("benchmark table did not solve: " + (r.error() != null ? r.error() : "infeasible"));
+        }
+        out.add(BroadcastUpdate.of(new ControllerTable(1, false, System.currentTimeMillis(), "benchmark", rates, cluster,
+                r.objective(), r.linkLoad(), r.predictedJctSeconds(), r.tableJson())));
+        return out;
+    }
+
+    static CatalogDag catalogDag(ModelDag dag) {
+        return new CatalogDag(dag.name(),
+                dag.tasks().stream().map(t -> new CatalogTask(t.id(), t.ops())).toList(),
+                dag.edges().stream().map(e -> new CatalogEdge(e.from(), e.to(), e.bytes())).toList());
+    }
+
+    private static void check(String job, JobExecutionResult result, long records) {
+        Long written = result.getAccumulatorResult("records");
+        if (written == null || written != records) {
+            throw new IllegalStateException(job + " job wrote " + written + " records, expected " + records);
+        }
+    }
+
+    private static double seconds(JobExecutionResult result) {
+        return result.getNetRuntime() / 1000.0;
+    }
+
+    /** Counts records and bytes written (accumulators), passing them on. */
+    static final class Counted extends RichMapFunction<byte[], byte[]> {
+        private static final long serialVersionUID = 1L;
+        private transient LongCounter records;
+        private transient LongCounter bytes;
+
+        @Override
+        public void open(OpenContext openContext) {
+            records = new LongCounter();
+            bytes = new LongCounter();
+            getRuntimeContext().addAccumulator("records", records);
+            getRuntimeContext().addAccumulator("bytes", bytes);
+        }
+
+        @Override
+        public byte[] map(byte[] value) {
+            records.add(1);
+            bytes.add(value.length);
+            return value;
+        }
+    }
+}

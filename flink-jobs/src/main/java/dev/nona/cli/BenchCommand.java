@@ -1,0 +1,104 @@
+package dev.nona.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nona.bench.PipelineBenchmark;
+import dev.nona.bench.StateBenchmark;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code nona bench ...}: benchmarks of the controller's Flink pipeline. */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmark the controller's Flink pipeline.",
+        subcommands = {BenchCommand.Pipeline.class, BenchCommand.State.class})
+final class BenchCommand implements Runnable {
+    @Override
+    public void run() {
+        CommandLine.usage(this, System.out);
+    }
+
+    /** {@code nona bench pipeline --records N}: identity vs placement throughput, one process, one run. */
+    @Command(name = "pipeline", mixinStandardHelpOptions = true,
+            description = "Identity (deserialise, serialise) vs placement (deserialise, place, serialise) throughput.")
+    static final class Pipeline implements Callable<Integer> {
+        @Option(names = "--records", required = true, description = "Requests per job")
+        long records;
+
+        @Option(names = "--parallelism", defaultValue = "1", description = "Parallelism of both jobs (default ${DEFAULT-VALUE})")
+        int parallelism;
+
+        @Option(names = "--models", split = ",", defaultValue = "resnet18,alexnet",
+                description = "Zoo models the requests name, round robin (default ${DEFAULT-VALUE})")
+        List<String> models;
+
+        @Option(names = "--servers", defaultValue = "16", description = "Servers in the cluster (default ${DEFAULT-VALUE})")
+        int servers;
+
+        @Override
+        public Integer call() throws Exception {
+            if (records < 1) {
+                throw new IllegalArgumentException("--records (" + records + ") must be >= 1");
+            }
+            PipelineBenchmark.Result r = PipelineBenchmark.run(records, parallelism, models, servers);
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("records", r.records());
+            out.put("identityRecordsPerSecond", Math.round(r.identityRecordsPerSecond()));
+            out.put("placementRecordsPerSecond", Math.round(r.placementRecordsPerSecond()));
+            out.put("placementToIdentity", Math.round(1000 * r.placementRecordsPerSecond() / r.identityRecordsPerSecond()) / 1000.0);
+            out.put("parallelism", r.parallelism());
+            out.put("models", r.models());
+            out.put("identityBytesWritten", r.identityBytes());
+            out.put("placementBytesWritten", r.placementBytes());
+            System.out.println(new ObjectMapper().writeValueAsString(out));
+            return 0;
+        }
+    }
+
+    /** {@code nona bench state --records N}: checkpointed state size of the whole controller after N requests. */
+    @Command(name = "state", mixinStandardHelpOptions = true,
+            description = "Run the whole controller over N generated requests; report checkpointed state sizes.")
+    static final class State implements Callable<Integer> {
+        @Option(names = "--records", required = true, description = "Requests")
+        long records;
+
+        @Option(names = "--state-backend", defaultValue = "hashmap", description = "hashmap or rocksdb (default ${DEFAULT-VALUE})")
+        String stateBackend;
+
+        @Option(names = "--models", split = ",", defaultValue = "resnet18,alexnet",
+                description = "Zoo models the requests name, round robin (default ${DEFAULT-VALUE})")
+        List<String> models;
+
+        @Option(names = "--servers", defaultValue = "16", description = "Servers in the cluster (default ${DEFAULT-VALUE})")
+        int servers;
+
+        @Option(names = "--requests-per-second", defaultValue = "0",
+                description = "Rate limit of the request source, 0 for none (default ${DEFAULT-VALUE})")
+        long requestsPerSecond;
+
+        @Option(names = "--heartbeat-seconds", defaultValue = "5",
+                description = "Seconds of telemetry heartbeats (keeps the job alive after the requests) (default ${DEFAULT-VALUE})")
+        int heartbeatSeconds;
+
+        @Override
+        public Integer call() throws Exception {
+            if (records < 1) {
+                throw new IllegalArgumentException("--records (" + records + ") must be >= 1");
+            }
+            StateBenchmark.Result r = StateBenchmark.run(records, stateBackend, models, servers, requestsPerSecond,
+                    heartbeatSeconds);
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("records", r.records());
+            out.put("seconds", Math.round(r.seconds() * 10) / 10.0);
+            out.put("checkpoints", r.checkpoints());
+            out.put("maxCheckpointBytes", r.maxStateBytes());
+            out.put("lastCheckpointBytes", r.lastStateBytes());
+            out.put("stateBackend", r.stateBackend());
+            out.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
+            System.out.println(new ObjectMapper().writeValueAsString(out));
+            return 0;
+        }
+    }
+}

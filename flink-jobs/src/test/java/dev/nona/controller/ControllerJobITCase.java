@@ -1,0 +1,254 @@
+package dev.nona.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.ControllerEventType;
+import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.record.InferenceRequest;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.PlacementTableRecord;
+import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.topics.serde.JsonSerde;
+import dev.nona.topics.testing.InProcessKafka;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The whole controller on a Flink MiniCluster against a real in-process KRaft broker: telemetry and the catalog
+ * first, then requests whose rate shifts from 5/s to 150/s, with malformed, wrong-version and unknown-model
+ * records mixed in. Checks: a new table within two windows of the shift (and it is used), a decision for every
+ * valid request (read_committed, exactly once), a dead letter for every bad record, and no restart.
+ */
+final class ControllerJobITCase {
+    @RegisterExtension
+    static final InProcessKafka KAFKA = new InProcessKafka();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    private static final long BASE = 1_700_000_000_000L; // aligned to the 1 s window
+    private static final long WINDOW = 1000;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final JsonSerde<InferenceRequest> requests = new JsonSerde<>(InferenceRequest.class, 1 << 20);
+    private final JsonSerde<ServerTelemetry> telemetry = new JsonSerde<>(ServerTelemetry.class, 1 << 20);
+    private final JsonSerde<dev.nona.topics.record.ModelCatalogEntry> catalog =
+            new JsonSerde<>(dev.nona.topics.record.ModelCatalogEntry.class, 1 << 20);
+    private final JsonSerde<PlacementDecision> decisions = new JsonSerde<>(PlacementDecision.class, 1 << 20);
+    private final JsonSerde<ControllerEvent> events = new JsonSerde<>(ControllerEvent.class, 1 << 20);
+    private final JsonSerde<DeadLetter> deadLetters = new JsonSerde<>(DeadLetter.class, 1 << 20);
+    private final JsonSerde<PlacementTableRecord> tables = new JsonSerde<>(PlacementTableRecord.class, 1 << 24);
+
+    @Test
+    void rateShift_newTableWithinTwoWindows_everyValidRequestDecided_badRecordsDeadLettered_noRestart() throws Exception {
+        ControllerConfig config = ControllerConfig.fromMap(Map.ofEntries(
+                Map.entry("bootstrap.servers", KAFKA.bootstrapServers()),
+                Map.entry("controller.id", "it-" + UUID.randomUUID()),
+                Map.entry("rates.window", "1s"),
+                Map.entry("watermark.out-of-orderness", "0ms"),
+                Map.entry("watermark.idleness", "300ms"),
+                Map.entry("drift.threshold", "0.5"),
+                Map.entry("drift.windows", "2"),
+                Map.entry("drift.debounce", "0ms"),
+                Map.entry("checkpoint.interval", "300ms"),
+                Map.entry("flink.restart-strategy.type", "none")));
+        createTopics(config.topics());
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            for (int i = 0; i < 4; i++) {
+                send(producer, config.topics().telemetry(), "s" + i, telemetry.serialize(ServerTelemetry.of("s" + i, true,
+                        TestingCluster.OPS_PER_SECOND, 0, List.of(), 1.0e10, BASE)));
+            }
+            send(producer, config.topics().telemetry(), "s9", "{\"schemaVersion\":1,\"serverId\":\"s9\"}".getBytes(StandardCharsets.UTF_8));
+            send(producer, config.topics().catalog(), "fig1",
+                    catalog.serialize(TestingCluster.entry("fig1", TestingCluster.figure1())));
+            producer.flush();
+
+            var env = ControllerEnvironment.create(config);
+            ControllerJob.build(env, config);
+            JobClient job = env.executeAsync("controller-it");
+            try {
+                awaitEvent(config, e -> e.type() == ControllerEventType.CLUSTER_CHANGED, Duration.ofSeconds(60));
+
+                Set<String> valid = new HashSet<>();
+                valid.addAll(sendRequests(producer, config, 0, 4, 5));     // 5/s in windows 0..3
+                valid.addAll(sendRequests(producer, config, 4, 10, 150));  // 150/s in windows 4..9
+                sendBadRequests(producer, config);
+                producer.flush();
+
+                List<ControllerEvent> ev = awaitEvent(config, e -> e.type() == ControllerEventType.TABLE_PUBLISHED
+                        && ((Number) e.details().get("tableVersion")).longValue() == 2, Duration.ofSeconds(30));
+                ControllerEvent drift = ev.stream().filter(e -> e.type() == ControllerEventType.DRIFT_DETECTED
+                        && "rate".equals(e.details().get("cause"))).findFirst().orElseThrow();
+                assertThat(((Number) drift.details().get("windowEnd")).longValue())
+                        .as("drift detected at the end of the second window after the shift")
+                        .isEqualTo(BASE + 6 * WINDOW);
+                ControllerEvent published = ev.get(ev.size() - 1);
+                assertThat((Double) published.details().get("candidateObjective"))
+                        .isLessThan((Double) published.details().get("currentObjective"));
+
+                valid.addAll(sendRequests(producer, config, 10, 11, 150));  // after the new table
+                producer.flush();
+
+                Map<String, PlacementDecision> decided = awaitDecisions(config, valid.size() + 0, Duration.ofSeconds(60));
+                assertThat(decided.keySet()).containsExactlyInAnyOrderElementsOf(valid);
+                assertThat(decided.values()).allSatisfy(d ->
+                        assertThat(d.stages()).extracting(s -> s.task()).containsExactlyInAnyOrder("t1", "t2", "t3", "t4"));
+                assertThat(decided.values()).filteredOn(d -> d.tableVersion() == 2).as("the new table is used")
+                        .isNotEmpty();
+
+                List<DeadLetter> dead = awaitDeadLetters(config, 4, Duration.ofSeconds(30));
+                assertThat(dead).extracting(DeadLetter::reason).anySatisfy(r -> assertThat(r).contains("malformed JSON"));
+                assertThat(dead).extracting(DeadLetter::reason).anySatisfy(r -> assertThat(r).contains("schemaVersion"));
+                assertThat(dead).extracting(DeadLetter::reason)
+                        .anySatisfy(r -> assertThat(r).isEqualTo("model 'nosuchmodel' is not in the model catalog"));
+                assertThat(dead).filteredOn(d -> d.sourceTopic().equals(config.topics().telemetry())).hasSize(1);
+                assertThat(dead).allSatisfy(d -> assertThat(d.offset()).isNotNegative());
+
+                List<PlacementTableRecord> published2 = readAll(config.topics().tables(), tables, false).stream()
+                        .filter(t -> t.version() == 2).toList();
+                JsonNode table2 = published2.get(0).tableTree();
+                assertThat(table2.get("rates").get("fig1").asDouble()).isEqualTo(150.0);
+
+                assertThat(job.getJobStatus().get()).as("bad input never restarts the job").isEqualTo(JobStatus.RUNNING);
+            } finally {
+                job.cancel().get();
+            }
+        }
+    }
+
+    private Set<String> sendRequests(KafkaProducer<byte[], byte[]> producer, ControllerConfig config, int fromWindow,
+            int toWindow, int perWindow) {
+        Set<String> ids = new HashSet<>();
+        for (int w = fromWindow; w < toWindow; w++) {
+            for (int i = 0; i < perWindow; i++) {
+                String id = "r-" + w + "-" + i;
+                long t = BASE + w * WINDOW + i * (WINDOW / perWindow);
+                send(producer, config.topics().requests(), id, requests.serialize(InferenceRequest.of(id, "fig1", "acme", t, 1024L)));
+                ids.add(id);
+            }
+        }
+        return ids;
+    }
+
+    private void sendBadRequests(KafkaProducer<byte[], byte[]> producer, ControllerConfig config) {
+        String topic = config.topics().requests();
+        send(producer, topic, "bad-1", "{not json".getBytes(StandardCharsets.UTF_8));
+        send(producer, topic, "bad-2", ("{\"schemaVersion\":99,\"id\":\"x\",\"model\":\"fig1\",\"tenant\":\"t\",\"eventTime\":"
+                + (BASE + 5000) + "}").getBytes(StandardCharsets.UTF_8));
+        send(producer, topic, "bad-3", requests.serialize(InferenceRequest.of("bad-3", "nosuchmodel", "acme", BASE + 5000, null)));
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, String key, byte[] value) {
+        producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value));
+    }
+
+    private List<ControllerEvent> awaitEvent(ControllerConfig config, Predicate<ControllerEvent> done, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<ControllerEvent> all = readAll(config.topics().events(), events, false);
+            if (all.stream().anyMatch(done)) {
+                return all;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no such event within " + timeout + "; saw "
+                + readAll(config.topics().events(), events, false) + "; decisions so far (uncommitted): "
+                + readAll(config.topics().decisions(), decisions, false).size() + "; dead letters: "
+                + readAll(config.topics().deadLetters(), deadLetters, false));
+    }
+
+    private Map<String, PlacementDecision> awaitDecisions(ControllerConfig config, int expected, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<PlacementDecision> all = List.of();
+        while (System.nanoTime() < deadline) {
+            all = readAll(config.topics().decisions(), decisions, true);
+            if (all.size() >= expected) {
+                break;
+            }
+            Thread.sleep(300);
+        }
+        Map<String, PlacementDecision> byId = new HashMap<>();
+        all.forEach(d -> assertThat(byId.put(d.requestId(), d)).as("exactly once: " + d.requestId()).isNull());
+        return byId;
+    }
+
+    private List<DeadLetter> awaitDeadLetters(ControllerConfig config, int expected, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<DeadLetter> all = List.of();
+        while (System.nanoTime() < deadline && all.size() < expected) {
+            all = readAll(config.topics().deadLetters(), deadLetters, false);
+            Thread.sleep(200);
+        }
+        return all;
+    }
+
+    private static <T extends dev.nona.topics.record.TopicRecord> List<T> readAll(String topic, JsonSerde<T> serde,
+            boolean readCommitted) {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", KAFKA.bootstrapServers());
+        props.put("isolation.level", readCommitted ? "read_committed" : "read_uncommitted");
+        List<T> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            var partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<org.apache.kafka.common.TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p)) && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    var parsed = serde.parse(r.value());
+                    assertThat(parsed.ok()).as("output on %s parses: %s", topic, parsed).isTrue();
+                    out.add(parsed.value());
+                }
+            }
+        }
+        return out;
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer() {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", KAFKA.bootstrapServers());
+        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private static void createTopics(ControllerConfig.Topics t) throws Exception {
+        try (Admin admin = KAFKA.admin()) {
+            admin.createTopics(List.of(
+                    new NewTopic(t.requests(), 2, (short) 1), new NewTopic(t.telemetry(), 1, (short) 1),
+                    new NewTopic(t.catalog(), 1, (short) 1), new NewTopic(t.decisions(), 2, (short) 1),
+                    new NewTopic(t.tables(), 1, (short) 1), new NewTopic(t.events(), 1, (short) 1),
+                    new NewTopic(t.deadLetters(), 1, (short) 1))).all().get();
+        }
+    }
+}

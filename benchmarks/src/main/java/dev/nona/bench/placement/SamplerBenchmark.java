@@ -7,6 +7,9 @@ import dev.nona.placement.PlacementSampler;
 import dev.nona.placement.PlacementTable;
 import dev.nona.placement.PlacementTables;
 import dev.nona.placement.UniformServerPolicy;
+import dev.nona.optimize.Solution;
+import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -24,7 +27,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Online placement decisions per second on one thread: one operation places one request (source server, a
  * triplet per subgraph, distinct servers for the parts, a server for every original task), from the table solved
- * for the zoo workload at 80 servers. {@code model = mix} cycles through the five models.
+ * for the zoo workload at 80 servers (or a uniform table, where every subgraph draws and uses up to six servers).
+ * {@code model = mix} cycles through the five models.
  *
  * <p>Run: {@code bin/jmh SamplerBenchmark -wi 3 -i 5 -f 1}.
  */
@@ -38,6 +42,10 @@ public class SamplerBenchmark {
     @Param({"mix", "gpt2", "resnet18"})
     public String model;
 
+    /** {@code solved}: the optimiser's table; {@code uniform}: every admissible triplet equally likely (worst case). */
+    @Param({"solved", "uniform"})
+    public String table;
+
     private PlacementSampler sampler;
     private UniformServerPolicy servers;
     private SplittableRandom rnd;
@@ -48,7 +56,8 @@ public class SamplerBenchmark {
     @Setup
     public void setUp() {
         NonaProblem p = dev.nona.bench.optimize.ZooProblem.build(80, CostModel.DEFAULT);
-        PlacementTable table = PlacementTables.from(p, NonaOptimizer.solve(p), 1, 0);
+        Solution solution = this.table.equals("uniform") ? NonaOptimizer.evaluate(p, uniform(p)) : NonaOptimizer.solve(p);
+        PlacementTable table = PlacementTables.from(p, solution, 1, 0);
         sampler = new PlacementSampler(table);
         servers = UniformServerPolicy.ofRange(80);
         rnd = new SplittableRandom(42);
@@ -60,6 +69,16 @@ public class SamplerBenchmark {
         models = model.equals("mix")
                 ? java.util.stream.IntStream.range(0, table.models().size()).toArray()
                 : new int[] {sampler.modelIndex(model)};
+    }
+
+    /** Equal probability on every triplet of every subgraph. */
+    private static List<List<double[]>> uniform(NonaProblem p) {
+        Solution shape = NonaOptimizer.solve(p);
+        return shape.jobs().stream().map(j -> j.subgraphs().stream().map(sg -> {
+            double[] t = new double[sg.triplets().size()];
+            Arrays.fill(t, 1.0 / t.length);
+            return t;
+        }).toList()).toList();
     }
 
     @Benchmark

@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.config.Configurator;
@@ -54,7 +55,7 @@ public final class Demo {
             view.println("nona demo: controller job " + controller.getJobID() + " running on a local MiniCluster");
             try (DemoWatcher watcher = new DemoWatcher(broker.bootstrapServers()).start();
                     DemoPublisher publisher = new DemoPublisher(broker.bootstrapServers(), scenario, new DemoCounters())) {
-                return drive(publisher, watcher);
+                return drive(publisher, watcher, controller);
             } finally {
                 stop(controller);
             }
@@ -72,19 +73,19 @@ public final class Demo {
                     && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
-        } catch (ExecutionException alreadyGone) {
+        } catch (ExecutionException | IllegalStateException alreadyGone) {
             // the local MiniCluster shuts down with its only job: nothing left to stop
         }
     }
 
-    private DemoSummary drive(DemoPublisher publisher, DemoWatcher watcher) throws Exception {
+    private DemoSummary drive(DemoPublisher publisher, DemoWatcher watcher, JobClient controller) throws Exception {
         DemoCounters counters = publisher.counters();
         LiveView live = new LiveView(view, scenario, counters, watcher);
         publisher.publishCatalogAndCluster();
         view.println("nona demo: published the catalog (" + scenario.models() + ") and " + scenario.servers()
                 + " servers; waiting for the controller to take them in ...");
         boolean ready = await(() -> watcher.events(ControllerEventType.CATALOG_UPDATED) >= scenario.models().size()
-                && watcher.events(ControllerEventType.CLUSTER_CHANGED) >= 1, READY_TIMEOUT, watcher);
+                && watcher.events(ControllerEventType.CLUSTER_CHANGED) >= 1, READY_TIMEOUT, watcher, controller);
         if (!ready) {
             throw new IllegalStateException("the controller did not report the catalog and the cluster within "
                     + READY_TIMEOUT.toSeconds() + " s");
@@ -99,8 +100,9 @@ public final class Demo {
             publisher.publishRequests();
             view.println("nona demo: all requests published; waiting for the last decisions (committed on checkpoints) ...");
             await(() -> watcher.decidedIds.size() >= counters.requests.get()
-                    && watcher.deadLetterPositions.size() >= counters.malformed.get(), DRAIN_TIMEOUT, watcher);
+                    && watcher.deadLetterPositions.size() >= counters.malformed.get(), DRAIN_TIMEOUT, watcher, controller);
             Thread.sleep(1_500); // a late duplicate would show up here
+            checkRunning(controller);
         } finally {
             ticker.interrupt();
             ticker.join(2_000);
@@ -159,14 +161,47 @@ public final class Demo {
      * demo shuts down) would drown the live view; errors still show.
      */
     private static void quietFrameworkLogs() {
-        Configurator.setLevel("org.apache.flink", Level.ERROR);
+        Configurator.setLevel("org.apache.flink.metrics", Level.ERROR);
+        Configurator.setLevel("org.apache.flink.runtime.metrics", Level.ERROR);
+        Configurator.setLevel("org.apache.flink.runtime.webmonitor", Level.ERROR);
+        Configurator.setLevel("org.apache.flink.runtime.security", Level.ERROR);
         Configurator.setLevel("org.apache.kafka", Level.ERROR);
     }
 
-    private static boolean await(BooleanSupplier done, Duration timeout, DemoWatcher watcher) throws InterruptedException {
+    /** Fails fast, with the job's failure, when the controller job stopped on its own. */
+    private static void checkRunning(JobClient controller) {
+        JobStatus status;
+        try {
+            status = controller.getJobStatus().get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("the controller job is gone: " + e.getMessage(), e);
+        }
+        if (status.isGloballyTerminalState()) {
+            String cause;
+            try {
+                controller.getJobExecutionResult().get(5, TimeUnit.SECONDS);
+                cause = "no error reported";
+            } catch (Exception e) {
+                Throwable root = e;
+                while (root.getCause() != null) {
+                    root = root.getCause();
+                }
+                cause = root.toString();
+            }
+            throw new IllegalStateException("the controller job stopped (" + status + "): " + cause);
+        }
+    }
+
+    private static boolean await(BooleanSupplier done, Duration timeout, DemoWatcher watcher, JobClient controller)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
+        long nextCheck = 0;
         while (!done.getAsBoolean()) {
             watcher.check();
+            if (System.nanoTime() > nextCheck) {
+                checkRunning(controller);
+                nextCheck = System.nanoTime() + 1_000_000_000L;
+            }
             if (System.nanoTime() > deadline) {
                 return false;
             }

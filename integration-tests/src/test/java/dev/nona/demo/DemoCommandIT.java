@@ -1,0 +1,51 @@
+package dev.nona.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nona.cli.NonaCli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code nona demo} end to end: a real KRaft broker (child process), the controller on a MiniCluster, requests
+ * for the five zoo models with a rate shift and malformed records, read back with read_committed.
+ */
+final class DemoCommandIT {
+
+    @Test
+    void demo_shortRun_decidesEveryValidRequestOnce_andDeadLettersEveryMalformedOne(@TempDir Path tmp) throws Exception {
+        Path summaryFile = tmp.resolve("summary.json");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = NonaCli.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+                .execute("demo", "--seconds", "10", "--summary-json", summaryFile.toString());
+
+        assertThat(exit).as("exit code; stderr: " + err).isZero();
+        JsonNode summary = new ObjectMapper().readTree(summaryFile.toFile());
+        assertThat(new ObjectMapper().readTree(out.toString())).isEqualTo(summary);
+        long requests = summary.path("requestsPublished").asLong();
+        assertThat(requests).isGreaterThan(300);
+        assertThat(summary.path("decisionsConsumed").asLong()).isEqualTo(requests);
+        assertThat(summary.path("duplicateDecisions").asLong()).isZero();
+        assertThat(summary.path("lostDecisions").asLong()).isZero();
+        assertThat(summary.path("malformedPublished").asLong()).isEqualTo(8);
+        assertThat(summary.path("deadLetters").asLong()).isEqualTo(8);
+        assertThat(summary.path("tablesPublished").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(summary.path("driftEvents").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(summary.path("requestsPerModel").size()).isEqualTo(5);
+        assertThat(summary.path("exactlyOnce").asBoolean()).isTrue();
+    }
+
+    @Test
+    void demo_tooShort_isAOneLineErrorNamingTheValue() {
+        StringWriter err = new StringWriter();
+        int exit = NonaCli.commandLine().setErr(new PrintWriter(err)).execute("demo", "--seconds", "2");
+        assertThat(exit).isNotZero();
+        assertThat(err.toString().trim()).contains("seconds (2) must be >= 4").doesNotContain("\n");
+    }
+}

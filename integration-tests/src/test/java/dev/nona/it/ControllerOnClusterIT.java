@@ -1,0 +1,358 @@
+package dev.nona.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nona.local.LocalFlinkCluster;
+import dev.nona.local.LocalKafkaBroker;
+import dev.nona.topics.record.CatalogDag;
+import dev.nona.topics.record.CatalogEdge;
+import dev.nona.topics.record.CatalogTask;
+import dev.nona.topics.record.ControllerEventType;
+import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.record.PlacementDecision;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.flink.api.common.JobID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller job, submitted as its shaded jar to a real multi-process Flink session cluster (a
+ * JobManager and two TaskManagers, each its own JVM), against a real KRaft broker in its own JVM. Every test
+ * gets its own topics and its own job.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+final class ControllerOnClusterIT {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ControllerOnClusterIT.class);
+    private static final String ENTRY = "dev.nona.controller.ControllerMain";
+    private static final int REQUESTS = 100_000;
+    private static final int RATE = 5_000;
+
+    private LocalKafkaBroker broker;
+    private LocalFlinkCluster flink;
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    void startBrokerAndCluster() {
+        broker = LocalKafkaBroker.builder().build().start();
+        flink = LocalFlinkCluster.builder().taskManagers(2).slotsPerTaskManager(2).build().start();
+    }
+
+    @AfterAll
+    void stopAll() {
+        if (flink != null) {
+            flink.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void exactlyOnce_killNineOfTaskManagerMidStream_noLostNoDuplicateDecisions() throws Exception {
+        ControllerTopics topics = new ControllerTopics("eo-tm").create(broker.bootstrapServers(), 1 << 20);
+        JobID job = submit(topics, Map.of());
+        try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
+                ControllerOutputs out = new ControllerOutputs(broker.bootstrapServers(), topics, false)) {
+            prepare(in, out, 1.0e10);
+            Publisher publisher = new Publisher(in, REQUESTS).start();
+            publisher.awaitSent(REQUESTS / 3);
+            long killedAt = System.nanoTime();
+            flink.killTaskManager(0);
+            awaitRestart(job);
+            flink.awaitRunning(job, Duration.ofSeconds(120));
+            LOG.info("controller running again {} ms after kill -9 of a TaskManager; {} requests sent",
+                    (System.nanoTime() - killedAt) / 1_000_000, publisher.sent());
+            publisher.join();
+            assertDecidedExactlyOnce(out, job);
+        } finally {
+            flink.cancel(job);
+            flink.addTaskManager();
+        }
+    }
+
+    @Test
+    void exactlyOnce_brokerRestartMidStream_noLostNoDuplicateDecisions() throws Exception {
+        ControllerTopics topics = new ControllerTopics("eo-broker").create(broker.bootstrapServers(), 1 << 20);
+        JobID job = submit(topics, Map.of());
+        try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
+                ControllerOutputs out = new ControllerOutputs(broker.bootstrapServers(), topics, false)) {
+            prepare(in, out, 1.0e10);
+            Publisher publisher = new Publisher(in, REQUESTS).start();
+            publisher.awaitSent(REQUESTS / 2);
+            long stoppedAt = System.nanoTime();
+            broker.stop();
+            Thread.sleep(2_000);
+            broker.start();
+            LOG.info("broker back {} ms after its stop; {} requests sent", (System.nanoTime() - stoppedAt) / 1_000_000,
+                    publisher.sent());
+            publisher.join();
+            assertDecidedExactlyOnce(out, job);
+        } finally {
+            flink.cancel(job);
+        }
+    }
+
+    @Test
+    void badInput_eachKind_isADeadLetterWithItsReason_andTheJobNeverRestarts() throws Exception {
+        ControllerTopics topics = new ControllerTopics("bad").create(broker.bootstrapServers(), 4 << 20);
+        JobID job = submit(topics, Map.of());
+        try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
+                ControllerOutputs out = new ControllerOutputs(broker.bootstrapServers(), topics, false)) {
+            prepare(in, out, 1.0e10);
+            long now = System.currentTimeMillis();
+            Map<String, String> expected = new LinkedHashMap<>();
+            for (int i = 0; i < 50; i++) {
+                in.request("ok-" + i, "fj-a", now);
+            }
+            expected.put(bad(in, topics.requests(), "{\"schemaVersion\":1,\"id\":\"b1\",\"model\":"), "malformed JSON");
+            expected.put(bad(in, topics.requests(), request("b2", "no-such-model", now, "")), "not in the model catalog");
+            expected.put(bad(in, topics.requests(),
+                    request("b3", "fj-a", now, "").replace("\"schemaVersion\":1", "\"schemaVersion\":7")), "schemaVersion");
+            expected.put(bad(in, topics.requests(), request("b4", "fj-a", now, ",\"payloadBytes\":-10")), "payloadBytes");
+            expected.put(bad(in, topics.requests(), request("b5", "fj-a", now, ",\"payloadBytes\":\"NaN\"")), "payloadBytes");
+            expected.put(bad(in, topics.requests(), request("b6", "fj-a", now, ",\"pad\":\"" + "x".repeat(1_200_000) + "\"")),
+                    "exceeds the limit");
+            expected.put(bad(in, topics.telemetry(), "{\"schemaVersion\":1,\"serverId\":\"server-9\",\"up\":true,"
+                    + "\"opsPerSecond\":\"NaN\",\"ongoingRequests\":0,\"cachedModels\":[],\"eventTime\":" + now + "}"),
+                    "opsPerSecond");
+            expected.put(bad(in, topics.telemetry(), "{\"schemaVersion\":1,\"serverId\":\"server-8\",\"up\":true,"
+                    + "\"opsPerSecond\":-1.0,\"ongoingRequests\":0,\"cachedModels\":[],\"eventTime\":" + now + "}"),
+                    "opsPerSecond");
+            expected.put(bad(in, topics.catalog(), "cyclic", "{\"schemaVersion\":1,\"model\":\"cyclic\",\"dag\":{\"name\":\"c\","
+                    + "\"tasks\":[{\"id\":\"a\",\"ops\":1.0},{\"id\":\"b\",\"ops\":1.0}],"
+                    + "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"bytes\":1.0},{\"from\":\"b\",\"to\":\"a\",\"bytes\":1.0}]}}"),
+                    "cycle");
+            expected.put(bad(in, topics.catalog(), "negative", "{\"schemaVersion\":1,\"model\":\"negative\",\"dag\":{\"name\":\"n\","
+                    + "\"tasks\":[{\"id\":\"a\",\"ops\":-5.0}],\"edges\":[]}}"), "ops");
+            for (int i = 50; i < 100; i++) {
+                in.request("ok-" + i, "fj-a", System.currentTimeMillis());
+            }
+            in.flush();
+
+            out.pollUntil(() -> out.decided.size() >= 100 && out.deadLetters.size() >= expected.size(), Duration.ofSeconds(60));
+            out.drain(Duration.ofSeconds(2));
+            LOG.info("bad input: {} dead letters: {}", out.deadLetters.size(),
+                    out.deadLetters.stream().map(d -> d.sourceTopic() + ": " + d.reason()).toList());
+
+            assertThat(out.decided).hasSize(100);
+            assertThat(out.deadLetters).hasSize(expected.size());
+            for (Map.Entry<String, String> e : expected.entrySet()) {
+                assertThat(out.deadLetters).as("dead letter for " + e.getKey())
+                        .anyMatch(d -> matches(d, e.getKey()) && d.reason().contains(e.getValue()));
+            }
+            assertThat(numRestarts(job)).as("restarts of the controller job").isZero();
+        } finally {
+            flink.cancel(job);
+        }
+    }
+
+    @Test
+    void infeasibleLoad_isAnEventAndAFallbackTable_andDecisionsContinue() throws Exception {
+        ControllerTopics topics = new ControllerTopics("infeasible").create(broker.bootstrapServers(), 1 << 20);
+        JobID job = submit(topics, Map.of("rates.window", "1s", "drift.windows", "1", "drift.debounce", "1s"));
+        try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
+                ControllerOutputs out = new ControllerOutputs(broker.bootstrapServers(), topics, true)) {
+            // "heavy": 100 MB edges over a 1 Mbit/s link, so any split saturates the link, and 2 s of compute per
+            // request, so 40 requests/s on four servers saturate them too: no table keeps the load stable.
+            in.catalog("heavy", heavy());
+            prepare(in, out, 1.0e6);
+            int n = 0;
+            long end = System.currentTimeMillis() + 8_000;
+            while (System.currentTimeMillis() < end) {
+                for (int k = 0; k < 20; k++) {
+                    in.request("r-" + n++, "heavy", System.currentTimeMillis());
+                }
+                Thread.sleep(100);
+            }
+            in.flush();
+            int total = n;
+            boolean done = out.pollUntil(() -> out.decided.size() >= total
+                    && out.events(ControllerEventType.FALLBACK) >= 1, Duration.ofSeconds(60));
+            LOG.info("infeasible: {} of {} decided, events {}", out.decided.size(), total,
+                    out.events.stream().map(e -> e.type() + " " + e.details()).toList());
+            assertThat(done).isTrue();
+            assertThat(out.events(ControllerEventType.INFEASIBLE_LOAD)).isGreaterThanOrEqualTo(1);
+            assertThat(out.decided).hasSize(total);
+            assertThat(out.duplicates).isZero();
+            assertThat(out.decisions).anyMatch(PlacementDecision::fallback);
+            assertThat(numRestarts(job)).isZero();
+        } finally {
+            flink.cancel(job);
+        }
+    }
+
+    private JobID submit(ControllerTopics topics, Map<String, String> extra) throws IOException {
+        Map<String, String> settings = new LinkedHashMap<>(topics.settings());
+        settings.put("bootstrap.servers", broker.bootstrapServers());
+        settings.put("checkpoint.interval", "1s");
+        settings.put("parallelism", "2");
+        settings.put("source.start-from-earliest", "true");
+        settings.put("rates.window", "2s");
+        settings.put("watermark.idleness", "2s");
+        settings.putAll(extra);
+        StringBuilder text = new StringBuilder();
+        settings.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+        Path file = Files.writeString(tmp.resolve(topics.prefix() + ".properties"), text, StandardCharsets.UTF_8);
+        JobID job = flink.submit(JobJar.path(), ENTRY, 2, "--config", file.toString());
+        flink.awaitRunning(job, Duration.ofSeconds(90));
+        return job;
+    }
+
+    /** Catalog (two small fork-join models) and four servers; waits until the controller has taken them in. */
+    private static void prepare(ControllerInputs in, ControllerOutputs out, double linkBitsPerSecond)
+            throws InterruptedException {
+        in.catalog("fj-a", ControllerInputs.forkJoin("fj-a", 1.0e8));
+        in.catalog("fj-b", ControllerInputs.forkJoin("fj-b", 1.0e5));
+        in.servers(4, linkBitsPerSecond, List.of("fj-a", "fj-b"));
+        boolean ready = out.pollUntil(() -> out.events(ControllerEventType.CATALOG_UPDATED) >= 2
+                && out.events(ControllerEventType.CLUSTER_CHANGED) >= 1, Duration.ofSeconds(90));
+        assertThat(ready).as("controller reported the catalog and the cluster").isTrue();
+        Thread.sleep(1_000);
+    }
+
+    private static CatalogDag heavy() {
+        return new CatalogDag("heavy",
+                List.of(new CatalogTask("t1", 1e11), new CatalogTask("t2", 1e12),
+                        new CatalogTask("t3", 1e12), new CatalogTask("t4", 1e11)),
+                List.of(new CatalogEdge("t1", "t2", 1e8), new CatalogEdge("t2", "t4", 1e8),
+                        new CatalogEdge("t1", "t3", 1e8), new CatalogEdge("t3", "t4", 1e8)));
+    }
+
+    private void assertDecidedExactlyOnce(ControllerOutputs out, JobID job) {
+        out.pollUntil(() -> out.decided.size() >= REQUESTS, Duration.ofSeconds(180));
+        out.drain(Duration.ofSeconds(3));
+        long lost = 0;
+        for (int i = 0; i < REQUESTS; i++) {
+            if (!out.decided.contains("r-" + i)) {
+                lost++;
+            }
+        }
+        LOG.info("{} requests: {} decided read_committed, lost {}, duplicates {}, dead letters {}, restarts {}",
+                REQUESTS, out.decided.size(), lost, out.duplicates, out.deadLetters.size(), numRestarts(job));
+        assertThat(lost).as("lost decisions").isZero();
+        assertThat(out.duplicates).as("duplicate decisions").isZero();
+        assertThat(out.decided).hasSize(REQUESTS);
+        assertThat(out.deadLetters).as("dead letters").isEmpty();
+    }
+
+    /** The job's {@code numRestarts} metric; the JobManager fetches metrics lazily, so ask until it answers. */
+    private double numRestarts(JobID job) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (true) {
+            var value = flink.rest().jobMetric(job.toHexString(), "numRestarts");
+            if (value.isPresent() || System.nanoTime() > deadline) {
+                return value.orElse(-1.0);
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return -1.0;
+            }
+        }
+    }
+
+    private void awaitRestart(JobID job) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (numRestarts(job) < 1 && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertThat(numRestarts(job)).as("the kill -9 restarted the job").isGreaterThanOrEqualTo(1);
+    }
+
+    private static String request(String id, String model, long eventTime, String extraFields) {
+        return "{\"schemaVersion\":1,\"id\":\"" + id + "\",\"model\":\"" + model + "\",\"tenant\":\"it\",\"eventTime\":"
+                + eventTime + extraFields + "}";
+    }
+
+    private static String bad(ControllerInputs in, String topic, String value) {
+        return bad(in, topic, null, value);
+    }
+
+    private static String bad(ControllerInputs in, String topic, String key, String value) {
+        in.raw(topic, key, value);
+        return topic + "|" + value.substring(0, Math.min(60, value.length()));
+    }
+
+    private static boolean matches(DeadLetter d, String expectedKey) {
+        String topic = expectedKey.substring(0, expectedKey.indexOf('|'));
+        String head = expectedKey.substring(expectedKey.indexOf('|') + 1);
+        if (!d.sourceTopic().equals(topic) || d.rawBase64() == null) {
+            return d.sourceTopic().equals(topic) && d.truncated();
+        }
+        String raw = new String(java.util.Base64.getDecoder().decode(d.rawBase64()), StandardCharsets.UTF_8);
+        return raw.startsWith(head);
+    }
+
+    /** Publishes {@code r-0 .. r-(n-1)} (alternating the two models) at about {@link #RATE}/s on its own thread. */
+    private static final class Publisher {
+        private final ControllerInputs in;
+        private final int n;
+        private final AtomicInteger sent = new AtomicInteger();
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private final Thread thread;
+
+        Publisher(ControllerInputs in, int n) {
+            this.in = in;
+            this.n = n;
+            this.thread = new Thread(this::run, "it-publisher");
+        }
+
+        Publisher start() {
+            thread.start();
+            return this;
+        }
+
+        int sent() {
+            return sent.get();
+        }
+
+        void awaitSent(int k) throws InterruptedException {
+            while (sent.get() < k && thread.isAlive()) {
+                Thread.sleep(20);
+            }
+        }
+
+        void join() throws InterruptedException {
+            thread.join();
+            if (failure.get() != null) {
+                throw new IllegalStateException("publisher failed", failure.get());
+            }
+        }
+
+        private void run() {
+            try {
+                long t0 = System.nanoTime();
+                for (int i = 0; i < n; i++) {
+                    in.request("r-" + i, i % 2 == 0 ? "fj-a" : "fj-b", System.currentTimeMillis());
+                    sent.incrementAndGet();
+                    if (i % 100 == 99) {
+                        long wait = t0 + (long) ((i + 1) * 1e9 / RATE) - System.nanoTime();
+                        if (wait > 0) {
+                            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                        }
+                    }
+                }
+                in.flush();
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        }
+    }
+}

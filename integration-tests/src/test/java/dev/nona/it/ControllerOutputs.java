@@ -1,0 +1,107 @@
+package dev.nona.it;
+
+import dev.nona.topics.Topics;
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.ControllerEventType;
+import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.serde.JsonSerde;
+import dev.nona.topics.serde.Parsed;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Reads the controller's outputs from a {@link ControllerTopics} with {@code read_committed}, as downstream
+ * consumers do. Single-threaded: call {@link #pollUntil} from the test thread.
+ */
+final class ControllerOutputs implements AutoCloseable {
+
+    private final ControllerTopics topics;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final JsonSerde<PlacementDecision> decisionSerde = JsonSerde.forTopic(Topics.PLACEMENT_DECISIONS);
+    private final JsonSerde<ControllerEvent> eventSerde = JsonSerde.forTopic(Topics.CONTROLLER_EVENTS);
+    private final JsonSerde<DeadLetter> deadLetterSerde = JsonSerde.forTopic(Topics.DEAD_LETTERS);
+
+    final Set<String> decided = new HashSet<>();
+    final List<PlacementDecision> decisions = new ArrayList<>();
+    long duplicates;
+    final List<ControllerEvent> events = new ArrayList<>();
+    final List<DeadLetter> deadLetters = new ArrayList<>();
+    long tableRecords;
+
+    ControllerOutputs(String bootstrap, ControllerTopics topics, boolean keepDecisions) {
+        this.topics = topics;
+        this.keepDecisions = keepDecisions;
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "it-reader-" + UUID.randomUUID());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(16 << 20));
+        consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        consumer.subscribe(List.of(topics.decisions(), topics.events(), topics.deadLetters(), topics.tables()));
+    }
+
+    private final boolean keepDecisions;
+
+    /** Polls until {@code done} or the timeout; returns whether {@code done} became true. */
+    boolean pollUntil(BooleanSupplier done, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            poll(Duration.ofMillis(200));
+        }
+        return true;
+    }
+
+    /** Polls for {@code duration} more (to see late duplicates). */
+    void drain(Duration duration) {
+        long deadline = System.nanoTime() + duration.toNanos();
+        while (System.nanoTime() < deadline) {
+            poll(Duration.ofMillis(200));
+        }
+    }
+
+    long events(ControllerEventType type) {
+        return events.stream().filter(e -> e.type() == type).count();
+    }
+
+    private void poll(Duration timeout) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(timeout)) {
+            if (r.topic().equals(topics.decisions())) {
+                Parsed<PlacementDecision> d = decisionSerde.parse(r.value());
+                if (!decided.add(d.value().requestId())) {
+                    duplicates++;
+                }
+                if (keepDecisions) {
+                    decisions.add(d.value());
+                }
+            } else if (r.topic().equals(topics.events())) {
+                events.add(eventSerde.parse(r.value()).value());
+            } else if (r.topic().equals(topics.deadLetters())) {
+                deadLetters.add(deadLetterSerde.parse(r.value()).value());
+            } else {
+                tableRecords++;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        consumer.close();
+    }
+}

@@ -122,7 +122,7 @@ public final class PipelineBenchmark {
         Map<String, CatalogDag> dags = new TreeMap<>();
         Map<String, Double> rates = new TreeMap<>();
         for (String m : models) {
-            CatalogDag dag = catalogDag(ModelZoo.load(m));
+            CatalogDag dag = m.equals(FIGURE_1) ? figure1() : catalogDag(ModelZoo.load(m));
             dags.put(m, dag);
             rates.put(m, 50.0);
             out.add(BroadcastUpdate.of(ModelCatalogEntry.of(m, dag)));
@@ -144,6 +144,18 @@ public final class PipelineBenchmark {
         out.add(BroadcastUpdate.of(new ControllerTable(1, false, System.currentTimeMillis(), "benchmark", rates, cluster,
                 r.objective(), r.linkLoad(), r.predictedJctSeconds(), r.tableJson())));
         return out;
+    }
+
+    /** Name of the built-in model of Nona's Fig. 1 (four tasks), besides the zoo's models. */
+    public static final String FIGURE_1 = "fig1";
+
+    /** Nona's Fig. 1: tasks 1..4 of 1e9, 1e10, 1e10, 1e9 ops; 1->2, 2->4 carry 100 MB; 1->3, 3->4 carry 10 MB. */
+    static CatalogDag figure1() {
+        return new CatalogDag(FIGURE_1,
+                List.of(new CatalogTask("t1", 1e9), new CatalogTask("t2", 1e10), new CatalogTask("t3", 1e10),
+                        new CatalogTask("t4", 1e9)),
+                List.of(new CatalogEdge("t1", "t2", 1e8), new CatalogEdge("t2", "t4", 1e8),
+                        new CatalogEdge("t1", "t3", 1e7), new CatalogEdge("t3", "t4", 1e7)));
     }
 
     static CatalogDag catalogDag(ModelDag dag) {

@@ -31,7 +31,7 @@ final class BenchCommand implements Runnable {
         int parallelism;
 
         @Option(names = "--models", split = ",", defaultValue = "resnet18,alexnet",
-                description = "Zoo models the requests name, round robin (default ${DEFAULT-VALUE})")
+                description = "Models the requests name, round robin: zoo names or fig1 (default ${DEFAULT-VALUE})")
         List<String> models;
 
         @Option(names = "--servers", defaultValue = "16", description = "Servers in the cluster (default ${DEFAULT-VALUE})")
@@ -68,7 +68,7 @@ final class BenchCommand implements Runnable {
         String stateBackend;
 
         @Option(names = "--models", split = ",", defaultValue = "resnet18,alexnet",
-                description = "Zoo models the requests name, round robin (default ${DEFAULT-VALUE})")
+                description = "Models the requests name, round robin: zoo names or fig1 (default ${DEFAULT-VALUE})")
         List<String> models;
 
         @Option(names = "--servers", defaultValue = "16", description = "Servers in the cluster (default ${DEFAULT-VALUE})")

@@ -1,0 +1,68 @@
+package dev.nona.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class ControllerConfigTest {
+    @Test
+    void defaults_matchTheDocumentedValues() {
+        ControllerConfig c = ControllerConfig.withBootstrap("localhost:9092");
+        assertThat(c.rateWindow()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.drift().threshold()).isEqualTo(0.25);
+        assertThat(c.drift().windows()).isEqualTo(2);
+        assertThat(c.topics().requests()).isEqualTo("inference-requests");
+        assertThat(c.stateBackend()).isEqualTo("hashmap");
+        assertThat(c.targetOngoingRequests()).isEqualTo(3);
+    }
+
+    @Test
+    void file_passesKafkaSecurityAndFlinkKeysThrough(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("controller.properties");
+        Files.writeString(file, String.join("\n",
+                "rates.window=500ms",
+                "security.protocol=SASL_SSL",
+                "sasl.mechanism=PLAIN",
+                "ssl.truststore.location=/etc/ts.jks",
+                "kafka.client.id=nona",
+                "flink.restart-strategy.type=none",
+                "state.backend=rocksdb",
+                "checkpoint.interval=2s"));
+        ControllerConfig c = ControllerConfig.load(file, "broker:9093");
+        assertThat(c.bootstrapServers()).isEqualTo("broker:9093");
+        assertThat(c.rateWindow()).isEqualTo(Duration.ofMillis(500));
+        assertThat(c.kafka()).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "PLAIN")
+                .containsEntry("ssl.truststore.location", "/etc/ts.jks").containsEntry("client.id", "nona");
+        assertThat(KafkaIo.clientProperties(c)).containsEntry("security.protocol", "SASL_SSL");
+        Configuration flink = ControllerEnvironment.configuration(c);
+        assertThat(flink.getString("restart-strategy.type", null)).isEqualTo("none");
+        assertThat(flink.get(PipelineOptions.GENERIC_TYPES)).isFalse();
+        assertThat(flink.get(CheckpointingOptions.CHECKPOINTING_INTERVAL)).isEqualTo(Duration.ofSeconds(2));
+        assertThat(flink.get(CheckpointingOptions.INCREMENTAL_CHECKPOINTS)).isTrue();
+    }
+
+    @Test
+    void badInput_namesTheKeyAndValue() {
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "rates.windw", "1s")))
+                .hasMessage("unknown configuration key 'rates.windw' (see docs/controller.md)");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "rates.window", "0s")))
+                .hasMessage("rates.window (0ms) must be > 0");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "drift.threshold", "-1")))
+                .hasMessage("drift.threshold (-1.0) must be finite and > 0");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "state.backend", "disk")))
+                .hasMessage("state.backend (disk) must be hashmap or rocksdb");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "drift.debounce", "soon")))
+                .hasMessage("drift.debounce (soon) is not a duration like 250ms, 10s, 5m or 1h");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of()))
+                .hasMessage("bootstrap.servers ('null') must be set");
+    }
+}

@@ -1,0 +1,49 @@
+package dev.nona.controller.serde;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nona.controller.TestingCluster;
+import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.controller.placement.BroadcastUpdate;
+import java.util.Map;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.junit.jupiter.api.Test;
+
+final class JsonRecordSerializerTest {
+    private static <T> T roundTrip(TypeSerializer<T> serializer, T value) throws Exception {
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        serializer.serialize(value, out);
+        return serializer.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+    }
+
+    @Test
+    void fallbackTable_withNaNPredictions_roundTrips() throws Exception {
+        ControllerTable table = new ControllerTable(4, true, 7, "infeasible", Map.of("fig1", 3.0),
+                TestingCluster.snapshot(3), Double.NaN, Double.NaN, Map.of(), null);
+        TypeSerializer<ControllerTable> s = JsonRecordTypeInfo.of(ControllerTable.class).createSerializer(new SerializerConfigImpl());
+        assertThat(roundTrip(s, table)).isEqualTo(table);
+    }
+
+    @Test
+    void broadcastUpdate_withTopicRecords_roundTrips() throws Exception {
+        BroadcastUpdate update = BroadcastUpdate.of(TestingCluster.server("s1", 42, "fig1"));
+        TypeSerializer<BroadcastUpdate> s = JsonRecordTypeInfo.of(BroadcastUpdate.class).createSerializer(new SerializerConfigImpl());
+        assertThat(roundTrip(s, update)).isEqualTo(update);
+    }
+
+    @Test
+    void snapshot_restoresAnEqualSerializer_andIsCompatibleWithItself() throws Exception {
+        JsonRecordSerializer<ControllerTable> s = new JsonRecordSerializer<>(ControllerTable.class);
+        TypeSerializerSnapshot<ControllerTable> snapshot = s.snapshotConfiguration();
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        snapshot.writeSnapshot(out);
+        JsonRecordSerializer.Snapshot<ControllerTable> read = new JsonRecordSerializer.Snapshot<>();
+        read.readSnapshot(1, new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+        assertThat(read.restoreSerializer()).isEqualTo(s);
+        assertThat(s.snapshotConfiguration().resolveSchemaCompatibility(read).isCompatibleAsIs()).isTrue();
+    }
+}

@@ -12,6 +12,8 @@ import dev.nona.topics.record.ControllerEventType;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
@@ -20,11 +22,24 @@ import org.junit.jupiter.api.Test;
 final class ControlLoopFunctionTest {
     private static final long WINDOW = 1000;
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> harness() throws Exception {
-        var fn = new ControlLoopFunction(new DriftSettings(0.25, 2, Duration.ZERO, 1.0), 1e10, 30_000, 10,
+    private static ControlLoopFunction function() {
+        return new ControlLoopFunction(new DriftSettings(0.25, 2, Duration.ZERO, 1.0), 1e10, 30_000, 10,
                 new NonaTableSolver(false));
-        var h = ProcessFunctionTestHarnesses.forKeyedProcessFunction(fn, x -> ControlLoopFunction.KEY, Types.STRING);
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> harness() throws Exception {
+        var h = ProcessFunctionTestHarnesses.forKeyedProcessFunction(function(), x -> ControlLoopFunction.KEY, Types.STRING);
         h.setProcessingTime(0);
+        return h;
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> restoredFrom(
+            OperatorSubtaskState state) throws Exception {
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function()),
+                x -> ControlLoopFunction.KEY, Types.STRING);
+        h.setProcessingTime(0);
+        h.initializeState(state);
+        h.open();
         return h;
     }
 
@@ -120,6 +135,37 @@ final class ControlLoopFunctionTest {
             awaitSolve(h, 0, 0);
             assertThat(h.extractOutputValues()).singleElement().satisfies(t -> assertThat(t.rates()).containsEntry("fig1", 5.0));
             assertThat(drifts(h)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void restoreFromCheckpoint_keepsTheTable_andRestartsAnInterruptedSolve() throws Exception {
+        OperatorSubtaskState afterTable;
+        OperatorSubtaskState whileSolving;
+        try (var h = harness()) {
+            h.processElement(ControlInput.of(TestingCluster.server("s0", 0)), 0);
+            h.processElement(ControlInput.of(TestingCluster.server("s1", 0)), 0);
+            h.processElement(ControlInput.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            window(h, 0, 2);
+            awaitSolve(h, 0, 0);
+            afterTable = h.snapshot(1, h.getProcessingTime());
+            window(h, 1, 40);
+            window(h, 2, 40); // drift: a solve starts on the solver thread
+            whileSolving = h.snapshot(2, h.getProcessingTime());
+        }
+        try (var restored = restoredFrom(whileSolving)) {
+            awaitSolve(restored, 0, 0);
+            assertThat(events(restored)).extracting(ControllerEvent::type)
+                    .as("the interrupted solve ran again after the restore")
+                    .contains(ControllerEventType.REOPTIMIZATION_FINISHED);
+            assertThat(events(restored)).filteredOn(e -> e.type() == ControllerEventType.REOPTIMIZATION_FINISHED)
+                    .first().satisfies(e -> assertThat(e.details()).containsEntry("currentTableVersion", 1L));
+        }
+        try (var restored = restoredFrom(afterTable)) {
+            window(restored, 1, 2);
+            window(restored, 2, 2);
+            assertThat(events(restored)).as("same rates as the restored table: nothing to do").isEmpty();
+            assertThat(restored.numEventTimeTimers()).isZero();
         }
     }
 

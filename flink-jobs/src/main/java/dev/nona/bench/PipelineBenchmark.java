@@ -90,7 +90,7 @@ public final class PipelineBenchmark {
         DataStream<BroadcastUpdate> updates = env.fromData(snapshot, JsonRecordTypeInfo.of(BroadcastUpdate.class));
         requests(env, records, models)
                 .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS))
-                .process(new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), snapshot))
+                .process(new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), snapshot, 0))
                 .returns(TypeInformation.of(PlacementDecision.class))
                 .map(serde::serialize).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
                 .map(new Counted()).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)

@@ -29,9 +29,11 @@ import java.util.TreeMap;
  * @param solveTimeout          a solve running longer is abandoned (an event says so; the current table stays)
  * @param solvePoll             how often the control loop checks for a finished solve (processing time)
  * @param targetOngoingRequests a server with this many requests in flight is no longer preferred
+ * @param startupBuffer         requests held while no server or no model is known yet (startup)
  * @param checkpointInterval    checkpoint interval; zero disables checkpointing
  * @param checkpointDir         checkpoint storage URI, or empty for the JobManager's memory
  * @param stateBackend          {@code hashmap} or {@code rocksdb}
+ * @param incrementalCheckpoints incremental (RocksDB) checkpoints instead of full ones
  * @param defaultLinkBitsPerSecond link capacity $\mu$ assumed until a server reports one
  * @param paperCostModel        solve the paper's formulation exactly (no server queueing)
  * @param parallelism           parallelism of the request path
@@ -50,9 +52,11 @@ public record ControllerConfig(
         Duration solveTimeout,
         Duration solvePoll,
         int targetOngoingRequests,
+        int startupBuffer,
         Duration checkpointInterval,
         String checkpointDir,
         String stateBackend,
+        boolean incrementalCheckpoints,
         double defaultLinkBitsPerSecond,
         boolean paperCostModel,
         int parallelism,
@@ -103,6 +107,9 @@ public record ControllerConfig(
         requirePositive("solve.poll", solvePoll);
         if (targetOngoingRequests < 1) {
             throw new IllegalArgumentException("placement.target-ongoing-requests (" + targetOngoingRequests + ") must be >= 1");
+        }
+        if (startupBuffer < 0) {
+            throw new IllegalArgumentException("placement.startup-buffer (" + startupBuffer + ") must be >= 0");
         }
         requireNonNegative("checkpoint.interval", checkpointInterval);
         if (!Set.of("hashmap", "rocksdb").contains(stateBackend)) {
@@ -171,9 +178,11 @@ public record ControllerConfig(
                 duration(own, "solve.timeout"),
                 duration(own, "solve.poll"),
                 integer(own, "placement.target-ongoing-requests"),
+                integer(own, "placement.startup-buffer"),
                 duration(own, "checkpoint.interval"),
                 own.get("checkpoint.dir"),
                 own.get("state.backend").toLowerCase(Locale.ROOT),
+                bool(own, "checkpoint.incremental"),
                 number(own, "cluster.default-link-bits-per-second"),
                 costModel(own.get("solver.cost-model")),
                 integer(own, "parallelism"),
@@ -202,9 +211,11 @@ public record ControllerConfig(
         d.put("solve.timeout", "30s");
         d.put("solve.poll", "50ms");
         d.put("placement.target-ongoing-requests", "3");
+        d.put("placement.startup-buffer", "10000");
         d.put("checkpoint.interval", "10s");
         d.put("checkpoint.dir", "");
         d.put("state.backend", "hashmap");
+        d.put("checkpoint.incremental", "false");
         d.put("cluster.default-link-bits-per-second", "1.0e10");
         d.put("solver.cost-model", "default");
         d.put("parallelism", "1");

@@ -9,7 +9,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The Flink configuration of the controller job: checkpointing (interval, exactly-once mode, storage), the state
- * backend ({@code hashmap} or {@code rocksdb}, incremental checkpoints for RocksDB), no generic types (no Kryo:
+ * backend ({@code hashmap} or {@code rocksdb}; full checkpoints by default), no generic types (no Kryo:
  * every type the job ships has a real serializer), and the {@code flink.*} pass-through entries, which win.
  */
 public final class ControllerEnvironment {
@@ -24,9 +24,10 @@ public final class ControllerEnvironment {
             conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
         }
         conf.set(StateBackendOptions.STATE_BACKEND, config.stateBackend());
-        if (config.stateBackend().equals("rocksdb")) {
-            conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
-        }
+        // The controller's state is kilobytes (models x servers): full checkpoints hold only live entries, while
+        // incremental RocksDB checkpoints also carry deleted window counters until compaction (measured: 1.5 MB
+        // after 10M requests vs 120 kB after 10k). Hence full checkpoints unless configured otherwise.
+        conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, config.incrementalCheckpoints());
         if (!config.checkpointDir().isBlank()) {
             conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, config.checkpointDir());
         }

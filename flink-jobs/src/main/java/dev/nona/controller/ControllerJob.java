@@ -20,6 +20,7 @@ import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementDecision;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -111,7 +112,8 @@ public final class ControllerJob {
                         .setParallelism(1));
         SingleOutputStreamOperator<PlacementDecision> decisions = requests
                 .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS))
-                .process(new PlacementFunction(config.topics().requests(), config.targetOngoingRequests(), placers))
+                .process(new PlacementFunction(config.topics().requests(), config.targetOngoingRequests(), placers,
+                        List.of(), config.startupBuffer()))
                 .returns(TypeInformation.of(PlacementDecision.class))
                 .setParallelism(p).uid("placement").name("placement");
 

@@ -47,7 +47,7 @@ final class ControllerConfigTest {
         assertThat(flink.getString("restart-strategy.type", null)).isEqualTo("none");
         assertThat(flink.get(PipelineOptions.GENERIC_TYPES)).isFalse();
         assertThat(flink.get(CheckpointingOptions.CHECKPOINTING_INTERVAL)).isEqualTo(Duration.ofSeconds(2));
-        assertThat(flink.get(CheckpointingOptions.INCREMENTAL_CHECKPOINTS)).isTrue();
+        assertThat(flink.get(CheckpointingOptions.INCREMENTAL_CHECKPOINTS)).as("full checkpoints by default").isFalse();
     }
 
     @Test

@@ -22,6 +22,9 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
     private final double jct;
     private WarmFirstServers servers;
     private int[] warm;
+    /** Stage assignments by task and server index, for {@link #cachedFor}: immutable, so shared by all decisions. */
+    private StageAssignment[][] stages;
+    private WarmFirstServers cachedFor;
 
     public NonaPlacer(PlacementSampler sampler, String model) {
         this.sampler = sampler;
@@ -39,12 +42,21 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
     public List<StageAssignment> place(WarmFirstServers servers, RandomGenerator rng) {
         this.servers = servers;
         this.warm = servers.warm(model);
-        sampler.place(modelIndex, this, rng, out);
-        StageAssignment[] stages = new StageAssignment[out.length];
-        for (int i = 0; i < out.length; i++) {
-            stages[i] = new StageAssignment(tasks.get(i), servers.id(out[i]));
+        if (cachedFor != servers) {
+            stages = new StageAssignment[tasks.size()][servers.upCount()];
+            cachedFor = servers;
         }
-        return List.of(stages);
+        sampler.place(modelIndex, this, rng, out);
+        StageAssignment[] result = new StageAssignment[out.length];
+        for (int i = 0; i < out.length; i++) {
+            StageAssignment stage = stages[i][out[i]];
+            if (stage == null) {
+                stage = new StageAssignment(tasks.get(i), servers.id(out[i]));
+                stages[i][out[i]] = stage;
+            }
+            result[i] = stage;
+        }
+        return List.of(result);
     }
 
     @Override

@@ -16,15 +16,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.BroadcastState;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.co.BroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
-
 /**
  * The placement operator (DESIGN.md §1, step 4): for every request, samples a placement from the current table
  * and tags each original stage of the model's DAG with its target server and the table's version. The table,
@@ -33,12 +40,15 @@ import org.apache.flink.util.OutputTag;
  * order (newest table version wins; newest status per server by event time; catalog entries in topic order).
  *
  * <p>Before the first table, for a model the table does not cover, and under the fallback table, a request runs
- * locally on one server (warm first). A request for a model that is not in the catalog, or that arrives while
- * no server is up, becomes a dead letter with the reason. Each request's sample is seeded by its id and the
+ * locally on one server (warm first). While no server is up or the catalog is still empty (the controller is
+ * starting), requests are held, up to a fixed number (operator state, checkpointed), and placed as soon as
+ * telemetry and the catalog arrive; beyond that, and for a model that is not in the catalog, a request becomes a
+ * dead letter with the reason. Each request's sample is seeded by its id and the
  * table version, so a replay after a failure makes the same decision. Per request: $O(\text{tasks})$, no state
  * writes; the samplers are rebuilt only when the broadcast state changes.
  */
-public final class PlacementFunction extends BroadcastProcessFunction<RequestRecord, BroadcastUpdate, PlacementDecision> {
+public final class PlacementFunction extends BroadcastProcessFunction<RequestRecord, BroadcastUpdate, PlacementDecision>
+        implements CheckpointedFunction {
     private static final long serialVersionUID = 1L;
 
     private static final String CURRENT = "current";
@@ -48,6 +58,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             new MapStateDescriptor<>("servers", Types.STRING, JsonRecordTypeInfo.of(ServerTelemetry.class));
     public static final MapStateDescriptor<String, CatalogDag> MODELS =
             new MapStateDescriptor<>("models", Types.STRING, JsonRecordTypeInfo.of(CatalogDag.class));
+    /** Requests held at most while the controller starts (no server or no catalog known yet). */
+    public static final int DEFAULT_STARTUP_BUFFER = 10_000;
     /** Requests that could not be placed, as dead letters. */
     public static final OutputTag<DeadLetter> UNPLACED =
             new OutputTag<>("unplaced", JsonRecordTypeInfo.of(DeadLetter.class));
@@ -56,6 +68,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private final int targetOngoingRequests;
     private final PlacerFactory placers;
     private final List<String> bootstrapJson;
+    private final int startupBuffer;
 
     private transient JsonSerde<InferenceRequest> requestSerde;
     private transient Map<String, RequestPlacer> placerCache;
@@ -69,9 +82,11 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient volatile long tableVersion;
 
     private transient Bootstrap bootstrap;
+    private transient List<RequestRecord> held;
+    private transient ListState<RequestRecord> heldState;
 
     public PlacementFunction(String requestsTopic, int targetOngoingRequests, PlacerFactory placers) {
-        this(requestsTopic, targetOngoingRequests, placers, List.of());
+        this(requestsTopic, targetOngoingRequests, placers, List.of(), DEFAULT_STARTUP_BUFFER);
     }
 
     /**
@@ -79,7 +94,11 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
      * {@code placement-tables} for a warm start): used until the broadcast state holds something newer.
      */
     public PlacementFunction(String requestsTopic, int targetOngoingRequests, PlacerFactory placers,
-            List<BroadcastUpdate> bootstrap) {
+            List<BroadcastUpdate> bootstrap, int startupBuffer) {
+        if (startupBuffer < 0) {
+            throw new IllegalArgumentException("placement.startup-buffer (" + startupBuffer + ") must be >= 0");
+        }
+        this.startupBuffer = startupBuffer;
         this.requestsTopic = Objects.requireNonNull(requestsTopic, "requests topic");
         this.targetOngoingRequests = targetOngoingRequests;
         this.placers = Objects.requireNonNull(placers, "placer factory");
@@ -97,24 +116,43 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         decisions = metrics.counter("decisions");
         unplaced = metrics.counter("unplacedRequests");
         metrics.gauge("tableVersion", () -> tableVersion);
+        metrics.gauge("heldRequests", () -> held.size());
     }
 
     @Override
     public void processElement(RequestRecord record, ReadOnlyContext ctx, Collector<PlacementDecision> out) throws Exception {
+        refresh(ctx.getBroadcastState(SERVERS), ctx.getBroadcastState(TABLE));
+        placeOrHold(record, ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
+    }
+
+    /**
+     * Places one request; while the operator knows no up server or no model at all (the controller is starting
+     * and telemetry or the catalog has not arrived yet) holds it, up to the startup buffer's capacity.
+     */
+    private void placeOrHold(RequestRecord record, ReadOnlyBroadcastState<String, CatalogDag> models,
+            Collector<PlacementDecision> out, Consumer<DeadLetter> deadLetters) throws Exception {
         InferenceRequest r = record.request();
-        refresh(ctx);
-        if (servers.upCount() == 0) {
-            reject(record, "no server is up (no telemetry yet, or every server is down)", ctx);
-            return;
-        }
         RequestPlacer placer = placerCache.get(r.model());
-        if (placer == null) {
-            CatalogDag dag = ctx.getBroadcastState(MODELS).get(r.model());
+        if (placer == null || servers.upCount() == 0) {
+            CatalogDag dag = models.get(r.model());
             if (dag == null) {
                 dag = bootstrap.models().get(r.model());
             }
+            boolean noCatalog = dag == null && bootstrap.models().isEmpty() && !models.immutableEntries().iterator().hasNext();
+            if (servers.upCount() == 0 || noCatalog) {
+                if (held.size() < startupBuffer) {
+                    held.add(record);
+                    return;
+                }
+                reject(record, servers.upCount() == 0
+                        ? "no server is up (no telemetry yet, or every server is down) and the startup buffer ("
+                                + startupBuffer + " requests) is full"
+                        : "the model catalog is empty and the startup buffer (" + startupBuffer + " requests) is full",
+                        deadLetters);
+                return;
+            }
             if (dag == null) {
-                reject(record, "model '" + r.model() + "' is not in the model catalog", ctx);
+                reject(record, "model '" + r.model() + "' is not in the model catalog", deadLetters);
                 return;
             }
             placer = buildPlacer(r.model(), dag);
@@ -127,6 +165,19 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         decisions.inc();
     }
 
+    /** Places the held requests once servers and a catalog are known (those still unplaceable stay held). */
+    private void releaseHeld(Context ctx, Collector<PlacementDecision> out) throws Exception {
+        if (held.isEmpty()) {
+            return;
+        }
+        refresh(ctx.getBroadcastState(SERVERS), ctx.getBroadcastState(TABLE));
+        List<RequestRecord> waiting = new ArrayList<>(held);
+        held.clear();
+        for (RequestRecord record : waiting) {
+            placeOrHold(record, ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
+        }
+    }
+
     private RequestPlacer buildPlacer(String model, CatalogDag dag) {
         RequestPlacer placer = table == null || table.fallback() ? null : placers.create(model, dag, table, opsPerSecond);
         if (placer == null) {
@@ -136,10 +187,11 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         return placer;
     }
 
-    private void refresh(ReadOnlyContext ctx) throws Exception {
+    private void refresh(ReadOnlyBroadcastState<String, ServerTelemetry> serverState,
+            ReadOnlyBroadcastState<String, ControllerTable> tableState) throws Exception {
         if (serversDirty) {
             List<ServerTelemetry> all = new ArrayList<>();
-            for (Map.Entry<String, ServerTelemetry> e : ctx.getBroadcastState(SERVERS).immutableEntries()) {
+            for (Map.Entry<String, ServerTelemetry> e : serverState.immutableEntries()) {
                 all.add(e.getValue());
             }
             if (all.isEmpty()) {
@@ -154,7 +206,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             serversDirty = false;
         }
         if (tableDirty) {
-            table = ctx.getBroadcastState(TABLE).get(CURRENT);
+            table = tableState.get(CURRENT);
             if (bootstrap.table() != null && (table == null || bootstrap.table().version() > table.version())) {
                 table = bootstrap.table();
             }
@@ -164,11 +216,26 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         }
     }
 
-    private void reject(RequestRecord record, String reason, ReadOnlyContext ctx) {
+    private void reject(RequestRecord record, String reason, Consumer<DeadLetter> deadLetters) {
         byte[] raw = requestSerde.serialize(record.request());
-        ctx.output(UNPLACED, DeadLetter.of(raw, requestsTopic, record.partition(), record.offset(), reason,
+        deadLetters.accept(DeadLetter.of(raw, requestsTopic, record.partition(), record.offset(), reason,
                 System.currentTimeMillis()));
         unplaced.inc();
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        heldState.update(held);
+    }
+
+    @Override
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        heldState = context.getOperatorStateStore().getListState(
+                new ListStateDescriptor<>("held-requests", TypeInformation.of(RequestRecord.class)));
+        held = new ArrayList<>();
+        for (RequestRecord r : heldState.get()) {
+            held.add(r);
+        }
     }
 
     @Override
@@ -194,6 +261,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             ctx.getBroadcastState(MODELS).remove(update.removedModel());
             tableDirty = true;
         }
+        releaseHeld(ctx, out);
     }
 
     /** The bootstrap snapshot, split by kind. */

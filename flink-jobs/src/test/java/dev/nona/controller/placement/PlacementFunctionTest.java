@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.co.CoBroadcastWithNonKeyedOperator;
 import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
@@ -135,20 +137,64 @@ final class PlacementFunctionTest {
     }
 
     @Test
-    void unknownModel_andNoServers_becomeDeadLettersWithReasons() throws Exception {
+    void unknownModel_becomesDeadLetterWithReasonAndOffset() throws Exception {
         try (var h = harness()) {
-            h.processElement(request("r0", "fig1"), 1000);
             servers(h, 2, null);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
             h.processElement(request("r1", "nosuchmodel"), 1000);
             assertThat(h.extractOutputValues()).isEmpty();
-            assertThat(deadLetters(h)).extracting(DeadLetter::reason).containsExactly(
-                    "no server is up (no telemetry yet, or every server is down)",
-                    "model 'nosuchmodel' is not in the model catalog");
-            assertThat(deadLetters(h)).allSatisfy(dl -> {
+            assertThat(deadLetters(h)).singleElement().satisfies(dl -> {
+                assertThat(dl.reason()).isEqualTo("model 'nosuchmodel' is not in the model catalog");
                 assertThat(dl.partition()).isEqualTo(2);
                 assertThat(dl.offset()).isEqualTo(42);
                 assertThat(dl.raw()).isNotEmpty();
             });
+        }
+    }
+
+    @Test
+    void requestsBeforeTelemetryAndCatalog_areHeld_thenPlaced() throws Exception {
+        try (var h = harness()) {
+            h.processElement(request("early-1", "fig1"), 1000);
+            servers(h, 2, null);
+            h.processElement(request("early-2", "fig1"), 1000);
+            assertThat(h.extractOutputValues()).as("no catalog yet").isEmpty();
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            assertThat(h.extractOutputValues()).extracting(PlacementDecision::requestId)
+                    .containsExactly("early-1", "early-2");
+            assertThat(deadLetters(h)).isEmpty();
+        }
+    }
+
+    @Test
+    void fullStartupBuffer_deadLettersTheOverflow() throws Exception {
+        var fn = new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), List.of(), 1);
+        try (var h = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(fn,
+                PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS)) {
+            h.processElement(request("held", "fig1"), 1000);
+            h.processElement(request("overflow", "fig1"), 1000);
+            assertThat(deadLetters(h)).singleElement().satisfies(dl -> assertThat(dl.reason()).isEqualTo(
+                    "no server is up (no telemetry yet, or every server is down) and the startup buffer (1 requests) is full"));
+        }
+    }
+
+    @Test
+    void heldRequests_surviveACheckpoint() throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var h = harness()) {
+            h.processElement(request("held-across-restart", "fig1"), 1000);
+            snapshot = h.snapshot(1, 0);
+        }
+        var operator = new CoBroadcastWithNonKeyedOperator<>(
+                new PlacementFunction("inference-requests", 3, new NonaPlacerFactory()),
+                List.of(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS));
+        try (var restored = new BroadcastOperatorTestHarness<>(operator, 1, 1, 0)) {
+            restored.initializeState(snapshot);
+            restored.open();
+            servers(restored, 2, null);
+            restored.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            assertThat(restored.extractOutputValues()).extracting(PlacementDecision::requestId)
+                    .containsExactly("held-across-restart");
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.nona.optimize;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -36,8 +35,6 @@ public final class NonaOptimizer {
         }
     }
 
-    private static final double GOLDEN = (Math.sqrt(5) - 1) / 2;
-
     private NonaOptimizer() {}
 
     /** Solves with {@link Options#DEFAULT}. */
@@ -48,7 +45,7 @@ public final class NonaOptimizer {
     /** Solves the problem; never throws for an infeasible load (see {@link Solution}). */
     public static Solution solve(NonaProblem problem, Options options) {
         long start = System.nanoTime();
-        return new Search(new CompiledProblem(problem), options, start).run();
+        return new PhiSearch(new CompiledProblem(problem), options, start).run();
     }
 
     /**
@@ -70,192 +67,6 @@ public final class NonaOptimizer {
                 System.arraycopy(t, 0, flat, cp.first[s], t.length);
             }
         }
-        return new Search(cp, Options.DEFAULT, start).result(flat, 0);
-    }
-
-    /** One solve's state. */
-    private static final class Search {
-        private final CompiledProblem cp;
-        private final Options options;
-        private final long start;
-        private final ParametricLp lp;
-        private final double[] delay;
-        private final double[] theta;
-        private double[] best;
-        private double bestObjective = Double.POSITIVE_INFINITY;
-        private int iterations;
-
-        Search(CompiledProblem cp, Options options, long start) {
-            this.cp = cp;
-            this.options = options;
-            this.start = start;
-            this.lp = new ParametricLp(cp);
-            this.delay = new double[cp.choices()];
-            this.theta = new double[cp.choices()];
-        }
-
-        Solution run() {
-            double[] minCut = minCutTheta();
-            double rhoMin = cp.rho(minCut);
-            if (!(rhoMin < 1)) {
-                return result(minCut, 0, "link overloaded: the smallest reachable link load is rho = " + rhoMin + " >= 1");
-            }
-            if (Double.isInfinite(cp.serverWait)) {
-                return result(minCut, 0, "servers overloaded: utilisation u = " + cp.serverUtilisation + " >= 1");
-            }
-            double phiLo = (cp.m2Background + minSum(true)) / (2 * (1 - rhoMin));
-            double largestS = 0;
-            for (ChoiceCost c : cp.cost) {
-                largestS = Math.max(largestS, c.cutSeconds);
-            }
-            largestS = Math.max(largestS, cp.backgroundS);
-            try_(phiLo);
-            if (largestS > 0) {
-                double phiStart = Math.max(phiLo, 1e-9 * largestS);
-                double phiHi = phiStart;
-                for (int i = 0; i < 200; i++) {
-                    if (try_(phiHi) && lp.unconstrained) {
-                        break;
-                    }
-                    phiHi *= 2;
-                }
-                double[] grid = grid(phiStart, phiHi);
-                double[] value = new double[grid.length];
-                int bestIdx = 0;
-                for (int i = 0; i < grid.length; i++) {
-                    value[i] = score(grid[i]);
-                    if (value[i] < value[bestIdx]) {
-                        bestIdx = i;
-                    }
-                }
-                golden(grid[Math.max(0, bestIdx - 1)], grid[Math.min(grid.length - 1, bestIdx + 1)]);
-            }
-            polish();
-            if (best == null) {
-                return result(minCut, iterations, "BUG: no feasible theta found although rho_min = " + rhoMin + " < 1");
-            }
-            return result(best, iterations, "");
-        }
-
-        /** Solves LP at phiHat, keeps its theta if best so far; returns whether the LP was feasible. */
-        private boolean try_(double phiHat) {
-            return !Double.isInfinite(score(phiHat));
-        }
-
-        private double score(double phiHat) {
-            iterations++;
-            cp.delays(phiHat, delay);
-            if (!lp.solve(phiHat, delay, theta)) {
-                return Double.POSITIVE_INFINITY;
-            }
-            double f = cp.evaluate(theta).objective();
-            if (f < bestObjective) {
-                bestObjective = f;
-                best = theta.clone();
-            }
-            return f;
-        }
-
-        private double[] grid(double lo, double hi) {
-            int n = hi > lo ? options.gridPoints() : 1;
-            double[] g = new double[n];
-            for (int i = 0; i < n; i++) {
-                g[i] = n == 1 ? lo : lo * Math.pow(hi / lo, i / (double) (n - 1));
-            }
-            return g;
-        }
-
-        private void golden(double a, double b) {
-            double c = b - GOLDEN * (b - a);
-            double d = a + GOLDEN * (b - a);
-            double fc = score(c);
-            double fd = score(d);
-            for (int i = 0; i < options.refineSteps() && b - a > 1e-12 * b; i++) {
-                if (fc <= fd) {
-                    b = d;
-                    d = c;
-                    fd = fc;
-                    c = b - GOLDEN * (b - a);
-                    fc = score(c);
-                } else {
-                    a = c;
-                    c = d;
-                    fc = fd;
-                    d = a + GOLDEN * (b - a);
-                    fd = score(d);
-                }
-            }
-        }
-
-        private void polish() {
-            for (int i = 0; i < options.polishSteps() && best != null; i++) {
-                double before = bestObjective;
-                double phi = cp.evaluate(best).phi();
-                score(phi);
-                if (!(bestObjective < before - 1e-15 * Math.abs(before))) {
-                    return;
-                }
-            }
-        }
-
-        /** Per subgraph: the triplet cutting the fewest bits (ties: fastest without queueing, then first). */
-        private double[] minCutTheta() {
-            double[] t = new double[cp.choices()];
-            cp.delays(0, delay);
-            for (int s = 0; s < cp.subgraphs; s++) {
-                int b = cp.first[s];
-                for (int c = b + 1; c < cp.first[s + 1]; c++) {
-                    double dc = cp.cost[c].cutSeconds;
-                    double db = cp.cost[b].cutSeconds;
-                    if (dc < db || (dc == db && delay[c] < delay[b])) {
-                        b = c;
-                    }
-                }
-                t[b] = 1;
-            }
-            return t;
-        }
-
-        /** $\sum_s \beta_s \min_c Q_c$ (squares) or $\min_c B_c$. */
-        private double minSum(boolean squares) {
-            double sum = 0;
-            for (int s = 0; s < cp.subgraphs; s++) {
-                double m = Double.POSITIVE_INFINITY;
-                for (int c = cp.first[s]; c < cp.first[s + 1]; c++) {
-                    m = Math.min(m, squares ? cp.cost[c].cutSquares : cp.cost[c].cutSeconds);
-                }
-                sum += cp.beta[s] * m;
-            }
-            return sum;
-        }
-
-        Solution result(double[] flat, int iters) {
-            CompiledProblem.Evaluation e = cp.evaluate(flat);
-            String why = Double.isInfinite(e.objective())
-                    ? (e.rho() >= 1 ? "link overloaded: rho = " + e.rho() + " >= 1" : "servers overloaded: u = " + cp.serverUtilisation)
-                    : "";
-            return result(flat, iters, why);
-        }
-
-        Solution result(double[] flat, int iters, String diagnostic) {
-            CompiledProblem.Evaluation e = cp.evaluate(flat);
-            boolean feasible = diagnostic.isEmpty() && !Double.isInfinite(e.objective());
-            List<Solution.JobResult> jobs = new ArrayList<>();
-            for (int j = 0; j < cp.problem.jobs().size(); j++) {
-                JobClass job = cp.problem.jobs().get(j);
-                List<Solution.SubgraphResult> subs = new ArrayList<>();
-                for (int s = cp.firstSubgraph[j]; s < cp.firstSubgraph[j + 1]; s++) {
-                    List<Double> th = new ArrayList<>();
-                    for (int c = cp.first[s]; c < cp.first[s + 1]; c++) {
-                        th.add(flat[c]);
-                    }
-                    subs.add(new Solution.SubgraphResult(job.subgraphs().get(s - cp.firstSubgraph[j]).subgraph(), cp.admissible.get(s), th));
-                }
-                jobs.add(new Solution.JobResult(job.name(), job.ratePerSecond(), feasible ? e.jct()[j] : Double.POSITIVE_INFINITY, subs));
-            }
-            return new Solution(feasible, diagnostic, feasible ? e.objective() : Double.POSITIVE_INFINITY, e.rho(),
-                    feasible ? e.phi() : Double.POSITIVE_INFINITY, cp.serverUtilisation, cp.serverWait,
-                    System.nanoTime() - start, iters, cp.problem.costModel(), jobs);
-        }
+        return new PhiSearch(cp, Options.DEFAULT, start).result(flat, 0);
     }
 }

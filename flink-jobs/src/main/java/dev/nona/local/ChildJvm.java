@@ -34,6 +34,12 @@ public final class ChildJvm {
     /** Starts {@code java <jvmOptions> -cp <classpath> <mainClass> <args>} with output appended to {@code logFile}. */
     public static ChildJvm start(String name, List<String> jvmOptions, JvmClasspath classpath, String mainClass,
             List<String> args, Path logFile) {
+        return start(name, jvmOptions, classpath, mainClass, args, logFile, null);
+    }
+
+    /** As {@link #start(String, List, JvmClasspath, String, List, Path)}, in {@code workingDir} (null: this JVM's). */
+    public static ChildJvm start(String name, List<String> jvmOptions, JvmClasspath classpath, String mainClass,
+            List<String> args, Path logFile, Path workingDir) {
         Objects.requireNonNull(mainClass, "main class");
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -44,7 +50,11 @@ public final class ChildJvm {
         cmd.addAll(args);
         try {
             Files.createDirectories(logFile.toAbsolutePath().getParent());
-            Process p = new ProcessBuilder(cmd)
+            ProcessBuilder builder = new ProcessBuilder(cmd);
+            if (workingDir != null) {
+                builder.directory(workingDir.toFile());
+            }
+            Process p = builder
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.PIPE)
@@ -58,7 +68,13 @@ public final class ChildJvm {
     /** Runs a short-lived tool to completion; fails, with the log's tail, on a non-zero exit or a timeout. */
     public static void run(String name, List<String> jvmOptions, JvmClasspath classpath, String mainClass,
             List<String> args, Path logFile, Duration timeout) {
-        ChildJvm tool = start(name, jvmOptions, classpath, mainClass, args, logFile);
+        run(name, jvmOptions, classpath, mainClass, args, logFile, null, timeout);
+    }
+
+    /** As {@link #run(String, List, JvmClasspath, String, List, Path, Duration)}, in {@code workingDir}. */
+    public static void run(String name, List<String> jvmOptions, JvmClasspath classpath, String mainClass,
+            List<String> args, Path logFile, Path workingDir, Duration timeout) {
+        ChildJvm tool = start(name, jvmOptions, classpath, mainClass, args, logFile, workingDir);
         try {
             if (!tool.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 tool.kill();

@@ -163,6 +163,28 @@ public final class LocalFlinkCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs Flink's own command line ({@code CliFrontend}, what {@code bin/flink} runs) against this cluster, in
+     * a child JVM with the cluster's classpath and {@code conf/}; e.g. {@code run -d -m host:port -c Main jar}.
+     * Returns the command's output; fails on a non-zero exit.
+     */
+    public String runFlinkCli(List<String> args, Duration timeout) {
+        Path log = workDir.resolve("log/flink-cli-" + System.nanoTime() + ".log");
+        List<String> opts = new ArrayList<>(JAVA17_OPENS);
+        opts.add("-Dlog4j2.configurationFile=" + confDir().resolve("log4j2.xml").toUri());
+        ChildJvm.run("flink-cli", opts, classpath, "org.apache.flink.client.cli.CliFrontend", args, log, workDir, timeout);
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + log, e);
+        }
+    }
+
+    /** The REST address, {@code 127.0.0.1:<port>} (what {@code flink run -m} takes). */
+    public String restAddress() {
+        return "127.0.0.1:" + restPort;
+    }
+
     /** Waits until the job and all its tasks run (e.g. after a submission or a failover). */
     public void awaitRunning(JobID job, Duration timeout) {
         awaitUntil("job " + job + " running", () -> rest.allTasksRunning(job.toHexString()), timeout);

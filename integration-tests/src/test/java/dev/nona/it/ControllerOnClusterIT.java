@@ -10,7 +10,18 @@ import dev.nona.topics.record.CatalogTask;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementDecision;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.nona.topics.Topics;
+import dev.nona.topics.admin.TopicProvisioner;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -192,6 +203,35 @@ final class ControllerOnClusterIT {
             assertThat(out.duplicates).isZero();
             assertThat(out.decisions).anyMatch(PlacementDecision::fallback);
             assertThat(numRestarts(job)).isZero();
+        } finally {
+            flink.cancel(job);
+        }
+    }
+
+    @Test
+    void composeSubmitCommand_runsTheControllerJar_withFlinksOwnCli() throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            new TopicProvisioner(admin, Duration.ofSeconds(30)).ensure(Topics.all(), Optional.empty(), Optional.of((short) 1));
+        }
+        JsonNode submit = new ObjectMapper(new YAMLFactory())
+                .readTree(JobJar.repoRoot().resolve("docker-compose.yml").toFile()).path("services").path("submit");
+        String containerJar = submit.path("volumes").get(0).asText().split(":")[1];
+        List<String> args = new ArrayList<>();
+        for (JsonNode a : submit.path("command")) {
+            String arg = a.asText();
+            args.add(switch (arg) {
+                case "jobmanager:8081" -> flink.restAddress();
+                case "kafka:19092" -> broker.bootstrapServers();
+                default -> arg.equals(containerJar) ? JobJar.path().toString() : arg;
+            });
+        }
+        String output = flink.runFlinkCli(args, Duration.ofSeconds(120));
+        Matcher m = Pattern.compile("JobID ([0-9a-f]{32})").matcher(output);
+        assertThat(m.find()).as("flink run output: " + output).isTrue();
+        JobID job = JobID.fromHexString(m.group(1));
+        try {
+            flink.awaitRunning(job, Duration.ofSeconds(90));
+            LOG.info("docker-compose submit command ran with Flink's CLI: {} {}", args, job);
         } finally {
             flink.cancel(job);
         }

@@ -91,4 +91,40 @@ final class PlacementSamplerTest {
         assertThat(new PlacementSampler(t).modelIndex("m")).isZero();
         assertThat(new PlacementSampler(t).modelIndex("nope")).isEqualTo(-1);
     }
+
+    @Test
+    void uniformPolicy_badServerLists_rejected() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new UniformServerPolicy(new int[0]))
+                .hasMessage("eligible servers must not be empty");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new UniformServerPolicy(new int[] {1, 2, 1}))
+                .hasMessage("eligible servers contain duplicates");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> UniformServerPolicy.ofRange(0))
+                .hasMessage("servers (0) must be >= 1");
+    }
+
+    @Test
+    void sampler_tableNamingUnknownTask_rejectedWithModelAndTask() {
+        PlacementTable good = table(4);
+        PlacementTable.ModelPlacement m = good.models().get(0);
+        var broken = new PlacementTable.ModelPlacement(m.name(), m.ratePerSecond(), m.predictedJctSeconds(),
+                List.of("a1", "a2", "b", "c", "d", "e", "f"), m.sourceTasks(), m.subgraphs()); // "g" missing
+        PlacementTable t = new PlacementTable(1, 0, good.solvedFor(), true, "", 1, 0.1, 0.001, 1, List.of(broken));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new PlacementSampler(t))
+                .hasMessage("table model 'm': task 'g' is not in its task list");
+    }
+
+    @Test
+    void place_partsAlwaysOnDistinctServers_evenWithFewSpareServers() {
+        // 3 eligible servers; the first subgraph is always split in two parts: they must never share a server
+        PlacementSampler sampler = new PlacementSampler(table(3));
+        ServerPolicy servers = new UniformServerPolicy(new int[] {0, 1, 2});
+        SplittableRandom rnd = new SplittableRandom(17);
+        int[] out = new int[8];
+        for (int i = 0; i < 10_000; i++) {
+            sampler.place(0, servers, rnd, out);
+            assertThat(out[2]).isNotEqualTo(out[3]).isBetween(0, 2);
+            assertThat(out[3]).isBetween(0, 2);
+        }
+    }
 }

@@ -26,7 +26,7 @@ import java.util.List;
 public final class NonaOptimizer {
     /** Search effort. */
     public record Options(int gridPoints, int refineSteps, int polishSteps) {
-        public static final Options DEFAULT = new Options(24, 16, 10);
+        public static final Options DEFAULT = new Options(24, 40, 10);
 
         public Options {
             if (gridPoints < 2 || refineSteps < 0 || polishSteps < 0) {

@@ -57,9 +57,9 @@ public final class StateBenchmark {
     private StateBenchmark() {}
 
     public static Result run(long records, String stateBackend, List<String> models, int servers, long requestsPerSecond,
-            int heartbeatSeconds) throws Exception {
+            int heartbeatSeconds, Map<String, String> extraConfig) throws Exception {
         Path dir = Files.createTempDirectory("nona-state-bench");
-        ControllerConfig config = ControllerConfig.fromMap(Map.of(
+        Map<String, String> settings = new java.util.TreeMap<>(Map.of(
                 "bootstrap.servers", "unused:9092",
                 "rates.window", "10s",
                 "watermark.out-of-orderness", "100ms",
@@ -68,6 +68,8 @@ public final class StateBenchmark {
                 "checkpoint.dir", dir.toUri().toString(),
                 "state.backend", stateBackend,
                 "flink.restart-strategy.type", "none"));
+        settings.putAll(extraConfig);
+        ControllerConfig config = ControllerConfig.fromMap(settings);
         Configuration conf = ControllerEnvironment.configuration(config);
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.ofMebiBytes(128));
         List<BroadcastUpdate> snapshot = PipelineBenchmark.snapshot(models, servers);
@@ -99,6 +101,14 @@ public final class StateBenchmark {
             long max = sizes.stream().mapToLong(Long::longValue).max().orElse(0);
             int completed = (int) graph.getCheckpointStatsSnapshot().getCounts().getNumberOfCompletedCheckpoints();
             return new Result(records, seconds, completed, max, last, stateBackend, false);
+        } finally {
+            deleteRecursively(dir);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws java.io.IOException {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 

@@ -78,6 +78,9 @@ final class BenchCommand implements Runnable {
                 description = "Rate limit of the request source, 0 for none (default ${DEFAULT-VALUE})")
         long requestsPerSecond;
 
+        @Option(names = "--set", description = "Controller configuration KEY=VALUE (docs/controller.md), repeatable")
+        Map<String, String> settings = new LinkedHashMap<>();
+
         @Option(names = "--heartbeat-seconds", defaultValue = "5",
                 description = "Seconds of telemetry heartbeats (keeps the job alive after the requests) (default ${DEFAULT-VALUE})")
         int heartbeatSeconds;
@@ -88,7 +91,7 @@ final class BenchCommand implements Runnable {
                 throw new IllegalArgumentException("--records (" + records + ") must be >= 1");
             }
             StateBenchmark.Result r = StateBenchmark.run(records, stateBackend, models, servers, requestsPerSecond,
-                    heartbeatSeconds);
+                    heartbeatSeconds, settings);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("records", r.records());
             out.put("seconds", Math.round(r.seconds() * 10) / 10.0);
@@ -96,6 +99,7 @@ final class BenchCommand implements Runnable {
             out.put("maxCheckpointBytes", r.maxStateBytes());
             out.put("lastCheckpointBytes", r.lastStateBytes());
             out.put("stateBackend", r.stateBackend());
+            out.put("settings", settings);
             out.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
             System.out.println(new ObjectMapper().writeValueAsString(out));
             return 0;

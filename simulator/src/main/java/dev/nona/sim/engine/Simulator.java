@@ -5,9 +5,6 @@ import dev.nona.sim.JobKind;
 import dev.nona.sim.SimCluster;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.policy.Policy;
-import dev.nona.sim.stats.LogHistogram;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -25,11 +22,11 @@ import java.util.SplittableRandom;
  * two policies run with the same seed see the same arrivals (common random numbers). Not thread-safe; one run
  * per instance.
  *
- * <p>A run measures the jobs that arrive in a window (after a warm-up) and ends when they have all completed.
- * Arrivals go on meanwhile, so the last measured jobs see the same contention as the others; but if the system
- * is unstable (a load $\rho \ge 1$ somewhere) the jobs in flight would grow without bound, so arrivals stop once
- * the jobs in flight reach four times their number at the window's end (at least 50,000), and the result says
- * {@code arrivalsStopped}. The run then drains and always ends.
+ * <p>A run measures the jobs that arrive in a window (after a warm-up) and ends when they have all completed
+ * ({@link Measurement}). Arrivals go on meanwhile, so the last measured jobs see the same contention as the others;
+ * but if the system is unstable (a load $\rho \ge 1$ somewhere) the jobs in flight would grow without bound, so
+ * arrivals stop once the jobs in flight reach four times their number at the window's end (at least 50,000), and
+ * the result says {@code arrivalsStopped}. The run then drains and always ends.
  */
 public final class Simulator implements ClusterView {
     private static final long ARRIVAL = 0L;
@@ -49,23 +46,13 @@ public final class Simulator implements ClusterView {
     private final JobTable jobs;
     private final SplittableRandom[] arrivalRandom;
     private final int[] scratch;
-    private final boolean countInference;
+    private final Measurement measurement;
 
     private final Servers servers;
     private final Link link = new Link();
-    private double linkWaitSum;
-    private long transfers;
 
     private double now;
     private long eventCount;
-    private long countedArrivals;
-    private long measuredOutstanding;
-    private final long measureFrom;
-    private final long measureTo;
-
-    private final LogHistogram all = new LogHistogram();
-    private final LogHistogram inference = new LogHistogram();
-    private final LogHistogram[] perClass;
 
     public Simulator(SimWorkload workload, Policy policy, String policyName, SimConfig config) {
         this(workload, policy, policyName, config, ServiceTimeModel.DETERMINISTIC);
@@ -87,18 +74,12 @@ public final class Simulator implements ClusterView {
         }
         this.jobs = new JobTable(maxTasks);
         this.scratch = new int[maxTasks];
-        this.countInference = workload.hasModels();
+        this.measurement = new Measurement(classes, workload.hasModels(), config);
         this.arrivalRandom = new SplittableRandom[classes.length];
         for (int i = 0; i < classes.length; i++) {
             arrivalRandom[i] = new SplittableRandom(config.seed() * 1_000_003L + i);
         }
         this.servers = new Servers(cluster.servers());
-        this.perClass = new LogHistogram[classes.length];
-        for (int i = 0; i < classes.length; i++) {
-            perClass[i] = new LogHistogram();
-        }
-        this.measureFrom = config.warmupJobs();
-        this.measureTo = config.warmupJobs() + config.jobs();
     }
 
     /** Runs to the end: until every measured job has completed (or the event cap). */
@@ -109,7 +90,7 @@ public final class Simulator implements ClusterView {
         }
         boolean truncated = false;
         while (!events.isEmpty()) {
-            if (countedArrivals >= measureTo && measuredOutstanding == 0) {
+            if (measurement.complete()) {
                 break;
             }
             if (eventCount >= config.maxEvents()) {
@@ -130,20 +111,8 @@ public final class Simulator implements ClusterView {
             }
         }
         double wall = (System.nanoTime() - start) / 1e9;
-        List<SimResult.ClassResult> perClassResults = new ArrayList<>();
-        for (int i = 0; i < classes.length; i++) {
-            perClassResults.add(new SimResult.ClassResult(classes[i].name(), classes[i].kind(), perClass[i]));
-        }
-        double linkBusy = link.busySeconds(now);
-        return new SimResult(policyName, Math.max(0, Math.min(countedArrivals, measureTo) - measureFrom), all, inference,
-                perClassResults, now > 0 ? linkBusy / now : 0, transfers == 0 ? 0 : linkWaitSum / transfers, transfers,
-                eventCount, now, wall, jobs.maxInFlight(), truncated, arrivalsStopped);
+        return measurement.result(policyName, now, link.busySeconds(now), eventCount, wall, jobs.maxInFlight(), truncated);
     }
-
-    /** After the measured arrivals, arrivals go on (so the last measured jobs see the same contention) until this many jobs are in flight; -1 before. */
-    private long drainCap = -1;
-    private boolean arrivalsStopped;
-    private static final long MIN_DRAIN_CAP = 50_000;
 
     private void scheduleArrival(int c) {
         double rate = classes[c].ratePerSecond();
@@ -155,29 +124,14 @@ public final class Simulator implements ClusterView {
 
     private void arrive(int c) {
         JobClass jc = classes[c];
-        boolean counted = (jc.kind() == JobKind.INFERENCE) == countInference;
-        boolean measured;
-        if (counted) {
-            measured = countedArrivals >= measureFrom && countedArrivals < measureTo;
-            countedArrivals++;
-        } else {
-            measured = countedArrivals >= measureFrom && countedArrivals < measureTo;
-        }
-        if (countedArrivals >= measureTo && drainCap < 0) {
-            drainCap = Math.max(MIN_DRAIN_CAP, 4L * jobs.inFlight());
-        }
-        if (drainCap < 0 || jobs.inFlight() < drainCap) {
+        boolean measured = measurement.arrival(jc);
+        if (measurement.keepArriving(jobs.inFlight())) {
             scheduleArrival(c);
-        } else {
-            arrivalsStopped = true;
         }
         int slot = jobs.allocate();
         jobs.jobClass[slot] = c;
         jobs.arrival[slot] = now;
         jobs.measured[slot] = measured;
-        if (measured) {
-            measuredOutstanding++;
-        }
         if (jc.kind() == JobKind.BACKGROUND_COMM) {
             jobs.remainingTasks[slot] = 0;
             enqueueTransfer(slot, COMM_EDGE, jc.commBits());
@@ -210,7 +164,7 @@ public final class Simulator implements ClusterView {
             taskDone(slot, t, s);
             return;
         }
-        long item = ((long) slot << TASK_BITS) | t;
+        long item = item(slot, t);
         if (!servers.busy(s)) {
             startTask(s, item, jc, t);
         } else {
@@ -230,13 +184,9 @@ public final class Simulator implements ClusterView {
         if (servers.hasQueued(s)) {
             // start the next queued task before the finished one's children join the queue (FIFO)
             long next = servers.pollQueued(s);
-            int nslot = (int) (next >>> TASK_BITS);
-            int nt = (int) (next & ((1 << TASK_BITS) - 1));
-            startTask(s, next, classes[jobs.jobClass[nslot]], nt);
+            startTask(s, next, classes[jobs.jobClass[slotOf(next)]], indexOf(next));
         }
-        int slot = (int) (item >>> TASK_BITS);
-        int t = (int) (item & ((1 << TASK_BITS) - 1));
-        taskDone(slot, t, s);
+        taskDone(slotOf(item), indexOf(item), s);
     }
 
     private void taskDone(int slot, int t, int s) {
@@ -265,7 +215,7 @@ public final class Simulator implements ClusterView {
     }
 
     private void enqueueTransfer(int slot, int edge, double bits) {
-        long item = ((long) slot << TASK_BITS) | edge;
+        long item = item(slot, edge);
         if (!link.busy()) {
             startTransfer(item, bits, now);
         } else {
@@ -274,10 +224,8 @@ public final class Simulator implements ClusterView {
     }
 
     private void startTransfer(long item, double bits, double enqueuedAt) {
-        int slot = (int) (item >>> TASK_BITS);
-        if (jobs.measured[slot]) {
-            linkWaitSum += now - enqueuedAt;
-            transfers++;
+        if (jobs.measured[slotOf(item)]) {
+            measurement.transferStarted(now - enqueuedAt);
         }
         double service = serviceModel.transferSeconds(cluster, bits);
         link.start(item, now, service);
@@ -291,8 +239,8 @@ public final class Simulator implements ClusterView {
             long next = link.pollQueued();
             startTransfer(next, bitsOf(next), enqueuedAt);
         }
-        int slot = (int) (item >>> TASK_BITS);
-        int edge = (int) (item & ((1 << TASK_BITS) - 1));
+        int slot = slotOf(item);
+        int edge = indexOf(item);
         if (edge == COMM_EDGE) {
             jobDone(slot);
         } else {
@@ -301,24 +249,29 @@ public final class Simulator implements ClusterView {
     }
 
     private double bitsOf(long item) {
-        int slot = (int) (item >>> TASK_BITS);
-        int edge = (int) (item & ((1 << TASK_BITS) - 1));
-        JobClass jc = classes[jobs.jobClass[slot]];
+        JobClass jc = classes[jobs.jobClass[slotOf(item)]];
+        int edge = indexOf(item);
         return edge == COMM_EDGE ? jc.commBits() : jc.edgeBits(edge);
     }
 
     private void jobDone(int slot) {
         if (jobs.measured[slot]) {
-            int c = jobs.jobClass[slot];
-            double jct = now - jobs.arrival[slot];
-            all.record(jct);
-            perClass[c].record(jct);
-            if (classes[c].kind() == JobKind.INFERENCE) {
-                inference.record(jct);
-            }
-            measuredOutstanding--;
+            measurement.jobDone(jobs.jobClass[slot], now - jobs.arrival[slot]);
         }
         jobs.release(slot);
+    }
+
+    /** A server's or the link's queue item: a job's slot and one of its task or edge indices. */
+    private static long item(int slot, int index) {
+        return ((long) slot << TASK_BITS) | index;
+    }
+
+    private static int slotOf(long item) {
+        return (int) (item >>> TASK_BITS);
+    }
+
+    private static int indexOf(long item) {
+        return (int) (item & ((1 << TASK_BITS) - 1));
     }
 
     /** Slots allocated for jobs in flight (grows only with the peak number of concurrent jobs). */

@@ -11,24 +11,16 @@ import java.util.random.RandomGenerator;
  * <p>Based on: K. Liu, <i>Enabling Efficient ML Inference in SigmaOS with Model-Aware Scheduling</i>, MEng
  * thesis, MIT, 2025, Section 4.5 (policy 1.ii).
  */
-public final class ColocationPolicy implements ModelAwarePolicy {
+public final class ColocationPolicy extends RandomizedPolicy {
     public static final String NAME = "colocation";
-    private final RandomGenerator random;
 
     public ColocationPolicy(RandomGenerator random) {
-        this.random = random;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
+        super(NAME, random);
     }
 
     @Override
     public Decision decide(InferenceRequest request, ClusterView cluster) {
-        return Candidates.warmWithRoom(request, cluster)
-                .or(() -> Candidates.elsewhereWithRoom(request, cluster, random))
-                .<Decision>map(s -> Decision.Place.local(s, request.model(), cluster.registry(), NAME))
-                .orElseGet(() -> Candidates.noRoom(request));
+        return runOn(Candidates.warmWithRoom(request, cluster)
+                .or(() -> Candidates.elsewhereWithRoom(request, cluster, random)), request, cluster.registry());
     }
 }

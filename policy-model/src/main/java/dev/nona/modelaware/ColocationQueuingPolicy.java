@@ -11,17 +11,11 @@ import java.util.random.RandomGenerator;
  * <p>Based on: K. Liu, <i>Enabling Efficient ML Inference in SigmaOS with Model-Aware Scheduling</i>, MEng
  * thesis, MIT, 2025, Section 4.5 (policy 1.i).
  */
-public final class ColocationQueuingPolicy implements ModelAwarePolicy {
+public final class ColocationQueuingPolicy extends RandomizedPolicy {
     public static final String NAME = "colocation-queuing";
-    private final RandomGenerator random;
 
     public ColocationQueuingPolicy(RandomGenerator random) {
-        this.random = random;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
+        super(NAME, random);
     }
 
     @Override
@@ -34,8 +28,6 @@ public final class ColocationQueuingPolicy implements ModelAwarePolicy {
         if (!registry.residentServers(request.model()).isEmpty()) {
             return new Decision.Wait("waiting for a server holding '" + request.model() + "'");
         }
-        return Candidates.anyWithRoom(request, cluster, random)
-                .<Decision>map(s -> Decision.Place.local(s, request.model(), registry, NAME))
-                .orElseGet(() -> Candidates.noRoom(request));
+        return runOn(Candidates.anyWithRoom(request, cluster, random), request, registry);
     }
 }

@@ -11,17 +11,11 @@ import java.util.random.RandomGenerator;
  * <p>Based on: K. Liu, <i>Enabling Efficient ML Inference in SigmaOS with Model-Aware Scheduling</i>, MEng
  * thesis, MIT, 2025, Section 4.6.
  */
-public final class RegistryPolicy implements ModelAwarePolicy {
+public final class RegistryPolicy extends RandomizedPolicy {
     public static final String NAME = "registry";
-    private final RandomGenerator random;
 
     public RegistryPolicy(RandomGenerator random) {
-        this.random = random;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
+        super(NAME, random);
     }
 
     @Override

@@ -64,6 +64,24 @@ public final class Demo {
         }
     }
 
+    /** Warm-up requests until one per model is decided (see {@link DemoPublisher#publishWarmups}). */
+    private void warmUp(DemoPublisher publisher, DemoWatcher watcher, JobClient controller) throws Exception {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (!watcher.warmupDecidedModels.containsAll(scenario.models())) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the controller placed no warm-up request for "
+                        + scenario.models().stream().filter(m -> !watcher.warmupDecidedModels.contains(m)).toList()
+                        + " within " + READY_TIMEOUT.toSeconds() + " s");
+            }
+            publisher.publishWarmups(scenario.models().stream()
+                    .filter(m -> !watcher.warmupDecidedModels.contains(m)).toList());
+            await(() -> watcher.warmupDecidedModels.containsAll(scenario.models()), Duration.ofSeconds(2), watcher,
+                    controller);
+        }
+        view.println("nona demo: the controller places requests (" + publisher.warmups()
+                + " warm-up requests, not counted)");
+    }
+
     /** Cancels the job and waits until it has stopped, so that it does not outlive the broker. */
     private static void stop(JobClient controller) throws Exception {
         try {
@@ -90,6 +108,7 @@ public final class Demo {
             throw new IllegalStateException("the controller did not report the catalog and the cluster within "
                     + READY_TIMEOUT.toSeconds() + " s");
         }
+        warmUp(publisher, watcher, controller);
         view.printf("nona demo: publishing requests for %d s (rates change at %d s) ...%n",
                 scenario.duration().toSeconds(), scenario.duration().toSeconds() / 2);
         long t0 = System.nanoTime();
@@ -108,7 +127,7 @@ public final class Demo {
             ticker.join(2_000);
         }
         live.print((System.nanoTime() - t0) / 1e9, "final");
-        return DemoSummaries.of(scenario, counters, watcher, (System.nanoTime() - t0) / 1e9);
+        return DemoSummaries.of(scenario, counters, watcher, (System.nanoTime() - t0) / 1e9, publisher.warmups());
     }
 
     private void tick(LiveView live, long t0) {

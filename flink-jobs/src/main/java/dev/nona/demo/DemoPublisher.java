@@ -30,7 +30,10 @@ final class DemoPublisher implements AutoCloseable {
     static final List<String> MALFORMED_KINDS = List.of("truncated JSON", "unknown model", "unknown schema version",
             "negative payload size", "missing field", "not JSON");
 
+    /** Warm-up requests (not counted): ids {@code warmup-<model>-<k>}. */
+    static final String WARMUP_PREFIX = "warmup-";
     private static final Duration TICK = Duration.ofMillis(20);
+    private int warmups;
 
     private final DemoScenario scenario;
     private final DemoCounters counters;
@@ -67,6 +70,25 @@ final class DemoPublisher implements AutoCloseable {
         publishTelemetry();
         producer.flush();
         rethrowSendFailure();
+    }
+
+    /**
+     * One warm-up request for each of {@code models}. The controller's placement operator learns the catalog
+     * and the servers on its broadcast input, which may lag behind the control loop's events; a decided
+     * warm-up request shows that it has both. Warm-ups are excluded from every count of the summary.
+     */
+    void publishWarmups(java.util.Collection<String> models) {
+        for (String model : models) {
+            InferenceRequest r = InferenceRequest.of(WARMUP_PREFIX + model + "-" + warmups++, model, "warmup",
+                    System.currentTimeMillis(), null);
+            send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r));
+        }
+        producer.flush();
+        rethrowSendFailure();
+    }
+
+    int warmups() {
+        return warmups;
     }
 
     /** Publishes requests for the scenario's duration; returns when done (everything flushed). */

@@ -7,7 +7,8 @@ final class DemoSummaries {
 
     private DemoSummaries() {}
 
-    static DemoSummary of(DemoScenario scenario, DemoCounters published, DemoWatcher watcher, double seconds) {
+    static DemoSummary of(DemoScenario scenario, DemoCounters published, DemoWatcher watcher, double seconds,
+            long warmups) {
         long requests = published.requests.get();
         long validDecided = 0;
         long unexpected = 0;
@@ -31,7 +32,8 @@ final class DemoSummaries {
                 watcher.maxTableVersion.get(), watcher.events(ControllerEventType.DRIFT_DETECTED),
                 watcher.events(ControllerEventType.REOPTIMIZATION_FINISHED),
                 watcher.events(ControllerEventType.INFEASIBLE_LOAD), watcher.linkLoad.get(),
-                watcher.decisions.get() / Math.max(1e-9, seconds), published.perModelSnapshot(), exactlyOnce);
+                watcher.decisions.get() / Math.max(1e-9, seconds), published.perModelSnapshot(), warmups,
+                watcher.warmupDeadLetters.get(), exactlyOnce);
     }
 
     /** Valid request ids are {@code r-0 .. r-(n-1)}. */

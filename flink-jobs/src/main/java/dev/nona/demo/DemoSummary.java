@@ -31,6 +31,8 @@ public record DemoSummary(
         double lastLinkLoad,
         double decisionsPerSecond,
         Map<String, Long> requestsPerModel,
+        long warmupRequests,
+        long warmupDeadLetters,
         boolean exactlyOnce) {
 
     public DemoSummary {

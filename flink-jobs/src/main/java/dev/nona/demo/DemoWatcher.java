@@ -7,7 +7,9 @@ import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -48,6 +50,9 @@ final class DemoWatcher implements Runnable, AutoCloseable {
     final AtomicLong maxTableVersion = new AtomicLong();
     final AtomicReference<Double> linkLoad = new AtomicReference<>(Double.NaN);
     final AtomicLong unreadable = new AtomicLong();
+    /** Models whose warm-up request was decided: the placement operator knows them and the servers. */
+    final Set<String> warmupDecidedModels = ConcurrentHashMap.newKeySet();
+    final AtomicLong warmupDeadLetters = new AtomicLong();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
     DemoWatcher(String bootstrap) {
@@ -94,6 +99,10 @@ final class DemoWatcher implements Runnable, AutoCloseable {
                 unreadable.incrementAndGet();
                 return;
             }
+            if (d.value().requestId().startsWith(DemoPublisher.WARMUP_PREFIX)) {
+                warmupDecidedModels.add(d.value().model());
+                return;
+            }
             decisions.incrementAndGet();
             if (!decidedIds.add(d.value().requestId())) {
                 duplicates.incrementAndGet();
@@ -124,12 +133,24 @@ final class DemoWatcher implements Runnable, AutoCloseable {
                 return;
             }
             DeadLetter dl = d.value();
+            if (isWarmup(dl)) {
+                warmupDeadLetters.incrementAndGet();
+                return;
+            }
             if (deadLetterPositions.add(dl.sourceTopic() + "/" + dl.partition() + "/" + dl.offset())) {
                 deadLetterReasons.computeIfAbsent(shortReason(dl.reason()), k -> new AtomicLong()).incrementAndGet();
             }
         } else {
             tableRecords.incrementAndGet();
         }
+    }
+
+    private static boolean isWarmup(DeadLetter dl) {
+        if (dl.rawBase64() == null) {
+            return false;
+        }
+        String raw = new String(Base64.getDecoder().decode(dl.rawBase64()), StandardCharsets.UTF_8);
+        return raw.contains("\"id\":\"" + DemoPublisher.WARMUP_PREFIX);
     }
 
     long events(ControllerEventType type) {

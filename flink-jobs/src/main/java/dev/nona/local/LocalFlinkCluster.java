@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,12 +23,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.RestOptions;
-import org.apache.flink.runtime.clusterframework.TaskExecutorProcessSpec;
-import org.apache.flink.runtime.clusterframework.TaskExecutorProcessUtils;
 import org.apache.flink.runtime.jobgraph.JobGraph;
-import org.apache.flink.runtime.jobmanager.JobManagerProcessSpec;
-import org.apache.flink.runtime.jobmanager.JobManagerProcessUtils;
-import org.apache.flink.runtime.util.config.memory.ProcessMemoryUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,36 +47,12 @@ public final class LocalFlinkCluster implements AutoCloseable {
     private static final String JM_MAIN = "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
     private static final String TM_MAIN = "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
 
-    /** The Java 17 module flags of Flink's distribution ({@code env.java.opts.all} in its config.yaml). */
-    static final List<String> JAVA17_OPENS = List.of(
-            "-XX:+IgnoreUnrecognizedVMOptions",
-            "--add-exports=java.base/sun.net.util=ALL-UNNAMED",
-            "--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
-            "--add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED",
-            "--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
-            "--add-exports=jdk.compiler/com.sun.tools.javac.parser=ALL-UNNAMED",
-            "--add-exports=jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED",
-            "--add-exports=jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED",
-            "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang=ALL-UNNAMED",
-            "--add-opens=java.base/java.net=ALL-UNNAMED",
-            "--add-opens=java.base/java.io=ALL-UNNAMED",
-            "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-            "--add-opens=java.base/java.text=ALL-UNNAMED",
-            "--add-opens=java.base/java.time=ALL-UNNAMED",
-            "--add-opens=java.base/java.util=ALL-UNNAMED",
-            "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
-            "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
-            "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
-
     private final Path workDir;
     private final boolean ownsWorkDir;
     private final int restPort;
     private final int rpcPort;
     private final int initialTaskManagers;
-    private final Map<String, String> config;
+    private final FlinkClusterConfig config;
     private final JvmClasspath classpath;
     private final Duration startTimeout;
     private ChildJvm jobManager;
@@ -97,8 +67,8 @@ public final class LocalFlinkCluster implements AutoCloseable {
         this.initialTaskManagers = b.taskManagers;
         this.classpath = b.classpath != null ? b.classpath : JvmClasspath.current().filter(LocalFlinkCluster::isFlinkSide);
         this.startTimeout = b.startTimeout;
-        this.config = defaults(b);
-        config.putAll(b.overrides);
+        this.config = new FlinkClusterConfig(workDir, rpcPort, restPort, b.slotsPerTaskManager, b.taskManagerMemory,
+                b.jobManagerMemory, b.overrides);
         this.rest = new FlinkRest(URI.create("http://127.0.0.1:" + restPort));
     }
 
@@ -120,11 +90,11 @@ public final class LocalFlinkCluster implements AutoCloseable {
 
     /** Starts the JobManager and the TaskManagers, and waits until all TaskManagers are registered. */
     public LocalFlinkCluster start() {
-        writeConfig();
+        config.write();
         long t0 = System.nanoTime();
-        jobManager = ChildJvm.start("flink-jobmanager", jobManagerJvmOptions(), classpath, JM_MAIN,
-                List.of("--configDir", confDir().toString(), "--executionMode", "cluster"),
-                workDir.resolve("log/jobmanager.log"));
+        Path log = workDir.resolve("log/jobmanager.log");
+        FlinkProcessOptions.Options jm = FlinkProcessOptions.jobManager(config.asConfiguration(), confDir(), log);
+        jobManager = ChildJvm.start("flink-jobmanager", jm.jvm(), classpath, JM_MAIN, jm.args(), log);
         for (int i = 0; i < initialTaskManagers; i++) {
             taskManagers.add(launchTaskManager(i));
         }
@@ -170,9 +140,7 @@ public final class LocalFlinkCluster implements AutoCloseable {
      */
     public String runFlinkCli(List<String> args, Duration timeout) {
         Path log = workDir.resolve("log/flink-cli-" + System.nanoTime() + ".log");
-        List<String> opts = new ArrayList<>(JAVA17_OPENS);
-        opts.add("-Dlog4j2.configurationFile=" + confDir().resolve("log4j2.xml").toUri());
-        ChildJvm.run("flink-cli", opts, classpath, "org.apache.flink.client.cli.CliFrontend", args, log, workDir, timeout);
+        ChildJvm.run("flink-cli", FlinkProcessOptions.client(confDir()), classpath, "org.apache.flink.client.cli.CliFrontend", args, log, workDir, timeout);
         try {
             return Files.readString(log, StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -244,31 +212,9 @@ public final class LocalFlinkCluster implements AutoCloseable {
     }
 
     private ChildJvm launchTaskManager(int index) {
-        Configuration conf = Configuration.fromMap(config);
-        TaskExecutorProcessSpec spec = TaskExecutorProcessUtils.processSpecFromConfig(conf);
-        List<String> opts = new ArrayList<>(split(ProcessMemoryUtils.generateJvmParametersStr(spec)));
-        opts.addAll(commonJvmOptions("taskmanager-" + index));
-        List<String> args = new ArrayList<>(List.of("--configDir", confDir().toString()));
-        args.addAll(split(TaskExecutorProcessUtils.generateDynamicConfigsStr(spec)));
-        return ChildJvm.start("flink-taskmanager-" + index, opts, classpath, TM_MAIN, args,
-                workDir.resolve("log/taskmanager-" + index + ".log"));
-    }
-
-    private List<String> jobManagerJvmOptions() {
-        Configuration conf = Configuration.fromMap(config);
-        JobManagerProcessSpec spec = JobManagerProcessUtils.processSpecFromConfig(conf);
-        List<String> opts = new ArrayList<>(split(JobManagerProcessUtils.generateJvmParametersStr(spec, conf)));
-        opts.addAll(commonJvmOptions("jobmanager"));
-        return opts;
-    }
-
-    private List<String> commonJvmOptions(String role) {
-        List<String> opts = new ArrayList<>(JAVA17_OPENS);
-        opts.add("-XX:+UseG1GC");
-        opts.add("-Dlog.file=" + workDir.resolve("log/" + role + ".log"));
-        opts.add("-Dlog4j.configurationFile=" + confDir().resolve("log4j2.xml").toUri());
-        opts.add("-Dlog4j2.configurationFile=" + confDir().resolve("log4j2.xml").toUri());
-        return opts;
+        Path log = workDir.resolve("log/taskmanager-" + index + ".log");
+        FlinkProcessOptions.Options tm = FlinkProcessOptions.taskManager(config.asConfiguration(), confDir(), log);
+        return ChildJvm.start("flink-taskmanager-" + index, tm.jvm(), classpath, TM_MAIN, tm.args(), log);
     }
 
     private Configuration clientConfig() {
@@ -279,67 +225,8 @@ public final class LocalFlinkCluster implements AutoCloseable {
         return conf;
     }
 
-    private Map<String, String> defaults(Builder b) {
-        Map<String, String> c = new LinkedHashMap<>();
-        c.put("jobmanager.rpc.address", "127.0.0.1");
-        c.put("jobmanager.rpc.port", String.valueOf(rpcPort));
-        c.put("jobmanager.bind-host", "127.0.0.1");
-        c.put("jobmanager.memory.process.size", b.jobManagerMemory);
-        c.put("rest.address", "127.0.0.1");
-        c.put("rest.bind-address", "127.0.0.1");
-        c.put("rest.port", String.valueOf(restPort));
-        c.put("taskmanager.host", "127.0.0.1");
-        c.put("taskmanager.bind-host", "127.0.0.1");
-        c.put("taskmanager.numberOfTaskSlots", String.valueOf(b.slotsPerTaskManager));
-        c.put("taskmanager.memory.process.size", b.taskManagerMemory);
-        c.put("taskmanager.load-balance.mode", "SLOTS");
-        c.put("heartbeat.interval", "1000");
-        c.put("heartbeat.timeout", "8000");
-        c.put("restart-strategy.type", "fixed-delay");
-        c.put("restart-strategy.fixed-delay.attempts", "1000");
-        c.put("restart-strategy.fixed-delay.delay", "1 s");
-        c.put("state.backend.type", "hashmap");
-        c.put("execution.checkpointing.dir", workDir.resolve("checkpoints").toUri().toString());
-        c.put("io.tmp.dirs", workDir.resolve("tmp").toString());
-        c.put("web.tmpdir", workDir.resolve("web").toString());
-        c.put("blob.storage.directory", workDir.resolve("blobs").toString());
-        return c;
-    }
-
-    private void writeConfig() {
-        StringBuilder yaml = new StringBuilder("# written by dev.nona.local.LocalFlinkCluster\n");
-        config.forEach((k, v) -> yaml.append(k).append(": ").append(quote(v)).append('\n'));
-        String log4j = """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <Configuration status="WARN">
-                  <Appenders>
-                    <Console name="out" target="SYSTEM_OUT">
-                      <PatternLayout pattern="%d{HH:mm:ss,SSS} %-5p %-60c %x - %m%n"/>
-                    </Console>
-                  </Appenders>
-                  <Loggers>
-                    <Logger name="org.apache.kafka" level="WARN"/>
-                    <Logger name="org.apache.pekko" level="WARN"/>
-                    <Root level="INFO"><AppenderRef ref="out"/></Root>
-                  </Loggers>
-                </Configuration>
-                """;
-        try {
-            Files.createDirectories(confDir());
-            Files.createDirectories(workDir.resolve("log"));
-            Files.writeString(confDir().resolve("config.yaml"), yaml, StandardCharsets.UTF_8);
-            Files.writeString(confDir().resolve("log4j2.xml"), log4j, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write Flink configuration under " + workDir, e);
-        }
-    }
-
-    private static String quote(String v) {
-        return v.matches("[A-Za-z0-9_./:-]+") ? v : "'" + v.replace("'", "''") + "'";
-    }
-
     private Path confDir() {
-        return workDir.resolve("conf");
+        return config.confDir();
     }
 
     private void await(String what, BooleanSupplier done) {
@@ -363,10 +250,6 @@ public final class LocalFlinkCluster implements AutoCloseable {
                 throw new IllegalStateException("interrupted waiting for " + what, e);
             }
         }
-    }
-
-    private static List<String> split(String flags) {
-        return Arrays.stream(flags.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
     }
 
     /** Options; every one has a working default (sized for a 2-core CI machine). */

@@ -25,7 +25,7 @@ final class DemoCommandIT {
         int exit = NonaCli.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
                 .execute("demo", "--seconds", "10", "--summary-json", summaryFile.toString());
 
-        assertThat(exit).as("exit code; stderr: " + err).isZero();
+        assertThat(exit).as("exit code; summary: " + out + "; stderr: " + err).isZero();
         JsonNode summary = new ObjectMapper().readTree(summaryFile.toFile());
         assertThat(new ObjectMapper().readTree(out.toString())).isEqualTo(summary);
         long requests = summary.path("requestsPublished").asLong();

@@ -263,7 +263,18 @@ final class ControllerOnClusterIT {
         boolean ready = out.pollUntil(() -> out.events(ControllerEventType.CATALOG_UPDATED) >= 2
                 && out.events(ControllerEventType.CLUSTER_CHANGED) >= 1, Duration.ofSeconds(90));
         assertThat(ready).as("controller reported the catalog and the cluster").isTrue();
-        Thread.sleep(1_000);
+        // The placement operator learns the catalog and the servers on its broadcast input, which may lag behind
+        // the control loop's events: warm-up requests (not counted) until one per model is decided.
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        int k = 0;
+        while (!out.warmedUpModels.containsAll(List.of("fj-a", "fj-b")) && System.nanoTime() < deadline) {
+            for (String model : List.of("fj-a", "fj-b")) {
+                in.request(ControllerOutputs.WARMUP + model + "-" + k++, model, System.currentTimeMillis());
+            }
+            in.flush();
+            out.pollUntil(() -> out.warmedUpModels.containsAll(List.of("fj-a", "fj-b")), Duration.ofSeconds(2));
+        }
+        assertThat(out.warmedUpModels).as("models with a decided warm-up request").contains("fj-a", "fj-b");
     }
 
     private static CatalogDag heavy() {

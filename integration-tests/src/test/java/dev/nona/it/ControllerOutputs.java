@@ -7,7 +7,9 @@ import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -32,6 +34,9 @@ final class ControllerOutputs implements AutoCloseable {
     private final JsonSerde<ControllerEvent> eventSerde = JsonSerde.forTopic(Topics.CONTROLLER_EVENTS);
     private final JsonSerde<DeadLetter> deadLetterSerde = JsonSerde.forTopic(Topics.DEAD_LETTERS);
 
+    /** Warm-up request ids start with this; they are not counted as decisions or dead letters. */
+    static final String WARMUP = "warmup-";
+    final Set<String> warmedUpModels = new HashSet<>();
     final Set<String> decided = new HashSet<>();
     final List<PlacementDecision> decisions = new ArrayList<>();
     long duplicates;
@@ -84,6 +89,10 @@ final class ControllerOutputs implements AutoCloseable {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(timeout)) {
             if (r.topic().equals(topics.decisions())) {
                 Parsed<PlacementDecision> d = decisionSerde.parse(r.value());
+                if (d.value().requestId().startsWith(WARMUP)) {
+                    warmedUpModels.add(d.value().model());
+                    continue;
+                }
                 if (!decided.add(d.value().requestId())) {
                     duplicates++;
                 }
@@ -93,7 +102,12 @@ final class ControllerOutputs implements AutoCloseable {
             } else if (r.topic().equals(topics.events())) {
                 events.add(eventSerde.parse(r.value()).value());
             } else if (r.topic().equals(topics.deadLetters())) {
-                deadLetters.add(deadLetterSerde.parse(r.value()).value());
+                DeadLetter dl = deadLetterSerde.parse(r.value()).value();
+                if (dl.rawBase64() != null && new String(Base64.getDecoder().decode(dl.rawBase64()),
+                        StandardCharsets.UTF_8).contains("\"id\":\"" + WARMUP)) {
+                    continue; // a warm-up request sent before the placement operator knew the catalog
+                }
+                deadLetters.add(dl);
             } else {
                 tableRecords++;
             }

@@ -52,7 +52,7 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 public final class StateBenchmark {
     /** What one run measured. */
     public record Result(long records, double seconds, int checkpoints, long maxStateBytes, long lastStateBytes,
-            String stateBackend, boolean restarted) {}
+            String stateBackend, Map<String, Long> lastStateBytesByTask) {}
 
     private StateBenchmark() {}
 
@@ -91,8 +91,14 @@ public final class StateBenchmark {
             }
             ArchivedExecutionGraph graph = cluster.getArchivedExecutionGraph(id).get();
             List<Long> sizes = new ArrayList<>();
+            Map<String, Long> byTask = new java.util.TreeMap<>();
             for (AbstractCheckpointStats c : graph.getCheckpointStatsSnapshot().getHistory().getCheckpoints()) {
                 if (c.getStatus() == CheckpointStatsStatus.COMPLETED) {
+                    if (sizes.isEmpty()) {
+                        for (var task : c.getAllTaskStateStats()) {
+                            byTask.put(graph.getAllVertices().get(task.getJobVertexId()).getName(), task.getStateSize());
+                        }
+                    }
                     sizes.add(c.getStateSize());
                 }
             }
@@ -100,7 +106,7 @@ public final class StateBenchmark {
             long last = sizes.isEmpty() ? 0 : sizes.get(0);
             long max = sizes.stream().mapToLong(Long::longValue).max().orElse(0);
             int completed = (int) graph.getCheckpointStatsSnapshot().getCounts().getNumberOfCompletedCheckpoints();
-            return new Result(records, seconds, completed, max, last, stateBackend, false);
+            return new Result(records, seconds, completed, max, last, stateBackend, byTask);
         } finally {
             deleteRecursively(dir);
         }

@@ -100,6 +100,7 @@ final class BenchCommand implements Runnable {
             out.put("lastCheckpointBytes", r.lastStateBytes());
             out.put("stateBackend", r.stateBackend());
             out.put("settings", settings);
+            out.put("lastCheckpointBytesByTask", r.lastStateBytesByTask());
             out.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
             System.out.println(new ObjectMapper().writeValueAsString(out));
             return 0;

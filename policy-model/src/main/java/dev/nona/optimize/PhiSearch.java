@@ -39,31 +39,11 @@ final class PhiSearch {
             return result(minCut, 0, "servers overloaded: utilisation u = " + cp.serverUtilisation + " >= 1");
         }
         double phiLo = (cp.m2Background + minSum(true)) / (2 * (1 - rhoMin));
-        double largestS = 0;
-        for (ChoiceCost c : cp.cost) {
-            largestS = Math.max(largestS, c.cutSeconds);
-        }
-        largestS = Math.max(largestS, cp.backgroundS);
-        try_(phiLo);
+        score(phiLo);
+        double largestS = largestServiceTime();
         if (largestS > 0) {
             double phiStart = Math.max(phiLo, 1e-9 * largestS);
-            double phiHi = phiStart;
-            for (int i = 0; i < 200; i++) {
-                if (try_(phiHi) && lp.unconstrained) {
-                    break;
-                }
-                phiHi *= 2;
-            }
-            double[] grid = grid(phiStart, phiHi);
-            double[] value = new double[grid.length];
-            int bestIdx = 0;
-            for (int i = 0; i < grid.length; i++) {
-                value[i] = score(grid[i]);
-                if (value[i] < value[bestIdx]) {
-                    bestIdx = i;
-                }
-            }
-            golden(grid[Math.max(0, bestIdx - 1)], grid[Math.min(grid.length - 1, bestIdx + 1)]);
+            gridThenRefine(phiStart, slackFrom(phiStart));
         }
         polish();
         if (best == null) {
@@ -72,11 +52,42 @@ final class PhiSearch {
         return result(best, iterations, "");
     }
 
-    /** Solves LP at phiHat, keeps its theta if best so far; returns whether the LP was feasible. */
-    private boolean try_(double phiHat) {
-        return !Double.isInfinite(score(phiHat));
+    /** The largest service time of any transfer: sets the scale of the search over the bound on $\phi$. */
+    private double largestServiceTime() {
+        double largest = cp.backgroundS;
+        for (ChoiceCost c : cp.cost) {
+            largest = Math.max(largest, c.cutSeconds);
+        }
+        return largest;
     }
 
+    /** Doubles the bound from {@code phi} until the LP no longer needs it (beyond it the value can only grow). */
+    private double slackFrom(double phi) {
+        for (int i = 0; i < 200; i++) {
+            if (!Double.isInfinite(score(phi)) && lp.unconstrained) {
+                return phi;
+            }
+            phi *= 2;
+        }
+        return phi;
+    }
+
+    /** A geometric grid over [lo, hi], then golden-section search between the neighbours of its best point. */
+    private void gridThenRefine(double lo, double hi) {
+        double[] grid = grid(lo, hi);
+        int bestIdx = 0;
+        double bestValue = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < grid.length; i++) {
+            double v = score(grid[i]);
+            if (v < bestValue) {
+                bestValue = v;
+                bestIdx = i;
+            }
+        }
+        golden(grid[Math.max(0, bestIdx - 1)], grid[Math.min(grid.length - 1, bestIdx + 1)]);
+    }
+
+    /** Solves the LP at {@code phiHat} and scores its theta by the true objective; keeps the best so far. */
     private double score(double phiHat) {
         iterations++;
         cp.delays(phiHat, delay);

@@ -5,10 +5,10 @@ import dev.nona.sim.experiment.ExperimentContext;
 import dev.nona.sim.experiment.Experiments;
 import dev.nona.sim.policy.expert.ExpertSearch;
 import dev.nona.sim.workload.SimWorkloads;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -36,11 +36,8 @@ final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--jobs", defaultValue = "20000", description = "Measured inference jobs per simulation. Default: ${DEFAULT-VALUE}.")
     long jobs;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed. Default: ${DEFAULT-VALUE}.")
-    long seed;
-
-    @Option(names = "--cost-model", defaultValue = "paper", description = "paper or server-queueing. Default: ${DEFAULT-VALUE}.")
-    String costModel;
+    @Mixin
+    SimulationOptions options;
 
     @Option(names = "--expert-jobs", defaultValue = "6000", description = "Inference jobs per scoring simulation of the expert search. Default: ${DEFAULT-VALUE}.")
     long expertJobs;
@@ -48,16 +45,12 @@ final class ExperimentCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Experiment experiment = Experiments.get(name);
-        if (!Files.isRegularFile(workload)) {
-            throw new IllegalArgumentException("--workload (" + workload + ") is not a readable file");
-        }
-        if (jobs < 1) {
-            throw new IllegalArgumentException("--jobs (" + jobs + ") must be >= 1");
-        }
+        SimulationOptions.requireWorkloadFile(workload);
+        SimulationOptions.requireJobs(jobs);
         ExpertSearch.Settings defaults = ExpertSearch.Settings.defaults();
         ExpertSearch.Settings expert = new ExpertSearch.Settings(expertJobs, defaults.seed(), defaults.passes(), defaults.optionLimit());
-        ExperimentContext ctx = new ExperimentContext(SimWorkloads.read(workload), out, jobs, seed,
-                SimulateCommand.costModel(costModel), expert, System.err::println);
+        ExperimentContext ctx = new ExperimentContext(SimWorkloads.read(workload), out, jobs, options.seed,
+                options.costModel(), expert, System.err::println);
         long start = System.nanoTime();
         experiment.run(ctx);
         spec.commandLine().getOut().printf(java.util.Locale.ROOT, "{\"experiment\":\"%s\",\"out\":\"%s\",\"wallSeconds\":%.1f}%n",

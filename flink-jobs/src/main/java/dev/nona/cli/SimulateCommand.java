@@ -1,7 +1,6 @@
 package dev.nona.cli;
 
 import dev.nona.modelaware.ModelAwarePolicies;
-import dev.nona.optimize.CostModel;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimResult;
 import dev.nona.sim.experiment.Scenario;
@@ -10,10 +9,10 @@ import dev.nona.sim.policy.PolicyRegistry;
 import dev.nona.sim.policy.expert.ExpertSearch;
 import dev.nona.sim.report.JsonReport;
 import dev.nona.sim.workload.SimWorkloads;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -40,19 +39,14 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--jobs", defaultValue = "100000", description = "Measured inference jobs (background jobs when no model arrives). Default: ${DEFAULT-VALUE}.")
     long jobs;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed of the arrival and placement streams. Default: ${DEFAULT-VALUE}.")
-    long seed;
-
-    @Option(names = "--cost-model", defaultValue = "paper", description = "Formulation Nona's optimiser solves: paper (Eqs. I-XII) or server-queueing. Default: ${DEFAULT-VALUE}.")
-    String costModel;
+    @Mixin
+    SimulationOptions options;
 
     @Override
     public Integer call() {
-        if (!Files.isRegularFile(workload)) {
-            throw new IllegalArgumentException("--workload (" + workload + ") is not a readable file");
-        }
+        SimulationOptions.requireWorkloadFile(workload);
         if (ModelAwareSimulation.handles(workload)) {
-            spec.commandLine().getOut().println(ModelAwareSimulation.runToJson(workload, policy, seed));
+            spec.commandLine().getOut().println(ModelAwareSimulation.runToJson(workload, policy, options.seed));
             return 0;
         }
         if (ModelAwarePolicies.contains(policy) && !PolicyRegistry.names().contains(policy)) {
@@ -64,23 +58,13 @@ final class SimulateCommand implements Callable<Integer> {
         if (load != null && !(load > 0 && Double.isFinite(load))) {
             throw new IllegalArgumentException("--load (" + load + ") must be finite and > 0");
         }
-        if (jobs < 1) {
-            throw new IllegalArgumentException("--jobs (" + jobs + ") must be >= 1");
-        }
+        SimulationOptions.requireJobs(jobs);
         SimWorkloads.Loaded loaded = SimWorkloads.read(workload);
         SimWorkload w = load == null ? loaded.sim() : loaded.sim().withLoad(load);
-        Scenario scenario = new Scenario(loaded, costModel(costModel), ExpertSearch.Settings.defaults(), System.err::println);
-        SimResult r = scenario.run(policy, w, jobs, seed);
+        Scenario scenario = new Scenario(loaded, options.costModel(), ExpertSearch.Settings.defaults(), System.err::println);
+        SimResult r = scenario.run(policy, w, jobs, options.seed);
         spec.commandLine().getOut().println(JsonReport.toJson(r));
         spec.commandLine().getOut().flush();
         return 0;
-    }
-
-    static CostModel costModel(String name) {
-        return switch (name) {
-            case "paper" -> CostModel.PAPER;
-            case "server-queueing" -> CostModel.DEFAULT;
-            default -> throw new IllegalArgumentException("--cost-model (" + name + ") must be paper or server-queueing");
-        };
     }
 }

@@ -4,24 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 final class DagStatsCommandTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        CommandLine cli = NonaCli.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args);
-    }
+    private final TestingCli cli = new TestingCli();
 
     private static Path pipedream(String model) {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
@@ -35,10 +24,10 @@ final class DagStatsCommandTest {
 
     @Test
     void stats_resnet18Pipedream_printsOneJsonObjectWithTheContractFields() throws Exception {
-        int exit = run("dag", "stats", "--pipedream", pipedream("resnet18").toString());
+        int exit = cli.run("dag", "stats", "--pipedream", pipedream("resnet18").toString());
 
         assertThat(exit).isZero();
-        JsonNode json = new ObjectMapper().readTree(out.toString());
+        JsonNode json = new ObjectMapper().readTree(cli.out());
         assertThat(json.get("tasks").asInt()).isEqualTo(71);
         assertThat(json.get("edges").asInt()).isEqualTo(79);
         assertThat(json.get("contractedTasks").asInt()).isEqualTo(10);
@@ -46,7 +35,7 @@ final class DagStatsCommandTest {
         assertThat(json.get("subgraphs").asInt()).isEqualTo(3);
         assertThat(json.get("variables").asLong()).isEqualTo(15);
         assertThat(json.get("capped").asBoolean()).isFalse();
-        assertThat(out.toString().strip()).doesNotContain("\n");
+        assertThat(cli.out().strip()).doesNotContain("\n");
     }
 
     @Test
@@ -55,30 +44,30 @@ final class DagStatsCommandTest {
         Files.writeString(file, "{\"name\":\"m\",\"tasks\":[{\"id\":\"a\",\"ops\":1},{\"id\":\"b\",\"ops\":2}],"
                 + "\"edges\":[{\"from\":\"a\",\"to\":\"b\",\"bytes\":3}]}");
 
-        int exit = run("dag", "stats", "--json", file.toString());
+        int exit = cli.run("dag", "stats", "--json", file.toString());
 
         assertThat(exit).isZero();
-        JsonNode json = new ObjectMapper().readTree(out.toString());
+        JsonNode json = new ObjectMapper().readTree(cli.out());
         assertThat(json.get("tasks").asInt()).isEqualTo(2);
         assertThat(json.get("contractedTasks").asInt()).isEqualTo(1);
     }
 
     @Test
     void stats_lowBound_reportsCapped() throws Exception {
-        int exit = run("dag", "stats", "--pipedream", pipedream("resnet18").toString(), "--max-triplets", "1");
+        int exit = cli.run("dag", "stats", "--pipedream", pipedream("resnet18").toString(), "--max-triplets", "1");
 
         assertThat(exit).isZero();
-        JsonNode json = new ObjectMapper().readTree(out.toString());
+        JsonNode json = new ObjectMapper().readTree(cli.out());
         assertThat(json.get("capped").asBoolean()).isTrue();
         assertThat(json.get("variables").asLong()).isEqualTo(3);
     }
 
     @Test
     void stats_missingFile_failsWithOneLine() {
-        int exit = run("dag", "stats", "--pipedream", "/no/such/graph.txt");
+        int exit = cli.run("dag", "stats", "--pipedream", "/no/such/graph.txt");
 
         assertThat(exit).isNotZero();
-        assertThat(err.toString()).isEqualTo("nona: --pipedream file '/no/such/graph.txt' does not exist" + System.lineSeparator());
+        assertThat(cli.err()).isEqualTo("nona: --pipedream file '/no/such/graph.txt' does not exist" + System.lineSeparator());
     }
 
     @Test
@@ -86,24 +75,24 @@ final class DagStatsCommandTest {
         Path file = dir.resolve("bad.json");
         Files.writeString(file, "{\"name\":\"m\",\"tasks\":[{\"id\":\"a\",\"ops\":-1}],\"edges\":[]}");
 
-        int exit = run("dag", "stats", "--json", file.toString());
+        int exit = cli.run("dag", "stats", "--json", file.toString());
 
         assertThat(exit).isNotZero();
-        assertThat(err.toString().strip()).isEqualTo("nona: --json file '" + file + "': tasks[0]: task 'a': ops (-1.0) must be finite and >= 0");
+        assertThat(cli.err().strip()).isEqualTo("nona: --json file '" + file + "': tasks[0]: task 'a': ops (-1.0) must be finite and >= 0");
     }
 
     @Test
     void export_thenStats_roundTripsThroughTheJsonFormat(@TempDir Path dir) throws Exception {
-        int exported = run("dag", "export", "--pipedream", pipedream("resnet18").toString());
+        int exported = cli.run("dag", "export", "--pipedream", pipedream("resnet18").toString());
         Path file = dir.resolve("resnet18.json");
-        Files.writeString(file, out.toString());
-        out.getBuffer().setLength(0);
+        Files.writeString(file, cli.out());
+        cli.clearOut();
 
-        int exit = run("dag", "stats", "--json", file.toString());
+        int exit = cli.run("dag", "stats", "--json", file.toString());
 
         assertThat(exported).isZero();
         assertThat(exit).isZero();
-        JsonNode json = new ObjectMapper().readTree(out.toString());
+        JsonNode json = new ObjectMapper().readTree(cli.out());
         assertThat(json.get("name").asText()).isEqualTo("resnet18");
         assertThat(json.get("tasks").asInt()).isEqualTo(71);
         assertThat(json.get("contractedTasks").asInt()).isEqualTo(10);

@@ -5,24 +5,13 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 final class SimulateCommandTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
-
-    private int run(String... args) {
-        CommandLine cli = NonaCli.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args);
-    }
+    private final TestingCli cli = new TestingCli();
 
     private static Path workload(Path dir, String text) throws Exception {
         Path file = dir.resolve("w.json");
@@ -37,10 +26,10 @@ final class SimulateCommandTest {
                  "models": [{"name": "resnet18", "dag": {"zoo": "resnet18"}, "ratePerSecond": 10}],
                  "background": {"comm": {"ratePerSecond": 0.1, "bytes": 1.0e6}}}
                 """);
-        int exit = run("simulate", "--workload", w.toString(), "--policy", "nona", "--load", "0.5", "--jobs", "2000", "--seed", "3");
+        int exit = cli.run("simulate", "--workload", w.toString(), "--policy", "nona", "--load", "0.5", "--jobs", "2000", "--seed", "3");
 
-        assertThat(exit).as(err.toString()).isZero();
-        JsonNode json = new ObjectMapper().readTree(out.toString());
+        assertThat(exit).as(cli.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(cli.out());
         for (String field : new String[] {"policy", "jobs", "meanJctSeconds", "p99JctSeconds", "linkUtilization",
                 "meanLinkWaitSeconds", "eventsPerSecond", "models"}) {
             assertThat(json.has(field)).as(field).isTrue();
@@ -60,10 +49,10 @@ final class SimulateCommandTest {
                  "models": [{"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 0}],
                  "background": {"comm": {"ratePerSecond": 1, "bytes": 1.0e6}}}
                 """);
-        int exit = run("simulate", "--workload", w.toString(), "--policy", "local", "--load", "0.8", "--jobs", "300000");
+        int exit = cli.run("simulate", "--workload", w.toString(), "--policy", "local", "--load", "0.8", "--jobs", "300000");
 
-        assertThat(exit).as(err.toString()).isZero();
-        JsonNode json = new ObjectMapper().readTree(out.toString());
+        assertThat(exit).as(cli.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(cli.out());
         assertThat(json.get("jobs").asLong()).isEqualTo(300000);
         double s = 8e6 / 1e10;
         double md1 = 0.8 * s / (2 * 0.2);
@@ -76,10 +65,27 @@ final class SimulateCommandTest {
                 {"cluster": {"servers": 1, "opsPerSecond": 1, "linkBitsPerSecond": 1},
                  "models": [{"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 1}]}
                 """);
-        int exit = run("simulate", "--workload", w.toString(), "--policy", "decima");
+        int exit = cli.run("simulate", "--workload", w.toString(), "--policy", "decima");
 
         assertThat(exit).isNotZero();
-        assertThat(err.toString()).contains("--policy (decima)").doesNotContain("\tat ");
+        assertThat(cli.err()).contains("--policy (decima)").doesNotContain("\tat ");
+    }
+
+    @Test
+    void simulateAndExperiment_unknownCostModel_failWithOneLineNamingIt(@TempDir Path dir) throws Exception {
+        Path w = workload(dir, """
+                {"cluster": {"servers": 1, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10},
+                 "models": [{"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 1}]}
+                """);
+
+        int simulate = cli.run("simulate", "--workload", w.toString(), "--policy", "nona", "--cost-model", "exact");
+        int experiment = cli.run("experiment", "md1", "--out", dir.resolve("md1").toString(), "--workload", w.toString(),
+                "--cost-model", "exact");
+
+        assertThat(simulate).isNotZero();
+        assertThat(experiment).isNotZero();
+        assertThat(cli.err().lines()).containsExactly("nona: --cost-model (exact) must be paper or server-queueing",
+                "nona: --cost-model (exact) must be paper or server-queueing");
     }
 
     @Test
@@ -89,9 +95,9 @@ final class SimulateCommandTest {
                  "models": [{"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 1}]}
                 """);
         Path outDir = dir.resolve("md1");
-        int exit = run("experiment", "md1", "--out", outDir.toString(), "--workload", w.toString(), "--jobs", "1000");
+        int exit = cli.run("experiment", "md1", "--out", outDir.toString(), "--workload", w.toString(), "--jobs", "1000");
 
-        assertThat(exit).as(err.toString()).isZero();
+        assertThat(exit).as(cli.err()).isZero();
         assertThat(outDir.resolve("md1.csv")).isRegularFile();
         assertThat(outDir.resolve("md1.png")).isRegularFile();
         assertThat(Files.readString(outDir.resolve("summary.md"))).contains("M/D/1");

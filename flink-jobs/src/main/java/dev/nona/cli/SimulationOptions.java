@@ -1,0 +1,39 @@
+package dev.nona.cli;
+
+import dev.nona.optimize.CostModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/**
+ * The options and checks that {@code nona simulate} and {@code nona experiment} share: the seed, the cost model
+ * Nona's optimiser solves, and the checks of {@code --workload} and {@code --jobs} (whose defaults differ per verb).
+ */
+final class SimulationOptions {
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of the arrival and placement streams. Default: ${DEFAULT-VALUE}.")
+    long seed;
+
+    @Option(names = "--cost-model", defaultValue = "paper", description = "Formulation Nona's optimiser solves: paper (Eqs. I-XII) or server-queueing. Default: ${DEFAULT-VALUE}.")
+    String costModel;
+
+    /** The {@code --cost-model} option as a cost model; throws naming the option and value if it is neither. */
+    CostModel costModel() {
+        return switch (costModel) {
+            case "paper" -> CostModel.PAPER;
+            case "server-queueing" -> CostModel.DEFAULT;
+            default -> throw new IllegalArgumentException("--cost-model (" + costModel + ") must be paper or server-queueing");
+        };
+    }
+
+    static void requireWorkloadFile(Path workload) {
+        if (!Files.isRegularFile(workload)) {
+            throw new IllegalArgumentException("--workload (" + workload + ") is not a readable file");
+        }
+    }
+
+    static void requireJobs(long jobs) {
+        if (jobs < 1) {
+            throw new IllegalArgumentException("--jobs (" + jobs + ") must be >= 1");
+        }
+    }
+}

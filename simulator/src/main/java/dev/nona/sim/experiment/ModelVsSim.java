@@ -16,7 +16,6 @@ import dev.nona.sim.report.CsvTable;
  * is compared with the simulated mean of the same table, and the predicted link load and wait with the simulated.
  */
 public final class ModelVsSim implements Experiment {
-    static final double[] LOADS = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
 
     @Override
     public String name() {
@@ -40,7 +39,7 @@ public final class ModelVsSim implements Experiment {
             String name = model == CostModel.PAPER ? "paper" : "server-queueing";
             Scenario scenario = ctx.scenario(model);
             double worst = 0;
-            for (double load : LOADS) {
+            for (double load : Fig3LoadSweep.LOADS) { // the loads of Figure 3
                 SimWorkload w = ctx.workload().withLoad(load);
                 ThetaTable table = scenario.nonaTable(w);
                 Solution s = scenario.nonaSolver().lastSolution();

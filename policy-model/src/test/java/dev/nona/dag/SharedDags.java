@@ -6,11 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Finds {@code shared/dags} (data of another project, never copied) by walking up from the working directory. */
-final class SharedDags {
+public final class SharedDags {
     private SharedDags() {
     }
 
-    static Path pipedream(String model) {
+    public static Path pipedream(String model) {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             Path candidate = dir.resolve("shared/dags/pipedream").resolve(model + ".txt");
             if (Files.isRegularFile(candidate)) {
@@ -20,7 +20,7 @@ final class SharedDags {
         throw new IllegalStateException("shared/dags/pipedream/" + model + ".txt not found above " + Path.of("").toAbsolutePath());
     }
 
-    static ModelDag read(String model) {
+    public static ModelDag read(String model) {
         try {
             return PipeDreamImporter.read(pipedream(model));
         } catch (IOException e) {

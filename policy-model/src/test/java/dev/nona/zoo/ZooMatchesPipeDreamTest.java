@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nona.dag.Edge;
 import dev.nona.dag.ModelDag;
+import dev.nona.dag.SharedDags;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ final class ZooMatchesPipeDreamTest {
     @ParameterizedTest
     @ValueSource(strings = {"alexnet", "vgg16", "resnet18", "densenet121"})
     void generated_equalsPipeDreamGraph_nodeByNodeAndEdgeByEdge(String model) throws IOException {
-        PipeDreamGraph pd = PipeDreamGraph.read(sharedDag(model));
+        PipeDreamGraph pd = PipeDreamGraph.read(SharedDags.pipedream(model));
         ModelDag ours = ModelZoo.load(model);
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < ours.tasks().size(); i++) {
@@ -45,17 +46,6 @@ final class ZooMatchesPipeDreamTest {
             assertThat(e.bytes()).as("bytes of %s (PipeDream node%d)", e.from(), from).isEqualTo(expected);
         }
         assertThat(ourEdges).isEqualTo(pd.edges());
-    }
-
-    private static Path sharedDag(String model) {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("shared/dags/pipedream").resolve(model + ".txt");
-            if (Files.isRegularFile(candidate)) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("shared/dags/pipedream/" + model + ".txt not found above "
-                + Path.of("").toAbsolutePath());
     }
 
     /** The parts of a PipeDream {@code graph.txt} this test needs, nodes keyed by their number. */

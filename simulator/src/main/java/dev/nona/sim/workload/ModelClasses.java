@@ -2,17 +2,10 @@ package dev.nona.sim.workload;
 
 import dev.nona.dag.ContractedNode;
 import dev.nona.dag.DagAnalysis;
-import dev.nona.dag.DagJson;
 import dev.nona.dag.Edge;
-import dev.nona.dag.ModelDag;
-import dev.nona.dag.PipeDreamImporter;
 import dev.nona.dag.Subgraph;
 import dev.nona.sim.JobClass;
 import dev.nona.sim.SimSubgraph;
-import dev.nona.workload.DagSource;
-import dev.nona.zoo.ModelZoo;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,25 +17,6 @@ import java.util.Map;
  */
 public final class ModelClasses {
     private ModelClasses() {
-    }
-
-    /** A model DAG from where a workload says it is. */
-    public static ModelDag load(DagSource source) {
-        try {
-            if (source instanceof DagSource.Zoo z) {
-                return ModelZoo.load(z.name());
-            }
-            if (source instanceof DagSource.File f) {
-                return DagJson.read(f.path());
-            }
-            DagSource.PipeDream p = (DagSource.PipeDream) source;
-            if (!p.options().isEmpty()) {
-                throw new IllegalArgumentException("pipedream options " + p.options().keySet() + " are not supported by the simulator; convert the graph first");
-            }
-            return PipeDreamImporter.read(p.path());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read DAG " + source + ": " + e.getMessage(), e);
-        }
     }
 
     /** The simulator's job class for an analysed DAG, at rate {@code ratePerSecond}. */

@@ -5,6 +5,7 @@ import dev.nona.sim.JobClass;
 import dev.nona.sim.SimCluster;
 import dev.nona.sim.SimWorkload;
 import dev.nona.workload.Background;
+import dev.nona.workload.DagSources;
 import dev.nona.workload.ModelSpec;
 import dev.nona.workload.Workload;
 import dev.nona.workload.WorkloadReader;
@@ -16,8 +17,8 @@ import java.util.Map;
 
 /**
  * Builds the simulator's workload from a workload file ({@link WorkloadReader}): one inference class per model
- * (its contracted DAG, see {@link ModelClasses}), plus a background compute class and a background communication
- * class when the file has them.
+ * (its DAG loaded as the optimiser loads it, {@link DagSources}, at the contracted granularity, {@link ModelClasses}),
+ * plus a background compute class and a background communication class when the file has them.
  */
 public final class SimWorkloads {
     /** Name of the background compute class. */
@@ -49,7 +50,7 @@ public final class SimWorkloads {
         Map<String, DagAnalysis> analyses = new LinkedHashMap<>();
         List<JobClass> classes = new ArrayList<>();
         for (ModelSpec m : w.models()) {
-            DagAnalysis a = DagAnalysis.analyse(ModelClasses.load(m.dag()));
+            DagAnalysis a = DagAnalysis.analyse(DagSources.load(m.name(), m.dag()));
             analyses.put(m.name(), a);
             classes.add(ModelClasses.of(m.name(), a, m.ratePerSecond()));
         }

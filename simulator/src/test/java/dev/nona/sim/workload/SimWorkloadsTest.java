@@ -12,11 +12,16 @@ import dev.nona.sim.policy.theta.ThetaTable;
 import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
 import dev.nona.workload.DagSource;
+import dev.nona.workload.DagSources;
 import dev.nona.workload.ModelSpec;
 import dev.nona.workload.Workload;
 import dev.nona.zoo.ModelZoo;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 final class SimWorkloadsTest {
     private static final Workload RESNET = new Workload(new Cluster(80, 1e11, 1e10),
@@ -50,5 +55,21 @@ final class SimWorkloadsTest {
         }
         assertThat(t.predictedJctSeconds().get(0)).isFinite().isPositive();
         assertThat(t.of(1)).isEmpty();
+    }
+
+    @Test
+    void from_pipedreamWithBatchSize_loadsTheDagAsTheOptimiserDoes(@TempDir Path dir) throws Exception {
+        // 3.2 ms forward on the profiled GPU for a batch of 32: 3.2e-3 / 32 * 4e12 = 4.0e8 ops per request
+        Path graph = Files.writeString(dir.resolve("m.txt"), String.join("\n",
+                "node1 -- Input0 -- forward_compute_time=0.000, backward_compute_time=0.000, activation_size=6422528.0, parameter_size=0.000",
+                "node2 -- Conv2d(3, 64) -- forward_compute_time=3.200, backward_compute_time=9.775, activation_size=64.0, parameter_size=1728.000",
+                "\tnode1 -- node2"));
+        DagSource source = new DagSource.PipeDream(graph, Map.of("batchSize", 32.0));
+        Workload w = new Workload(new Cluster(2, 1e11, 1e10), List.of(new ModelSpec("m", source, 1)), Background.NONE);
+
+        JobClass c = SimWorkloads.from(w).sim().classes().get(0);
+
+        double optimisers = DagSources.load("m", source).tasks().stream().mapToDouble(Task::ops).sum();
+        assertThat(c.totalOps()).isCloseTo(optimisers, within(1e-6 * optimisers)).isCloseTo(4.0e8, within(1.0));
     }
 }

@@ -1,5 +1,7 @@
 package dev.nona.sim.engine;
 
+import java.util.SplittableRandom;
+
 /**
  * What a policy may read of the live simulation when it places a job: queues at the servers and the link.
  * Policies that the paper calls state-oblivious (Nona, Random, Opportunistic, Expert) never call it.
@@ -21,4 +23,24 @@ public interface ClusterView {
 
     /** Transfers queued or in service on the link. */
     int linkQueueLength();
+
+    /**
+     * Join the shortest queue: the server with the least queued work. The scan starts at a server drawn from
+     * {@code random} (one {@code nextInt}) and stops at the first idle one; ties go to the first met.
+     */
+    default int leastLoadedServer(SplittableRandom random) {
+        int n = servers();
+        int offset = random.nextInt(n);
+        int best = offset;
+        double bestWork = queuedWorkSeconds(offset);
+        for (int i = 1; i < n && bestWork > 0; i++) {
+            int s = (offset + i) % n;
+            double w = queuedWorkSeconds(s);
+            if (w < bestWork) {
+                best = s;
+                bestWork = w;
+            }
+        }
+        return best;
+    }
 }

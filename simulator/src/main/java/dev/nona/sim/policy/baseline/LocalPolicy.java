@@ -3,6 +3,7 @@ package dev.nona.sim.policy.baseline;
 import dev.nona.sim.JobClass;
 import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.policy.Policy;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -18,9 +19,6 @@ public final class LocalPolicy implements Policy {
 
     @Override
     public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
-        int s = random.nextInt(view.servers());
-        for (int t = 0; t < jobClass.tasks(); t++) {
-            servers[t] = s;
-        }
+        Arrays.fill(servers, 0, jobClass.tasks(), random.nextInt(view.servers()));
     }
 }

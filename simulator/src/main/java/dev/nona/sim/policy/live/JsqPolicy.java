@@ -3,6 +3,7 @@ package dev.nona.sim.policy.live;
 import dev.nona.sim.JobClass;
 import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.policy.Policy;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -19,20 +20,6 @@ public final class JsqPolicy implements Policy {
 
     @Override
     public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
-        int n = view.servers();
-        int offset = random.nextInt(n);
-        int best = offset;
-        double bestWork = view.queuedWorkSeconds(offset);
-        for (int i = 1; i < n && bestWork > 0; i++) {
-            int s = (offset + i) % n;
-            double w = view.queuedWorkSeconds(s);
-            if (w < bestWork) {
-                best = s;
-                bestWork = w;
-            }
-        }
-        for (int t = 0; t < jobClass.tasks(); t++) {
-            servers[t] = best;
-        }
+        Arrays.fill(servers, 0, jobClass.tasks(), view.leastLoadedServer(random));
     }
 }

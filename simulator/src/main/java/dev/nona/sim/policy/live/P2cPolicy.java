@@ -3,6 +3,7 @@ package dev.nona.sim.policy.live;
 import dev.nona.sim.JobClass;
 import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.policy.Policy;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -29,8 +30,6 @@ public final class P2cPolicy implements Policy {
             }
             s = view.queuedWorkSeconds(b) < view.queuedWorkSeconds(a) ? b : a;
         }
-        for (int t = 0; t < jobClass.tasks(); t++) {
-            servers[t] = s;
-        }
+        Arrays.fill(servers, 0, jobClass.tasks(), s);
     }
 }

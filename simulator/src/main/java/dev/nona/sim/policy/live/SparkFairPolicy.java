@@ -4,6 +4,7 @@ import dev.nona.sim.JobClass;
 import dev.nona.sim.SimSubgraph;
 import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.policy.Policy;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -29,9 +30,7 @@ public final class SparkFairPolicy implements Policy {
         int share = Math.max(1, Math.min(n, n / Math.max(1, view.jobsInFlight())));
         int chosen = leastLoaded(view, n, Math.min(share, Math.max(1, jobClass.tasks())));
         int home = order[0];
-        for (int t = 0; t < jobClass.tasks(); t++) {
-            servers[t] = home;
-        }
+        Arrays.fill(servers, 0, jobClass.tasks(), home);
         int next = chosen > 1 ? 1 : 0;
         for (SimSubgraph sg : jobClass.subgraphs()) {
             for (int i = 0; i < sg.size(); i++) {

@@ -4,6 +4,7 @@ import dev.nona.sim.JobClass;
 import dev.nona.sim.SimSubgraph;
 import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.policy.Policy;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -42,10 +43,8 @@ public final class ThetaPolicy implements Policy {
     public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
         int n = view.servers();
         this.view = view;
-        int first = liveMapping ? leastLoaded(view, n) : random.nextInt(n);
-        for (int t = 0; t < jobClass.tasks(); t++) {
-            servers[t] = first;
-        }
+        int first = liveMapping ? view.leastLoadedServer(random) : random.nextInt(n);
+        Arrays.fill(servers, 0, jobClass.tasks(), first);
         List<SimSubgraph> subgraphs = jobClass.subgraphs();
         List<SubgraphTheta> thetas = table.of(classIndex);
         for (int g = 0; g < subgraphs.size(); g++) {
@@ -85,20 +84,5 @@ public final class ThetaPolicy implements Policy {
         boolean bBetter = view.queuedWorkSeconds(b) < view.queuedWorkSeconds(a);
         picker.forgetLast(bBetter ? a : b);
         return bBetter ? b : a;
-    }
-
-    private int leastLoaded(ClusterView v, int n) {
-        int offset = random.nextInt(n);
-        int best = offset;
-        double bestWork = v.queuedWorkSeconds(offset);
-        for (int i = 1; i < n && bestWork > 0; i++) {
-            int s = (offset + i) % n;
-            double w = v.queuedWorkSeconds(s);
-            if (w < bestWork) {
-                best = s;
-                bestWork = w;
-            }
-        }
-        return best;
     }
 }

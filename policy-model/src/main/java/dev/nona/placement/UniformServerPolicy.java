@@ -37,16 +37,24 @@ public final class UniformServerPolicy implements ServerPolicy {
 
     @Override
     public int sourceServer(int model, RandomGenerator rnd) {
-        return servers[rnd.nextInt(servers.length)];
+        return servers[index(rnd, servers.length)];
+    }
+
+    /**
+     * A uniform index in [0, n) by multiply-and-shift of 32 random bits (no division, unlike
+     * {@code nextInt(n)}); the bias is below $n/2^{32}$.
+     */
+    private static int index(RandomGenerator rnd, int n) {
+        return (int) (((rnd.nextLong() >>> 32) * n) >>> 32);
     }
 
     @Override
     public int partServer(int model, int[] taken, int takenCount, RandomGenerator rnd) {
         if (takenCount >= servers.length) {
-            return servers[rnd.nextInt(servers.length)];
+            return servers[index(rnd, servers.length)];
         }
         for (int i = 0; i < TRIES; i++) {
-            int s = servers[rnd.nextInt(servers.length)];
+            int s = servers[index(rnd, servers.length)];
             if (!contains(taken, takenCount, s)) {
                 return s;
             }

@@ -51,10 +51,9 @@ final class ExperimentCommand implements Callable<Integer> {
         ExpertSearch.Settings expert = new ExpertSearch.Settings(expertJobs, defaults.seed(), defaults.passes(), defaults.optionLimit());
         ExperimentContext ctx = new ExperimentContext(SimWorkloads.read(workload), out, jobs, options.seed,
                 options.costModel(), expert, System.err::println);
-        long start = System.nanoTime();
         experiment.run(ctx);
         spec.commandLine().getOut().printf(java.util.Locale.ROOT, "{\"experiment\":\"%s\",\"out\":\"%s\",\"wallSeconds\":%.1f}%n",
-                name, out.toString().replace("\\", "\\\\").replace("\"", "\\\""), (System.nanoTime() - start) / 1e9);
+                name, out.toString().replace("\\", "\\\\").replace("\"", "\\\""), ctx.wallSeconds());
         spec.commandLine().getOut().flush();
         return 0;
     }

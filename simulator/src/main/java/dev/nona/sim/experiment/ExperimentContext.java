@@ -28,6 +28,7 @@ public final class ExperimentContext {
     private final Consumer<String> progress;
     private final Scenario scenario;
     private final StringBuilder summary = new StringBuilder();
+    private final long startNanos = System.nanoTime();
 
     public ExperimentContext(SimWorkloads.Loaded loaded, Path out, long jobs, long seed, CostModel costModel,
                              ExpertSearch.Settings expert, Consumer<String> progress) {
@@ -84,7 +85,14 @@ public final class ExperimentContext {
         return this;
     }
 
-    public void writeSummary(String title, double wallSeconds) {
+    /** Wall-clock seconds since this context was made (the experiment's run). */
+    public double wallSeconds() {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    /** Writes {@code summary.md}: the title, the markdown appended so far, how to regenerate it and how long it took. */
+    public void writeSummary(String title) {
+        double wallSeconds = wallSeconds();
         String text = "# " + title + "\n\n" + summary
                 + String.format(Locale.ROOT, "%nRegenerate: `bin/nona experiment %s --out DIR --jobs %d --seed %d` (%s). "
                         + "This run took %.0f s of wall-clock time on the shared 2-core machine.%n",

@@ -27,7 +27,6 @@ public final class Fig3LoadSweep implements Experiment {
 
     @Override
     public void run(ExperimentContext ctx) {
-        long start = System.nanoTime();
         CsvTable csv = new CsvTable("load", "policy", "meanJctSeconds", "p99JctSeconds", "inferenceMeanJctSeconds",
                 "inferenceP99JctSeconds", "linkUtilization", "meanLinkWaitSeconds", "eventsPerSecond", "wallSeconds");
         Charts all = new Charts("Mean JCT vs load (all jobs)", "compute load", "mean JCT (s)", false, true);
@@ -53,7 +52,7 @@ public final class Fig3LoadSweep implements Experiment {
                 + "Plots: `fig3a-all-jobs.png`, `fig3b-inference.png`; data: `fig3.csv`.%n", ctx.workload().cluster().servers(),
                 ctx.workload().cluster().linkBitsPerSecond(), ctx.jobs());
         Headline.write(ctx, at70, "70% load");
-        ctx.writeSummary("Figure 3: mean JCT vs load", (System.nanoTime() - start) / 1e9);
+        ctx.writeSummary("Figure 3: mean JCT vs load");
     }
 
     /** The policies' results at one point, as a markdown table with ratios to Nona. */

@@ -28,7 +28,6 @@ public final class Fig4Bandwidth implements Experiment {
 
     @Override
     public void run(ExperimentContext ctx) {
-        long start = System.nanoTime();
         CsvTable csv = new CsvTable("linkGbps", "policy", "meanJctSeconds", "p99JctSeconds", "inferenceMeanJctSeconds",
                 "linkUtilization", "meanLinkWaitSeconds", "wallSeconds");
         Charts all = new Charts("Mean JCT vs link bandwidth (all jobs, load 0.7)", "link (Gbit/s)", "mean JCT (s)", true, true);
@@ -53,6 +52,6 @@ public final class Fig4Bandwidth implements Experiment {
         inf.write(ctx.out().resolve("fig4b-inference.png"));
         ctx.md("%nPlots: `fig4a-all-jobs.png`, `fig4b-inference.png`; data: `fig4.csv`. Nona* keeps the one table solved at "
                 + "load %.1f on the workload file's link.", Scenario.REFERENCE_LOAD);
-        ctx.writeSummary("Figure 4: mean JCT vs link bandwidth", (System.nanoTime() - start) / 1e9);
+        ctx.writeSummary("Figure 4: mean JCT vs link bandwidth");
     }
 }

@@ -21,7 +21,6 @@ public final class Fig5Cdf implements Experiment {
 
     @Override
     public void run(ExperimentContext ctx) {
-        long start = System.nanoTime();
         SimWorkload w = ctx.workload().withLoad(0.7);
         CsvTable csv = new CsvTable("class", "policy", "jctSeconds", "cdf");
         CsvTable tails = new CsvTable("class", "policy", "meanJctSeconds", "p50JctSeconds", "p99JctSeconds", "completed");
@@ -55,6 +54,6 @@ public final class Fig5Cdf implements Experiment {
                 }
             }
         }
-        ctx.writeSummary("Figure 5: JCT CDF per model at 70% load", (System.nanoTime() - start) / 1e9);
+        ctx.writeSummary("Figure 5: JCT CDF per model at 70% load");
     }
 }

@@ -29,7 +29,6 @@ public final class ModelVsSim implements Experiment {
 
     @Override
     public void run(ExperimentContext ctx) {
-        long start = System.nanoTime();
         CsvTable csv = new CsvTable("costModel", "load", "predictedInferenceMeanJct", "simulatedInferenceMeanJct", "relativeError",
                 "predictedRho", "simulatedLinkUtilization", "predictedPhi", "simulatedMeanLinkWait", "predictedServerWait");
         Charts chart = new Charts("Predicted vs simulated mean inference JCT (Nona's table)", "compute load", "mean JCT (s)", false, true);
@@ -62,7 +61,7 @@ public final class ModelVsSim implements Experiment {
         }
         csv.write(ctx.out().resolve("model-vs-sim.csv"));
         chart.write(ctx.out().resolve("model-vs-sim.png"));
-        ctx.writeSummary("Cost model vs simulation", (System.nanoTime() - start) / 1e9);
+        ctx.writeSummary("Cost model vs simulation");
     }
 
     static double predictedInferenceMean(SimWorkload w, ThetaTable table) {

@@ -33,7 +33,6 @@ public final class Robustness implements Experiment {
 
     @Override
     public void run(ExperimentContext ctx) {
-        long start = System.nanoTime();
         CsvTable csv = new CsvTable("trueLoad", "variant", "rateError", "meanJctSeconds", "expertMeanJctSeconds", "ratioToExpert");
         Charts chart = new Charts("Mean JCT / Expert's under rate error", "true load", "mean JCT / Expert's", false, false);
         ctx.md("| true load | variant | mean JCT (s) | / Expert |");
@@ -64,7 +63,7 @@ public final class Robustness implements Experiment {
         chart.write(ctx.out().resolve("robustness.png"));
         ctx.md("%nWorst Nona* / Expert: %.3f (%s 15%%). Worst Nona with wrong rates / Expert: %.3f.", worstStar,
                 worstStar <= 1.15 ? "within" : "NOT within", worstNona);
-        ctx.writeSummary("Robustness to rate error (Section IV-D)", (System.nanoTime() - start) / 1e9);
+        ctx.writeSummary("Robustness to rate error (Section IV-D)");
     }
 
     private static void row(ExperimentContext ctx, CsvTable csv, Charts chart, double load, String variant, double eps, double mean, double expert) {

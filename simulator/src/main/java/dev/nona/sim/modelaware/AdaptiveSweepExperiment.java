@@ -107,7 +107,6 @@ public final class AdaptiveSweepExperiment implements Experiment {
 
     @Override
     public void run(ExperimentContext ctx) {
-        long start = System.nanoTime();
         List<Cell> cells = writeTo(ctx.out());
         ctx.progress(String.format(Locale.ROOT, "adaptive-sweep: %d cells, within 5%% in %.1f%%, worst ratio %.3f",
                 cells.size(), 100 * withinShare(cells, 0.05), worstRatio(cells)));
@@ -116,7 +115,7 @@ public final class AdaptiveSweepExperiment implements Experiment {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ctx.writeSummary("adaptive vs the thesis's policies", (System.nanoTime() - start) / 1e9);
+        ctx.writeSummary("adaptive vs the thesis's policies");
     }
 
     /** Runs the default grid and writes {@code adaptive-sweep.csv} and {@code adaptive-sweep.md}. */

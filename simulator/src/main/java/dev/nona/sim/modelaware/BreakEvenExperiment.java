@@ -93,7 +93,6 @@ public final class BreakEvenExperiment implements Experiment {
 
     @Override
     public void run(ExperimentContext ctx) {
-        long start = System.nanoTime();
         List<Row> rows = writeTo(ctx.out());
         for (Row r : rows) {
             ctx.progress(String.format(Locale.ROOT, "break-even R=%d: gap %.5f s, random cold starts %.1f", r.requests(),
@@ -113,7 +112,7 @@ public final class BreakEvenExperiment implements Experiment {
                 + "%.4f s per request. Its t5-base and t5-large estimates (T_CS about 6 s and 17 s) give %d and %d requests.",
                 (2115.19 - 2097.30) / 2100, ColdStartAmortization.breakEvenRequests(8, 6, EPSILON),
                 ColdStartAmortization.breakEvenRequests(8, 17, EPSILON));
-        ctx.writeSummary("Cold-start amortisation (thesis Section 6.3)", (System.nanoTime() - start) / 1e9);
+        ctx.writeSummary("Cold-start amortisation (thesis Section 6.3)");
     }
 
     /** Runs the default request counts and writes {@code break-even.csv} and {@code break-even.md} to {@code out}. */

@@ -58,7 +58,6 @@ public final class ThesisTablesExperiment implements Experiment {
 
     @Override
     public void run(ExperimentContext ctx) {
-        long start = System.nanoTime();
         Path dir = examplesDir();
         CsvTable csv = new CsvTable("workload", "policy", "makespanSeconds", "coldStarts", "minColdStarts", "maxColdStarts", "thesisSeconds");
         ctx.md("Mean over %d seeds per cell. The thesis's numbers include σOS overheads (spawning, RPCs) that the "
@@ -80,7 +79,7 @@ public final class ThesisTablesExperiment implements Experiment {
         }
         liveEstimates(ctx, dir.resolve("live-estimates.json"), csv);
         csv.write(ctx.out().resolve("thesis-tables.csv"));
-        ctx.writeSummary("The thesis's workloads (Sections 6.2 and 6.4)", (System.nanoTime() - start) / 1e9);
+        ctx.writeSummary("The thesis's workloads (Sections 6.2 and 6.4)");
     }
 
     /** Ours, beyond the thesis: what the live estimates are worth when the catalog is wrong. */

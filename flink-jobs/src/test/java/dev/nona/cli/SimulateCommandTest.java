@@ -11,6 +11,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 final class SimulateCommandTest {
+    /** One server, 100 Gop/s, a 10 Gbit/s link, AlexNet at one request per second. */
+    private static final String ONE_SERVER_ALEXNET = """
+            {"cluster": {"servers": 1, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10},
+             "models": [{"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 1}]}
+            """;
+
     private final TestingCli cli = new TestingCli();
 
     private static Path workload(Path dir, String text) throws Exception {
@@ -73,10 +79,7 @@ final class SimulateCommandTest {
 
     @Test
     void simulateAndExperiment_unknownCostModel_failWithOneLineNamingIt(@TempDir Path dir) throws Exception {
-        Path w = workload(dir, """
-                {"cluster": {"servers": 1, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10},
-                 "models": [{"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 1}]}
-                """);
+        Path w = workload(dir, ONE_SERVER_ALEXNET);
 
         int simulate = cli.run("simulate", "--workload", w.toString(), "--policy", "nona", "--cost-model", "exact");
         int experiment = cli.run("experiment", "md1", "--out", dir.resolve("md1").toString(), "--workload", w.toString(),
@@ -90,10 +93,7 @@ final class SimulateCommandTest {
 
     @Test
     void experiment_md1_writesCsvPngAndSummary(@TempDir Path dir) throws Exception {
-        Path w = workload(dir, """
-                {"cluster": {"servers": 1, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10},
-                 "models": [{"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 1}]}
-                """);
+        Path w = workload(dir, ONE_SERVER_ALEXNET);
         Path outDir = dir.resolve("md1");
         int exit = cli.run("experiment", "md1", "--out", outDir.toString(), "--workload", w.toString(), "--jobs", "1000");
 

@@ -42,6 +42,12 @@ public final class NonaCli implements Runnable {
             commandLine.getErr().println("nona: " + oneLine(ex));
             return 2;
         });
+        cli.setParameterExceptionHandler((ex, args) -> {
+            CommandLine failing = ex.getCommandLine();
+            failing.getErr().println("nona " + failing.getCommandSpec().qualifiedName(" ").replaceFirst("^nona ?", "")
+                    + ": " + oneLine(ex) + " (try --help)");
+            return 2;
+        });
         return cli;
     }
 

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.ZipFile;
 import org.apache.flink.runtime.util.EnvironmentInformation;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.AppInfoParser;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,6 +62,8 @@ final class DockerComposeFileTest {
         assertThat(env.get("KAFKA_LISTENERS")).contains("INTERNAL://:19092", "EXTERNAL://:9092");
         assertThat(env.get("KAFKA_PROCESS_ROLES")).isEqualTo("broker,controller");
         assertThat(env.get("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR")).isEqualTo("1");
+        assertThat(Uuid.fromString(env.get("CLUSTER_ID"))).as("CLUSTER_ID is a Kafka cluster id").isNotNull();
+        assertThat(env.get("KAFKA_CONTROLLER_QUORUM_VOTERS")).isEqualTo(env.get("KAFKA_NODE_ID") + "@kafka:9093");
 
         assertThat(argument(service("topics").path("command"), "--bootstrap")).isEqualTo("kafka:19092");
         assertThat(argument(service("submit").path("command"), "--bootstrap")).isEqualTo("kafka:19092");
@@ -69,6 +72,18 @@ final class DockerComposeFileTest {
                 .contains("rest.port: 8081").contains("jobmanager.rpc.address: jobmanager");
         assertThat(service("taskmanager").path("environment").path("FLINK_PROPERTIES").asText())
                 .contains("jobmanager.rpc.address: jobmanager");
+    }
+
+    @Test
+    void flinkProcesses_startWithTheImagesEntrypoint_andOwnTheCheckpointVolume() {
+        for (String s : List.of("jobmanager", "taskmanager")) {
+            String script = String.join(" ", strings(service(s).path("entrypoint")));
+            assertThat(script).as(s + " entrypoint").contains("chown -R flink:flink /flink-data")
+                    .endsWith("exec /docker-entrypoint.sh " + s);
+            assertThat(strings(service(s).path("volumes"))).contains("flink-data:/flink-data");
+            assertThat(service(s).path("environment").path("FLINK_PROPERTIES").asText())
+                    .contains("execution.checkpointing.dir: file:///flink-data/checkpoints");
+        }
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.nona.controller.optimize.SolveResult;
 import dev.nona.controller.placement.BroadcastUpdate;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.PlacementFunction;
+import dev.nona.controller.serde.DecisionWriter;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.controller.source.RejectedRequests;
 import dev.nona.controller.source.RequestParser;
@@ -45,7 +46,8 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
  * The pipeline benchmark ({@code bin/nona bench pipeline}): two Flink jobs, one after the other in one process, over
  * the same N generated requests and the same topic serde. The identity job deserialises and serialises each
  * request; the placement job deserialises, places with the controller's {@link PlacementFunction} (broadcast state,
- * Nona table, warm-first server mapping) and serialises the decision. Each job counts what it wrote (an
+ * Nona table, warm-first server mapping) and serialises the decision as the controller's decision sink does
+ * ({@link DecisionWriter}: the topic serde's JSON, written from cached fragments). Each job counts what it wrote (an
  * accumulator), and the run fails if either wrote fewer than N records. Throughput is N over the job's net runtime
  * (deployment included, the same for both).
  */
@@ -86,13 +88,12 @@ public final class PipelineBenchmark {
     private static JobExecutionResult placement(long records, int parallelism, List<String> models,
             List<BroadcastUpdate> snapshot) throws Exception {
         StreamExecutionEnvironment env = environment(parallelism);
-        JsonSerde<PlacementDecision> serde = new JsonSerde<>(PlacementDecision.class, Integer.MAX_VALUE);
         DataStream<BroadcastUpdate> updates = env.fromData(snapshot, JsonRecordTypeInfo.of(BroadcastUpdate.class));
         requests(env, records, models)
                 .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS))
                 .process(new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), snapshot, 0))
                 .returns(TypeInformation.of(PlacementDecision.class))
-                .map(serde::serialize).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
+                .map(new WriteDecisions()).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
                 .map(new Counted()).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
                 .sinkTo(new DiscardingSink<>());
         return env.execute("bench-placement");
@@ -173,6 +174,22 @@ public final class PipelineBenchmark {
 
     private static double seconds(JobExecutionResult result) {
         return result.getNetRuntime() / 1000.0;
+    }
+
+    /** Writes each decision as the controller's decision sink does ({@link DecisionWriter}, the topic's JSON). */
+    static final class WriteDecisions extends RichMapFunction<PlacementDecision, byte[]> {
+        private static final long serialVersionUID = 1L;
+        private transient DecisionWriter writer;
+
+        @Override
+        public void open(OpenContext openContext) {
+            writer = new DecisionWriter();
+        }
+
+        @Override
+        public byte[] map(PlacementDecision decision) {
+            return writer.write(decision);
+        }
     }
 
     /** Counts records and bytes written (accumulators), passing them on. */

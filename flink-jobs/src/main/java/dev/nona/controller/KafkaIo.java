@@ -3,6 +3,7 @@ package dev.nona.controller;
 import dev.nona.controller.ControllerJob.Sinks;
 import dev.nona.controller.ControllerJob.Sources;
 import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.controller.sink.DecisionSerializer;
 import dev.nona.controller.sink.TableRecordSerializer;
 import dev.nona.controller.sink.TopicRecordSerializer;
 import dev.nona.controller.source.ControlDeserializer;
@@ -11,7 +12,6 @@ import dev.nona.controller.source.RequestDeserializer;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.DeadLetter;
-import dev.nona.topics.record.PlacementDecision;
 import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -69,7 +69,7 @@ public final class KafkaIo {
         ControllerConfig.Topics t = config.topics();
         boolean checkpointing = !config.checkpointInterval().isZero();
         return new Sinks(
-                sink(config, new TopicRecordSerializer<>(t.decisions(), PlacementDecision.class),
+                sink(config, new DecisionSerializer(t.decisions()),
                         checkpointing ? DeliveryGuarantee.EXACTLY_ONCE : DeliveryGuarantee.AT_LEAST_ONCE, "-decisions"),
                 sink(config, new TableRecordSerializer(t.tables(), config.controllerId()), DeliveryGuarantee.AT_LEAST_ONCE, "-tables"),
                 sink(config, new TopicRecordSerializer<>(t.events(), ControllerEvent.class), DeliveryGuarantee.AT_LEAST_ONCE, "-events"),

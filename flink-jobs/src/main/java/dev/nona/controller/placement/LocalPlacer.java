@@ -10,11 +10,15 @@ import java.util.random.RandomGenerator;
  * The safe fallback: no distribution, every task of a request on one server (warm first). Nothing crosses the
  * link, so it is always stable; it is what the controller uses before its first table and when the load is
  * infeasible ($\rho \ge 1$ under every table). Predicted JCT: the DAG's total compute $\sum_t p^t / \nu$.
+ * Not thread safe (one per operator instance).
  */
 public final class LocalPlacer implements RequestPlacer {
     private final String model;
     private final String[] tasks;
     private final double jct;
+    /** The (immutable) placement on each server, for {@link #cachedFor}: shared by all decisions. */
+    private List<StageAssignment>[] stages;
+    private WarmFirstServers cachedFor;
 
     public LocalPlacer(String model, CatalogDag dag, double opsPerSecond) {
         this.model = model;
@@ -24,13 +28,23 @@ public final class LocalPlacer implements RequestPlacer {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public List<StageAssignment> place(WarmFirstServers servers, RandomGenerator rng) {
-        String server = servers.id(servers.pick(model, rng));
-        StageAssignment[] out = new StageAssignment[tasks.length];
-        for (int i = 0; i < tasks.length; i++) {
-            out[i] = new StageAssignment(tasks[i], server);
+        int server = servers.pick(model, rng);
+        if (cachedFor != servers) {
+            stages = new List[servers.upCount()];
+            cachedFor = servers;
         }
-        return List.of(out);
+        List<StageAssignment> placed = stages[server];
+        if (placed == null) {
+            StageAssignment[] out = new StageAssignment[tasks.length];
+            for (int i = 0; i < tasks.length; i++) {
+                out[i] = new StageAssignment(tasks[i], servers.id(server));
+            }
+            placed = List.of(out);
+            stages[server] = placed;
+        }
+        return placed;
     }
 
     @Override

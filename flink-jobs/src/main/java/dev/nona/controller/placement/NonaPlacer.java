@@ -19,6 +19,8 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
     private final String model;
     private final List<String> tasks;
     private final int[] out;
+    /** Reused per request; {@link List#of} copies it into the decision's list. */
+    private final StageAssignment[] result;
     private final double jct;
     private WarmFirstServers servers;
     private int[] warm;
@@ -35,6 +37,7 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
         this.model = model;
         this.tasks = sampler.tasks(modelIndex);
         this.out = new int[tasks.size()];
+        this.result = new StageAssignment[tasks.size()];
         this.jct = sampler.table().models().get(modelIndex).predictedJctSeconds();
     }
 
@@ -47,7 +50,7 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
             cachedFor = servers;
         }
         sampler.place(modelIndex, this, rng, out);
-        StageAssignment[] result = new StageAssignment[out.length];
+        StageAssignment[] result = this.result;
         for (int i = 0; i < out.length; i++) {
             StageAssignment stage = stages[i][out[i]];
             if (stage == null) {
@@ -56,7 +59,7 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
             }
             result[i] = stage;
         }
-        return List.of(result);
+        return List.of(result); // copies: the decision keeps its own list
     }
 
     @Override

@@ -1,0 +1,194 @@
+package dev.nona.controller.serde;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.StageAssignment;
+import dev.nona.topics.serde.TopicJson;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a {@link PlacementDecision} as exactly the JSON bytes the topic serde ({@code kafka-topics}' Jackson
+ * {@code JsonSerde}) writes, field for field and byte for byte, only faster: a decision names every original task
+ * of its model with a server, so the same few hundred task and server ids repeat in every decision. Each stage's
+ * fragment {@code {"task":"..","server":".."}} is encoded once (by Jackson, so escaping is Jackson's) and cached by
+ * the {@link StageAssignment} instance (the placers share one instance per task and server) and, on a miss, by its
+ * strings; per-request strings (request id, tenant) that are plain printable ASCII are copied directly, anything
+ * else goes through Jackson. The bytes are written into one reused buffer; {@link #write} returns an exact-size
+ * copy (a Kafka producer keeps the array until it is sent).
+ *
+ * <p>Not thread safe: one per operator or serialization-schema instance. Caches are bounded (cleared when full).
+ */
+public final class DecisionWriter {
+    /** Most cached stage fragments or strings before a cache is cleared. */
+    static final int CACHE_LIMIT = 1 << 16;
+    private static final int DOUBLE_SLOTS = 64;
+
+    private static final byte[] SCHEMA_VERSION = ascii("{\"schemaVersion\":");
+    private static final byte[] REQUEST_ID = ascii(",\"requestId\":");
+    private static final byte[] MODEL = ascii(",\"model\":");
+    private static final byte[] TENANT = ascii(",\"tenant\":");
+    private static final byte[] TABLE_VERSION = ascii(",\"tableVersion\":");
+    private static final byte[] FALLBACK_TRUE = ascii(",\"fallback\":true,\"stages\":[");
+    private static final byte[] FALLBACK_FALSE = ascii(",\"fallback\":false,\"stages\":[");
+    private static final byte[] PREDICTED_JCT = ascii("],\"predictedJctSeconds\":");
+    private static final byte[] EVENT_TIME = ascii(",\"eventTime\":");
+    private static final byte[] TASK = ascii("{\"task\":");
+    private static final byte[] SERVER = ascii(",\"server\":");
+
+    private final Map<StageAssignment, byte[]> stageFragments = new IdentityHashMap<>();
+    private final Map<String, byte[]> strings = new HashMap<>();
+    private byte[] buffer = new byte[4096];
+    private int size;
+    private final long[] doubleBits = new long[DOUBLE_SLOTS];
+    private final byte[][] doubleText = new byte[DOUBLE_SLOTS][];
+
+    /** The decision as UTF-8 JSON, identical to the topic serde's output. */
+    public byte[] write(PlacementDecision d) {
+        size = 0;
+        raw(SCHEMA_VERSION);
+        number(d.schemaVersion());
+        raw(REQUEST_ID);
+        string(d.requestId());
+        raw(MODEL);
+        raw(cachedString(d.model()));
+        raw(TENANT);
+        string(d.tenant());
+        raw(TABLE_VERSION);
+        number(d.tableVersion());
+        raw(d.fallback() ? FALLBACK_TRUE : FALLBACK_FALSE);
+        List<StageAssignment> stages = d.stages();
+        for (int i = 0, n = stages.size(); i < n; i++) {
+            if (i > 0) {
+                ensure(1);
+                buffer[size++] = ',';
+            }
+            raw(fragment(stages.get(i)));
+        }
+        raw(PREDICTED_JCT);
+        raw(doubleBytes(d.predictedJctSeconds()));
+        raw(EVENT_TIME);
+        number(d.eventTime());
+        ensure(1);
+        buffer[size++] = '}';
+        return Arrays.copyOf(buffer, size);
+    }
+
+    private byte[] fragment(StageAssignment stage) {
+        byte[] f = stageFragments.get(stage);
+        if (f == null) {
+            byte[] task = cachedString(stage.task());
+            byte[] server = cachedString(stage.server());
+            f = new byte[TASK.length + task.length + SERVER.length + server.length + 1];
+            int at = 0;
+            for (byte[] part : new byte[][] {TASK, task, SERVER, server}) {
+                System.arraycopy(part, 0, f, at, part.length);
+                at += part.length;
+            }
+            f[at] = '}';
+            if (stageFragments.size() >= CACHE_LIMIT) {
+                stageFragments.clear();
+            }
+            stageFragments.put(stage, f);
+        }
+        return f;
+    }
+
+    /** The quoted JSON string, from the cache (ids of tasks, servers and models repeat). */
+    private byte[] cachedString(String s) {
+        byte[] b = strings.get(s);
+        if (b == null) {
+            b = jackson(s);
+            if (strings.size() >= CACHE_LIMIT) {
+                strings.clear();
+            }
+            strings.put(s, b);
+        }
+        return b;
+    }
+
+    /** A quoted JSON string that is not cached: plain printable ASCII directly, anything else through Jackson. */
+    private void string(String s) {
+        int n = s.length();
+        ensure(n + 2);
+        int at = size;
+        buffer[at++] = '"';
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
+                raw(jackson(s));
+                return;
+            }
+            buffer[at++] = (byte) c;
+        }
+        buffer[at++] = '"';
+        size = at;
+    }
+
+    private static byte[] jackson(String s) {
+        try {
+            return TopicJson.mapper().writeValueAsBytes(s);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("BUG: cannot write a string as JSON", e);
+        }
+    }
+
+    /**
+     * Jackson writes a double with {@link Double#toString(double)}; a decision's is its placer's constant, so the
+     * text is cached per value (a small direct-mapped cache: one slot per hash of the bits).
+     */
+    private byte[] doubleBytes(double v) {
+        long bits = Double.doubleToRawLongBits(v);
+        int slot = (int) ((bits ^ (bits >>> 29) ^ (bits >>> 43)) & (DOUBLE_SLOTS - 1));
+        byte[] text = doubleText[slot];
+        if (text == null || doubleBits[slot] != bits) {
+            text = ascii(Double.toString(v));
+            doubleBits[slot] = bits;
+            doubleText[slot] = text;
+        }
+        return text;
+    }
+
+    private void number(long v) {
+        ensure(20);
+        if (v < 0) {
+            if (v == Long.MIN_VALUE) {
+                raw(ascii(Long.toString(v)));
+                return;
+            }
+            buffer[size++] = '-';
+            v = -v;
+        }
+        int digits = 1;
+        for (long p = 10; digits < 19 && v >= p; p *= 10) {
+            digits++;
+        }
+        int end = size + digits;
+        for (int i = end - 1; i >= size; i--) {
+            buffer[i] = (byte) ('0' + (v % 10));
+            v /= 10;
+        }
+        size = end;
+    }
+
+    private void raw(byte[] b) {
+        ensure(b.length);
+        System.arraycopy(b, 0, buffer, size, b.length);
+        size += b.length;
+    }
+
+    private void ensure(int more) {
+        if (size + more > buffer.length) {
+            buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, size + more));
+        }
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,86 @@
+package dev.nona.controller.serde;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.StageAssignment;
+import dev.nona.topics.serde.JsonSerde;
+import dev.nona.topics.serde.Parsed;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+final class DecisionWriterTest {
+    private final JsonSerde<PlacementDecision> serde = new JsonSerde<>(PlacementDecision.class, Integer.MAX_VALUE);
+
+    private void assertSameAsSerde(DecisionWriter writer, PlacementDecision d) {
+        byte[] fast = writer.write(d);
+        assertThat(new String(fast, StandardCharsets.UTF_8)).isEqualTo(new String(serde.serialize(d), StandardCharsets.UTF_8));
+        Parsed<PlacementDecision> parsed = serde.parse(fast);
+        assertThat(parsed.ok()).as(() -> parsed.ok() ? "" : parsed.reason()).isTrue();
+        assertThat(parsed.value()).isEqualTo(d);
+    }
+
+    @Test
+    void contract_typicalDecision_sameBytesAsTopicSerde_andParsesToSameRecord() {
+        List<StageAssignment> stages = List.of(new StageAssignment("t1", "s0"), new StageAssignment("t2", "s3"),
+                new StageAssignment("t3", "s3"), new StageAssignment("t4", "s0"));
+        PlacementDecision d = PlacementDecision.of("r-17", "fig1", "t1", 3, false, stages, 0.01234, 1_700_000_000_017L);
+        assertSameAsSerde(new DecisionWriter(), d);
+    }
+
+    @Test
+    void contract_escapesUnicodeFallbackAndExtremeNumbers_sameBytesAsTopicSerde() {
+        DecisionWriter writer = new DecisionWriter();
+        List<StageAssignment> odd = List.of(new StageAssignment("conv \"1\"\\a", "sérveur-λ"),
+                new StageAssignment("tab\there\nnew\u0001line", "s/1"), new StageAssignment("😀", "\u007f"));
+        assertSameAsSerde(writer, PlacementDecision.of("req \"quoted\" \\ id\u0000", "modèle", "ténant\r", Long.MAX_VALUE,
+                true, odd, 0.0, 0));
+        assertSameAsSerde(writer, PlacementDecision.of("r", "m", "t", 0, true, odd, Double.MAX_VALUE, Long.MAX_VALUE));
+        assertSameAsSerde(writer, PlacementDecision.of("r", "m", "t", 9, false, odd, Double.MIN_VALUE, 10));
+        assertSameAsSerde(writer, PlacementDecision.of("r", "m", "t", 10, false, odd, 1e-7, 999_999_999_999_999_999L));
+    }
+
+    @Test
+    void contract_randomDecisions_reusedWriterAndSharedStages_sameBytesAsTopicSerde() {
+        SplittableRandom rng = new SplittableRandom(6);
+        DecisionWriter writer = new DecisionWriter();
+        StageAssignment[][] shared = new StageAssignment[30][8];
+        for (int t = 0; t < 30; t++) {
+            for (int s = 0; s < 8; s++) {
+                shared[t][s] = new StageAssignment("layer" + t + ".conv", "server-" + s);
+            }
+        }
+        for (int i = 0; i < 2_000; i++) {
+            int tasks = 1 + rng.nextInt(30);
+            List<StageAssignment> stages = new ArrayList<>();
+            for (int t = 0; t < tasks; t++) {
+                int s = rng.nextInt(8);
+                // Half the stages are fresh instances with the same strings (as after a network hop).
+                stages.add(rng.nextBoolean() ? shared[t][s] : new StageAssignment("layer" + t + ".conv", "server-" + s));
+            }
+            double jct = rng.nextInt(4) == 0 ? rng.nextInt(1000) : rng.nextDouble() * Math.pow(10, rng.nextInt(-9, 9));
+            long time = rng.nextLong(Long.MAX_VALUE);
+            assertSameAsSerde(writer, PlacementDecision.of("r-" + rng.nextLong(), "model" + rng.nextInt(3),
+                    "tenant" + rng.nextInt(16), rng.nextLong(0, 1L << 40), rng.nextBoolean(), stages, jct,
+                    rng.nextInt(3) == 0 ? rng.nextInt(10) : time));
+        }
+    }
+
+    @Test
+    void cache_moreDistinctStagesThanItsLimit_isClearedAndStillWritesTheSameBytes() {
+        DecisionWriter writer = new DecisionWriter();
+        PlacementDecision last = null;
+        for (int i = 0; i <= DecisionWriter.CACHE_LIMIT + 10; i++) {
+            last = PlacementDecision.of("r" + i, "m", "t", 1, false,
+                    List.of(new StageAssignment("task" + i, "s" + (i % 7))), 0.5, i);
+            byte[] fast = writer.write(last);
+            if (i % 10_000 == 0) {
+                assertThat(fast).isEqualTo(serde.serialize(last));
+            }
+        }
+        assertSameAsSerde(writer, last);
+    }
+}

@@ -1,5 +1,6 @@
 package dev.nona.controller;
 
+import dev.nona.controller.source.ControlLimits;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Serializable;
@@ -8,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
@@ -38,6 +40,7 @@ import java.util.TreeMap;
  * @param paperCostModel        solve the paper's formulation exactly (no server queueing)
  * @param parallelism           parallelism of the request path
  * @param startFromEarliest     read topics from the earliest offset when the group has none (else latest)
+ * @param controlLimits         largest catalog DAG accepted, and the known servers (empty: any server)
  * @param kafka                 Kafka client properties passed to every source and sink (copied)
  * @param flink                 Flink configuration entries (copied)
  */
@@ -61,6 +64,7 @@ public record ControllerConfig(
         boolean paperCostModel,
         int parallelism,
         boolean startFromEarliest,
+        ControlLimits controlLimits,
         Map<String, String> kafka,
         Map<String, String> flink) implements Serializable {
 
@@ -122,6 +126,7 @@ public record ControllerConfig(
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism (" + parallelism + ") must be >= 1");
         }
+        Objects.requireNonNull(controlLimits, "control limits");
         kafka = Map.copyOf(kafka);
         flink = Map.copyOf(flink);
     }
@@ -187,6 +192,8 @@ public record ControllerConfig(
                 costModel(own.get("solver.cost-model")),
                 integer(own, "parallelism"),
                 bool(own, "source.start-from-earliest"),
+                new ControlLimits(integer(own, "catalog.max-tasks"), integer(own, "catalog.max-edges"),
+                        ControlLimits.parseServers(own.get("cluster.servers"))),
                 kafka,
                 flink);
     }
@@ -220,6 +227,9 @@ public record ControllerConfig(
         d.put("solver.cost-model", "default");
         d.put("parallelism", "1");
         d.put("source.start-from-earliest", "true");
+        d.put("catalog.max-tasks", "10000");
+        d.put("catalog.max-edges", "20000");
+        d.put("cluster.servers", "");
         return Map.copyOf(d);
     }
 

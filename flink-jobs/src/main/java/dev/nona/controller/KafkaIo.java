@@ -55,7 +55,7 @@ public final class KafkaIo {
                 .setGroupId(config.controllerId() + group)
                 // The catalog is compacted: always read all of it, whatever the group has committed.
                 .setStartingOffsets(kind == ControlDeserializer.Kind.CATALOG ? OffsetsInitializer.earliest() : startingOffsets(config))
-                .setDeserializer(new ControlDeserializer(kind))
+                .setDeserializer(new ControlDeserializer(kind, config.controlLimits()))
                 .setProperties(clientProperties(config))
                 .build();
     }

@@ -23,6 +23,30 @@ final class ControllerConfigTest {
         assertThat(c.topics().requests()).isEqualTo("inference-requests");
         assertThat(c.stateBackend()).isEqualTo("hashmap");
         assertThat(c.targetOngoingRequests()).isEqualTo(3);
+        assertThat(c.controlLimits().maxTasks()).isEqualTo(10_000);
+        assertThat(c.controlLimits().maxEdges()).isEqualTo(20_000);
+        assertThat(c.controlLimits().knownServers()).as("cluster.servers unset: every server").isEmpty();
+    }
+
+    @Test
+    void controlLimits_readFromTheirKeys() {
+        ControllerConfig c = ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "catalog.max-tasks", "500",
+                "catalog.max-edges", "0", "cluster.servers", "server-0, server-1"));
+        assertThat(c.controlLimits().maxTasks()).isEqualTo(500);
+        assertThat(c.controlLimits().maxEdges()).isZero();
+        assertThat(c.controlLimits().knownServers()).containsExactlyInAnyOrder("server-0", "server-1");
+    }
+
+    @Test
+    void controlLimits_badValues_nameTheKeyAndValue() {
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "catalog.max-tasks", "0")))
+                .hasMessage("catalog.max-tasks (0) must be >= 1");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "catalog.max-tasks", "lots")))
+                .hasMessage("catalog.max-tasks (lots) is not an integer");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "catalog.max-edges", "-1")))
+                .hasMessage("catalog.max-edges (-1) must be >= 0");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "cluster.servers", "a,,b")))
+                .hasMessage("cluster.servers (a,,b) has an empty server id");
     }
 
     @Test

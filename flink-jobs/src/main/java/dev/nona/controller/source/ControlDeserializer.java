@@ -8,6 +8,7 @@ import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;
@@ -15,8 +16,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * Reads {@code cluster-telemetry} or {@code model-catalog} into control inputs. A catalog tombstone (null value
- * with a key) removes the model; anything that does not parse, or a catalog entry whose key is not its model,
- * becomes a dead letter. Never throws on bad input.
+ * with a key) removes the model; anything that does not parse, a catalog entry whose key is not its model, and a
+ * record that breaks the controller's {@link ControlLimits} (an oversized DAG, telemetry from a server not in
+ * {@code cluster.servers}) become dead letters. Never throws on bad input.
  */
 public final class ControlDeserializer implements KafkaRecordDeserializationSchema<ControlRecord> {
     private static final long serialVersionUID = 1L;
@@ -25,11 +27,13 @@ public final class ControlDeserializer implements KafkaRecordDeserializationSche
     public enum Kind { TELEMETRY, CATALOG }
 
     private final Kind kind;
+    private final ControlLimits limits;
     private final JsonSerde<ServerTelemetry> telemetry = new JsonSerde<>(ServerTelemetry.class, JsonSerde.DEFAULT_MAX_RECORD_BYTES);
     private final JsonSerde<ModelCatalogEntry> catalog = new JsonSerde<>(ModelCatalogEntry.class, JsonSerde.DEFAULT_MAX_RECORD_BYTES);
 
-    public ControlDeserializer(Kind kind) {
-        this.kind = kind;
+    public ControlDeserializer(Kind kind, ControlLimits limits) {
+        this.kind = Objects.requireNonNull(kind, "kind");
+        this.limits = Objects.requireNonNull(limits, "control limits");
     }
 
     @Override
@@ -41,6 +45,10 @@ public final class ControlDeserializer implements KafkaRecordDeserializationSche
         Parsed<ServerTelemetry> parsed = telemetry.parse(record.value());
         if (!parsed.ok()) {
             return reject(record, parsed.reason());
+        }
+        String unknownServer = limits.rejection(parsed.value());
+        if (unknownServer != null) {
+            return reject(record, unknownServer);
         }
         return new ControlRecord(ControlInput.of(parsed.value()), null, parsed.value().eventTime());
     }
@@ -56,6 +64,10 @@ public final class ControlDeserializer implements KafkaRecordDeserializationSche
         }
         if (key != null && !key.equals(parsed.value().model())) {
             return reject(record, "key ('" + key + "') is not the entry's model ('" + parsed.value().model() + "')");
+        }
+        String oversized = limits.rejection(parsed.value());
+        if (oversized != null) {
+            return reject(record, oversized);
         }
         // The catalog has no event time; 0 never moves the watermark (its source goes idle and stops holding it).
         return new ControlRecord(ControlInput.of(parsed.value()), null, 0L);

@@ -13,7 +13,7 @@ final class SimulationOptions {
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the arrival and placement streams. Default: ${DEFAULT-VALUE}.")
     long seed;
 
-    @Option(names = "--cost-model", defaultValue = "paper", description = "Formulation Nona's optimiser solves: paper (Eqs. I-XII) or server-queueing. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--cost-model", defaultValue = "server-queueing", description = "Formulation Nona's optimiser solves: server-queueing (the paper's plus server entry/re-entry waits) or paper (Eqs. I-XII). Default: ${DEFAULT-VALUE}.")
     String costModel;
 
     /** The {@code --cost-model} option as a cost model; throws naming the option and value if it is neither. */

@@ -3,12 +3,13 @@ package dev.nona.optimize;
 import dev.nona.dag.ContractedNode;
 import dev.nona.dag.Subgraph;
 import dev.nona.dag.Triplet;
+import dev.nona.queueing.ServerWaits;
 import java.util.Map;
 
 /**
  * The cost of one triplet $(\pi, \pi_k, \pi_l)$ of one subgraph: which edges it cuts (Eq. (IV)) and how long the
  * subgraph takes from the root's completion until the sink may start (Eqs. (X)&ndash;(XI) without the sink's own
- * compute), as a function of the link wait $\phi$ and the per-task server wait $w$.
+ * compute), as a function of the link wait $\phi$ and the server waits $(W, f)$ of {@link ServerWaits}.
  *
  * <p><b>Cost propagation.</b> Each part runs on its own server and executes its tasks one after another in
  * topological order; the root runs with part $k$, the sink with part $l$, and an edge is cut when its endpoints
@@ -18,11 +19,20 @@ import java.util.Map;
  * transfer's delay $c_e$, and the part's server idles until then. When the part is done it sends its cut outputs
  * to the sink one after another. So the completion time of part $i$ is
  * $$\chi_i = \mathbb{1}(i \ne k)\sum_{\text{root}\to\pi_i} c_e + \text{(sequential schedule of } \pi_i
- * \text{'s tasks, each } w + p^t/\nu\text{, respecting cross-part arrivals)} + \mathbb{1}(i \ne l)\sum_{\pi_i \to
- * \text{sink}} c_e,$$
+ * \text{'s tasks, each } p^t/\nu\text{ plus its server wait, respecting cross-part arrivals)} + \mathbb{1}(i \ne l)
+ * \sum_{\pi_i \to \text{sink}} c_e,$$
  * which is exactly Eq. (X) when no intermediate task depends on a task of another part (fork-join subgraphs),
  * and the subgraph's time is $\max_i \chi_i$ (Eq. (XI)), also bounded below by the delay of a direct root-to-sink
  * edge when $k \ne l$ (an edge the paper's equations do not mention).
+ *
+ * <p><b>Server waits (our extension; zero in the paper's formulation).</b> The root part runs on the root's
+ * server, so its first task <em>re-enters</em> that server and waits $f\,p/\nu$; the first task of every other part
+ * <em>enters</em> a new server and waits $W$ after its root inputs arrived; every further task of a part re-enters
+ * ($f\,p/\nu$), except that a task whose input arrives over the link joins the queue afresh at that moment ($W$
+ * after the arrival). The sink re-enters part $l$'s server after part $l$'s last task ($f\,p^{sink}/\nu$), or waits
+ * $W$ after an input from another part (or the direct root edge) arrives, whichever is later. So the delay now
+ * includes the sink's wait. All waits are constants of the solve, so the delay stays an upper envelope of affine
+ * functions of $\phi$ and the optimiser's LP structure is unchanged.
  *
  * <p>Not thread-safe (it keeps scratch arrays); build one per solving thread.
  */
@@ -39,6 +49,13 @@ final class ChoiceCost {
     private final int sinkPart;
     private final int[] partOf;
     private final double[] compute;
+    /** Per intermediate: its re-entry wait $f p/\nu$ (0 for virtual nodes). */
+    private final double[] reentry;
+    /** Per intermediate: its entry wait $W$ (0 for virtual nodes). */
+    private final double[] entry;
+    /** The sink's re-entry wait and the entry wait it pays after a remote input (0 for a virtual sink). */
+    private final double sinkReentry;
+    private final double sinkEntry;
     private final double[] rootInS;
     private final int[] rootInN;
     private final double[] outS;
@@ -53,7 +70,7 @@ final class ChoiceCost {
     /** The delay as an upper envelope $\max_n (A_n + n\phi)$: intercepts, and slopes (numbers of cut edges on a path). */
     private final double[] envelopeA;
     private final int[] envelopeN;
-    private final double envelopeW;
+    private final ServerWaits envelopeWaits;
 
     /** Whether it was compiled from a triplet with this structure (part of each intermediate, root part, sink part). */
     boolean sameStructure(int[] otherPartOf, Triplet t) {
@@ -67,6 +84,10 @@ final class ChoiceCost {
         this.parts = b.parts;
         this.partOf = b.partOf;
         this.compute = b.compute;
+        this.reentry = b.reentry;
+        this.entry = b.entry;
+        this.sinkReentry = b.sinkReentry;
+        this.sinkEntry = b.sinkEntry;
         this.rootInS = b.rootInS;
         this.rootInN = b.rootInN;
         this.outS = b.outS;
@@ -81,14 +102,14 @@ final class ChoiceCost {
         this.cutEdges = b.cutEdges;
         this.clock = new double[parts];
         this.finish = new double[partOf.length];
-        this.envelopeW = b.w;
-        Envelope env = new Envelope(this, b.w);
+        this.envelopeWaits = b.waits;
+        Envelope env = new Envelope(this);
         this.envelopeA = env.a;
         this.envelopeN = env.n;
     }
 
     /**
-     * The same value as {@link #delay(double, double)} at the $w$ given at compile time, from the precomputed
+     * The same value as {@link #delay(double, ServerWaits)} at the waits given at compile time, from the precomputed
      * envelope: $O(\text{cut edges})$ and no scratch state.
      */
     double delay(double phi) {
@@ -105,50 +126,58 @@ final class ChoiceCost {
                 && java.util.Arrays.equals(envelopeA, o.envelopeA) && java.util.Arrays.equals(envelopeN, o.envelopeN);
     }
 
-    /** The $w$ the envelope was compiled for. */
-    double compiledServerWait() {
-        return envelopeW;
+    /** The server waits the envelope was compiled for. */
+    ServerWaits compiledServerWaits() {
+        return envelopeWaits;
     }
 
     /**
-     * The dynamic program of {@link #delay(double, double)} in max-plus algebra over vectors indexed by the number
+     * The dynamic program of {@link #delay(double, ServerWaits)} in max-plus algebra over vectors indexed by the number
      * of cut edges on a path, so the delay becomes an explicit upper envelope of affine functions of $\phi$.
      */
     private static final class Envelope {
         final double[] a;
         final int[] n;
 
-        Envelope(ChoiceCost c, double w) {
+        Envelope(ChoiceCost c) {
             int k = c.cutEdges + 1;
             double[][] clock = new double[c.parts][];
             double[][] finish = new double[c.partOf.length][];
+            boolean[] entered = new boolean[c.parts];
             for (int i = 0; i < c.parts; i++) {
                 clock[i] = empty(k);
                 clock[i][c.rootInN[i]] = c.rootInS[i];
+                entered[i] = i == c.rootPart;
             }
             for (int t = 0; t < c.partOf.length; t++) {
                 int p = c.partOf[t];
                 double[] ready = clock[p].clone();
+                double own = entered[p] ? c.reentry[t] : c.entry[t];
+                for (int j = 0; j < k; j++) {
+                    ready[j] += own;
+                }
                 for (int q = c.predStart[t]; q < c.predStart[t + 1]; q++) {
                     double[] f = finish[c.predIdx[q]];
                     for (int j = 0; j + 1 < k; j++) {
-                        ready[j + 1] = Math.max(ready[j + 1], f[j] + c.predS[q]);
+                        ready[j + 1] = Math.max(ready[j + 1], f[j] + c.predS[q] + c.entry[t]);
                     }
                 }
                 for (int j = 0; j < k; j++) {
-                    ready[j] += c.compute[t] + w;
+                    ready[j] += c.compute[t];
                 }
+                entered[p] = true;
                 clock[p] = ready;
                 finish[t] = ready;
             }
             double[] total = empty(k);
-            total[0] = 0;
+            total[0] = c.sinkReentry;
             if (c.directN > 0) {
-                total[1] = Math.max(total[1], c.directS);
+                total[1] = Math.max(total[1], c.directS + c.sinkEntry);
             }
             for (int i = 0; i < c.parts; i++) {
+                double add = c.outS[i] + (i == c.sinkPart ? c.sinkReentry : c.outN[i] > 0 ? c.sinkEntry : 0);
                 for (int j = 0; j + c.outN[i] < k; j++) {
-                    total[j + c.outN[i]] = Math.max(total[j + c.outN[i]], clock[i][j] + c.outS[i]);
+                    total[j + c.outN[i]] = Math.max(total[j + c.outN[i]], clock[i][j] + add);
                 }
             }
             // keep only slopes not dominated by a larger slope with a larger intercept (phi >= 0)
@@ -178,38 +207,61 @@ final class ChoiceCost {
      * Implements Eqs. (X)&ndash;(XI) of Nona for one triplet (generalised as the class comment says): the time from
      * the root's completion until the sink can start, $\max_i \chi_{t,k,l}[(\pi,\pi_i)]$.
      *
-     * @param phi the link wait $\phi$ (s), $\ge 0$
-     * @param w   the wait of every task at its server (s), 0 in the paper's formulation
+     * <p>Reads the waits through the per-task arrays compiled for {@link #compiledServerWaits()}; {@code waits}
+     * must be those (kept as a parameter so that tests state which waits they check).
+     *
+     * @param phi   the link wait $\phi$ (s), $\ge 0$
+     * @param waits the server waits, {@link ServerWaits#NONE} in the paper's formulation
      */
-    double delay(double phi, double w) {
+    double delay(double phi, ServerWaits waits) {
+        if (!waits.equals(envelopeWaits)) {
+            throw new IllegalArgumentException("server waits (" + waits + ") differ from the compiled ones (" + envelopeWaits + ")");
+        }
+        boolean[] entered = new boolean[parts];
         for (int i = 0; i < parts; i++) {
             clock[i] = rootInS[i] + rootInN[i] * phi;
+            entered[i] = i == rootPart;
         }
         for (int t = 0; t < partOf.length; t++) {
             int p = partOf[t];
-            double ready = clock[p];
+            double ready = clock[p] + (entered[p] ? reentry[t] : entry[t]);
             for (int q = predStart[t]; q < predStart[t + 1]; q++) {
-                ready = Math.max(ready, finish[predIdx[q]] + phi + predS[q]);
+                ready = Math.max(ready, finish[predIdx[q]] + phi + predS[q] + entry[t]);
             }
-            clock[p] = ready + w + compute[t];
+            entered[p] = true;
+            clock[p] = ready + compute[t];
             finish[t] = clock[p];
         }
-        double max = directN > 0 ? directS + directN * phi : 0;
+        double max = Math.max(sinkReentry, directN > 0 ? directS + directN * phi + sinkEntry : 0);
         for (int i = 0; i < parts; i++) {
-            max = Math.max(max, clock[i] + outS[i] + outN[i] * phi);
+            double wait = i == sinkPart ? sinkReentry : outN[i] > 0 ? sinkEntry : 0;
+            max = Math.max(max, clock[i] + outS[i] + outN[i] * phi + wait);
         }
         return max;
     }
 
-    /** Compiles a triplet of a subgraph; {@code w} is the per-task server wait the envelope includes. */
-    static ChoiceCost compile(Subgraph sg, Triplet triplet, Map<String, ContractedNode> nodes, double nu, double mu, double w) {
-        return compile(new SubgraphShape(sg, nodes, nu, mu), triplet, w);
+    /** Compiles a triplet of a subgraph with the server waits the envelope includes. */
+    static ChoiceCost compile(Subgraph sg, Triplet triplet, Map<String, ContractedNode> nodes, double nu, double mu, ServerWaits waits) {
+        return compile(new SubgraphShape(sg, nodes, nu, mu), triplet, waits);
     }
 
-    /** Compiles a triplet of a subgraph shape. */
-    static ChoiceCost compile(SubgraphShape shape, Triplet triplet, double w) {
+    /** Compiles a triplet of a subgraph shape; non-finite waits (overloaded servers) are compiled as none. */
+    static ChoiceCost compile(SubgraphShape shape, Triplet triplet, ServerWaits waits) {
         Builder b = new Builder(shape, triplet);
-        b.w = Double.isFinite(w) ? w : 0;
+        b.waits = waits.finite() ? waits : ServerWaits.NONE;
+        int m = shape.compute.length;
+        b.reentry = new double[m];
+        b.entry = new double[m];
+        for (int t = 0; t < m; t++) {
+            if (shape.real[t]) {
+                b.reentry[t] = b.waits.reentry(shape.compute[t]);
+                b.entry[t] = b.waits.entry();
+            }
+        }
+        if (shape.sinkReal) {
+            b.sinkReentry = b.waits.reentry(shape.sinkCompute);
+            b.sinkEntry = b.waits.entry();
+        }
         return new ChoiceCost(b);
     }
 
@@ -229,7 +281,11 @@ final class ChoiceCost {
         double cutSeconds;
         double cutSquares;
         int cutEdges;
-        double w;
+        ServerWaits waits;
+        double[] reentry;
+        double[] entry;
+        double sinkReentry;
+        double sinkEntry;
         int rootPart;
         int sinkPart;
 

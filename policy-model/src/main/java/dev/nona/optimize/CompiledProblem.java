@@ -4,6 +4,7 @@ import dev.nona.dag.ContractedNode;
 import dev.nona.dag.Triplet;
 import dev.nona.queueing.LinkModel;
 import dev.nona.queueing.ServerQueue;
+import dev.nona.queueing.ServerWaits;
 import dev.nona.workload.Background;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,7 @@ final class CompiledProblem {
     final double[] beta;
     final ChoiceCost[] cost;
     final List<List<Triplet>> admissible = new ArrayList<>();
-    /** Per job: $p^{t_0}/\nu$ plus every sink's $p/\nu$ plus the server waits of those real nodes. */
+    /** Per job: $p^{t_0}/\nu$ plus the source's entry wait plus every sink's $p/\nu$ (sinks' waits are in the delays). */
     final double[] fixedJct;
     final double rhoBackground;
     final double m2Background;
@@ -34,7 +35,9 @@ final class CompiledProblem {
     final double objectiveConstant;
     final double backgroundComputeTerm;
     final double serverUtilisation;
+    /** The entry wait $W$ (0 in the paper's formulation; $+\infty$ when the servers are overloaded). */
     final double serverWait;
+    final ServerWaits serverWaits;
     final int[] firstSubgraph;
     /**
      * For each subgraph, the first subgraph whose triplets cost exactly the same (itself if none): the linear
@@ -54,6 +57,8 @@ final class CompiledProblem {
         firstSubgraph = new int[p.jobs().size() + 1];
         double sumLambdaS = 0;
         double sumLambdaS2 = 0;
+        double entryLambdaS = 0;
+        double entryLambdaS2 = 0;
         for (int j = 0; j < p.jobs().size(); j++) {
             JobClass job = p.jobs().get(j);
             firstSubgraph[j] = firsts.size();
@@ -78,11 +83,17 @@ final class CompiledProblem {
                 sc.subgraph().intermediates().forEach(id -> chain.add(job.nodes().get(id)));
                 chain.add(job.nodes().get(sc.subgraph().sink()));
             }
+            boolean firstReal = true;
             for (ContractedNode n : chain) {
                 if (!n.virtual()) {
                     double s = n.ops() / nu;
                     sumLambdaS += job.ratePerSecond() * s;
                     sumLambdaS2 += job.ratePerSecond() * s * s;
+                    if (firstReal) { // the job's first task enters a server; with every part local the rest re-enter
+                        entryLambdaS += job.ratePerSecond() * s;
+                        entryLambdaS2 += job.ratePerSecond() * s * s;
+                        firstReal = false;
+                    }
                 }
             }
         }
@@ -102,8 +113,12 @@ final class CompiledProblem {
         double bcS = bc.ops() / nu;
         sumLambdaS += bc.ratePerSecond() * bcS;
         sumLambdaS2 += bc.ratePerSecond() * bcS * bcS;
+        entryLambdaS += bc.ratePerSecond() * bcS;
+        entryLambdaS2 += bc.ratePerSecond() * bcS * bcS;
         serverUtilisation = ServerQueue.utilisation(sumLambdaS, servers);
-        serverWait = p.costModel().serverQueueing() ? ServerQueue.waitingTime(sumLambdaS, sumLambdaS2, servers) : 0.0;
+        serverWaits = p.costModel().serverQueueing()
+                ? ServerQueue.waits(sumLambdaS, sumLambdaS2, entryLambdaS, entryLambdaS2, servers) : ServerWaits.NONE;
+        serverWait = serverWaits.entry();
 
         Background.Comm comm = p.background().comm();
         backgroundRate = comm.ratePerSecond();
@@ -129,9 +144,10 @@ final class CompiledProblem {
         double constant = 0;
         for (int j = 0; j < p.jobs().size(); j++) {
             JobClass job = p.jobs().get(j);
-            double fixed = nodeTime(job.nodes().get(job.source()), nu);
+            ContractedNode source = job.nodes().get(job.source());
+            double fixed = source.ops() / nu + (source.virtual() ? 0 : serverWait);
             for (SubgraphChoices sc : job.subgraphs()) {
-                fixed += nodeTime(job.nodes().get(sc.subgraph().sink()), nu);
+                fixed += job.nodes().get(sc.subgraph().sink()).ops() / nu;
             }
             fixedJct[j] = fixed;
             constant += job.ratePerSecond() * fixed;
@@ -139,10 +155,6 @@ final class CompiledProblem {
         backgroundComputeTerm = p.costModel().backgroundInObjective() && bc.ratePerSecond() > 0
                 ? bc.ratePerSecond() * (bcS + serverWait) : 0;
         objectiveConstant = constant + backgroundComputeTerm;
-    }
-
-    private double nodeTime(ContractedNode n, double nu) {
-        return n.ops() / nu + (n.virtual() ? 0 : serverWait);
     }
 
     /** Compiles a subgraph's triplets, sharing the compiled costs of an earlier subgraph of the same shape. */
@@ -162,7 +174,7 @@ final class CompiledProblem {
             }
         }
         for (int i = 0; i < triplets.size(); i++) {
-            cost[first[sg] + i] = ChoiceCost.compile(shape, triplets.get(i), serverWait);
+            cost[first[sg] + i] = ChoiceCost.compile(shape, triplets.get(i), serverWaits);
         }
     }
 

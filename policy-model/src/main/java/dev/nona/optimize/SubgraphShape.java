@@ -21,6 +21,11 @@ final class SubgraphShape {
 
     final Subgraph subgraph;
     final double[] compute;
+    /** Whether each intermediate runs on a server (a virtual node takes no time and never queues). */
+    final boolean[] real;
+    /** The sink's compute time $p/\nu$ and whether it runs on a server. */
+    final double sinkCompute;
+    final boolean sinkReal;
     final int[] from;
     final int[] to;
     final double[] s;
@@ -30,10 +35,15 @@ final class SubgraphShape {
         this.subgraph = sg;
         List<String> inter = sg.intermediates();
         compute = new double[inter.size()];
+        real = new boolean[inter.size()];
         for (int t = 0; t < compute.length; t++) {
             index.put(inter.get(t), t);
             compute[t] = nodes.get(inter.get(t)).ops() / nu;
+            real[t] = !nodes.get(inter.get(t)).virtual();
         }
+        ContractedNode sink = nodes.get(sg.sink());
+        sinkCompute = sink == null ? 0 : sink.ops() / nu;
+        sinkReal = sink != null && !sink.virtual();
         int n = sg.edges().size();
         from = new int[n];
         to = new int[n];
@@ -82,6 +92,7 @@ final class SubgraphShape {
 
     /** Whether the other shape has the same numbers. */
     boolean sameNumbers(SubgraphShape o) {
-        return Arrays.equals(compute, o.compute) && Arrays.equals(from, o.from) && Arrays.equals(to, o.to) && Arrays.equals(s, o.s);
+        return Arrays.equals(compute, o.compute) && Arrays.equals(real, o.real) && sinkCompute == o.sinkCompute
+                && sinkReal == o.sinkReal && Arrays.equals(from, o.from) && Arrays.equals(to, o.to) && Arrays.equals(s, o.s);
     }
 }

@@ -7,6 +7,7 @@ import dev.nona.dag.ContractedNode;
 import dev.nona.dag.Edge;
 import dev.nona.dag.Subgraph;
 import dev.nona.dag.Triplet;
+import dev.nona.queueing.ServerWaits;
 import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
 import java.util.ArrayList;
@@ -43,9 +44,9 @@ final class CostPropagationTest {
         Subgraph sg = new Subgraph("r", "k", inter, edges);
         double phi = 1e-3 * r.nextDouble();
         for (Triplet t : TestingTriplets.enumerate(inter)) {
-            ChoiceCost c = ChoiceCost.compile(sg, t, nodes, NU, MU, 0);
+            ChoiceCost c = ChoiceCost.compile(sg, t, nodes, NU, MU, ServerWaits.NONE);
             double paper = paperKappaWithoutSink(sg, t, nodes, phi);
-            assertThat(c.delay(phi, 0)).isCloseTo(paper, within(1e-15));
+            assertThat(c.delay(phi, ServerWaits.NONE)).isCloseTo(paper, within(1e-15));
             assertThat(c.delay(phi)).isCloseTo(paper, within(1e-15));
         }
     }
@@ -101,7 +102,7 @@ final class CostPropagationTest {
             edges.add(new Edge("r", "k", 1e7 * r.nextDouble()));
         }
         Subgraph sg = new Subgraph("r", "k", inter, edges);
-        double w = 1e-3 * r.nextDouble();
+        ServerWaits w = new ServerWaits(1e-3 * r.nextDouble(), 3 * r.nextDouble());
         for (Triplet t : TestingTriplets.enumerate(inter)) {
             ChoiceCost c = ChoiceCost.compile(sg, t, nodes, NU, MU, w);
             for (double phi : new double[] {0, 1e-5, 1e-3 * r.nextDouble(), 0.1}) {
@@ -121,11 +122,34 @@ final class CostPropagationTest {
                 "k", new ContractedNode("k", 0, List.of("k"), false));
         Subgraph sg = new Subgraph("r", "k", List.of("a", "b"), List.of(
                 new Edge("r", "a", 0), new Edge("a", "b", 1.25e6), new Edge("b", "k", 0)));
-        ChoiceCost c = ChoiceCost.compile(sg, new Triplet(List.of(List.of("a"), List.of("b")), 0, 1), nodes, NU, MU, 0);
+        ChoiceCost c = ChoiceCost.compile(sg, new Triplet(List.of(List.of("a"), List.of("b")), 0, 1), nodes, NU, MU, ServerWaits.NONE);
 
         assertThat(c.cutEdges).isEqualTo(1);
         assertThat(c.cutSeconds).isCloseTo(1e-3, within(1e-15));
         assertThat(c.delay(2e-4)).isCloseTo(6e-3 + 2e-4, within(1e-15));
+    }
+
+    @Test
+    void workedExample_serverWaits_remotePartPaysEntryTwice() {
+        // Fig. 1 of the paper (tasks 1, 10, 10, 1 ms; edges 1->3 and 3->4 take 1 ms) with W = 2 ms, f = 0.5,
+        // phi = 0.1 ms. Split with root and sink beside task 2: task 2 re-enters the root's server
+        // (0.5 * 10 + 10 ms), then the sink re-enters (0.5 * 1 ms): 15.5 ms; task 3 waits for its input
+        // (1 + 0.1 ms), enters its server (2 ms), runs (10 ms), sends (1 + 0.1 ms) and the sink, fed over the
+        // link, joins its queue afresh (2 ms): 16.2 ms. The delay is the later one.
+        Map<String, ContractedNode> nodes = Figure1.job(1).nodes();
+        ServerWaits waits = new ServerWaits(2e-3, 0.5);
+        ChoiceCost split = ChoiceCost.compile(Figure1.SUBGRAPH, Figure1.SPLIT_WITH_2, nodes, Figure1.NU, Figure1.MU, waits);
+        assertThat(split.delay(1e-4, waits)).isCloseTo(16.2e-3, within(1e-12));
+        assertThat(split.delay(1e-4)).isCloseTo(16.2e-3, within(1e-12));
+
+        // with no entry wait the local branch is the later one: 15.5 ms against 12.2 ms
+        ServerWaits noEntry = new ServerWaits(0, 0.5);
+        ChoiceCost cheap = ChoiceCost.compile(Figure1.SUBGRAPH, Figure1.SPLIT_WITH_2, nodes, Figure1.NU, Figure1.MU, noEntry);
+        assertThat(cheap.delay(1e-4, noEntry)).isCloseTo(15.5e-3, within(1e-12));
+
+        // together: every task re-enters, 0.5 * 21 ms of waiting plus 20 ms of compute before the sink
+        ChoiceCost together = ChoiceCost.compile(Figure1.SUBGRAPH, Figure1.TOGETHER, nodes, Figure1.NU, Figure1.MU, waits);
+        assertThat(together.delay(1e-4)).isCloseTo(30.5e-3, within(1e-12));
     }
 
     @Test

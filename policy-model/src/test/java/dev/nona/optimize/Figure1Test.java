@@ -71,16 +71,21 @@ final class Figure1Test {
     }
 
     @Test
-    void workedExample_serverQueueing_addsPkWaitPerTask() {
-        // 2 servers; tasks of 1, 10, 10, 1 ms at 10/s each: u = 10 * 0.022 / 2 = 0.11,
-        // sum lambda s^2 / N = 10 * (1e-6 + 1e-4 + 1e-4 + 1e-6) / 2 = 1.01e-3; w = 1.01e-3 / (2 * 0.89)
+    void workedExample_serverQueueing_entryOnceThenReentryStretch() {
+        // 2 servers; tasks of 1, 10, 10, 1 ms at 10/s each: u = 10 * 0.022 / 2 = 0.11, f = 0.11 / 0.89;
+        // R = 10 * (1e-6 + 1e-4 + 1e-4 + 1e-6) / 2 / 2 = 5.05e-4; task 1 enters (u_in = 10 * 1e-3 / 2 = 0.005),
+        // tasks 2, 3, 4 re-enter: queued re-entry work f * 10 * 2.01e-4 / 2; W = (R + that) / 0.995 = 6.3238e-4 s.
+        // Together on one server: JCT = 22 ms + W + f * (10 + 10 + 1) ms = 25.2279 ms.
         Solution s = NonaOptimizer.evaluate(Figure1.problem(10, Background.NONE, CostModel.DEFAULT),
                 List.of(List.of(pure(Figure1.TOGETHER))));
 
-        double w = 1.01e-3 / (2 * 0.89);
+        double f = 0.11 / 0.89;
+        double w = (5.05e-4 + f * 10 * 2.01e-4 / 2) / 0.995;
+        assertThat(w).isCloseTo(6.3238e-4, within(1e-8));
         assertThat(s.serverUtilisation()).isCloseTo(0.11, within(1e-12));
         assertThat(s.serverWaitSeconds()).isCloseTo(w, within(1e-12));
-        assertThat(s.job("f").predictedJctSeconds()).isCloseTo(0.022 + 4 * w, within(1e-12));
+        assertThat(s.job("f").predictedJctSeconds()).isCloseTo(0.022 + w + f * 0.021, within(1e-12));
+        assertThat(s.job("f").predictedJctSeconds()).isCloseTo(25.2279e-3, within(1e-7));
     }
 
     @Test

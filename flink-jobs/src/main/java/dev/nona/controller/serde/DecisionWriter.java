@@ -8,19 +8,19 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Writes a {@link PlacementDecision} as exactly the JSON bytes the topic serde ({@code kafka-topics}' Jackson
  * {@code JsonSerde}) writes, field for field and byte for byte, only faster: a decision names every original task
- * of its model with a server, so the same few hundred task and server ids repeat in every decision. Each stage's
- * fragment {@code {"task":"..","server":".."}} is encoded once (by Jackson, so escaping is Jackson's) and cached by
- * the {@link StageAssignment} instance (the placers share one instance per task and server) and, on a miss, by its
- * strings; per-request strings (request id, tenant) that are plain printable ASCII are copied directly, anything
- * else goes through Jackson. The bytes are written into one reused buffer; {@link #write} returns an exact-size
- * copy (a Kafka producer keeps the array until it is sent).
+ * of its model with a server, in the DAG's task order, so the same task and server ids repeat in every decision.
+ * Each stage is written as two cached fragments: {@code {"task":"<task>","server":} kept per model and position
+ * (checked against the task id, by reference first), and {@code "<server>"}} kept in a small cache by server id.
+ * Ids are encoded once, by Jackson, so escaping is Jackson's; per-request strings (request id, tenant) that are
+ * plain printable ASCII are copied directly, anything else goes through Jackson; numbers are written as Jackson
+ * writes them ({@link Double#toString(double)} for the predicted JCT, cached per value). The bytes are written into
+ * one reused buffer; {@link #write} returns an exact-size copy (a Kafka producer keeps the array until it is sent).
  *
  * <p>Not thread safe: one per operator or serialization-schema instance. Caches are bounded (cleared when full).
  */
@@ -28,6 +28,7 @@ public final class DecisionWriter {
     /** Most cached stage fragments or strings before a cache is cleared. */
     static final int CACHE_LIMIT = 1 << 16;
     private static final int DOUBLE_SLOTS = 64;
+    private static final int SERVER_SLOTS = 1024;
 
     private static final byte[] SCHEMA_VERSION = ascii("{\"schemaVersion\":");
     private static final byte[] REQUEST_ID = ascii(",\"requestId\":");
@@ -41,7 +42,9 @@ public final class DecisionWriter {
     private static final byte[] TASK = ascii("{\"task\":");
     private static final byte[] SERVER = ascii(",\"server\":");
 
-    private final Map<StageAssignment, byte[]> stageFragments = new IdentityHashMap<>();
+    private final Map<String, Positions> positions = new HashMap<>();
+    private final String[] serverIds = new String[SERVER_SLOTS];
+    private final byte[][] serverSuffixes = new byte[SERVER_SLOTS][];
     private final Map<String, byte[]> strings = new HashMap<>();
     private byte[] buffer = new byte[4096];
     private int size;
@@ -63,12 +66,16 @@ public final class DecisionWriter {
         number(d.tableVersion());
         raw(d.fallback() ? FALLBACK_TRUE : FALLBACK_FALSE);
         List<StageAssignment> stages = d.stages();
-        for (int i = 0, n = stages.size(); i < n; i++) {
+        int n = stages.size();
+        Positions p = positions(d.model(), n);
+        for (int i = 0; i < n; i++) {
             if (i > 0) {
                 ensure(1);
                 buffer[size++] = ',';
             }
-            raw(fragment(stages.get(i)));
+            StageAssignment stage = stages.get(i);
+            raw(taskPrefix(p, i, stage.task()));
+            raw(serverSuffix(stage.server()));
         }
         raw(PREDICTED_JCT);
         raw(doubleBytes(d.predictedJctSeconds()));
@@ -79,24 +86,51 @@ public final class DecisionWriter {
         return Arrays.copyOf(buffer, size);
     }
 
-    private byte[] fragment(StageAssignment stage) {
-        byte[] f = stageFragments.get(stage);
-        if (f == null) {
-            byte[] task = cachedString(stage.task());
-            byte[] server = cachedString(stage.server());
-            f = new byte[TASK.length + task.length + SERVER.length + server.length + 1];
-            int at = 0;
-            for (byte[] part : new byte[][] {TASK, task, SERVER, server}) {
-                System.arraycopy(part, 0, f, at, part.length);
-                at += part.length;
+    /** The cached prefixes of a model's stages, by position, building them for the first {@code n} positions. */
+    private Positions positions(String model, int n) {
+        Positions p = positions.get(model);
+        if (p == null) {
+            if (positions.size() >= CACHE_LIMIT) {
+                positions.clear();
             }
-            f[at] = '}';
-            if (stageFragments.size() >= CACHE_LIMIT) {
-                stageFragments.clear();
-            }
-            stageFragments.put(stage, f);
+            p = new Positions(n);
+            positions.put(model, p);
+        } else if (p.tasks.length < n) {
+            p.tasks = Arrays.copyOf(p.tasks, n);
+            p.prefixes = Arrays.copyOf(p.prefixes, n);
         }
-        return f;
+        return p;
+    }
+
+    /** {@code {"task":"<task>","server":}, cached for position {@code i} of the model. */
+    private byte[] taskPrefix(Positions p, int i, String task) {
+        String known = p.tasks[i];
+        if (known != null && (known == task || known.equals(task))) {
+            return p.prefixes[i];
+        }
+        byte[] quoted = cachedString(task);
+        byte[] prefix = new byte[TASK.length + quoted.length + SERVER.length];
+        System.arraycopy(TASK, 0, prefix, 0, TASK.length);
+        System.arraycopy(quoted, 0, prefix, TASK.length, quoted.length);
+        System.arraycopy(SERVER, 0, prefix, TASK.length + quoted.length, SERVER.length);
+        p.tasks[i] = task;
+        p.prefixes[i] = prefix;
+        return prefix;
+    }
+
+    /** {@code "<server>"}}: a direct-mapped cache by the id's hash (few servers, many stages). */
+    private byte[] serverSuffix(String server) {
+        int slot = server.hashCode() & (SERVER_SLOTS - 1);
+        String known = serverIds[slot];
+        if (known != null && (known == server || known.equals(server))) {
+            return serverSuffixes[slot];
+        }
+        byte[] quoted = cachedString(server);
+        byte[] suffix = Arrays.copyOf(quoted, quoted.length + 1);
+        suffix[quoted.length] = '}';
+        serverIds[slot] = server;
+        serverSuffixes[slot] = suffix;
+        return suffix;
     }
 
     /** The quoted JSON string, from the cache (ids of tasks, servers and models repeat). */
@@ -190,5 +224,16 @@ public final class DecisionWriter {
 
     private static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** A model's stage prefixes by position: the task id last seen there and its fragment. */
+    private static final class Positions {
+        String[] tasks;
+        byte[][] prefixes;
+
+        Positions(int n) {
+            tasks = new String[n];
+            prefixes = new byte[n][];
+        }
     }
 }

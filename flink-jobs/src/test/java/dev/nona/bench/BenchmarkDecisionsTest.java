@@ -1,0 +1,51 @@
+package dev.nona.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.controller.placement.BroadcastUpdate;
+import dev.nona.controller.placement.NonaPlacerFactory;
+import dev.nona.controller.placement.RequestPlacer;
+import dev.nona.controller.placement.WarmFirstServers;
+import dev.nona.controller.serde.DecisionWriter;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.topics.serde.JsonSerde;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The pipeline benchmark's real decisions (zoo models, solved table, 16 servers): the fast writer's bytes are the serde's. */
+final class BenchmarkDecisionsTest {
+    @Test
+    void contract_benchmarkDecisions_writerBytesEqualSerde_andParseBack() {
+        List<String> models = List.of("resnet18", "alexnet", PipelineBenchmark.FIGURE_1);
+        List<BroadcastUpdate> snapshot = PipelineBenchmark.snapshot(models, 16);
+        ControllerTable table = snapshot.stream().filter(u -> u.table() != null).findFirst().orElseThrow().table();
+        List<ServerTelemetry> telemetry = new ArrayList<>();
+        snapshot.stream().filter(u -> u.server() != null).forEach(u -> telemetry.add(u.server()));
+        WarmFirstServers servers = WarmFirstServers.of(telemetry, 3);
+        NonaPlacerFactory factory = new NonaPlacerFactory();
+        List<RequestPlacer> placers = new ArrayList<>();
+        for (String m : models) {
+            var dag = snapshot.stream().filter(u -> u.catalog() != null && u.catalog().model().equals(m)).findFirst()
+                    .orElseThrow().catalog().dag();
+            RequestPlacer placer = factory.create(m, dag, table, 1e13);
+            assertThat(placer).as(m).isNotNull();
+            placers.add(placer);
+        }
+        JsonSerde<PlacementDecision> serde = new JsonSerde<>(PlacementDecision.class, Integer.MAX_VALUE);
+        DecisionWriter writer = new DecisionWriter();
+        SplittableRandom rng = new SplittableRandom(66);
+        for (int i = 0; i < 3_000; i++) {
+            int m = i % models.size();
+            RequestPlacer placer = placers.get(m);
+            PlacementDecision d = PlacementDecision.of("r-" + i, models.get(m), "t" + (i & 15), table.version(), false,
+                    placer.place(servers, rng), placer.predictedJctSeconds(), GeneratedRequests.BASE + i);
+            byte[] fast = writer.write(d);
+            assertThat(fast).isEqualTo(serde.serialize(d));
+            assertThat(serde.parse(fast).value()).isEqualTo(d);
+        }
+    }
+}

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.ListState;
@@ -45,7 +46,8 @@ import org.apache.flink.util.OutputTag;
  * telemetry and the catalog arrive; beyond that, and for a model that is not in the catalog, a request becomes a
  * dead letter with the reason. Each request's sample is seeded by its id and the
  * table version, so a replay after a failure makes the same decision. Per request: $O(\text{tasks})$, no state
- * writes; the samplers are rebuilt only when the broadcast state changes.
+ * writes, no state look-ups once the model has a placer; the samplers are rebuilt only when the broadcast state
+ * changes.
  */
 public final class PlacementFunction extends BroadcastProcessFunction<RequestRecord, BroadcastUpdate, PlacementDecision>
         implements CheckpointedFunction {
@@ -121,19 +123,22 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
 
     @Override
     public void processElement(RequestRecord record, ReadOnlyContext ctx, Collector<PlacementDecision> out) throws Exception {
-        refresh(ctx.getBroadcastState(SERVERS), ctx.getBroadcastState(TABLE));
-        placeOrHold(record, ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
+        if (serversDirty || tableDirty) {
+            refresh(ctx.getBroadcastState(SERVERS), ctx.getBroadcastState(TABLE));
+        }
+        placeOrHold(record, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
     }
 
     /**
      * Places one request; while the operator knows no up server or no model at all (the controller is starting
      * and telemetry or the catalog has not arrived yet) holds it, up to the startup buffer's capacity.
      */
-    private void placeOrHold(RequestRecord record, ReadOnlyBroadcastState<String, CatalogDag> models,
+    private void placeOrHold(RequestRecord record, Supplier<ReadOnlyBroadcastState<String, CatalogDag>> catalog,
             Collector<PlacementDecision> out, Consumer<DeadLetter> deadLetters) throws Exception {
         InferenceRequest r = record.request();
         RequestPlacer placer = placerCache.get(r.model());
         if (placer == null || servers.upCount() == 0) {
+            ReadOnlyBroadcastState<String, CatalogDag> models = catalog.get();
             CatalogDag dag = models.get(r.model());
             if (dag == null) {
                 dag = bootstrap.models().get(r.model());
@@ -174,7 +179,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         List<RequestRecord> waiting = new ArrayList<>(held);
         held.clear();
         for (RequestRecord record : waiting) {
-            placeOrHold(record, ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
+            placeOrHold(record, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
         }
     }
 

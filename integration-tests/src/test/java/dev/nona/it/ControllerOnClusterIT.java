@@ -122,7 +122,8 @@ final class ControllerOnClusterIT {
     @Test
     void badInput_eachKind_isADeadLetterWithItsReason_andTheJobNeverRestarts() throws Exception {
         ControllerTopics topics = new ControllerTopics("bad").create(broker.bootstrapServers(), 4 << 20);
-        JobID job = submit(topics, Map.of());
+        // The four servers prepare() reports are the known ones; catalog.max-tasks keeps its default (10,000).
+        JobID job = submit(topics, Map.of("cluster.servers", "server-0,server-1,server-2,server-3"));
         try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
                 ControllerOutputs out = new ControllerOutputs(broker.bootstrapServers(), topics, false)) {
             prepare(in, out, 1.0e10);
@@ -151,6 +152,11 @@ final class ControllerOnClusterIT {
                     "cycle");
             expected.put(bad(in, topics.catalog(), "negative", "{\"schemaVersion\":1,\"model\":\"negative\",\"dag\":{\"name\":\"n\","
                     + "\"tasks\":[{\"id\":\"a\",\"ops\":-5.0}],\"edges\":[]}}"), "ops");
+            expected.put(bad(in, topics.catalog(), "oversized", chainEntry("oversized", 10_001)),
+                    "model 'oversized' has 10001 tasks, over catalog.max-tasks (10000)");
+            expected.put(bad(in, topics.telemetry(), "server-42", "{\"schemaVersion\":1,\"serverId\":\"server-42\",\"up\":true,"
+                    + "\"opsPerSecond\":1.0E12,\"ongoingRequests\":0,\"cachedModels\":[],\"eventTime\":" + now + "}"),
+                    "field 'serverId' ('server-42') is not a known server");
             for (int i = 50; i < 100; i++) {
                 in.request("ok-" + i, "fj-a", System.currentTimeMillis());
             }
@@ -325,6 +331,21 @@ final class ControllerOnClusterIT {
             Thread.sleep(200);
         }
         assertThat(numRestarts(job)).as("the kill -9 restarted the job").isGreaterThanOrEqualTo(1);
+    }
+
+    /** A well-formed catalog entry whose DAG is a chain of {@code tasks} tasks (about 67 bytes per task). */
+    private static String chainEntry(String model, int tasks) {
+        StringBuilder json = new StringBuilder("{\"schemaVersion\":1,\"model\":\"").append(model)
+                .append("\",\"dag\":{\"name\":\"").append(model).append("\",\"tasks\":[");
+        for (int i = 0; i < tasks; i++) {
+            json.append(i == 0 ? "" : ",").append("{\"id\":\"t").append(i).append("\",\"ops\":1.0}");
+        }
+        json.append("],\"edges\":[");
+        for (int i = 1; i < tasks; i++) {
+            json.append(i == 1 ? "" : ",").append("{\"from\":\"t").append(i - 1).append("\",\"to\":\"t").append(i)
+                    .append("\",\"bytes\":1.0}");
+        }
+        return json.append("]}}").toString();
     }
 
     private static String request(String id, String model, long eventTime, String extraFields) {

@@ -2,6 +2,7 @@ package dev.nona.controller.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nona.controller.ControllerConfig;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.ServerTelemetry;
@@ -60,6 +61,18 @@ final class ControlDeserializerTest {
         assertThat(r.input()).isNull();
         assertThat(r.rejected().reason()).isEqualTo("model 'big' has 4 tasks, over catalog.max-tasks (3)");
         assertThat(r.rejected().raw()).isEqualTo(value);
+    }
+
+    @Test
+    void catalog_justOverTheDefaultTaskLimit_fitsTheSerdeSizeLimit_andIsRejectedByTheTaskLimit() {
+        ControlLimits defaults = ControllerConfig.withBootstrap("b").controlLimits();
+        byte[] value = catalog.serialize(ControlLimitsTest.chain("big", defaults.maxTasks() + 1));
+        assertThat(value.length).isLessThan(JsonSerde.DEFAULT_MAX_RECORD_BYTES);
+        List<ControlRecord> out = new ArrayList<>();
+        new ControlDeserializer(ControlDeserializer.Kind.CATALOG, defaults).deserialize(
+                new ConsumerRecord<>("model-catalog", 0, 0L, "big".getBytes(StandardCharsets.UTF_8), value),
+                new ListCollector<>(out));
+        assertThat(out.get(0).rejected().reason()).isEqualTo("model 'big' has 10001 tasks, over catalog.max-tasks (10000)");
     }
 
     @Test

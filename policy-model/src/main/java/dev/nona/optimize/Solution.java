@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param rho               the link load $\rho$
  * @param phi               the link wait $\phi$ (s)
  * @param serverUtilisation the mean server utilisation $u$ (whether or not the cost model charges its wait)
- * @param serverWaitSeconds the per-task server wait charged (0 in the paper's formulation)
+ * @param serverWaitSeconds the entry wait $W$ charged where a task joins a server from outside (0 in the paper's formulation)
  * @param solveNanos        wall-clock solve time
  * @param iterations        number of linear programs solved
  * @param costModel         the formulation solved

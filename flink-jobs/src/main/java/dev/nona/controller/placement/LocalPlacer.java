@@ -48,6 +48,11 @@ public final class LocalPlacer implements RequestPlacer {
     }
 
     @Override
+    public String model() {
+        return model;
+    }
+
+    @Override
     public double predictedJctSeconds() {
         return jct;
     }

@@ -63,6 +63,11 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
     }
 
     @Override
+    public String model() {
+        return model;
+    }
+
+    @Override
     public double predictedJctSeconds() {
         return Double.isFinite(jct) ? jct : 0;
     }

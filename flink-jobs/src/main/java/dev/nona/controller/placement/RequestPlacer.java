@@ -12,6 +12,9 @@ public interface RequestPlacer {
     /** A server for every original task, in the DAG's task order. */
     List<StageAssignment> place(WarmFirstServers servers, RandomGenerator rng);
 
+    /** The model it places (one shared string, so decisions name it without a copy per request). */
+    String model();
+
     /** The cost model's predicted job completion time $\tau_j$ in seconds. */
     double predictedJctSeconds();
 }

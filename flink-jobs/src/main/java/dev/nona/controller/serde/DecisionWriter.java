@@ -15,8 +15,10 @@ import java.util.Map;
  * Writes a {@link PlacementDecision} as exactly the JSON bytes the topic serde ({@code kafka-topics}' Jackson
  * {@code JsonSerde}) writes, field for field and byte for byte, only faster: a decision names every original task
  * of its model with a server, in the DAG's task order, so the same task and server ids repeat in every decision.
- * Each stage is written as two cached fragments: {@code {"task":"<task>","server":} kept per model and position
- * (checked against the task id, by reference first), and {@code "<server>"}} kept in a small cache by server id.
+ * A stage's fragment {@code {"task":"<task>","server":"<server>"}} is found by the stage's reference among those
+ * last seen at the same position of the same model (the placers share one instance per task and server), else
+ * built from two cached parts: {@code {"task":"<task>","server":} per model and position (checked against the task
+ * id) and {@code "<server>"}} per server id.
  * Ids are encoded once, by Jackson, so escaping is Jackson's; per-request strings (request id, tenant) that are
  * plain printable ASCII are copied directly, anything else goes through Jackson; numbers are written as Jackson
  * writes them ({@link Double#toString(double)} for the predicted JCT, cached per value). The bytes are written into
@@ -29,6 +31,8 @@ public final class DecisionWriter {
     static final int CACHE_LIMIT = 1 << 16;
     private static final int DOUBLE_SLOTS = 64;
     private static final int SERVER_SLOTS = 1024;
+    /** Stage instances remembered per model position (one per server the position is placed on, up to this). */
+    static final int ROW = 64;
 
     private static final byte[] SCHEMA_VERSION = ascii("{\"schemaVersion\":");
     private static final byte[] REQUEST_ID = ascii(",\"requestId\":");
@@ -73,9 +77,7 @@ public final class DecisionWriter {
                 ensure(1);
                 buffer[size++] = ',';
             }
-            StageAssignment stage = stages.get(i);
-            raw(taskPrefix(p, i, stage.task()));
-            raw(serverSuffix(stage.server()));
+            raw(fragment(p, i, stages.get(i)));
         }
         raw(PREDICTED_JCT);
         raw(doubleBytes(d.predictedJctSeconds()));
@@ -96,10 +98,39 @@ public final class DecisionWriter {
             p = new Positions(n);
             positions.put(model, p);
         } else if (p.tasks.length < n) {
-            p.tasks = Arrays.copyOf(p.tasks, n);
-            p.prefixes = Arrays.copyOf(p.prefixes, n);
+            p.grow(n);
         }
         return p;
+    }
+
+    /**
+     * The whole fragment of a stage: found by reference among the stage instances last seen at position {@code i}
+     * (the placers share one instance per task and server, so the stage object itself is not even read), else
+     * built from the cached task prefix and server suffix and remembered there (round robin over
+     * {@link #ROW} slots).
+     */
+    private byte[] fragment(Positions p, int i, StageAssignment stage) {
+        StageAssignment[] seen = p.stages[i];
+        for (int k = 0; k < seen.length; k++) {
+            if (seen[k] == stage) {
+                return p.fragments[i][k];
+            }
+        }
+        byte[] prefix = taskPrefix(p, i, stage.task());
+        byte[] suffix = serverSuffix(stage.server());
+        byte[] f = Arrays.copyOf(prefix, prefix.length + suffix.length);
+        System.arraycopy(suffix, 0, f, prefix.length, suffix.length);
+        int k = p.next[i];
+        if (k < seen.length) {
+            p.next[i] = (k + 1) % ROW;
+        } else {
+            p.stages[i] = Arrays.copyOf(seen, k + 1);
+            p.fragments[i] = Arrays.copyOf(p.fragments[i], k + 1);
+            p.next[i] = (k + 1) % ROW;
+        }
+        p.stages[i][k] = stage;
+        p.fragments[i][k] = f;
+        return f;
     }
 
     /** {@code {"task":"<task>","server":}, cached for position {@code i} of the model. */
@@ -230,10 +261,30 @@ public final class DecisionWriter {
     private static final class Positions {
         String[] tasks;
         byte[][] prefixes;
+        StageAssignment[][] stages;
+        byte[][][] fragments;
+        int[] next;
 
         Positions(int n) {
-            tasks = new String[n];
-            prefixes = new byte[n][];
+            tasks = new String[0];
+            prefixes = new byte[0][];
+            stages = new StageAssignment[0][];
+            fragments = new byte[0][][];
+            next = new int[0];
+            grow(n);
+        }
+
+        void grow(int n) {
+            int old = tasks.length;
+            tasks = Arrays.copyOf(tasks, n);
+            prefixes = Arrays.copyOf(prefixes, n);
+            stages = Arrays.copyOf(stages, n);
+            fragments = Arrays.copyOf(fragments, n);
+            next = Arrays.copyOf(next, n);
+            for (int i = old; i < n; i++) {
+                stages[i] = new StageAssignment[0];
+                fragments[i] = new byte[0][];
+            }
         }
     }
 }

@@ -47,17 +47,17 @@ final class DecisionWriterTest {
     void contract_randomDecisions_reusedWriterAndSharedStages_sameBytesAsTopicSerde() {
         SplittableRandom rng = new SplittableRandom(6);
         DecisionWriter writer = new DecisionWriter();
-        StageAssignment[][] shared = new StageAssignment[30][8];
+        StageAssignment[][] shared = new StageAssignment[30][100];
         for (int t = 0; t < 30; t++) {
-            for (int s = 0; s < 8; s++) {
+            for (int s = 0; s < 100; s++) {
                 shared[t][s] = new StageAssignment("layer" + t + ".conv", "server-" + s);
             }
         }
-        for (int i = 0; i < 2_000; i++) {
+        for (int i = 0; i < 4_000; i++) {
             int tasks = 1 + rng.nextInt(30);
             List<StageAssignment> stages = new ArrayList<>();
             for (int t = 0; t < tasks; t++) {
-                int s = rng.nextInt(8);
+                int s = rng.nextInt(i < 1_000 ? 8 : 100); // more servers than a position remembers
                 // Half the stages are fresh instances with the same strings (as after a network hop).
                 stages.add(rng.nextBoolean() ? shared[t][s] : new StageAssignment("layer" + t + ".conv", "server-" + s));
             }

@@ -21,8 +21,9 @@ import java.util.Map;
  * id) and {@code "<server>"}} per server id.
  * Ids are encoded once, by Jackson, so escaping is Jackson's; per-request strings (request id, tenant) that are
  * plain printable ASCII are copied directly, anything else goes through Jackson; numbers are written as Jackson
- * writes them ({@link Double#toString(double)} for the predicted JCT, cached per value). The bytes are written into
- * one reused buffer; {@link #write} returns an exact-size copy (a Kafka producer keeps the array until it is sent).
+ * writes them ({@link Double#toString(double)} for the predicted JCT, cached per value). The other fields are
+ * written into one reused buffer; {@link #write} returns a new exact-size array (a Kafka producer keeps it until
+ * it is sent) into which the stage fragments are copied once.
  *
  * <p>Not thread safe: one per operator or serialization-schema instance. Caches are bounded (cleared when full).
  */
@@ -50,7 +51,8 @@ public final class DecisionWriter {
     private final String[] serverIds = new String[SERVER_SLOTS];
     private final byte[][] serverSuffixes = new byte[SERVER_SLOTS][];
     private final Map<String, byte[]> strings = new HashMap<>();
-    private byte[] buffer = new byte[4096];
+    private byte[] buffer = new byte[256];
+    private byte[][] scratch = new byte[64][];
     private int size;
     private final long[] doubleBits = new long[DOUBLE_SLOTS];
     private final byte[][] doubleText = new byte[DOUBLE_SLOTS][];
@@ -69,15 +71,18 @@ public final class DecisionWriter {
         raw(TABLE_VERSION);
         number(d.tableVersion());
         raw(d.fallback() ? FALLBACK_TRUE : FALLBACK_FALSE);
+        int head = size;
         List<StageAssignment> stages = d.stages();
         int n = stages.size();
         Positions p = positions(d.model(), n);
+        if (scratch.length < n) {
+            scratch = new byte[n][];
+        }
+        int stageBytes = n - 1;
         for (int i = 0; i < n; i++) {
-            if (i > 0) {
-                ensure(1);
-                buffer[size++] = ',';
-            }
-            raw(fragment(p, i, stages.get(i)));
+            byte[] f = fragment(p, i, stages.get(i));
+            scratch[i] = f;
+            stageBytes += f.length;
         }
         raw(PREDICTED_JCT);
         raw(doubleBytes(d.predictedJctSeconds()));
@@ -85,7 +90,21 @@ public final class DecisionWriter {
         number(d.eventTime());
         ensure(1);
         buffer[size++] = '}';
-        return Arrays.copyOf(buffer, size);
+        // Header and tail are in the buffer; the stages are copied once, straight into the exact-size result.
+        int tail = size - head;
+        byte[] out = new byte[head + stageBytes + tail];
+        System.arraycopy(buffer, 0, out, 0, head);
+        int at = head;
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                out[at++] = ',';
+            }
+            byte[] f = scratch[i];
+            System.arraycopy(f, 0, out, at, f.length);
+            at += f.length;
+        }
+        System.arraycopy(buffer, head, out, at, tail);
+        return out;
     }
 
     /** The cached prefixes of a model's stages, by position, building them for the first {@code n} positions. */

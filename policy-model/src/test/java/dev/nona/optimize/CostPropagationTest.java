@@ -28,20 +28,10 @@ final class CostPropagationTest {
     @Property(tries = 60, seed = "31")
     void reduction_forkJoin_equalsPaperEquationsXandXI(@ForAll @LongRange(min = 0, max = 1_000_000) long seed) {
         Random r = new Random(seed);
-        int m = 1 + r.nextInt(4);
-        List<String> inter = new ArrayList<>();
-        List<Edge> edges = new ArrayList<>();
-        Map<String, ContractedNode> nodes = new HashMap<>();
-        nodes.put("r", new ContractedNode("r", 1e9, List.of("r"), false));
-        nodes.put("k", new ContractedNode("k", 1e9, List.of("k"), false));
-        for (int i = 0; i < m; i++) {
-            String id = "t" + i;
-            inter.add(id);
-            nodes.put(id, new ContractedNode(id, 1e8 + 1e10 * r.nextDouble(), List.of(id), false));
-            edges.add(new Edge("r", id, 1e7 * r.nextDouble()));
-            edges.add(new Edge(id, "k", 1e7 * r.nextDouble()));
-        }
-        Subgraph sg = new Subgraph("r", "k", inter, edges);
+        RandomSubgraph g = RandomSubgraph.draw(r, 1 + r.nextInt(4), 1e8, false);
+        Subgraph sg = g.subgraph();
+        Map<String, ContractedNode> nodes = g.nodes();
+        List<String> inter = sg.intermediates();
         double phi = 1e-3 * r.nextDouble();
         for (Triplet t : TestingTriplets.enumerate(inter)) {
             ChoiceCost c = ChoiceCost.compile(sg, t, nodes, NU, MU, ServerWaits.NONE);
@@ -80,28 +70,10 @@ final class CostPropagationTest {
     @Property(tries = 60, seed = "32")
     void envelope_equalsDynamicProgram_withCrossPartEdges(@ForAll @LongRange(min = 0, max = 1_000_000) long seed) {
         Random r = new Random(seed);
-        int m = 2 + r.nextInt(3);
-        List<String> inter = new ArrayList<>();
-        List<Edge> edges = new ArrayList<>();
-        Map<String, ContractedNode> nodes = new HashMap<>();
-        nodes.put("r", new ContractedNode("r", 1e9, List.of("r"), false));
-        nodes.put("k", new ContractedNode("k", 1e9, List.of("k"), false));
-        for (int i = 0; i < m; i++) {
-            String id = "t" + i;
-            inter.add(id);
-            nodes.put(id, new ContractedNode(id, 1e10 * r.nextDouble(), List.of(id), false));
-            edges.add(new Edge("r", id, 1e7 * r.nextDouble()));
-            edges.add(new Edge(id, "k", 1e7 * r.nextDouble()));
-            for (int j = 0; j < i; j++) {
-                if (r.nextInt(3) == 0) {
-                    edges.add(new Edge("t" + j, id, 1e7 * r.nextDouble()));
-                }
-            }
-        }
-        if (r.nextBoolean()) {
-            edges.add(new Edge("r", "k", 1e7 * r.nextDouble()));
-        }
-        Subgraph sg = new Subgraph("r", "k", inter, edges);
+        RandomSubgraph g = RandomSubgraph.draw(r, 2 + r.nextInt(3), 0, true);
+        Subgraph sg = g.subgraph();
+        Map<String, ContractedNode> nodes = g.nodes();
+        List<String> inter = sg.intermediates();
         ServerWaits w = new ServerWaits(1e-3 * r.nextDouble(), 3 * r.nextDouble());
         for (Triplet t : TestingTriplets.enumerate(inter)) {
             ChoiceCost c = ChoiceCost.compile(sg, t, nodes, NU, MU, w);
@@ -174,5 +146,37 @@ final class CostPropagationTest {
 
         assertThat(s.job("f").subgraphs().get(0).triplets()).containsExactly(Figure1.TOGETHER);
         assertThat(s.job("f").predictedJctSeconds()).isCloseTo(0.022, within(1e-12));
+    }
+
+    /** A random subgraph r -> t0..t(m-1) -> k drawn from {@code r}; the two properties share its draw order. */
+    private record RandomSubgraph(Subgraph subgraph, Map<String, ContractedNode> nodes) {
+        /**
+         * Task ti computes minOps + 1e10 * U ops; every task has an edge from the root and to the sink. With
+         * {@code crossEdges}, ti also gets an edge from each earlier tj with probability 1/3, and the root an edge
+         * straight to the sink with probability 1/2.
+         */
+        static RandomSubgraph draw(Random r, int m, double minOps, boolean crossEdges) {
+            List<String> inter = new ArrayList<>();
+            List<Edge> edges = new ArrayList<>();
+            Map<String, ContractedNode> nodes = new HashMap<>();
+            nodes.put("r", new ContractedNode("r", 1e9, List.of("r"), false));
+            nodes.put("k", new ContractedNode("k", 1e9, List.of("k"), false));
+            for (int i = 0; i < m; i++) {
+                String id = "t" + i;
+                inter.add(id);
+                nodes.put(id, new ContractedNode(id, minOps + 1e10 * r.nextDouble(), List.of(id), false));
+                edges.add(new Edge("r", id, 1e7 * r.nextDouble()));
+                edges.add(new Edge(id, "k", 1e7 * r.nextDouble()));
+                for (int j = 0; crossEdges && j < i; j++) {
+                    if (r.nextInt(3) == 0) {
+                        edges.add(new Edge("t" + j, id, 1e7 * r.nextDouble()));
+                    }
+                }
+            }
+            if (crossEdges && r.nextBoolean()) {
+                edges.add(new Edge("r", "k", 1e7 * r.nextDouble()));
+            }
+            return new RandomSubgraph(new Subgraph("r", "k", inter, edges), nodes);
+        }
     }
 }

@@ -1,5 +1,7 @@
 package dev.nona.it;
 
+import dev.nona.topics.TopicSpec;
+import dev.nona.topics.Topics;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,31 +17,36 @@ import org.apache.kafka.clients.admin.NewTopic;
 record ControllerTopics(String prefix) {
 
     String requests() {
-        return prefix + "-inference-requests";
+        return named(Topics.INFERENCE_REQUESTS);
     }
 
     String telemetry() {
-        return prefix + "-cluster-telemetry";
+        return named(Topics.CLUSTER_TELEMETRY);
     }
 
     String catalog() {
-        return prefix + "-model-catalog";
+        return named(Topics.MODEL_CATALOG);
     }
 
     String decisions() {
-        return prefix + "-placement-decisions";
+        return named(Topics.PLACEMENT_DECISIONS);
     }
 
     String tables() {
-        return prefix + "-placement-tables";
+        return named(Topics.PLACEMENT_TABLES);
     }
 
     String events() {
-        return prefix + "-controller-events";
+        return named(Topics.CONTROLLER_EVENTS);
     }
 
     String deadLetters() {
-        return prefix + "-dead-letters";
+        return named(Topics.DEAD_LETTERS);
+    }
+
+    /** The prefixed name of one of the controller's topics (the names themselves come from {@link Topics}). */
+    private String named(TopicSpec<?> topic) {
+        return prefix + "-" + topic.name();
     }
 
     /** Creates the topics: 4 partitions for requests and decisions, 1 for the rest (catalog and tables compacted). */

@@ -39,11 +39,8 @@ public class SolveBenchmark {
 
     @Setup
     public void setUp() {
-        problem = ZooProblem.build(80, formulation.equals("paper") ? CostModel.PAPER : CostModel.DEFAULT);
-        Solution s = NonaOptimizer.solve(problem);
-        if (!s.feasible()) {
-            throw new IllegalStateException("benchmark problem is infeasible: " + s.diagnostic());
-        }
+        CostModel costModel = formulation.equals("paper") ? CostModel.PAPER : CostModel.DEFAULT;
+        problem = ZooProblem.requireFeasible(ZooProblem.build(80, costModel));
     }
 
     @Benchmark

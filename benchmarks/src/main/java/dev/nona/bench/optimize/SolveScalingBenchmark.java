@@ -42,11 +42,7 @@ public class SolveScalingBenchmark {
 
     @Setup
     public void setUp() {
-        problem = ZooProblem.withRatesOf(RATE_SERVERS, servers, CostModel.DEFAULT);
-        Solution s = NonaOptimizer.solve(problem);
-        if (!s.feasible()) {
-            throw new IllegalStateException("benchmark problem is infeasible: " + s.diagnostic());
-        }
+        problem = ZooProblem.requireFeasible(ZooProblem.withRatesOf(RATE_SERVERS, servers, CostModel.DEFAULT));
     }
 
     @Benchmark

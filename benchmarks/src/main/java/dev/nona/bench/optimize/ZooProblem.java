@@ -4,8 +4,10 @@ import dev.nona.dag.ContractedNode;
 import dev.nona.dag.DagAnalysis;
 import dev.nona.optimize.CostModel;
 import dev.nona.optimize.JobClass;
+import dev.nona.optimize.NonaOptimizer;
 import dev.nona.optimize.NonaProblem;
 import dev.nona.optimize.Problems;
+import dev.nona.optimize.Solution;
 import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
 import dev.nona.zoo.ModelZoo;
@@ -38,6 +40,20 @@ public final class ZooProblem {
         }
         Background bg = new Background(new Background.Comm(total / 100, 4e7), new Background.Compute(total / 100, 1e9));
         return new NonaProblem(jobs, new Cluster(servers, OPS_PER_SECOND, LINK_BITS_PER_SECOND), bg, costModel);
+    }
+
+    /**
+     * The problem itself, once it has been solved and found feasible: a benchmark's set-up, so that it never times
+     * an infeasible problem.
+     *
+     * @throws IllegalStateException naming the solver's diagnostic if it is infeasible
+     */
+    public static NonaProblem requireFeasible(NonaProblem problem) {
+        Solution s = NonaOptimizer.solve(problem);
+        if (!s.feasible()) {
+            throw new IllegalStateException("benchmark problem is infeasible: " + s.diagnostic());
+        }
+        return problem;
     }
 
     /** The problem built for {@code rateServers} servers, solved on {@code servers} servers (rates unchanged). */

@@ -31,6 +31,7 @@ public final class DecisionWriter {
     /** Most cached stage fragments or strings before a cache is cleared. */
     static final int CACHE_LIMIT = 1 << 16;
     private static final int DOUBLE_SLOTS = 64;
+    private static final long EIGHT_DIGITS = 100_000_000L;
     private static final int SERVER_SLOTS = 1024;
     /** Stage instances remembered per model position (one per server the position is placed on, up to this). */
     static final int ROW = 64;
@@ -65,16 +66,16 @@ public final class DecisionWriter {
         raw(REQUEST_ID);
         string(d.requestId());
         raw(MODEL);
-        raw(cachedString(d.model()));
+        List<StageAssignment> stages = d.stages();
+        int n = stages.size();
+        Positions p = positions(d.model(), n);
+        raw(p.quotedModel);
         raw(TENANT);
         string(d.tenant());
         raw(TABLE_VERSION);
         number(d.tableVersion());
         raw(d.fallback() ? FALLBACK_TRUE : FALLBACK_FALSE);
         int head = size;
-        List<StageAssignment> stages = d.stages();
-        int n = stages.size();
-        Positions p = positions(d.model(), n);
         if (scratch.length < n) {
             scratch = new byte[n][];
         }
@@ -114,7 +115,7 @@ public final class DecisionWriter {
             if (positions.size() >= CACHE_LIMIT) {
                 positions.clear();
             }
-            p = new Positions(n);
+            p = new Positions(n, cachedString(model));
             positions.put(model, p);
         } else if (p.tasks.length < n) {
             p.grow(n);
@@ -238,6 +239,7 @@ public final class DecisionWriter {
         return text;
     }
 
+    /** A long as Jackson writes it; eight digits at a time in {@code int} arithmetic (cheaper than long division). */
     private void number(long v) {
         ensure(20);
         if (v < 0) {
@@ -248,14 +250,26 @@ public final class DecisionWriter {
             buffer[size++] = '-';
             v = -v;
         }
+        if (v >= EIGHT_DIGITS) {
+            long high = v / EIGHT_DIGITS;
+            number(high);
+            int low = (int) (v - high * EIGHT_DIGITS);
+            for (int i = size + 7; i >= size; i--) {
+                buffer[i] = (byte) ('0' + low % 10);
+                low /= 10;
+            }
+            size += 8;
+            return;
+        }
+        int x = (int) v;
         int digits = 1;
-        for (long p = 10; digits < 19 && v >= p; p *= 10) {
+        for (int p = 10; digits < 8 && x >= p; p *= 10) {
             digits++;
         }
         int end = size + digits;
         for (int i = end - 1; i >= size; i--) {
-            buffer[i] = (byte) ('0' + (v % 10));
-            v /= 10;
+            buffer[i] = (byte) ('0' + x % 10);
+            x /= 10;
         }
         size = end;
     }
@@ -284,7 +298,10 @@ public final class DecisionWriter {
         byte[][][] fragments;
         int[] next;
 
-        Positions(int n) {
+        final byte[] quotedModel;
+
+        Positions(int n, byte[] quotedModel) {
+            this.quotedModel = quotedModel;
             tasks = new String[0];
             prefixes = new byte[0][];
             stages = new StageAssignment[0][];

@@ -102,26 +102,44 @@ final class ControllerJobITCase {
                 sendBadRequests(producer, config);
                 producer.flush();
 
-                List<ControllerEvent> ev = awaitEvent(config, e -> e.type() == ControllerEventType.TABLE_PUBLISHED
-                        && ((Number) e.details().get("tableVersion")).longValue() == 2, Duration.ofSeconds(30));
-                ControllerEvent drift = ev.stream().filter(e -> e.type() == ControllerEventType.DRIFT_DETECTED
-                        && "rate".equals(e.details().get("cause"))).findFirst().orElseThrow();
+                // The table solved for the shifted rates: the first one published after a rate drift. Tables published
+                // before it (the first solve, or one replacing a fallback) depend on how the first windows raced the
+                // catalog and telemetry, so the test does not assume its version number.
+                List<ControllerEvent> ev;
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (shiftTable(ev = readAll(config.topics().events(), events, false)) == null) {
+                    assertThat(System.nanoTime()).as("a table published after the rate drift; events: %s", ev).isLessThan(deadline);
+                    Thread.sleep(200);
+                }
+                ControllerEvent drift = ev.stream().filter(this::isShiftDrift).findFirst().orElseThrow();
                 assertThat(((Number) drift.details().get("windowEnd")).longValue())
-                        .as("drift detected at the end of the second window after the shift")
-                        .isEqualTo(BASE + 6 * WINDOW);
-                ControllerEvent published = ev.get(ev.size() - 1);
-                assertThat((Double) published.details().get("candidateObjective"))
-                        .as("events until table 2 (a failure here was seen once, 1 run in 5: keep them): %s", ev)
-                        .isLessThan((Double) published.details().get("currentObjective"));
+                        .as("drift detected within two windows of the shift (windows of %s ms from %s)", WINDOW, BASE + 4 * WINDOW)
+                        .isBetween(BASE + 5 * WINDOW, BASE + 6 * WINDOW);
+                ControllerEvent published = shiftTable(ev);
+                long shiftVersion = ((Number) published.details().get("tableVersion")).longValue();
+                long replaced = ((Number) published.details().get("currentTableVersion")).longValue();
+                boolean replacedFallback = ev.stream().anyMatch(e -> e.type() == ControllerEventType.FALLBACK
+                        && ((Number) e.details().get("tableVersion")).longValue() == replaced);
+                if (!replacedFallback && published.details().containsKey("currentObjective")) {
+                    assertThat((Double) published.details().get("candidateObjective"))
+                            .as("safe hot-swap: published only when predicted better; events: %s", ev)
+                            .isLessThan((Double) published.details().get("currentObjective"));
+                }
 
-                valid.addAll(sendRequests(producer, config, 10, 11, 150));  // after the new table
-                producer.flush();
-
-                Map<String, PlacementDecision> decided = awaitDecisions(config, valid.size() + 0, Duration.ofSeconds(60));
+                // After the new table: one more window of requests at a time, until a decision names the new table (the
+                // broadcast reaches the placement operator asynchronously to the event we read; at most 10 windows).
+                Map<String, PlacementDecision> decided = Map.of();
+                for (int w = 10; w < 20 && decided.values().stream().noneMatch(d -> d.tableVersion() == shiftVersion); w++) {
+                    valid.addAll(sendRequests(producer, config, w, w + 1, 150));
+                    producer.flush();
+                    decided = awaitDecisions(config, valid.size(), Duration.ofSeconds(60));
+                }
                 assertThat(decided.keySet()).containsExactlyInAnyOrderElementsOf(valid);
                 assertThat(decided.values()).allSatisfy(d ->
                         assertThat(d.stages()).extracting(s -> s.task()).containsExactlyInAnyOrder("t1", "t2", "t3", "t4"));
-                assertThat(decided.values()).filteredOn(d -> d.tableVersion() == 2).as("the new table is used")
+                assertThat(decided.values()).filteredOn(d -> d.tableVersion() == shiftVersion)
+                        .as("the new table (v%s) is used; versions used: %s; events: %s", shiftVersion,
+                                decided.values().stream().map(PlacementDecision::tableVersion).distinct().sorted().toList(), ev)
                         .isNotEmpty();
 
                 List<DeadLetter> dead = awaitDeadLetters(config, 4, Duration.ofSeconds(30));
@@ -133,7 +151,7 @@ final class ControllerJobITCase {
                 assertThat(dead).allSatisfy(d -> assertThat(d.offset()).isNotNegative());
 
                 List<PlacementTableRecord> published2 = readAll(config.topics().tables(), tables, false).stream()
-                        .filter(t -> t.version() == 2).toList();
+                        .filter(t -> t.version() == shiftVersion).toList();
                 JsonNode table2 = published2.get(0).tableTree();
                 assertThat(table2.get("rates").get("fig1").asDouble()).isEqualTo(150.0);
 
@@ -142,6 +160,29 @@ final class ControllerJobITCase {
                 job.cancel().get();
             }
         }
+    }
+
+    private boolean isTablePublished(ControllerEvent e) {
+        return e.type() == ControllerEventType.TABLE_PUBLISHED;
+    }
+
+    /** A rate drift seen at the end of a window after the shift (windows 4.. run at 150/s). */
+    private boolean isShiftDrift(ControllerEvent e) {
+        return e.type() == ControllerEventType.DRIFT_DETECTED && "rate".equals(e.details().get("cause"))
+                && ((Number) e.details().get("windowEnd")).longValue() > BASE + 4 * WINDOW;
+    }
+
+    /** The first table published for a rate drift after the shift's rate drift, or null if there is none yet. */
+    private ControllerEvent shiftTable(List<ControllerEvent> ev) {
+        boolean drifted = false;
+        for (ControllerEvent e : ev) {
+            drifted |= isShiftDrift(e);
+            // a solve started before the drift (e.g. for the catalog) may still publish after it: skip that one
+            if (drifted && isTablePublished(e) && String.valueOf(e.details().get("cause")).contains("rate")) {
+                return e;
+            }
+        }
+        return null;
     }
 
     private Set<String> sendRequests(KafkaProducer<byte[], byte[]> producer, ControllerConfig config, int fromWindow,

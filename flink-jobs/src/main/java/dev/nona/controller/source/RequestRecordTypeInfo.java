@@ -1,5 +1,6 @@
 package dev.nona.controller.source;
 
+import dev.nona.controller.serde.RecordTypeInfo;
 import java.lang.reflect.Type;
 import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializerConfig;
@@ -8,7 +9,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /** Type information of {@link RequestRecord}: its {@link RequestRecordSerializer} (found via {@code @TypeInfo}). */
-public final class RequestRecordTypeInfo extends TypeInformation<RequestRecord> {
+public final class RequestRecordTypeInfo extends RecordTypeInfo<RequestRecord> {
     private static final long serialVersionUID = 1L;
 
     /** For {@code @TypeInfo}: {@code TypeInformation.of(RequestRecord.class)} gives this. */
@@ -19,34 +20,8 @@ public final class RequestRecordTypeInfo extends TypeInformation<RequestRecord> 
         }
     }
 
-    @Override
-    public boolean isBasicType() {
-        return false;
-    }
-
-    @Override
-    public boolean isTupleType() {
-        return false;
-    }
-
-    @Override
-    public int getArity() {
-        return 1;
-    }
-
-    @Override
-    public int getTotalFields() {
-        return 1;
-    }
-
-    @Override
-    public Class<RequestRecord> getTypeClass() {
-        return RequestRecord.class;
-    }
-
-    @Override
-    public boolean isKeyType() {
-        return false;
+    public RequestRecordTypeInfo() {
+        super(RequestRecord.class);
     }
 
     @Override
@@ -57,20 +32,5 @@ public final class RequestRecordTypeInfo extends TypeInformation<RequestRecord> 
     @Override
     public String toString() {
         return "RequestRecord";
-    }
-
-    @Override
-    public boolean equals(Object obj) {
-        return obj instanceof RequestRecordTypeInfo;
-    }
-
-    @Override
-    public int hashCode() {
-        return RequestRecordTypeInfo.class.hashCode();
-    }
-
-    @Override
-    public boolean canEqual(Object obj) {
-        return obj instanceof RequestRecordTypeInfo;
     }
 }

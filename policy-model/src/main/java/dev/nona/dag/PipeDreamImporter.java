@@ -17,8 +17,9 @@ import org.jgrapht.graph.SimpleDirectedGraph;
  * Reads the {@code graph.txt} written by PipeDream's profiler (github.com/msr-fiddle/pipedream) into a
  * {@link ModelDag}.
  *
- * <p>Format: one line per node, {@code <id> -- <description> -- forward_compute_time=<ms>,
- * backward_compute_time=<ms>, activation_size=<bytes>, parameter_size=<bytes>}, then one tab-indented
+ * <p>Format: one line per node, {@code <id> -- <description> -- <attributes>}, the attributes being
+ * comma-separated {@code name=value} pairs: {@code forward_compute_time} and {@code backward_compute_time} (ms),
+ * {@code activation_size} and {@code parameter_size} (bytes); then one tab-indented
  * line per edge, {@code <from> -- <to>}. {@code activation_size} may be a list {@code [a; b; ...]} for
  * operators with several outputs (GNMT's LSTMs); it is summed, since the file does not say which
  * output each consumer reads. Ops and bytes are converted per request by a {@link PipeDreamConversion}.

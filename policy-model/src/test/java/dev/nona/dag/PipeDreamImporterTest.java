@@ -8,12 +8,16 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 final class PipeDreamImporterTest {
-    private static final String INPUT = "node1 -- Input0 -- forward_compute_time=0.000, backward_compute_time=0.000, "
-            + "activation_size=6422528.0, parameter_size=0.000";
-    private static final String CONV = "node2 -- Conv2d(3, 64, kernel_size=(3, 3)) -- forward_compute_time=3.200, "
-            + "backward_compute_time=9.775, activation_size=[64.0; 128.0], parameter_size=1728.000";
-    private static final String RELU = "node3 -- ReLU(inplace) -- forward_compute_time=0.016, backward_compute_time=0.1, "
-            + "activation_size=64.0, parameter_size=0.000";
+    // Hand-written lines in the profiler's format (not PipeDream data; the real graphs are read from ../shared/dags).
+    private static final String FORWARD = "forward_compute_time";
+    private static final String INPUT = node("node1", "Input0", "0.000", "6422528.0");
+    private static final String CONV = node("node2", "Conv2d(3, 64, kernel_size=(3, 3))", "3.200", "[64.0; 128.0]");
+    private static final String RELU = node("node3", "ReLU(inplace)", "0.016", "64.0");
+
+    private static String node(String id, String op, String forwardMs, String activation) {
+        return id + " -- " + op + " -- " + FORWARD + "=" + forwardMs + ", backward_compute_time=0.1, activation_size="
+                + activation + ", parameter_size=0.000";
+    }
 
     private static ModelDag parse(String... lines) {
         return PipeDreamImporter.parse("m", List.of(lines), PipeDreamConversion.defaults());
@@ -75,7 +79,7 @@ final class PipeDreamImporterTest {
 
     @Test
     void parse_negativeTime_namesLineAndValue() {
-        assertThatThrownBy(() -> parse(CONV.replace("forward_compute_time=3.200", "forward_compute_time=-1")))
+        assertThatThrownBy(() -> parse(CONV.replace(FORWARD + "=3.200", FORWARD + "=-1")))
                 .hasMessage("line 1: forward_compute_time (-1) must be finite and >= 0");
     }
 
@@ -87,7 +91,7 @@ final class PipeDreamImporterTest {
 
     @Test
     void parse_notANumber_namesLineAndValue() {
-        assertThatThrownBy(() -> parse(RELU.replace("forward_compute_time=0.016", "forward_compute_time=fast")))
+        assertThatThrownBy(() -> parse(RELU.replace(FORWARD + "=0.016", FORWARD + "=fast")))
                 .hasMessage("line 1: forward_compute_time 'fast' is not a number");
     }
 

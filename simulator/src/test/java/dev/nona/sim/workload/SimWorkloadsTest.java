@@ -61,8 +61,8 @@ final class SimWorkloadsTest {
     void from_pipedreamWithBatchSize_loadsTheDagAsTheOptimiserDoes(@TempDir Path dir) throws Exception {
         // 3.2 ms forward on the profiled GPU for a batch of 32: 3.2e-3 / 32 * 4e12 = 4.0e8 ops per request
         Path graph = Files.writeString(dir.resolve("m.txt"), String.join("\n",
-                "node1 -- Input0 -- forward_compute_time=0.000, backward_compute_time=0.000, activation_size=6422528.0, parameter_size=0.000",
-                "node2 -- Conv2d(3, 64) -- forward_compute_time=3.200, backward_compute_time=9.775, activation_size=64.0, parameter_size=1728.000",
+                pipeDreamNode("node1", "Input0", 0.0, 6422528.0),
+                pipeDreamNode("node2", "Conv2d(3, 64)", 3.2, 64.0),
                 "\tnode1 -- node2"));
         DagSource source = new DagSource.PipeDream(graph, Map.of("batchSize", 32.0));
         Workload w = new Workload(new Cluster(2, 1e11, 1e10), List.of(new ModelSpec("m", source, 1)), Background.NONE);
@@ -71,5 +71,11 @@ final class SimWorkloadsTest {
 
         double optimisers = DagSources.load("m", source).tasks().stream().mapToDouble(Task::ops).sum();
         assertThat(c.totalOps()).isCloseTo(optimisers, within(1e-6 * optimisers)).isCloseTo(4.0e8, within(1.0));
+    }
+
+    /** A hand-written node line in PipeDream's graph.txt format (not profiler data). */
+    private static String pipeDreamNode(String id, String op, double forwardMs, double activationBytes) {
+        return id + " -- " + op + " -- " + "forward_compute_time" + "=" + forwardMs + ", backward_compute_time=0.0, activation_size="
+                + activationBytes + ", parameter_size=0.0";
     }
 }

@@ -19,7 +19,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * <p>Because the values are immutable, {@link #copy(Object)} returns its argument. Not thread safe (Flink
  * duplicates serializers per thread through {@link #duplicate()}).
  */
-public final class JsonRecordSerializer<T> extends TypeSerializer<T> {
+public final class JsonRecordSerializer<T> extends ImmutableRecordSerializer<T> {
     private static final long serialVersionUID = 1L;
 
     private final Class<T> type;
@@ -41,33 +41,8 @@ public final class JsonRecordSerializer<T> extends TypeSerializer<T> {
     }
 
     @Override
-    public boolean isImmutableType() {
-        return true;
-    }
-
-    @Override
     public TypeSerializer<T> duplicate() {
         return new JsonRecordSerializer<>(type);
-    }
-
-    @Override
-    public T createInstance() {
-        return null;
-    }
-
-    @Override
-    public T copy(T from) {
-        return from;
-    }
-
-    @Override
-    public T copy(T from, T reuse) {
-        return from;
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
     }
 
     @Override
@@ -82,11 +57,6 @@ public final class JsonRecordSerializer<T> extends TypeSerializer<T> {
         byte[] bytes = new byte[source.readInt()];
         source.readFully(bytes);
         return mapper().readValue(bytes, type);
-    }
-
-    @Override
-    public T deserialize(T reuse, DataInputView source) throws IOException {
-        return deserialize(source);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.nona.controller.source;
 
+import dev.nona.controller.serde.ImmutableRecordSerializer;
 import dev.nona.controller.serde.JsonRecordSerializer;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
@@ -21,7 +22,7 @@ import org.apache.flink.core.memory.DataOutputView;
  *
  * <p>Not thread safe: {@link #duplicate()} gives each thread its own.
  */
-public final class RequestRecordSerializer extends TypeSerializer<RequestRecord> {
+public final class RequestRecordSerializer extends ImmutableRecordSerializer<RequestRecord> {
     private static final long serialVersionUID = 1L;
     private static final int REQUEST = 1;
     private static final int PAYLOAD = 2;
@@ -34,33 +35,8 @@ public final class RequestRecordSerializer extends TypeSerializer<RequestRecord>
     private transient int nextModel;
 
     @Override
-    public boolean isImmutableType() {
-        return true;
-    }
-
-    @Override
     public TypeSerializer<RequestRecord> duplicate() {
         return new RequestRecordSerializer();
-    }
-
-    @Override
-    public RequestRecord createInstance() {
-        return null;
-    }
-
-    @Override
-    public RequestRecord copy(RequestRecord from) {
-        return from;
-    }
-
-    @Override
-    public RequestRecord copy(RequestRecord from, RequestRecord reuse) {
-        return from;
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
     }
 
     @Override
@@ -99,11 +75,6 @@ public final class RequestRecordSerializer extends TypeSerializer<RequestRecord>
         Long payload = (flags & PAYLOAD) != 0 ? in.readLong() : null;
         InferenceRequest request = new InferenceRequest(version, id, model, tenant, eventTime, payload);
         return new RequestRecord(request, null, in.readInt(), in.readLong());
-    }
-
-    @Override
-    public RequestRecord deserialize(RequestRecord reuse, DataInputView in) throws IOException {
-        return deserialize(in);
     }
 
     @Override

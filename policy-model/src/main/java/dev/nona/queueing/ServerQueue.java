@@ -88,4 +88,34 @@ public final class ServerQueue {
         }
         return (sumLambdaS2 / servers) / (2 * (1 - u));
     }
+
+    /**
+     * The least waiting that placement drawn independently of the queues can cause, in seconds of waiting per
+     * second (our analysis, beyond the Nona paper). Let every job run whole on one server, drawn at random by any
+     * fixed distribution (Nona's sampling with a table that never splits a job, whatever the server weights). Server
+     * $i$ then sees a Poisson stream (a thinning of the arrivals) of rate $\lambda_i$ and load $\rho_i$; as an
+     * M/G/1-FIFO queue with the job as the customer, its Pollaczek&ndash;Khinchine wait is
+     * $W_i = \lambda_i E[S_i^2] / (2(1-\rho_i))$, and $E[S_i^2] \ge E[S_i]^2$ gives
+     * $\lambda_i W_i \ge \rho_i^2 / (2(1-\rho_i))$. That is convex in $\rho_i$, so with
+     * $\sum_i \rho_i = N u$ (Jensen)
+     * $$\sum_i \lambda_i W_i \ \ge\ \frac{N u^2}{2(1-u)}.$$
+     * Equality holds for one deterministic service time on evenly loaded servers (M/D/1). Divide by the job arrival
+     * rate for the mean wait per job. A scheduler that reads the queues is not bound by it.
+     *
+     * @param u       the mean server utilisation $u = \frac{1}{N}\sum_j \lambda_j S_j$, in $[0, 1)$
+     * @param servers $N \ge 1$
+     * @return seconds of waiting per second, summed over the jobs; $+\infty$ when $u \ge 1$
+     */
+    public static double samplingWaitRateFloor(double u, int servers) {
+        if (servers < 1) {
+            throw new IllegalArgumentException("servers (" + servers + ") must be >= 1");
+        }
+        if (!(u >= 0)) {
+            throw new IllegalArgumentException("utilisation u (" + u + ") must be >= 0");
+        }
+        if (!(u < 1)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        return servers * u * u / (2 * (1 - u));
+    }
 }

@@ -59,4 +59,72 @@ final class ServerQueueTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("entry load (2.0)");
         assertThatThrownBy(() -> new ServerWaits(-1, 0)).hasMessageContaining("entry wait (-1.0)");
     }
+
+    @Test
+    void samplingWaitRateFloor_workedExample_equalsMD1WhenServiceIsDeterministicAndEven() {
+        // 4 servers, jobs of 10 ms at 240/s spread evenly: u = 0.6, each server M/D/1 with lambda = 60/s,
+        // W = u s / (2 (1 - u)) = 7.5 ms; waiting per second = 240 * 7.5e-3 = 1.8 = N u^2 / (2 (1 - u)) = 4 * 0.36 / 0.8
+        assertThat(ServerQueue.samplingWaitRateFloor(0.6, 4)).isCloseTo(1.8, within(1e-12));
+        assertThat(ServerQueue.samplingWaitRateFloor(0.6, 4) / 240).isCloseTo(ServerQueue.waitingTime(2.4, 240 * 1e-4, 4), within(1e-15));
+    }
+
+    @Test
+    void samplingWaitRateFloor_anyRandomSplitOfAnyMix_waitsAtLeastTheFloor() {
+        // three job classes (deterministic sizes) routed to 5 servers by random fixed weights: the PK waits of the
+        // M/G/1 servers, summed as lambda_i W_i, never go below the floor at the same mean utilisation.
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(20261123);
+        int servers = 5;
+        int checked = 0;
+        for (int trial = 0; trial < 2000; trial++) {
+            double[] size = {rng.nextDouble(0.001, 1), rng.nextDouble(0.001, 1), rng.nextDouble(0.001, 1)};
+            double[] rate = {rng.nextDouble(0.1, 10), rng.nextDouble(0.1, 10), rng.nextDouble(0.1, 10)};
+            double[][] share = new double[3][servers];
+            for (double[] row : share) {
+                double sum = 0;
+                for (int i = 0; i < servers; i++) {
+                    row[i] = rng.nextDouble();
+                    sum += row[i];
+                }
+                for (int i = 0; i < servers; i++) {
+                    row[i] /= sum;
+                }
+            }
+            double load = 0;
+            for (int j = 0; j < 3; j++) {
+                load += rate[j] * size[j];
+            }
+            double scale = rng.nextDouble(0.05, 0.9) * servers / load; // target mean utilisation in (0.05, 0.9)
+            // PK per server: W_i = sum_j lambda_ij s_j^2 / (2 (1 - rho_i)); waiting per second adds lambda_i W_i
+            double waitingPerSecond = 0;
+            boolean stable = true;
+            for (int i = 0; i < servers; i++) {
+                double lambda = 0;
+                double lambdaS = 0;
+                double lambdaS2 = 0;
+                for (int j = 0; j < 3; j++) {
+                    double l = rate[j] * scale * share[j][i];
+                    lambda += l;
+                    lambdaS += l * size[j];
+                    lambdaS2 += l * size[j] * size[j];
+                }
+                stable &= lambdaS < 1;
+                waitingPerSecond += lambda * lambdaS2 / (2 * (1 - lambdaS));
+            }
+            if (!stable) {
+                continue;
+            }
+            double u = load * scale / servers;
+            assertThat(waitingPerSecond).as("trial %d", trial).isGreaterThanOrEqualTo(ServerQueue.samplingWaitRateFloor(u, servers) * (1 - 1e-12));
+            checked++;
+        }
+        assertThat(checked).as("stable trials checked").isGreaterThan(200);
+    }
+
+    @Test
+    void samplingWaitRateFloor_overloadedIsInfinite_badArgumentsNamed() {
+        assertThat(ServerQueue.samplingWaitRateFloor(1.0, 3)).isInfinite();
+        assertThat(ServerQueue.samplingWaitRateFloor(0, 3)).isZero();
+        assertThatThrownBy(() -> ServerQueue.samplingWaitRateFloor(Double.NaN, 3)).hasMessageContaining("utilisation u (NaN)");
+        assertThatThrownBy(() -> ServerQueue.samplingWaitRateFloor(0.5, 0)).hasMessageContaining("servers (0)");
+    }
 }

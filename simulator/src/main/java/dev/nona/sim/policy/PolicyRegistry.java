@@ -33,7 +33,10 @@ public final class PolicyRegistry {
         register("nona", NonaPolicy::create);
         register("nona-star", NonaStarPolicy::create);
         register("nona-jsq", NonaPolicy::createWithLiveMapping);
+        register("nona-controller", NonaPolicy::createWithControllerMapping);
+        register("nona-ledger", NonaPolicy::createWithLedgerMapping);
         register("expert", ExpertPolicy::create);
+        register("expert-jsq", ExpertPolicy::createWithLiveMapping);
         register("random", c -> new RandomPolicy(c.random()));
         register("opportunistic", c -> new ThetaPolicy(OpportunisticPolicy.table(c.workload()), c.random()));
         register("spark-fair", c -> new SparkFairPolicy(c.random()));

@@ -2,6 +2,7 @@ package dev.nona.sim.policy.expert;
 
 import dev.nona.sim.policy.Policy;
 import dev.nona.sim.policy.PolicyContext;
+import dev.nona.sim.policy.theta.ServerMapping;
 import dev.nona.sim.policy.theta.ThetaPolicy;
 
 /**
@@ -15,5 +16,13 @@ public final class ExpertPolicy {
 
     public static Policy create(PolicyContext context) {
         return new ThetaPolicy(context.expert().solve(context.workload()), context.random());
+    }
+
+    /**
+     * Expert's table with the live server mapping of {@code nona-jsq} ({@link ServerMapping#LIVE_QUEUES}), the
+     * yardstick for Nona with live mapping. The search itself scores tables under the uniform mapping.
+     */
+    public static Policy createWithLiveMapping(PolicyContext context) {
+        return new ThetaPolicy(context.expert().solve(context.workload()), context.random(), ServerMapping.LIVE_QUEUES);
     }
 }

@@ -2,7 +2,9 @@ package dev.nona.sim.policy.nona;
 
 import dev.nona.sim.policy.Policy;
 import dev.nona.sim.policy.PolicyContext;
+import dev.nona.sim.policy.theta.ServerMapping;
 import dev.nona.sim.policy.theta.ThetaPolicy;
+import dev.nona.sim.policy.theta.UnderTargetMapping;
 
 /**
  * Nona: samples the table that Nona's optimiser solved for the rates being simulated (the offline phase runs
@@ -22,6 +24,29 @@ public final class NonaPolicy {
      * servers (DESIGN.md, Section 6). Not in the paper.
      */
     public static Policy createWithLiveMapping(PolicyContext context) {
-        return new ThetaPolicy(context.nona().solve(context.workload()), context.random(), true);
+        return new ThetaPolicy(context.nona().solve(context.workload()), context.random(), ServerMapping.LIVE_QUEUES);
     }
+
+    /**
+     * Nona as the controller deploys it, with its defaults: the triplets come from the table, the servers by the
+     * controller's rule ({@link UnderTargetMapping}: a random server with fewer than 3 requests in flight, else any)
+     * over queue lengths that telemetry reports once a second. Not in the paper.
+     */
+    public static Policy createWithControllerMapping(PolicyContext context) {
+        return new ThetaPolicy(context.nona().solve(context.workload()), context.random(),
+                new UnderTargetMapping(UnderTargetMapping.DEFAULT_TARGET, TELEMETRY_SECONDS, false));
+    }
+
+    /**
+     * The controller's rule with a ledger of its own choices (the thesis's {@code MASched} counts a request the
+     * moment it routes it; the controller does not yet) and a target of 1, what a server here runs at once: a
+     * proposed change, measured before it is built. Not in the paper.
+     */
+    public static Policy createWithLedgerMapping(PolicyContext context) {
+        return new ThetaPolicy(context.nona().solve(context.workload()), context.random(),
+                new UnderTargetMapping(1, TELEMETRY_SECONDS, true));
+    }
+
+    /** How often the servers report telemetry (the demo's agents: once a second). */
+    static final double TELEMETRY_SECONDS = 1.0;
 }

@@ -37,6 +37,18 @@ public final class ServerPicker {
         return s;
     }
 
+    /** Whether {@code s} was picked (or taken) since the last {@link #reset}. */
+    public boolean taken(int s) {
+        return contains(s);
+    }
+
+    /** Records {@code s} as used, when a caller chose it by another rule. */
+    public void take(int s) {
+        if (count < used.length && !contains(s)) {
+            used[count++] = s;
+        }
+    }
+
     /** Un-picks {@code s} if it was the last or second-to-last pick (used to keep only the better of two). */
     public void forgetLast(int s) {
         for (int i = count - 1; i >= Math.max(1, count - 2); i--) {

@@ -56,6 +56,11 @@ public final class SimTriplet {
         return sinkWithRoot;
     }
 
+    /** True if the whole subgraph runs on the root's server: at most one part, holding the root and the sink. */
+    public boolean isWhole() {
+        return parts.length == 0 ? sinkWithRoot : parts.length == 1;
+    }
+
     @Override
     public String toString() {
         return "(" + Arrays.deepToString(parts) + ", k=" + rootPart + ", l=" + sinkPart + (parts.length == 0 ? ", sinkWithRoot=" + sinkWithRoot : "") + ")";

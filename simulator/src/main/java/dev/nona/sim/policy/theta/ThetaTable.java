@@ -22,4 +22,21 @@ public record ThetaTable(List<List<SubgraphTheta>> perClass, List<Double> predic
     public List<SubgraphTheta> of(int classIndex) {
         return perClass.get(classIndex);
     }
+
+    /** The largest probability, over every subgraph of every class, of a triplet that splits it; 0 when every job runs whole. */
+    public double maxSplitProbability() {
+        double max = 0;
+        for (List<SubgraphTheta> subgraphs : perClass) {
+            for (SubgraphTheta theta : subgraphs) {
+                double split = 0;
+                for (int i = 0; i < theta.options().size(); i++) {
+                    if (!theta.options().get(i).isWhole()) {
+                        split += theta.probability(i);
+                    }
+                }
+                max = Math.max(max, split);
+            }
+        }
+        return max;
+    }
 }

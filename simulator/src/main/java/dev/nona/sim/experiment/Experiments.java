@@ -10,6 +10,7 @@ public final class Experiments {
 
     static {
         add(new Fig3LoadSweep());
+        add(new HeadlineSeeds());
         add(new Fig4Bandwidth());
         add(new Fig5Cdf());
         add(new Table3SolveTime());

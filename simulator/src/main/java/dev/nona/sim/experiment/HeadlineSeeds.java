@@ -1,0 +1,163 @@
+package dev.nona.sim.experiment;
+
+import dev.nona.queueing.ServerQueue;
+import dev.nona.sim.JobClass;
+import dev.nona.sim.SimWorkload;
+import dev.nona.sim.engine.SimResult;
+import dev.nona.sim.report.CsvTable;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The paper's headline claims at 70% load, over several seeds, for Nona as the paper defines it (state-oblivious:
+ * servers drawn uniformly), as the controller deploys it (the table's groupings, servers from telemetry), with a
+ * proposed ledger, and with exact live queues. A claim holds only if it holds in every seed. Also states the queueing floor that no state-oblivious
+ * whole-job placement can go under ({@link ServerQueue#samplingWaitRateFloor}), which is why the paper's Nona
+ * cannot beat a live scheduler when the servers, not the link, are the bottleneck.
+ */
+public final class HeadlineSeeds implements Experiment {
+    static final double LOAD = 0.7;
+    static final int SEEDS = 5;
+    static final List<String> POLICIES = List.of("nona", "nona-star", "expert", "nona-controller", "nona-ledger", "nona-jsq", "expert-jsq",
+            "random", "opportunistic", "spark-fair", "local", "jsq", "p2c");
+
+    @Override
+    public String name() {
+        return "headline";
+    }
+
+    @Override
+    public String description() {
+        return "the headline claims at 70% load over " + SEEDS + " seeds, paper's Nona and deployed Nona";
+    }
+
+    @Override
+    public void run(ExperimentContext ctx) {
+        SimWorkload w = ctx.workload().withLoad(LOAD);
+        CsvTable csv = new CsvTable("seed", "policy", "meanJctSeconds", "p99JctSeconds", "inferenceMeanJctSeconds",
+                "linkUtilization");
+        Map<String, double[]> mean = new LinkedHashMap<>();
+        for (int i = 0; i < SEEDS; i++) {
+            long seed = ctx.seed() + i;
+            for (String policy : POLICIES) {
+                SimResult r = ctx.scenario().run(policy, w, w, ctx.jobs(), seed);
+                ctx.progress(String.format(Locale.ROOT, "headline seed %d %s: mean JCT %.4g s", seed, policy,
+                        r.meanJctSeconds()));
+                csv.add(seed, policy, r.meanJctSeconds(), r.p99JctSeconds(), r.inference().mean(), r.linkUtilization());
+                mean.computeIfAbsent(policy, p -> new double[SEEDS])[i] = r.meanJctSeconds();
+            }
+        }
+        csv.write(ctx.out().resolve("headline.csv"));
+        ctx.md("Load %.1f on `%d` servers, link %.3g bit/s; %d measured inference jobs per run; seeds %d-%d (every policy sees the "
+                        + "same arrivals for a given seed). Data: `headline.csv`.%n", LOAD, w.cluster().servers(),
+                w.cluster().linkBitsPerSecond(), ctx.jobs(), ctx.seed(), ctx.seed() + SEEDS - 1);
+        table(ctx, mean);
+        ctx.md("%nA claim holds only if it holds in every seed.%n");
+        claims(ctx, mean, "nona", "expert", "Nona as the paper defines it (state-oblivious, servers uniform)");
+        claims(ctx, mean, "nona-controller", "expert", "Nona as the controller deploys it (table's groupings; a server with fewer "
+                + "than 3 requests in flight by telemetry reported once a second, else any)");
+        claims(ctx, mean, "nona-ledger", "expert-jsq", "Nona with the controller's rule plus a ledger of its own choices, target 1 "
+                + "(proposed, not built)");
+        claims(ctx, mean, "nona-jsq", "expert-jsq", "Nona with exact, instantaneous queues (join the shortest queue, as spark-fair "
+                + "reads them)");
+        floor(ctx, w, mean);
+        ctx.writeSummary("Headline claims at 70% load, " + SEEDS + " seeds");
+    }
+
+    private static void table(ExperimentContext ctx, Map<String, double[]> mean) {
+        ctx.md("| policy | mean JCT (s), mean of seeds | min-max | / nona (min-max) | / nona-jsq (min-max) |");
+        ctx.md("| --- | --- | --- | --- | --- |");
+        for (Map.Entry<String, double[]> e : mean.entrySet()) {
+            double[] x = e.getValue();
+            ctx.md("| %s | %.4g | %.4g-%.4g | %s | %s |", e.getKey(), avg(x), min(x), max(x), range(x, mean.get("nona")),
+                    range(x, mean.get("nona-jsq")));
+        }
+    }
+
+    private static void claims(ExperimentContext ctx, Map<String, double[]> mean, String subject, String expert, String what) {
+        double[] n = mean.get(subject);
+        ctx.md("%n**%s** (`%s`):%n", what, subject);
+        claim(ctx, "at least 10x better than random", mean.get("random"), n, 10, "random");
+        claim(ctx, "better than opportunistic", mean.get("opportunistic"), n, 1, "opportunistic");
+        claim(ctx, "better than spark-fair", mean.get("spark-fair"), n, 1, "spark-fair");
+        double[] ex = mean.get(expert);
+        double worst = 0;
+        for (int i = 0; i < n.length; i++) {
+            worst = Math.max(worst, n[i] / ex[i]);
+        }
+        ctx.md("- within 10%% of %s: %s / %s = %.3f at worst -> %s", expert, subject, expert, worst,
+                worst <= 1.10 ? "holds" : "DOES NOT HOLD");
+    }
+
+    /** Holds if {@code other / subject} is strictly above {@code factor} (at least, for factor > 1) in every seed. */
+    private static void claim(ExperimentContext ctx, String text, double[] other, double[] subject, double factor, String name) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = 0;
+        for (int i = 0; i < subject.length; i++) {
+            lo = Math.min(lo, other[i] / subject[i]);
+            hi = Math.max(hi, other[i] / subject[i]);
+        }
+        boolean holds = factor > 1 ? lo >= factor : lo > factor;
+        ctx.md("- %s: %s / subject = %.4g-%.4g -> %s", text, name, lo, hi, holds ? "holds" : "DOES NOT HOLD");
+    }
+
+    /**
+     * The floor on the mean JCT of any state-oblivious placement that keeps each job on one server: every job's
+     * own service time plus the waiting of {@link ServerQueue#samplingWaitRateFloor}, spread over the jobs that
+     * use a server; background transfers count their transmission time only.
+     */
+    static double obliviousMeanJctFloor(SimWorkload w) {
+        double nu = w.cluster().opsPerSecond();
+        double jobsPerSecond = 0;
+        double secondsPerSecond = 0;
+        for (JobClass c : w.classes()) {
+            jobsPerSecond += c.ratePerSecond();
+            secondsPerSecond += c.ratePerSecond() * (c.totalOps() / nu + c.commBits() / w.cluster().linkBitsPerSecond());
+        }
+        double waiting = ServerQueue.samplingWaitRateFloor(w.computeLoad(), w.cluster().servers());
+        return (secondsPerSecond + waiting) / jobsPerSecond;
+    }
+
+    private static void floor(ExperimentContext ctx, SimWorkload w, Map<String, double[]> mean) {
+        double floor = obliviousMeanJctFloor(w);
+        ctx.md("%n**Why the paper's Nona cannot win here.** With every job on one server drawn independently of the queues, each "
+                + "server is fed a Poisson stream and the Pollaczek-Khinchine waits add up to at least N u^2 / (2(1-u)) seconds of "
+                + "waiting per second (`ServerQueue.samplingWaitRateFloor`, M/G/1-FIFO with the job as the customer). At u = %.2f "
+                + "this puts the mean JCT of any such placement at or above %.4g s, whatever the table; measured: nona %.4g s, "
+                + "expert (the best table the search found) %.4g s, local %.4g s. A live scheduler avoids that queueing: "
+                + "spark-fair %.4g s, jsq %.4g s. The floor assumes whole jobs; the tables split a subgraph with probability at "
+                + "most %.3g (Nona) and %.3g (Expert) at this load, so the server queues, not the link, decide the comparison.",
+                w.computeLoad(), floor, avg(mean.get("nona")), avg(mean.get("expert")), avg(mean.get("local")),
+                avg(mean.get("spark-fair")), avg(mean.get("jsq")), ctx.scenario().nonaTable(w).maxSplitProbability(),
+                ctx.scenario().expertTable(w).maxSplitProbability());
+    }
+
+    private static String range(double[] x, double[] base) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = 0;
+        for (int i = 0; i < x.length; i++) {
+            lo = Math.min(lo, x[i] / base[i]);
+            hi = Math.max(hi, x[i] / base[i]);
+        }
+        return String.format(Locale.ROOT, "%.4g-%.4g", lo, hi);
+    }
+
+    private static double avg(double[] x) {
+        double s = 0;
+        for (double v : x) {
+            s += v;
+        }
+        return s / x.length;
+    }
+
+    private static double min(double[] x) {
+        return Arrays.stream(x).min().orElseThrow();
+    }
+
+    private static double max(double[] x) {
+        return Arrays.stream(x).max().orElseThrow();
+    }
+}

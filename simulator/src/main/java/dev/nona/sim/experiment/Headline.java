@@ -11,7 +11,7 @@ final class Headline {
     static void write(ExperimentContext ctx, Map<String, SimResult> r, String where) {
         ctx.md("%n## At %s%n", where);
         Fig3LoadSweep.table(ctx, r);
-        ctx.md("%nClaims (the paper: Nona 70-202x better than Random, better than Opportunistic and Spark, within 10%% of Expert):%n");
+        ctx.md("%nClaims (the paper: Nona 70-202x better than Random, better than Opportunistic and Spark, within 10%% of Expert):");
         claims(ctx, r, "nona", "expert", "Nona as the paper defines it (state-oblivious)");
         claims(ctx, r, "nona-controller", "expert", "Nona as the controller deploys it (servers from telemetry reported once a second)");
         claims(ctx, r, "nona-jsq", "expert-jsq", "Nona with exact, instantaneous queues");

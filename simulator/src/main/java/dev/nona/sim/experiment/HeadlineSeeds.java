@@ -83,25 +83,16 @@ public final class HeadlineSeeds implements Experiment {
         claim(ctx, "at least 10x better than random", mean.get("random"), n, 10, "random");
         claim(ctx, "better than opportunistic", mean.get("opportunistic"), n, 1, "opportunistic");
         claim(ctx, "better than spark-fair", mean.get("spark-fair"), n, 1, "spark-fair");
-        double[] ex = mean.get(expert);
-        double worst = 0;
-        for (int i = 0; i < n.length; i++) {
-            worst = Math.max(worst, n[i] / ex[i]);
-        }
+        double worst = ratioRange(n, mean.get(expert))[1];
         ctx.md("- within 10%% of %s: %s / %s = %.3f at worst -> %s", expert, subject, expert, worst,
                 worst <= 1.10 ? "holds" : "DOES NOT HOLD");
     }
 
     /** Holds if {@code other / subject} is strictly above {@code factor} (at least, for factor > 1) in every seed. */
     private static void claim(ExperimentContext ctx, String text, double[] other, double[] subject, double factor, String name) {
-        double lo = Double.POSITIVE_INFINITY;
-        double hi = 0;
-        for (int i = 0; i < subject.length; i++) {
-            lo = Math.min(lo, other[i] / subject[i]);
-            hi = Math.max(hi, other[i] / subject[i]);
-        }
-        boolean holds = factor > 1 ? lo >= factor : lo > factor;
-        ctx.md("- %s: %s / subject = %.4g-%.4g -> %s", text, name, lo, hi, holds ? "holds" : "DOES NOT HOLD");
+        double[] r = ratioRange(other, subject);
+        boolean holds = factor > 1 ? r[0] >= factor : r[0] > factor;
+        ctx.md("- %s: %s / subject = %.4g-%.4g -> %s", text, name, r[0], r[1], holds ? "holds" : "DOES NOT HOLD");
     }
 
     /**
@@ -136,13 +127,19 @@ public final class HeadlineSeeds implements Experiment {
     }
 
     private static String range(double[] x, double[] base) {
+        double[] r = ratioRange(x, base);
+        return String.format(Locale.ROOT, "%.4g-%.4g", r[0], r[1]);
+    }
+
+    /** The smallest and largest of {@code x[i] / base[i]} over the seeds. */
+    private static double[] ratioRange(double[] x, double[] base) {
         double lo = Double.POSITIVE_INFINITY;
         double hi = 0;
         for (int i = 0; i < x.length; i++) {
             lo = Math.min(lo, x[i] / base[i]);
             hi = Math.max(hi, x[i] / base[i]);
         }
-        return String.format(Locale.ROOT, "%.4g-%.4g", lo, hi);
+        return new double[] {lo, hi};
     }
 
     private static double avg(double[] x) {

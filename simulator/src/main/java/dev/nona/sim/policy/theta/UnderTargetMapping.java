@@ -96,7 +96,7 @@ public final class UnderTargetMapping implements ServerMapping {
         refresh(view, n);
         int count = 0;
         for (int s = 0; s < n; s++) {
-            if (eligible(view, picker, s)) {
+            if (eligible(picker, s)) {
                 count++;
             }
         }
@@ -105,7 +105,7 @@ public final class UnderTargetMapping implements ServerMapping {
         }
         int k = random.nextInt(count);
         for (int s = 0; s < n; s++) {
-            if (eligible(view, picker, s) && k-- == 0) {
+            if (eligible(picker, s) && k-- == 0) {
                 return s;
             }
         }
@@ -124,7 +124,7 @@ public final class UnderTargetMapping implements ServerMapping {
         }
     }
 
-    private boolean eligible(ClusterView view, ServerPicker picker, int s) {
+    private boolean eligible(ServerPicker picker, int s) {
         return reported[s] < target && (picker == null || !picker.taken(s));
     }
 

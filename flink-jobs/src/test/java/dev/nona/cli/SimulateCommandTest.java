@@ -102,4 +102,24 @@ final class SimulateCommandTest {
         assertThat(outDir.resolve("md1.png")).isRegularFile();
         assertThat(Files.readString(outDir.resolve("summary.md"))).contains("M/D/1");
     }
+
+    @Test
+    void experiment_headlineWithClusterLoad_readsTheLoadOverTheClusterAndSaysHowToRegenerate(@TempDir Path dir) throws Exception {
+        Path w = workload(dir, """
+                {"cluster": {"servers": 8, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10},
+                 "models": [{"name": "resnet18", "dag": {"zoo": "resnet18"}, "ratePerSecond": 10},
+                            {"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 10}],
+                 "background": {"comm": {"ratePerSecond": 0.2, "bytes": 1.0e6}}}
+                """);
+        Path outDir = dir.resolve("headline");
+        int exit = cli.run("experiment", "headline", "--out", outDir.toString(), "--workload", w.toString(), "--jobs", "300",
+                "--expert-jobs", "300", "--cluster-load");
+
+        assertThat(exit).as(cli.err()).isZero();
+        String summary = Files.readString(outDir.resolve("summary.md"));
+        // 0.7 over 8 servers is 0.0875 per server
+        assertThat(summary).contains("over the cluster").contains("At u = 0.0875 per server")
+                .contains("--workload " + w + " --jobs 300 --seed 1 --cluster-load");
+        assertThat(Files.readAllLines(outDir.resolve("headline.csv"))).hasSize(1 + 5 * 13);
+    }
 }

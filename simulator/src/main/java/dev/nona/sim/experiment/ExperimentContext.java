@@ -16,7 +16,9 @@ import java.util.function.Consumer;
 
 /**
  * What an experiment runs with: the workload, where to write, how many jobs per run, the seed, the cost model
- * Nona's optimiser solves, and where progress goes (stderr in the CLI).
+ * Nona's optimiser solves, where progress goes (stderr in the CLI), and how a load on an experiment's axis is read:
+ * per server, $\sum_j \beta_j S_j / N$ (the default, the definition the issues and {@code simulate --load} use), or
+ * over the whole cluster, $\sum_j \beta_j S_j$ (as the paper's Section IV-B writes it; {@code --cluster-load}).
  */
 public final class ExperimentContext {
     private final SimWorkloads.Loaded loaded;
@@ -27,11 +29,19 @@ public final class ExperimentContext {
     private final ExpertSearch.Settings expert;
     private final Consumer<String> progress;
     private final Scenario scenario;
+    private final boolean clusterLoad;
+    private String command;
     private final StringBuilder summary = new StringBuilder();
     private final long startNanos = System.nanoTime();
 
     public ExperimentContext(SimWorkloads.Loaded loaded, Path out, long jobs, long seed, CostModel costModel,
                              ExpertSearch.Settings expert, Consumer<String> progress) {
+        this(loaded, out, jobs, seed, costModel, expert, progress, false);
+    }
+
+    /** With {@code clusterLoad}: loads on the experiments' axes are $\sum_j \beta_j S_j$ over the cluster, not per server. */
+    public ExperimentContext(SimWorkloads.Loaded loaded, Path out, long jobs, long seed, CostModel costModel,
+                             ExpertSearch.Settings expert, Consumer<String> progress, boolean clusterLoad) {
         if (jobs < 1) {
             throw new IllegalArgumentException("jobs (" + jobs + ") must be >= 1");
         }
@@ -42,7 +52,8 @@ public final class ExperimentContext {
         this.costModel = costModel;
         this.expert = expert;
         this.progress = progress;
-        this.scenario = new Scenario(loaded, costModel, expert, progress);
+        this.clusterLoad = clusterLoad;
+        this.scenario = new Scenario(loaded, costModel, expert, progress, perServer(Scenario.REFERENCE_LOAD));
     }
 
     public SimWorkloads.Loaded loaded() { return loaded; }
@@ -56,7 +67,27 @@ public final class ExperimentContext {
 
     /** A fresh scenario with another cost model (tables cached separately). */
     public Scenario scenario(CostModel model) {
-        return new Scenario(loaded, model, expert, progress);
+        return new Scenario(loaded, model, expert, progress, perServer(Scenario.REFERENCE_LOAD));
+    }
+
+    /** The workload with its rates scaled to the load {@code load} of an experiment's axis (see the class comment). */
+    public SimWorkload atLoad(double load) {
+        return workload().withLoad(perServer(load));
+    }
+
+    /** The command line that regenerates this run, as {@link #writeSummary} states it (default: built from the settings). */
+    public ExperimentContext command(String commandLine) {
+        this.command = commandLine;
+        return this;
+    }
+
+    /** True if the experiments' loads are read over the whole cluster ({@code --cluster-load}). */
+    public boolean clusterLoad() {
+        return clusterLoad;
+    }
+
+    private double perServer(double load) {
+        return clusterLoad ? load / workload().cluster().servers() : load;
     }
 
     public List<String> policies() {
@@ -94,9 +125,11 @@ public final class ExperimentContext {
     public void writeSummary(String title) {
         double wallSeconds = wallSeconds();
         String text = "# " + title + "\n\n" + summary
-                + String.format(Locale.ROOT, "%nRegenerate: `bin/nona experiment %s --out DIR --jobs %d --seed %d` (%s). "
+                + String.format(Locale.ROOT, "%nRegenerate: `%s` (%s). "
                         + "This run took %.0f s of wall-clock time on the shared 2-core machine.%n",
-                out.getFileName(), jobs, seed, costModel == CostModel.PAPER ? "cost model: paper" : "cost model: server-queueing", wallSeconds);
+                command != null ? command : String.format(Locale.ROOT, "bin/nona experiment %s --out DIR --jobs %d --seed %d%s",
+                        out.getFileName(), jobs, seed, clusterLoad ? " --cluster-load" : ""),
+                costModel == CostModel.PAPER ? "cost model: paper" : "cost model: server-queueing", wallSeconds);
         try {
             Files.createDirectories(out);
             Files.writeString(out.resolve("summary.md"), text);

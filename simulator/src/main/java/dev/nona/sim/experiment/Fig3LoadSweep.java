@@ -33,7 +33,7 @@ public final class Fig3LoadSweep implements Experiment {
         Charts inf = new Charts("Mean JCT vs load (inference jobs)", "compute load", "mean JCT (s)", false, true);
         Map<String, SimResult> at70 = new LinkedHashMap<>();
         for (double load : LOADS) {
-            SimWorkload w = ctx.workload().withLoad(load);
+            SimWorkload w = ctx.atLoad(load);
             for (String policy : ctx.policies()) {
                 SimResult r = ctx.run(policy, w, "fig3 load " + load);
                 csv.add(load, policy, r.meanJctSeconds(), r.p99JctSeconds(), r.inference().mean(), r.inference().quantile(0.99),
@@ -48,9 +48,10 @@ public final class Fig3LoadSweep implements Experiment {
         csv.write(ctx.out().resolve("fig3.csv"));
         all.write(ctx.out().resolve("fig3a-all-jobs.png"));
         inf.write(ctx.out().resolve("fig3b-inference.png"));
-        ctx.md("Mean JCT of every policy vs compute load on `%d` servers, link %.3g bit/s, %d measured inference jobs per point. "
-                + "Plots: `fig3a-all-jobs.png`, `fig3b-inference.png`; data: `fig3.csv`.%n", ctx.workload().cluster().servers(),
-                ctx.workload().cluster().linkBitsPerSecond(), ctx.jobs());
+        ctx.md("Mean JCT of every policy vs compute load (%s) on `%d` servers, link %.3g bit/s, %d measured inference jobs per "
+                + "point. Plots: `fig3a-all-jobs.png`, `fig3b-inference.png`; data: `fig3.csv`.%n",
+                ctx.clusterLoad() ? "over the cluster, sum_j beta_j S_j, `--cluster-load`" : "per server, sum_j beta_j S_j / N",
+                ctx.workload().cluster().servers(), ctx.workload().cluster().linkBitsPerSecond(), ctx.jobs());
         Headline.write(ctx, at70, "70% load");
         ctx.writeSummary("Figure 3: mean JCT vs load");
     }

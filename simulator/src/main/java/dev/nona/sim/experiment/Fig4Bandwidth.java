@@ -32,7 +32,7 @@ public final class Fig4Bandwidth implements Experiment {
                 "linkUtilization", "meanLinkWaitSeconds", "wallSeconds");
         Charts all = new Charts("Mean JCT vs link bandwidth (all jobs, load 0.7)", "link (Gbit/s)", "mean JCT (s)", true, true);
         Charts inf = new Charts("Mean JCT vs link bandwidth (inference jobs, load 0.7)", "link (Gbit/s)", "mean JCT (s)", true, true);
-        SimWorkload base = ctx.workload().withLoad(LOAD);
+        SimWorkload base = ctx.atLoad(LOAD);
         for (double gbps : GBPS) {
             SimWorkload w = base.withCluster(base.cluster().withLinkBitsPerSecond(gbps * 1e9));
             Map<String, SimResult> results = new LinkedHashMap<>();

@@ -21,7 +21,7 @@ public final class Fig5Cdf implements Experiment {
 
     @Override
     public void run(ExperimentContext ctx) {
-        SimWorkload w = ctx.workload().withLoad(0.7);
+        SimWorkload w = ctx.atLoad(0.7);
         CsvTable csv = new CsvTable("class", "policy", "jctSeconds", "cdf");
         CsvTable tails = new CsvTable("class", "policy", "meanJctSeconds", "p50JctSeconds", "p99JctSeconds", "completed");
         Map<String, Charts> charts = new LinkedHashMap<>();

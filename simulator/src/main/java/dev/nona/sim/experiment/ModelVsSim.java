@@ -39,7 +39,7 @@ public final class ModelVsSim implements Experiment {
             Scenario scenario = ctx.scenario(model);
             double worst = 0;
             for (double load : Fig3LoadSweep.LOADS) { // the loads of Figure 3
-                SimWorkload w = ctx.workload().withLoad(load);
+                SimWorkload w = ctx.atLoad(load);
                 ThetaTable table = scenario.nonaTable(w);
                 Solution s = scenario.nonaSolver().lastSolution();
                 double predicted = predictedInferenceMean(w, table);

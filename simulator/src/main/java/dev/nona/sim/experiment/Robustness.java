@@ -40,7 +40,7 @@ public final class Robustness implements Experiment {
         double worstStar = 0;
         double worstNona = 0;
         for (double load : LOADS) {
-            SimWorkload truth = ctx.workload().withLoad(load);
+            SimWorkload truth = ctx.atLoad(load);
             double expert = ctx.run("expert", truth, "robustness load " + load).meanJctSeconds();
             double star = ctx.run("nona-star", truth, "robustness load " + load).meanJctSeconds();
             worstStar = Math.max(worstStar, star / expert);

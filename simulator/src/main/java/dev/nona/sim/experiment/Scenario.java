@@ -27,6 +27,7 @@ public final class Scenario {
     public static final double REFERENCE_LOAD = 0.5;
 
     private final SimWorkloads.Loaded loaded;
+    private final double referenceLoad;
     private final NonaSolver nona;
     private final ExpertSearch expert;
     private final Map<SimWorkload, ThetaTable> nonaCache = new IdentityHashMap<>();
@@ -34,7 +35,14 @@ public final class Scenario {
     private ThetaTable nonaStarTable;
 
     public Scenario(SimWorkloads.Loaded loaded, CostModel costModel, ExpertSearch.Settings expertSettings, Consumer<String> progress) {
+        this(loaded, costModel, expertSettings, progress, REFERENCE_LOAD);
+    }
+
+    /** With Nona*'s reference load given as the per-server compute load {@code referenceLoad}. */
+    public Scenario(SimWorkloads.Loaded loaded, CostModel costModel, ExpertSearch.Settings expertSettings, Consumer<String> progress,
+                    double referenceLoad) {
         this.loaded = loaded;
+        this.referenceLoad = referenceLoad;
         this.nona = new NonaSolver(loaded.analyses(), costModel);
         this.expert = new ExpertSearch(expertSettings, progress);
     }
@@ -63,7 +71,7 @@ public final class Scenario {
      */
     public ThetaTable nonaStarTable() {
         if (nonaStarTable == null) {
-            nonaStarTable = nona.solve(loaded.sim().withLoad(REFERENCE_LOAD));
+            nonaStarTable = nona.solve(loaded.sim().withLoad(referenceLoad));
         }
         return nonaStarTable;
     }

@@ -202,7 +202,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             if (all.isEmpty()) {
                 all.addAll(bootstrap.servers());
             }
-            servers = WarmFirstServers.of(all, targetOngoingRequests);
+            servers = WarmFirstServers.of(all, targetOngoingRequests, servers);
             double nu = all.stream().filter(ServerTelemetry::up).mapToDouble(ServerTelemetry::opsPerSecond).average().orElse(0);
             if (nu != opsPerSecond) {
                 opsPerSecond = nu;

@@ -95,16 +95,25 @@ final class PlacementFunctionTest {
     }
 
     @Test
-    void sourceStage_prefersTheWarmServer() throws Exception {
+    void sourceStage_prefersTheWarmServer_upToTheTargetCountingItsOwnDecisions() throws Exception {
         try (var h = harness()) {
             servers(h, 4, "s3");
             h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
             h.processBroadcastElement(BroadcastUpdate.of(solvedTable(1, 4, 20)), 0);
-            for (int i = 0; i < 50; i++) {
+            for (int i = 0; i < 40; i++) {
                 h.processElement(request("r" + i, "fig1"), 1000);
             }
-            assertThat(h.extractOutputValues()).allSatisfy(d -> assertThat(d.stages().get(0)).isEqualTo(
-                    new StageAssignment(d.stages().get(0).task(), "s3")));
+            List<String> sources = h.extractOutputValues().stream().map(d -> d.stages().get(0).server()).toList();
+            // the target (3 in flight) on the warm server first; then the least loaded, so no server runs away
+            assertThat(sources.subList(0, 3)).containsOnly("s3");
+            assertThat(sources.get(3)).isNotEqualTo("s3");
+            // without the ledger every one of the 40 would start on s3 (no report came in between)
+            assertThat(sources.stream().filter("s3"::equals).count()).isLessThan(20);
+            // s3 reports again, idle: it is preferred again
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s3", 1, "fig1")), 0);
+            h.processElement(request("after-report", "fig1"), 1000);
+            List<PlacementDecision> all = h.extractOutputValues();
+            assertThat(all.get(all.size() - 1).stages().get(0).server()).isEqualTo("s3");
         }
     }
 

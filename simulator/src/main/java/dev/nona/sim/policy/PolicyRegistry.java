@@ -34,7 +34,7 @@ public final class PolicyRegistry {
         register("nona-star", NonaStarPolicy::create);
         register("nona-jsq", NonaPolicy::createWithLiveMapping);
         register("nona-controller", NonaPolicy::createWithControllerMapping);
-        register("nona-ledger", NonaPolicy::createWithLedgerMapping);
+        register("nona-stale", NonaPolicy::createWithStaleMapping);
         register("expert", ExpertPolicy::create);
         register("expert-jsq", ExpertPolicy::createWithLiveMapping);
         register("random", c -> new RandomPolicy(c.random()));

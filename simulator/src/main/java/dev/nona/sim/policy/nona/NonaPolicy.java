@@ -29,22 +29,23 @@ public final class NonaPolicy {
 
     /**
      * Nona as the controller deploys it, with its defaults: the triplets come from the table, the servers by the
-     * controller's rule ({@link UnderTargetMapping}: a random server with fewer than 3 requests in flight, else any)
-     * over queue lengths that telemetry reports once a second. Not in the paper.
+     * controller's rule ({@link UnderTargetMapping}: a random server with fewer than 3 requests in flight, else the
+     * least loaded) over counts that telemetry reports once a second plus the controller's ledger of its own
+     * choices since. Not in the paper.
      */
     public static Policy createWithControllerMapping(PolicyContext context) {
         return new ThetaPolicy(context.nona().solve(context.workload()), context.random(),
-                new UnderTargetMapping(UnderTargetMapping.DEFAULT_TARGET, TELEMETRY_SECONDS, false));
+                new UnderTargetMapping(UnderTargetMapping.DEFAULT_TARGET, TELEMETRY_SECONDS, true));
     }
 
     /**
-     * The controller's rule with a ledger of its own choices (the thesis's {@code MASched} counts a request the
-     * moment it routes it; the controller does not yet) and a target of 1, what a server here runs at once: a
-     * proposed change, measured before it is built. Not in the paper.
+     * The controller's rule without its ledger (as the controller was before it counted its own decisions): every
+     * request between two reports goes to the servers that looked free at the last one. Kept to show why the
+     * ledger is there. Not in the paper.
      */
-    public static Policy createWithLedgerMapping(PolicyContext context) {
+    public static Policy createWithStaleMapping(PolicyContext context) {
         return new ThetaPolicy(context.nona().solve(context.workload()), context.random(),
-                new UnderTargetMapping(1, TELEMETRY_SECONDS, true));
+                new UnderTargetMapping(UnderTargetMapping.DEFAULT_TARGET, TELEMETRY_SECONDS, false));
     }
 
     /** How often the servers report telemetry (the demo's agents: once a second). */

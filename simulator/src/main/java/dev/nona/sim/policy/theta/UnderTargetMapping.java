@@ -12,9 +12,9 @@ import java.util.SplittableRandom;
  * and instantaneous).
  *
  * <p>With {@code countOwnChoices} (a ledger, as the thesis's {@code MASched} increments a server's ongoing
- * requests when it routes one there; the controller does not do this yet), every choice adds one to the chosen
- * server's reported count until the next report, and when no server is under the target the least counted one is
- * chosen instead of a uniform one.
+ * requests when it routes one there, and as the controller does), every choice adds one to the chosen server's
+ * reported count until the next report, and when no server is under the target the least counted one not yet used
+ * by the subgraph is chosen instead of a uniform one.
  *
  * <p>Based on the model-aware scheduling thesis (colocation with a target of ongoing requests, 3 by default) and
  * Nona (CloudNet'24), Section III-E, for the uniform fallback. $O(N)$ per pick; not thread-safe.
@@ -55,7 +55,7 @@ public final class UnderTargetMapping implements ServerMapping {
     public int first(ClusterView view, SplittableRandom random) {
         int s = pickUnderTarget(view, random, null);
         if (s < 0) {
-            s = countOwnChoices ? leastCounted(view.servers(), random) : random.nextInt(view.servers());
+            s = countOwnChoices ? leastCounted(view.servers(), random, null) : random.nextInt(view.servers());
         }
         return counted(s);
     }
@@ -63,6 +63,9 @@ public final class UnderTargetMapping implements ServerMapping {
     @Override
     public int other(ClusterView view, SplittableRandom random, ServerPicker picker) {
         int s = pickUnderTarget(view, random, picker);
+        if (s < 0 && countOwnChoices) {
+            s = leastCounted(view.servers(), random, picker);
+        }
         if (s < 0) {
             return counted(picker.pick(random, view.servers()));
         }
@@ -77,13 +80,16 @@ public final class UnderTargetMapping implements ServerMapping {
         return s;
     }
 
-    /** The server with the smallest count; the scan starts at a random server, ties go to the first met. */
-    private int leastCounted(int n, SplittableRandom random) {
+    /**
+     * The server with the smallest count not taken by {@code picker}; the scan starts at a random server, ties go to
+     * the first met; -1 when every server is taken.
+     */
+    private int leastCounted(int n, SplittableRandom random, ServerPicker picker) {
         int offset = random.nextInt(n);
-        int best = offset;
-        for (int i = 1; i < n; i++) {
+        int best = -1;
+        for (int i = 0; i < n; i++) {
             int s = (offset + i) % n;
-            if (reported[s] < reported[best]) {
+            if ((picker == null || !picker.taken(s)) && (best < 0 || reported[s] < reported[best])) {
                 best = s;
             }
         }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nona bench ...}: benchmarks of the controller's Flink pipeline. */
@@ -30,19 +31,15 @@ final class BenchCommand implements Runnable {
         @Option(names = "--parallelism", defaultValue = "1", description = "Parallelism of both jobs (default ${DEFAULT-VALUE})")
         int parallelism;
 
-        @Option(names = "--models", split = ",", defaultValue = "resnet18,alexnet",
-                description = "Models the requests name, round robin: zoo names or fig1 (default ${DEFAULT-VALUE})")
-        List<String> models;
-
-        @Option(names = "--servers", defaultValue = "16", description = "Servers in the cluster (default ${DEFAULT-VALUE})")
-        int servers;
+        @Mixin
+        Workload workload;
 
         @Override
         public Integer call() throws Exception {
             if (records < 1) {
                 throw new IllegalArgumentException("--records (" + records + ") must be >= 1");
             }
-            PipelineBenchmark.Result r = PipelineBenchmark.run(records, parallelism, models, servers);
+            PipelineBenchmark.Result r = PipelineBenchmark.run(records, parallelism, workload.models, workload.servers);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("records", r.records());
             out.put("identityRecordsPerSecond", Math.round(r.identityRecordsPerSecond()));
@@ -67,12 +64,8 @@ final class BenchCommand implements Runnable {
         @Option(names = "--state-backend", defaultValue = "hashmap", description = "hashmap or rocksdb (default ${DEFAULT-VALUE})")
         String stateBackend;
 
-        @Option(names = "--models", split = ",", defaultValue = "resnet18,alexnet",
-                description = "Models the requests name, round robin: zoo names or fig1 (default ${DEFAULT-VALUE})")
-        List<String> models;
-
-        @Option(names = "--servers", defaultValue = "16", description = "Servers in the cluster (default ${DEFAULT-VALUE})")
-        int servers;
+        @Mixin
+        Workload workload;
 
         @Option(names = "--requests-per-second", defaultValue = "0",
                 description = "Rate limit of the request source, 0 for none (default ${DEFAULT-VALUE})")
@@ -90,7 +83,7 @@ final class BenchCommand implements Runnable {
             if (records < 1) {
                 throw new IllegalArgumentException("--records (" + records + ") must be >= 1");
             }
-            StateBenchmark.Result r = StateBenchmark.run(records, stateBackend, models, servers, requestsPerSecond,
+            StateBenchmark.Result r = StateBenchmark.run(records, stateBackend, workload.models, workload.servers, requestsPerSecond,
                     heartbeatSeconds, settings);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("records", r.records());
@@ -105,5 +98,15 @@ final class BenchCommand implements Runnable {
             System.out.println(new ObjectMapper().writeValueAsString(out));
             return 0;
         }
+    }
+
+    /** The generated workload both benchmarks take: which models the requests name and how many servers there are. */
+    static final class Workload {
+        @Option(names = "--models", split = ",", defaultValue = "resnet18,alexnet",
+                description = "Models the requests name, round robin: zoo names or fig1 (default ${DEFAULT-VALUE})")
+        List<String> models;
+
+        @Option(names = "--servers", defaultValue = "16", description = "Servers in the cluster (default ${DEFAULT-VALUE})")
+        int servers;
     }
 }

@@ -72,6 +72,14 @@ final class ControlLoopFunctionTest {
         return events(h).stream().filter(e -> e.type() == ControllerEventType.REOPTIMIZATION_FINISHED).count();
     }
 
+    /** Telemetry from two idle servers s0, s1 and the catalog entry of Fig. 1's model. */
+    private static void twoServersAndFig1(KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> h)
+            throws Exception {
+        h.processElement(ControlInput.of(TestingCluster.server("s0", 0)), 0);
+        h.processElement(ControlInput.of(TestingCluster.server("s1", 0)), 0);
+        h.processElement(ControlInput.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+    }
+
     private static List<ControllerEvent> events(KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> h) {
         return h.getSideOutput(ControlLoopFunction.EVENTS) == null ? List.of()
                 : h.getSideOutput(ControlLoopFunction.EVENTS).stream().map(r -> r.getValue()).toList();
@@ -80,9 +88,7 @@ final class ControlLoopFunctionTest {
     @Test
     void firstWindow_solvesInitialTable_offTheTaskThread() throws Exception {
         try (var h = harness()) {
-            h.processElement(ControlInput.of(TestingCluster.server("s0", 0)), 0);
-            h.processElement(ControlInput.of(TestingCluster.server("s1", 0)), 0);
-            h.processElement(ControlInput.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            twoServersAndFig1(h);
             window(h, 0, 10);
             assertThat(events(h)).extracting(ControllerEvent::type).contains(ControllerEventType.REOPTIMIZATION_STARTED);
             awaitSolve(h, 0, 0);
@@ -98,9 +104,7 @@ final class ControlLoopFunctionTest {
     @Test
     void sustainedRateShift_publishesNewTable_andClosedWindowsLeaveNoState() throws Exception {
         try (var h = harness()) {
-            h.processElement(ControlInput.of(TestingCluster.server("s0", 0)), 0);
-            h.processElement(ControlInput.of(TestingCluster.server("s1", 0)), 0);
-            h.processElement(ControlInput.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            twoServersAndFig1(h);
             window(h, 0, 2);
             awaitSolve(h, 0, 0);
             int stateAfterFirst = h.numKeyedStateEntries();
@@ -143,9 +147,7 @@ final class ControlLoopFunctionTest {
         OperatorSubtaskState afterTable;
         OperatorSubtaskState whileSolving;
         try (var h = harness()) {
-            h.processElement(ControlInput.of(TestingCluster.server("s0", 0)), 0);
-            h.processElement(ControlInput.of(TestingCluster.server("s1", 0)), 0);
-            h.processElement(ControlInput.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            twoServersAndFig1(h);
             window(h, 0, 2);
             awaitSolve(h, 0, 0);
             afterTable = h.snapshot(1, h.getProcessingTime());

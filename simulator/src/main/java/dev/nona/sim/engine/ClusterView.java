@@ -18,6 +18,17 @@ public interface ClusterView {
     /** Seconds of work queued or remaining at server {@code s}. */
     double queuedWorkSeconds(int s);
 
+    /**
+     * Expected seconds of work placed on server {@code s} and not yet done: the rest of the running task, the queued
+     * tasks, and the tasks placed there that still wait for their inputs (what a server that receives its stages
+     * when a request is placed knows of its ongoing requests). At least {@link #queuedWorkSeconds} when service
+     * times are as expected.
+     */
+    double assignedWorkSeconds(int s);
+
+    /** Jobs with a task placed on server {@code s} and not yet done there (the server's ongoing requests). */
+    int assignedJobs(int s);
+
     /** Jobs in the system, including the one being placed. */
     int jobsInFlight();
 

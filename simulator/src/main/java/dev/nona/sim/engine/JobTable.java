@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * The jobs in flight, in slots that are recycled when a job completes: memory grows with the number of jobs in
- * the system at once, never with the number simulated. Per-task state (inputs still missing, assigned server)
+ * the system at once, never with the number simulated. Per-task state (inputs still missing, assigned server, the job's tasks left on that server)
  * lives in flat arrays of {@code maxTasks} entries per slot.
  */
 final class JobTable {
@@ -15,6 +15,10 @@ final class JobTable {
     boolean[] measured = new boolean[64];
     int[] pendingInputs;
     int[] server;
+    /** Per task: the job's first task on the same server (its representative there). */
+    int[] firstOnServer;
+    /** Per representative task: the job's unfinished tasks on that server. */
+    int[] leftOnServer;
     private int[] free = new int[64];
     private int freeCount;
     private int capacity;
@@ -25,6 +29,8 @@ final class JobTable {
         this.maxTasks = Math.max(1, maxTasks);
         this.pendingInputs = new int[64 * this.maxTasks];
         this.server = new int[64 * this.maxTasks];
+        this.firstOnServer = new int[64 * this.maxTasks];
+        this.leftOnServer = new int[64 * this.maxTasks];
         this.capacity = 64;
         for (int i = capacity - 1; i >= 0; i--) {
             free[freeCount++] = i;
@@ -69,6 +75,8 @@ final class JobTable {
         measured = Arrays.copyOf(measured, n);
         pendingInputs = Arrays.copyOf(pendingInputs, n * maxTasks);
         server = Arrays.copyOf(server, n * maxTasks);
+        firstOnServer = Arrays.copyOf(firstOnServer, n * maxTasks);
+        leftOnServer = Arrays.copyOf(leftOnServer, n * maxTasks);
         free = Arrays.copyOf(free, n);
         for (int i = n - 1; i >= capacity; i--) {
             free[freeCount++] = i;

@@ -11,6 +11,11 @@ final class Servers {
     private final LongRing[] queue;
     private final double[] queuedWork;
     private final int[] queueLength;
+    private final double[] runningStart;
+    /** Expected seconds of work placed on each server and not yet finished, whether its inputs are in or not. */
+    private final double[] assignedWork;
+    private final int[] assignedTasks;
+    private final int[] assignedJobs;
 
     Servers(int n) {
         busy = new boolean[n];
@@ -22,6 +27,10 @@ final class Servers {
         }
         queuedWork = new double[n];
         queueLength = new int[n];
+        runningStart = new double[n];
+        assignedWork = new double[n];
+        assignedTasks = new int[n];
+        assignedJobs = new int[n];
     }
 
     boolean busy(int s) {
@@ -36,8 +45,9 @@ final class Servers {
     }
 
     /** Starts {@code item} on idle server {@code s}, ending at {@code end}. */
-    void start(int s, long item, double end) {
+    void start(int s, long item, double now, double end) {
         busy[s] = true;
+        runningStart[s] = now;
         running[s] = item;
         runningEnd[s] = end;
         queueLength[s]++;
@@ -65,11 +75,40 @@ final class Servers {
         return next;
     }
 
+    /** A task of expected {@code work} seconds is placed on {@code s} (it may wait for its inputs). */
+    void assign(int s, double work) {
+        assignedWork[s] += work;
+        assignedTasks[s]++;
+    }
+
+    /** A job has its first task on {@code s} ({@code +1}) or its last one there finished ({@code -1}). */
+    void jobs(int s, int delta) {
+        assignedJobs[s] += delta;
+    }
+
+    int assignedJobs(int s) {
+        return assignedJobs[s];
+    }
+
+    /** A task of expected {@code work} seconds placed on {@code s} finished. */
+    void release(int s, double work) {
+        if (--assignedTasks[s] == 0) {
+            assignedWork[s] = 0; // no drift from floating-point sums
+        } else {
+            assignedWork[s] -= work;
+        }
+    }
+
     int queueLength(int s) {
         return queueLength[s];
     }
 
     double queuedWorkSeconds(int s, double now) {
         return queuedWork[s] + (busy[s] ? Math.max(0, runningEnd[s] - now) : 0);
+    }
+
+    /** Expected seconds of work placed on {@code s} and not done: the running task's rest, the queue, and tasks awaiting inputs. */
+    double assignedWorkSeconds(int s, double now) {
+        return Math.max(0, assignedWork[s] - (busy[s] ? now - runningStart[s] : 0));
     }
 }

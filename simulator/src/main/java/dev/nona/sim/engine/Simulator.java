@@ -46,6 +46,10 @@ public final class Simulator implements ClusterView {
     private final JobTable jobs;
     private final SplittableRandom[] arrivalRandom;
     private final int[] scratch;
+    /** Per server: the arrival that last placed a task there, and that task (see {@link #assign}). */
+    private final long[] firstSeen;
+    private final int[] firstTask;
+    private long arrivals;
     private final Measurement measurement;
 
     private final Servers servers;
@@ -80,6 +84,8 @@ public final class Simulator implements ClusterView {
             arrivalRandom[i] = new SplittableRandom(config.seed() * 1_000_003L + i);
         }
         this.servers = new Servers(cluster.servers());
+        this.firstSeen = new long[cluster.servers()];
+        this.firstTask = new int[cluster.servers()];
     }
 
     /** Runs to the end: until every measured job has completed (or the event cap). */
@@ -140,6 +146,7 @@ public final class Simulator implements ClusterView {
         int n = jc.tasks();
         jobs.remainingTasks[slot] = n;
         policy.place(c, jc, this, scratch);
+        arrivals++;
         int base = jobs.base(slot);
         int serverCount = cluster.servers();
         for (int t = 0; t < n; t++) {
@@ -149,12 +156,28 @@ public final class Simulator implements ClusterView {
             }
             jobs.server[base + t] = s;
             jobs.pendingInputs[base + t] = jc.inDegree(t);
+            if (jc.taskOps(t) > 0) {
+                assign(base, t, s, jc.taskOps(t) / cluster.opsPerSecond());
+            }
         }
         for (int t = 0; t < n; t++) {
             if (jc.inDegree(t) == 0) {
                 taskReady(slot, t);
             }
         }
+    }
+
+    /** Counts task {@code t} (job at {@code base}) as work placed on {@code s}, and the job on {@code s} if it is its first task there. */
+    private void assign(int base, int t, int s, double work) {
+        servers.assign(s, work);
+        if (firstSeen[s] != arrivals) {
+            firstSeen[s] = arrivals;
+            firstTask[s] = t;
+            jobs.leftOnServer[base + t] = 0;
+            servers.jobs(s, +1);
+        }
+        jobs.firstOnServer[base + t] = firstTask[s];
+        jobs.leftOnServer[base + firstTask[s]]++;
     }
 
     private void taskReady(int slot, int t) {
@@ -175,12 +198,19 @@ public final class Simulator implements ClusterView {
     private void startTask(int s, long item, JobClass jc, int t) {
         double service = serviceModel.taskSeconds(cluster, jc, t, s, now);
         serviceModel.taskStarted(jc, t, s, now);
-        servers.start(s, item, now + service);
+        servers.start(s, item, now, now + service);
         events.push(now + service, SERVER_DONE | s);
     }
 
     private void serverDone(int s) {
         long item = servers.finish(s);
+        int slot = slotOf(item);
+        int t = indexOf(item);
+        int base = jobs.base(slot);
+        servers.release(s, classes[jobs.jobClass[slot]].taskOps(t) / cluster.opsPerSecond());
+        if (--jobs.leftOnServer[base + jobs.firstOnServer[base + t]] == 0) {
+            servers.jobs(s, -1);
+        }
         if (servers.hasQueued(s)) {
             // start the next queued task before the finished one's children join the queue (FIFO)
             long next = servers.pollQueued(s);
@@ -297,6 +327,16 @@ public final class Simulator implements ClusterView {
     @Override
     public double queuedWorkSeconds(int s) {
         return servers.queuedWorkSeconds(s, now);
+    }
+
+    @Override
+    public int assignedJobs(int s) {
+        return servers.assignedJobs(s);
+    }
+
+    @Override
+    public double assignedWorkSeconds(int s) {
+        return servers.assignedWorkSeconds(s, now);
     }
 
     @Override

@@ -25,6 +25,66 @@ final class SimulatorTest {
         assertThat(run(w, TestingWorkloads.fixed(0, 0, 1, 0), 20).meanJctSeconds()).isCloseTo(3.2, within(1e-9));
     }
 
+    /**
+     * On one server every job's tasks run back to back, so the work placed there and not done drains at one
+     * second per second: at each arrival it is the previous value plus the job's 4 s, less the time since,
+     * floored at 0; and every job in flight but the one being placed has work there.
+     */
+    @Test
+    void assignedWork_oneServer_isTheWorkConservingBacklog() {
+        SimWorkload w = new SimWorkload(TestingWorkloads.cluster(1), List.of(TestingWorkloads.forkJoin(0.2)));
+        double[] predicted = {0, 0}; // backlog after the last arrival, its time
+        int[] checked = {0};
+        dev.nona.sim.policy.Policy probe = (c, jc, view, out) -> {
+            double expected = Math.max(0, predicted[0] - (view.now() - predicted[1]));
+            assertThat(view.assignedWorkSeconds(0)).isCloseTo(expected, within(1e-6));
+            assertThat(view.assignedWorkSeconds(0)).isGreaterThanOrEqualTo(view.queuedWorkSeconds(0) - 1e-9);
+            assertThat(view.assignedJobs(0)).isEqualTo(view.jobsInFlight() - 1);
+            predicted[0] = expected + 4.0;
+            predicted[1] = view.now();
+            checked[0]++;
+            java.util.Arrays.fill(out, 0, jc.tasks(), 0);
+        };
+        run(w, probe, 2_000);
+        assertThat(checked[0]).isGreaterThanOrEqualTo(2_000);
+    }
+
+    @Test
+    void assignedJobs_countsAJobOnEachServerUntilItsLastTaskThereEnds() {
+        // tiny rate: one job at a time. Task 2 on server 1 runs 1.1-2.1 s, the rest on server 0 (see above).
+        SimWorkload w = new SimWorkload(TestingWorkloads.cluster(2), List.of(TestingWorkloads.forkJoin(1e-6)));
+        int[] seen = new int[4];
+        dev.nona.sim.policy.Policy probe = (c, jc, view, out) -> {
+            seen[0] += view.assignedJobs(0);
+            seen[1] += view.assignedJobs(1);
+            seen[2]++;
+            out[0] = 0;
+            out[1] = 0;
+            out[2] = 1;
+            out[3] = 0;
+        };
+        run(w, probe, 50);
+        assertThat(seen[2]).isGreaterThanOrEqualTo(50);
+        assertThat(seen[0] + seen[1]).as("the previous job is long done at every arrival").isZero();
+        int[] during = new int[2];
+        JobClass heavy = TestingWorkloads.forkJoin(1e6); // the second job arrives while the first runs
+        SimWorkload busy = new SimWorkload(TestingWorkloads.cluster(2), List.of(heavy));
+        boolean[] first = {true};
+        dev.nona.sim.policy.Policy second = (c, jc, view, out) -> {
+            if (!first[0] && during[0] == 0 && during[1] == 0) {
+                during[0] = view.assignedJobs(0);
+                during[1] = view.assignedJobs(1);
+            }
+            first[0] = false;
+            out[0] = 0;
+            out[1] = 0;
+            out[2] = 1;
+            out[3] = 0;
+        };
+        run(busy, second, 3);
+        assertThat(during).containsExactly(1, 1);
+    }
+
     @Test
     void run_backgroundCommOnlyAtRho08_meanLinkWaitWithin5PercentOfMd1() {
         double bits = 1e8; // S = 0.01 s on 10 Gbit/s

@@ -2,6 +2,7 @@ package dev.nona.sim.policy.nona;
 
 import dev.nona.sim.policy.Policy;
 import dev.nona.sim.policy.PolicyContext;
+import dev.nona.sim.policy.theta.LedgerMapping;
 import dev.nona.sim.policy.theta.ServerMapping;
 import dev.nona.sim.policy.theta.ThetaPolicy;
 import dev.nona.sim.policy.theta.UnderTargetMapping;
@@ -29,13 +30,13 @@ public final class NonaPolicy {
 
     /**
      * Nona as the controller deploys it, with its defaults: the triplets come from the table, the servers by the
-     * controller's rule ({@link UnderTargetMapping}: a random server with fewer than 3 requests in flight, else the
-     * least loaded) over counts that telemetry reports once a second plus the controller's ledger of its own
-     * choices since. Not in the paper.
+     * controller's rule ({@link LedgerMapping}: among servers with fewer than 3 requests in flight the least
+     * predicted backlog, else the least predicted backlog) over what telemetry reports once a second plus the
+     * controller's ledger of its own requests since. Not in the paper.
      */
     public static Policy createWithControllerMapping(PolicyContext context) {
         return new ThetaPolicy(context.nona().solve(context.workload()), context.random(),
-                new UnderTargetMapping(UnderTargetMapping.DEFAULT_TARGET, TELEMETRY_SECONDS, true));
+                new LedgerMapping(UnderTargetMapping.DEFAULT_TARGET, TELEMETRY_SECONDS, context.workload().cluster().opsPerSecond()));
     }
 
     /**
@@ -45,7 +46,7 @@ public final class NonaPolicy {
      */
     public static Policy createWithStaleMapping(PolicyContext context) {
         return new ThetaPolicy(context.nona().solve(context.workload()), context.random(),
-                new UnderTargetMapping(UnderTargetMapping.DEFAULT_TARGET, TELEMETRY_SECONDS, false));
+                new UnderTargetMapping(UnderTargetMapping.DEFAULT_TARGET, TELEMETRY_SECONDS));
     }
 
     /** How often the servers report telemetry (the demo's agents: once a second). */

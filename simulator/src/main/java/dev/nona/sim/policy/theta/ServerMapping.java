@@ -1,5 +1,6 @@
 package dev.nona.sim.policy.theta;
 
+import dev.nona.sim.JobClass;
 import dev.nona.sim.engine.ClusterView;
 import java.util.SplittableRandom;
 
@@ -59,4 +60,11 @@ public interface ServerMapping {
 
     /** A server for a further part, distinct from those {@code picker} holds while enough servers exist; records it. */
     int other(ClusterView view, SplittableRandom random, ServerPicker picker);
+
+    /**
+     * Called once every task of the job has a server ({@code servers[t]} for task {@code t}), so that a mapping
+     * that predicts the work it sends to each server can record it. Default: nothing.
+     */
+    default void placed(JobClass jobClass, int[] servers, ClusterView view) {
+    }
 }

@@ -1,12 +1,13 @@
 package dev.nona.sim.policy.theta;
 
+import dev.nona.placement.ServerLedger;
 import java.util.SplittableRandom;
 
 /**
  * Picks servers uniformly at random, distinct from the ones already picked for the same subgraph (Nona: distinct
  * parts run on distinct servers). When a subgraph has more parts than there are servers, servers repeat.
  */
-public final class ServerPicker {
+public final class ServerPicker implements ServerLedger.Taken {
     private final int[] used;
     private int count;
 

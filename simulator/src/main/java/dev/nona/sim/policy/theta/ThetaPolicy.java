@@ -52,6 +52,7 @@ public final class ThetaPolicy implements Policy {
             SimSubgraph sg = subgraphs.get(g);
             placeSubgraph(sg, thetas.get(g).sample(random), servers);
         }
+        mapping.placed(jobClass, servers, view);
     }
 
     private void placeSubgraph(SimSubgraph sg, SimTriplet triplet, int[] servers) {

@@ -4,17 +4,16 @@ import dev.nona.sim.engine.ClusterView;
 import java.util.SplittableRandom;
 
 /**
- * The controller's server rule (DESIGN.md, Section 6; {@code WarmFirstServers} in {@code flink-jobs}): a part goes
+ * The controller's first server rule: a part goes
  * to a uniformly random server among those with fewer than {@code target} tasks queued or running, and to a
  * uniformly random server when none is under the target; parts of one subgraph go to distinct servers. In the
  * simulator every server holds every model warm, so "warm first" reduces to "under target first". The queue
  * lengths are read as telemetry reports them: a snapshot every {@code reportSeconds} of simulated time (0: exact
  * and instantaneous).
  *
- * <p>With {@code countOwnChoices} (a ledger, as the thesis's {@code MASched} increments a server's ongoing
- * requests when it routes one there, and as the controller does), every choice adds one to the chosen server's
- * reported count until the next report, and when no server is under the target the least counted one not yet used
- * by the subgraph is chosen instead of a uniform one.
+ * <p>This is the controller's rule before it kept a ledger of its own decisions ({@link LedgerMapping} is the
+ * rule it runs now): with reports a second apart, every request between two reports goes to the servers that
+ * looked free at the last one.
  *
  * <p>Based on the model-aware scheduling thesis (colocation with a target of ongoing requests, 3 by default) and
  * Nona (CloudNet'24), Section III-E, for the uniform fallback. $O(N)$ per pick; not thread-safe.
@@ -25,21 +24,20 @@ public final class UnderTargetMapping implements ServerMapping {
 
     private final int target;
     private final double reportSeconds;
-    private final boolean countOwnChoices;
     private int[] reported = new int[0];
     private double reportedAt = Double.NEGATIVE_INFINITY;
 
     /** The rule reading exact, instantaneous queue lengths. */
     public UnderTargetMapping(int target) {
-        this(target, 0, false);
+        this(target, 0);
     }
 
     /**
      * The rule reading queue lengths as telemetry reports them: a snapshot taken every {@code reportSeconds} of
      * simulated time (the controller's servers report about once a second), not updated by this rule's own
-     * choices unless {@code countOwnChoices}.
+     * choices.
      */
-    public UnderTargetMapping(int target, double reportSeconds, boolean countOwnChoices) {
+    public UnderTargetMapping(int target, double reportSeconds) {
         if (target < 1) {
             throw new IllegalArgumentException("target ongoing requests (" + target + ") must be >= 1");
         }
@@ -48,52 +46,22 @@ public final class UnderTargetMapping implements ServerMapping {
         }
         this.target = target;
         this.reportSeconds = reportSeconds;
-        this.countOwnChoices = countOwnChoices;
     }
 
     @Override
     public int first(ClusterView view, SplittableRandom random) {
         int s = pickUnderTarget(view, random, null);
-        if (s < 0) {
-            s = countOwnChoices ? leastCounted(view.servers(), random, null) : random.nextInt(view.servers());
-        }
-        return counted(s);
+        return s >= 0 ? s : random.nextInt(view.servers());
     }
 
     @Override
     public int other(ClusterView view, SplittableRandom random, ServerPicker picker) {
         int s = pickUnderTarget(view, random, picker);
-        if (s < 0 && countOwnChoices) {
-            s = leastCounted(view.servers(), random, picker);
-        }
         if (s < 0) {
-            return counted(picker.pick(random, view.servers()));
+            return picker.pick(random, view.servers());
         }
         picker.take(s);
-        return counted(s);
-    }
-
-    private int counted(int s) {
-        if (countOwnChoices) {
-            reported[s]++;
-        }
         return s;
-    }
-
-    /**
-     * The server with the smallest count not taken by {@code picker}; the scan starts at a random server, ties go to
-     * the first met; -1 when every server is taken.
-     */
-    private int leastCounted(int n, SplittableRandom random, ServerPicker picker) {
-        int offset = random.nextInt(n);
-        int best = -1;
-        for (int i = 0; i < n; i++) {
-            int s = (offset + i) % n;
-            if ((picker == null || !picker.taken(s)) && (best < 0 || reported[s] < reported[best])) {
-                best = s;
-            }
-        }
-        return best;
     }
 
     /** Uniform among servers under the target and not taken by {@code picker}; -1 when there is none. */
@@ -137,6 +105,6 @@ public final class UnderTargetMapping implements ServerMapping {
     @Override
     public String toString() {
         return "under-target(" + target + (reportSeconds > 0 ? ", reports every " + reportSeconds + " s" : "")
-                + (countOwnChoices ? ", counting own choices" : "") + ")";
+                + ")";
     }
 }

@@ -11,24 +11,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 final class UnderTargetMappingTest {
-    /** A cluster whose queue lengths and clock the test sets. */
-    private static final class TestingClusterView implements ClusterView {
-        int[] queues;
-        double now;
-
-        TestingClusterView(int... queues) {
-            this.queues = queues;
-        }
-
-        @Override public double now() { return now; }
-        @Override public int servers() { return queues.length; }
-        @Override public int queueLength(int s) { return queues[s]; }
-        @Override public double queuedWorkSeconds(int s) { return queues[s]; }
-        @Override public int jobsInFlight() { return 1; }
-        @Override public int linkQueueLength() { return 0; }
-    }
-
-    private static Set<Integer> firsts(ServerMapping m, ClusterView view, int draws, long seed) {
+    static Set<Integer> firsts(ServerMapping m, ClusterView view, int draws, long seed) {
         SplittableRandom rng = new SplittableRandom(seed);
         Set<Integer> seen = new HashSet<>();
         for (int i = 0; i < draws; i++) {
@@ -68,7 +51,7 @@ final class UnderTargetMappingTest {
     @Test
     void first_reportedQueues_lagUntilTheNextReport() {
         TestingClusterView view = new TestingClusterView(0, 3, 3, 3);
-        UnderTargetMapping m = new UnderTargetMapping(1, 1.0, false);
+        UnderTargetMapping m = new UnderTargetMapping(1, 1.0);
         assertThat(firsts(m, view, 50, 5)).containsExactly(0);
         view.queues = new int[] {3, 0, 0, 0};
         view.now = 0.5;
@@ -78,28 +61,10 @@ final class UnderTargetMappingTest {
     }
 
     @Test
-    void first_countingOwnChoices_spreadsBetweenReports() {
-        TestingClusterView view = new TestingClusterView(0, 0, 0, 0);
-        UnderTargetMapping m = new UnderTargetMapping(1, 10.0, true);
-        SplittableRandom rng = new SplittableRandom(8);
-        int[] hits = new int[4];
-        for (int i = 0; i < 40; i++) {
-            hits[m.first(view, rng)]++;
-        }
-        assertThat(hits).containsExactly(10, 10, 10, 10);
-        UnderTargetMapping blind = new UnderTargetMapping(1, 10.0, false);
-        int[] blindHits = new int[4];
-        for (int i = 0; i < 40; i++) {
-            blindHits[blind.first(view, rng)]++;
-        }
-        assertThat(blindHits).as("without the ledger the draws are independent").isNotEqualTo(new int[] {10, 10, 10, 10});
-    }
-
-    @Test
     void badArguments_areNamed() {
         assertThatThrownBy(() -> new UnderTargetMapping(0)).hasMessageContaining("target ongoing requests (0)");
-        assertThatThrownBy(() -> new UnderTargetMapping(1, Double.NaN, false)).hasMessageContaining("telemetry report period (NaN s)");
-        assertThatThrownBy(() -> new UnderTargetMapping(1, -1, false)).hasMessageContaining("(-1.0 s)");
+        assertThatThrownBy(() -> new UnderTargetMapping(1, Double.NaN)).hasMessageContaining("telemetry report period (NaN s)");
+        assertThatThrownBy(() -> new UnderTargetMapping(1, -1)).hasMessageContaining("(-1.0 s)");
     }
 
     @Test

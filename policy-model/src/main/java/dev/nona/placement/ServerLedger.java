@@ -1,0 +1,262 @@
+package dev.nona.placement;
+
+import java.util.Arrays;
+import java.util.random.RandomGenerator;
+
+/**
+ * What a placer knows of each server's load between two reports, and the rule that uses it. A server reports the
+ * requests it has in flight and the seconds of work it holds (queued, running, and stages waiting for their
+ * inputs) at a time $t_r$; between reports the ledger predicts, as the thesis's {@code MASched} counts a request the
+ * moment it routes it: the backlog drains at one second of work per second, and every request this placer sends
+ * there adds its work $\sum_t p^t/\nu$ (the tasks it runs there) behind the backlog, FIFO, so it is predicted to
+ * finish at $t + B(t) + w$. The ongoing requests of a server at $t$ are those of its report (until its reported
+ * work has drained) plus this placer's own requests not yet predicted finished.
+ *
+ * <p>A report forgets this placer's requests sent at or before $t_r$ (the report counts them) and re-queues the later
+ * ones behind the reported work. When a report does not say its work (an older agent), the backlog is estimated as
+ * its requests times the mean work of this placer's requests, and its requests count until the next report.
+ *
+ * <p>The rule ({@link #pick}): a warm server, not yet taken by the request, with fewer ongoing requests than the
+ * target, the one with the least predicted backlog; when there is none, the server not taken with the least
+ * predicted backlog; when every server is taken, any server uniformly. Scans start at a random server and ties
+ * go to the first met. This is join-the-shortest-queue on queued work (Harchol-Balter, "Performance Modeling and
+ * Design of Computer Systems", Cambridge University Press, 2013, Ch. 24) with the thesis's warm-first colocation
+ * and its target of ongoing requests. The simulator's {@code nona-controller} policy and the controller's
+ * placement operator both use this class.
+ *
+ * <p>Times are seconds on the placer's clock (event time in the controller, simulated time in the simulator); a
+ * time earlier than the last one seen for a server drains nothing. {@link #pick} is $O(N)$ plus the amortised cost
+ * of dropping finished requests; it does not allocate. Not thread-safe.
+ */
+public final class ServerLedger {
+    /** Tells which servers a request already uses. */
+    @FunctionalInterface
+    public interface Taken {
+        Taken NONE = s -> false;
+
+        boolean taken(int server);
+    }
+
+    private final int n;
+    private final int target;
+    /** Predicted seconds of work at each server as of {@link #asOf}. */
+    private final double[] backlog;
+    private final double[] asOf;
+    private final double[] reportedAt;
+    private final int[] reported;
+    /** When the reported requests are predicted done: report time plus reported work; infinite when unknown. */
+    private final double[] reportedUntil;
+    /** Per server, a FIFO of this placer's own requests since the report: send time, work, predicted finish. */
+    private final Requests[] own;
+    private double ownWorkSum;
+    private long ownCount;
+
+    /**
+     * @param servers               servers {@code 0..servers-1}, at least one
+     * @param targetOngoingRequests a warm server with fewer ongoing requests is preferred, {@code >= 1}
+     */
+    public ServerLedger(int servers, int targetOngoingRequests) {
+        if (servers < 1) {
+            throw new IllegalArgumentException("servers (" + servers + ") must be >= 1");
+        }
+        if (targetOngoingRequests < 1) {
+            throw new IllegalArgumentException("target ongoing requests (" + targetOngoingRequests + ") must be >= 1");
+        }
+        this.n = servers;
+        this.target = targetOngoingRequests;
+        this.backlog = new double[n];
+        this.asOf = new double[n];
+        this.reportedAt = new double[n];
+        Arrays.fill(reportedAt, Double.NEGATIVE_INFINITY);
+        this.reported = new int[n];
+        this.reportedUntil = new double[n];
+        this.own = new Requests[n];
+        for (int s = 0; s < n; s++) {
+            own[s] = new Requests();
+        }
+    }
+
+    public int servers() {
+        return n;
+    }
+
+    public int target() {
+        return target;
+    }
+
+    /**
+     * Server {@code s} reported at {@code at}: {@code ongoingRequests} in flight holding {@code workSeconds} of work
+     * (NaN when the report does not say). This placer's requests sent after {@code at} are queued behind it.
+     */
+    public void report(int s, int ongoingRequests, double workSeconds, double at) {
+        if (ongoingRequests < 0) {
+            throw new IllegalArgumentException("ongoing requests (" + ongoingRequests + ") must be >= 0");
+        }
+        if (workSeconds < 0 || Double.isInfinite(workSeconds)) {
+            throw new IllegalArgumentException("reported work (" + workSeconds + " s) must be finite and >= 0, or NaN");
+        }
+        boolean known = !Double.isNaN(workSeconds);
+        double work = known ? workSeconds : ongoingRequests * meanRequestSeconds();
+        reported[s] = ongoingRequests;
+        reportedAt[s] = at;
+        reportedUntil[s] = known ? at + work : Double.POSITIVE_INFINITY;
+        backlog[s] = work;
+        asOf[s] = at;
+        Requests q = own[s];
+        q.dropSentBy(at);
+        for (int i = 0; i < q.size; i++) {
+            int k = q.slot(i);
+            double start = Math.max(q.sent[k], asOf[s]);
+            backlog[s] = Math.max(0, backlog[s] - (start - asOf[s])) + q.work[k];
+            asOf[s] = start;
+            q.finish[k] = start + backlog[s];
+        }
+    }
+
+    /** Predicted seconds of work at server {@code s} at time {@code now}. */
+    public double backlog(int s, double now) {
+        return Math.max(0, backlog[s] - Math.max(0, now - asOf[s]));
+    }
+
+    /** Predicted requests in flight at server {@code s} at time {@code now}. */
+    public int ongoing(int s, double now) {
+        Requests q = own[s];
+        q.dropFinishedBy(now);
+        return (now < reportedUntil[s] ? reported[s] : 0) + q.size;
+    }
+
+    /**
+     * Records a request sent to server {@code s} at {@code now} with {@code workSeconds} of work there; returns its
+     * predicted finish time.
+     */
+    public double assign(int s, double workSeconds, double now) {
+        if (!(workSeconds >= 0) || Double.isInfinite(workSeconds)) {
+            throw new IllegalArgumentException("request work (" + workSeconds + " s) must be finite and >= 0");
+        }
+        double t = Math.max(now, asOf[s]);
+        backlog[s] = backlog(s, t) + workSeconds;
+        asOf[s] = t;
+        double finish = t + backlog[s];
+        own[s].add(now, workSeconds, finish);
+        ownWorkSum += workSeconds;
+        ownCount++;
+        return finish;
+    }
+
+    /** The mean work of the requests this placer has sent (0 before the first). */
+    public double meanRequestSeconds() {
+        return ownCount == 0 ? 0 : ownWorkSum / ownCount;
+    }
+
+    /** Copies server {@code from}'s entry of {@code other} into server {@code s} of this ledger (a rebuild). */
+    public void copy(int s, ServerLedger other, int from) {
+        backlog[s] = other.backlog[from];
+        asOf[s] = other.asOf[from];
+        reportedAt[s] = other.reportedAt[from];
+        reported[s] = other.reported[from];
+        reportedUntil[s] = other.reportedUntil[from];
+        own[s] = other.own[from].copy();
+        ownWorkSum = other.ownWorkSum;
+        ownCount = other.ownCount;
+    }
+
+    /**
+     * A server by the rule in the class comment; {@code warm} lists the servers holding the model warm (null:
+     * every server). Does not record the request: call {@link #assign} once its work per server is known.
+     */
+    public int pick(int[] warm, Taken taken, double now, RandomGenerator rng) {
+        int best = -1;
+        double bestWork = Double.POSITIVE_INFINITY;
+        int count = warm == null ? n : warm.length;
+        int start = count == 0 ? 0 : rng.nextInt(count);
+        for (int i = 0; i < count && bestWork > 0; i++) {
+            int s = warm == null ? (start + i) % count : warm[(start + i) % count];
+            if (!taken.taken(s) && ongoing(s, now) < target) {
+                double w = backlog(s, now);
+                if (w < bestWork) {
+                    best = s;
+                    bestWork = w;
+                }
+            }
+        }
+        if (best >= 0) {
+            return best;
+        }
+        start = rng.nextInt(n);
+        for (int i = 0; i < n && bestWork > 0; i++) {
+            int s = (start + i) % n;
+            if (!taken.taken(s)) {
+                double w = backlog(s, now);
+                if (w < bestWork) {
+                    best = s;
+                    bestWork = w;
+                }
+            }
+        }
+        return best >= 0 ? best : rng.nextInt(n);
+    }
+
+    /** A growable ring of requests, in send order. */
+    private static final class Requests {
+        double[] sent = new double[4];
+        double[] work = new double[4];
+        double[] finish = new double[4];
+        int head;
+        int size;
+
+        int slot(int i) {
+            return (head + i) & (sent.length - 1);
+        }
+
+        void add(double at, double w, double f) {
+            if (size == sent.length) {
+                grow();
+            }
+            int k = slot(size);
+            sent[k] = at;
+            work[k] = w;
+            finish[k] = f;
+            size++;
+        }
+
+        /** Drops the requests predicted finished by {@code now} (finish times grow along the ring). */
+        void dropFinishedBy(double now) {
+            while (size > 0 && finish[head] <= now) {
+                head = (head + 1) & (sent.length - 1);
+                size--;
+            }
+        }
+
+        /** Drops the requests sent at or before {@code at} (send times grow along the ring). */
+        void dropSentBy(double at) {
+            while (size > 0 && sent[head] <= at) {
+                head = (head + 1) & (sent.length - 1);
+                size--;
+            }
+        }
+
+        private void grow() {
+            double[][] next = {new double[sent.length * 2], new double[sent.length * 2], new double[sent.length * 2]};
+            for (int i = 0; i < size; i++) {
+                int k = slot(i);
+                next[0][i] = sent[k];
+                next[1][i] = work[k];
+                next[2][i] = finish[k];
+            }
+            sent = next[0];
+            work = next[1];
+            finish = next[2];
+            head = 0;
+        }
+
+        Requests copy() {
+            Requests c = new Requests();
+            c.sent = sent.clone();
+            c.work = work.clone();
+            c.finish = finish.clone();
+            c.head = head;
+            c.size = size;
+            return c;
+        }
+    }
+}

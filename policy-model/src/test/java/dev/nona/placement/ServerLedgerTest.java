@@ -1,0 +1,152 @@
+package dev.nona.placement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class ServerLedgerTest {
+    private static final double EPS = 1e-12;
+
+    /**
+     * Worked example. Server 0 reports at t = 10 s: 2 requests holding 1.0 s of work. At 10.25 s, 0.75 s are left;
+     * the reported requests are done at 11 s. A request of 0.5 s sent at 10.5 s queues behind the 0.5 s left, so it
+     * is predicted to finish at 10.5 + 0.5 + 0.5 = 11.5 s.
+     */
+    @Test
+    void backlog_drainsInTime_andOwnRequestsQueueBehindIt() {
+        ServerLedger ledger = new ServerLedger(2, 3);
+        ledger.report(0, 2, 1.0, 10);
+        assertThat(ledger.backlog(0, 10.25)).isCloseTo(0.75, within(EPS));
+        assertThat(ledger.ongoing(0, 10.5)).isEqualTo(2);
+        assertThat(ledger.assign(0, 0.5, 10.5)).isCloseTo(11.5, within(EPS));
+        assertThat(ledger.backlog(0, 10.5)).isCloseTo(1.0, within(EPS));
+        assertThat(ledger.ongoing(0, 10.9)).as("2 reported + 1 own").isEqualTo(3);
+        assertThat(ledger.ongoing(0, 11.2)).as("the reported work has drained").isEqualTo(1);
+        assertThat(ledger.ongoing(0, 11.5)).isZero();
+        assertThat(ledger.backlog(0, 12)).isZero();
+        assertThat(ledger.backlog(1, 12)).as("a server never reported nor used").isZero();
+    }
+
+    /**
+     * Own requests at 5.0 s (0.2 s) and 6.0 s (0.3 s); then a report taken at 5.5 s says 1 request, 2.0 s of work:
+     * it counts the first request, not the second, which now waits behind the 2.0 - 0.5 = 1.5 s left at 6.0 s and
+     * is predicted to finish at 6.0 + 1.5 + 0.3 = 7.8 s.
+     */
+    @Test
+    void report_forgetsWhatItCounts_andRequeuesLaterRequests() {
+        ServerLedger ledger = new ServerLedger(1, 3);
+        ledger.assign(0, 0.2, 5.0);
+        ledger.assign(0, 0.3, 6.0);
+        ledger.report(0, 1, 2.0, 5.5);
+        assertThat(ledger.backlog(0, 6.0)).isCloseTo(1.8, within(EPS));
+        assertThat(ledger.ongoing(0, 6.0)).as("1 reported + the request of 6.0 s").isEqualTo(2);
+        assertThat(ledger.ongoing(0, 7.6)).as("reported done at 7.5 s").isEqualTo(1);
+        assertThat(ledger.ongoing(0, 7.8)).isZero();
+    }
+
+    @Test
+    void report_withoutWork_estimatesItFromOwnRequests_andCountsUntilTheNextReport() {
+        ServerLedger ledger = new ServerLedger(2, 3);
+        ledger.assign(1, 0.2, 0);
+        ledger.assign(1, 0.4, 0);
+        assertThat(ledger.meanRequestSeconds()).isCloseTo(0.3, within(EPS));
+        ledger.report(0, 4, Double.NaN, 1.0);
+        assertThat(ledger.backlog(0, 1.0)).isCloseTo(1.2, within(EPS));
+        assertThat(ledger.ongoing(0, 100)).isEqualTo(4);
+        ledger.report(0, 0, Double.NaN, 101);
+        assertThat(ledger.ongoing(0, 101)).isZero();
+    }
+
+    @Test
+    void timeGoingBack_drainsNothing() {
+        ServerLedger ledger = new ServerLedger(1, 3);
+        ledger.assign(0, 1.0, 10);
+        assertThat(ledger.backlog(0, 9)).isCloseTo(1.0, within(EPS));
+        assertThat(ledger.assign(0, 0.5, 9)).as("queued behind, from the latest time seen").isCloseTo(11.5, within(EPS));
+    }
+
+    @Test
+    void pick_prefersWarmServersUnderTheTarget_leastBacklogFirst() {
+        ServerLedger ledger = new ServerLedger(4, 2);
+        ledger.report(0, 1, 0.9, 0);
+        ledger.report(1, 1, 0.3, 0);
+        ledger.report(2, 2, 0.1, 0); // at the target
+        ledger.report(3, 0, 0.0, 0); // idle but cold
+        SplittableRandom rng = new SplittableRandom(1);
+        int[] warm = {0, 1, 2};
+        for (int i = 0; i < 50; i++) {
+            assertThat(ledger.pick(warm, ServerLedger.Taken.NONE, 0, rng)).isEqualTo(1);
+        }
+        assertThat(ledger.pick(warm, s -> s == 1, 0, rng)).as("server 1 taken by the request").isEqualTo(0);
+        assertThat(ledger.pick(warm, s -> s != 2, 0, rng)).as("only server 2 left, at the target").isEqualTo(2);
+        assertThat(ledger.pick(new int[] {2}, ServerLedger.Taken.NONE, 0, rng))
+                .as("no warm server under the target: the least backlog anywhere").isEqualTo(3);
+        assertThat(ledger.pick(null, ServerLedger.Taken.NONE, 0, rng)).as("every server warm").isEqualTo(3);
+    }
+
+    @Test
+    void pick_everyServerTaken_anyServer() {
+        ServerLedger ledger = new ServerLedger(3, 1);
+        SplittableRandom rng = new SplittableRandom(2);
+        Set<Integer> seen = new HashSet<>();
+        for (int i = 0; i < 100; i++) {
+            seen.add(ledger.pick(null, s -> true, 0, rng));
+        }
+        assertThat(seen).containsExactlyInAnyOrder(0, 1, 2);
+    }
+
+    @Test
+    void pick_spreadsOwnRequestsBetweenReports() {
+        ServerLedger ledger = new ServerLedger(4, 3);
+        SplittableRandom rng = new SplittableRandom(3);
+        int[] hits = new int[4];
+        for (int i = 0; i < 40; i++) {
+            int s = ledger.pick(null, ServerLedger.Taken.NONE, 0, rng);
+            ledger.assign(s, 1.0, 0);
+            hits[s]++;
+        }
+        assertThat(hits).containsExactly(10, 10, 10, 10);
+        assertThat(ledger.backlog(0, 4)).isCloseTo(6.0, within(EPS));
+    }
+
+    @Test
+    void copy_carriesOneServersEntry() {
+        ServerLedger a = new ServerLedger(2, 3);
+        a.report(1, 2, 1.0, 0);
+        a.assign(1, 0.5, 0.5);
+        ServerLedger b = new ServerLedger(1, 3);
+        b.copy(0, a, 1);
+        assertThat(b.backlog(0, 0.5)).isCloseTo(1.0, within(EPS));
+        assertThat(b.ongoing(0, 0.6)).isEqualTo(3);
+        b.assign(0, 1.0, 0.5);
+        assertThat(a.ongoing(1, 0.6)).as("the copy is independent").isEqualTo(3);
+    }
+
+    @Test
+    void ringGrows_keepingSendOrder() {
+        ServerLedger ledger = new ServerLedger(1, 100);
+        for (int i = 0; i < 37; i++) {
+            ledger.assign(0, 1.0, i * 0.01);
+        }
+        assertThat(ledger.ongoing(0, 0.5)).isEqualTo(37);
+        ledger.report(0, 20, 20, 0.195); // counts the 20 sent by 0.19 s
+        assertThat(ledger.ongoing(0, 0.2)).isEqualTo(37);
+        // the 17 later ones queue behind the 20 s reported, from 0.195 s to the last send at 0.36 s
+        assertThat(ledger.backlog(0, 0.36)).isCloseTo(20 - (0.36 - 0.195) + 17, within(1e-9));
+    }
+
+    @Test
+    void badArguments_areNamed() {
+        assertThatThrownBy(() -> new ServerLedger(0, 3)).hasMessageContaining("servers (0)");
+        assertThatThrownBy(() -> new ServerLedger(1, 0)).hasMessageContaining("target ongoing requests (0)");
+        ServerLedger ledger = new ServerLedger(1, 1);
+        assertThatThrownBy(() -> ledger.report(0, -1, 0, 0)).hasMessageContaining("ongoing requests (-1)");
+        assertThatThrownBy(() -> ledger.report(0, 0, -1, 0)).hasMessageContaining("reported work (-1.0 s)");
+        assertThatThrownBy(() -> ledger.assign(0, Double.NaN, 0)).hasMessageContaining("request work (NaN s)");
+    }
+}

@@ -1,0 +1,117 @@
+package dev.nona.sim.policy.theta;
+
+import dev.nona.placement.ServerLedger;
+import dev.nona.sim.JobClass;
+import dev.nona.sim.JobKind;
+import dev.nona.sim.engine.ClusterView;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+/**
+ * The controller's server rule, as its placement operator runs it (policy-model's {@link ServerLedger}, used by
+ * {@code WarmFirstServers} in {@code flink-jobs}): every {@code reportSeconds} of simulated time each server
+ * reports its ongoing requests and the seconds of work placed on it and not done; between reports the ledger
+ * predicts both from this policy's own jobs, each adding $\sum_t p^t/\nu$ of the tasks it runs there and draining
+ * at one second of work per second. A part goes to a server under the target of ongoing requests with the least
+ * predicted backlog, else to the least predicted backlog; parts of one subgraph go to distinct servers. In the
+ * simulator every server holds every model warm.
+ *
+ * <p>The prediction misses only what this policy cannot see between two reports: background jobs (not the
+ * controller's decisions), and time a server idles while a task waits for its inputs on the link.
+ *
+ * <p>Based on the model-aware scheduling thesis ({@code MASched} counts a request the moment it routes it; target
+ * of 3 ongoing requests) and join-the-shortest-queue on queued work. $O(N)$ per pick; not thread-safe.
+ */
+public final class LedgerMapping implements ServerMapping {
+    private final int target;
+    private final double reportSeconds;
+    private final double opsPerSecond;
+    private ServerLedger ledger;
+    private double reportedAt = Double.NEGATIVE_INFINITY;
+    private int[] jobServers = new int[16];
+    private double[] jobWork = new double[16];
+
+    /**
+     * @param target        the target of ongoing requests per server, {@code >= 1}
+     * @param reportSeconds how often every server reports (0: before every pick)
+     * @param opsPerSecond  the servers' compute rate $\nu$, to predict a task's work $p^t/\nu$
+     */
+    public LedgerMapping(int target, double reportSeconds, double opsPerSecond) {
+        if (target < 1) {
+            throw new IllegalArgumentException("target ongoing requests (" + target + ") must be >= 1");
+        }
+        if (!(reportSeconds >= 0) || Double.isInfinite(reportSeconds)) {
+            throw new IllegalArgumentException("telemetry report period (" + reportSeconds + " s) must be finite and >= 0");
+        }
+        if (!(opsPerSecond > 0) || Double.isInfinite(opsPerSecond)) {
+            throw new IllegalArgumentException("server compute rate (" + opsPerSecond + " ops/s) must be finite and > 0");
+        }
+        this.target = target;
+        this.reportSeconds = reportSeconds;
+        this.opsPerSecond = opsPerSecond;
+    }
+
+    @Override
+    public int first(ClusterView view, SplittableRandom random) {
+        refresh(view);
+        return ledger.pick(null, ServerLedger.Taken.NONE, view.now(), random);
+    }
+
+    @Override
+    public int other(ClusterView view, SplittableRandom random, ServerPicker picker) {
+        refresh(view);
+        int s = ledger.pick(null, picker, view.now(), random);
+        picker.take(s);
+        return s;
+    }
+
+    /** Records the job's work per server: one request on each server it uses. Background jobs are not recorded. */
+    @Override
+    public void placed(JobClass jobClass, int[] servers, ClusterView view) {
+        if (jobClass.kind() != JobKind.INFERENCE) {
+            return; // not the controller's decision: the next report brings it in
+        }
+        int distinct = 0;
+        for (int t = 0; t < jobClass.tasks(); t++) {
+            if (jobClass.taskOps(t) == 0) {
+                continue; // runs on no server
+            }
+            int i = 0;
+            while (i < distinct && jobServers[i] != servers[t]) {
+                i++;
+            }
+            if (i == distinct) {
+                if (distinct == jobServers.length) {
+                    jobServers = Arrays.copyOf(jobServers, distinct * 2);
+                    jobWork = Arrays.copyOf(jobWork, distinct * 2);
+                }
+                jobServers[distinct] = servers[t];
+                jobWork[distinct++] = 0;
+            }
+            jobWork[i] += jobClass.taskOps(t) / opsPerSecond;
+        }
+        for (int i = 0; i < distinct; i++) {
+            ledger.assign(jobServers[i], jobWork[i], view.now());
+        }
+    }
+
+    private void refresh(ClusterView view) {
+        int n = view.servers();
+        double now = view.now();
+        if (ledger == null || ledger.servers() != n) {
+            ledger = new ServerLedger(n, target);
+            reportedAt = Double.NEGATIVE_INFINITY;
+        }
+        if (now - reportedAt >= reportSeconds) {
+            for (int s = 0; s < n; s++) {
+                ledger.report(s, view.assignedJobs(s), view.assignedWorkSeconds(s), now);
+            }
+            reportedAt = now;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ledger(target " + target + ", " + (reportSeconds > 0 ? "reports every " + reportSeconds + " s" : "exact") + ")";
+    }
+}

@@ -141,7 +141,7 @@ public final class StateBenchmark {
             ServerTelemetry s = ControlJson.read(servers.get((int) (k % n)), ServerTelemetry.class);
             long t = GeneratedRequests.BASE + (k / n) * 1000;
             ServerTelemetry next = ServerTelemetry.of(s.serverId(), s.up(), s.opsPerSecond(), s.ongoingRequests(),
-                    s.cachedModels(), s.linkBitsPerSecond(), t);
+                    s.cachedModels(), s.linkBitsPerSecond(), t, s.backlogSeconds());
             return new ControlRecord(ControlInput.of(next), null, t);
         };
         GeneratorFunction<Long, ControlRecord> entries = k -> new ControlRecord(

@@ -42,7 +42,7 @@ final class BenchmarkDecisionsTest {
             int m = i % models.size();
             RequestPlacer placer = placers.get(m);
             PlacementDecision d = PlacementDecision.of("r-" + i, models.get(m), "t" + (i & 15), table.version(), false,
-                    placer.place(servers, rng), placer.predictedJctSeconds(), GeneratedRequests.BASE + i);
+                    placer.place(servers, GeneratedRequests.BASE + i, rng), placer.predictedJctSeconds(), GeneratedRequests.BASE + i);
             byte[] fast = writer.write(d);
             assertThat(fast).isEqualTo(serde.serialize(d));
             assertThat(serde.parse(fast).value()).isEqualTo(d);

@@ -39,6 +39,8 @@ public final class ServerLedger {
 
     private final int n;
     private final int target;
+    /** Each server's compute rate $\nu$, ops/s, to turn a task's $p^t$ into seconds of work. */
+    private final double[] opsPerSecond;
     /** Predicted seconds of work at each server as of {@link #asOf}. */
     private final double[] backlog;
     private final double[] asOf;
@@ -50,15 +52,31 @@ public final class ServerLedger {
     private final Requests[] own;
     private double ownWorkSum;
     private long ownCount;
+    /** Scratch for {@link #assignRequest}: the request's distinct servers and its work on each. */
+    private int[] requestServers = new int[8];
+    private double[] requestWork = new double[8];
+
+    /** Servers {@code 0..servers-1}, all of compute rate 1 op/s (work is then given in seconds). */
+    public ServerLedger(int servers, int targetOngoingRequests) {
+        this(ones(servers), targetOngoingRequests);
+    }
 
     /**
-     * @param servers               servers {@code 0..servers-1}, at least one
+     * @param opsPerSecond          each server's compute rate $\nu$ (servers {@code 0..length-1}, at least one),
+     *                              finite and {@code >= 0}; a server of rate 0 gets no work from a task
      * @param targetOngoingRequests a warm server with fewer ongoing requests is preferred, {@code >= 1}
      */
-    public ServerLedger(int servers, int targetOngoingRequests) {
+    public ServerLedger(double[] opsPerSecond, int targetOngoingRequests) {
+        int servers = opsPerSecond.length;
         if (servers < 1) {
             throw new IllegalArgumentException("servers (" + servers + ") must be >= 1");
         }
+        for (int s = 0; s < servers; s++) {
+            if (!(opsPerSecond[s] >= 0) || Double.isInfinite(opsPerSecond[s])) {
+                throw new IllegalArgumentException("compute rate of server " + s + " (" + opsPerSecond[s] + " ops/s) must be finite and >= 0");
+            }
+        }
+        this.opsPerSecond = opsPerSecond.clone();
         if (targetOngoingRequests < 1) {
             throw new IllegalArgumentException("target ongoing requests (" + targetOngoingRequests + ") must be >= 1");
         }
@@ -74,6 +92,15 @@ public final class ServerLedger {
         for (int s = 0; s < n; s++) {
             own[s] = new Requests();
         }
+    }
+
+    private static double[] ones(int servers) {
+        if (servers < 1) {
+            throw new IllegalArgumentException("servers (" + servers + ") must be >= 1");
+        }
+        double[] r = new double[servers];
+        Arrays.fill(r, 1);
+        return r;
     }
 
     public int servers() {
@@ -137,15 +164,53 @@ public final class ServerLedger {
         backlog[s] = backlog(s, t) + workSeconds;
         asOf[s] = t;
         double finish = t + backlog[s];
-        own[s].add(now, workSeconds, finish);
+        Requests q = own[s];
+        q.dropFinishedBy(t); // keeps the ring as long as the requests in flight, even if nobody asks ongoing()
+        q.add(now, workSeconds, finish);
         ownWorkSum += workSeconds;
         ownCount++;
         return finish;
     }
 
+    /**
+     * Records a request sent at {@code now} whose task {@code t < tasks} runs on {@code servers[t]} and needs
+     * {@code ops[t]} operations: one request on each server it uses, with the work $\sum p^t/\nu$ of its tasks
+     * there. Tasks of 0 ops run nowhere and are skipped.
+     */
+    public void assignRequest(int[] servers, double[] ops, int tasks, double now) {
+        int distinct = 0;
+        for (int t = 0; t < tasks; t++) {
+            if (ops[t] == 0) {
+                continue;
+            }
+            int s = servers[t];
+            int i = 0;
+            while (i < distinct && requestServers[i] != s) {
+                i++;
+            }
+            if (i == distinct) {
+                if (distinct == requestServers.length) {
+                    requestServers = Arrays.copyOf(requestServers, distinct * 2);
+                    requestWork = Arrays.copyOf(requestWork, distinct * 2);
+                }
+                requestServers[distinct] = s;
+                requestWork[distinct++] = 0;
+            }
+            requestWork[i] += opsPerSecond[s] > 0 ? ops[t] / opsPerSecond[s] : 0;
+        }
+        for (int i = 0; i < distinct; i++) {
+            assign(requestServers[i], requestWork[i], now);
+        }
+    }
+
     /** The mean work of the requests this placer has sent (0 before the first). */
     public double meanRequestSeconds() {
         return ownCount == 0 ? 0 : ownWorkSum / ownCount;
+    }
+
+    /** The capacity of server {@code s}'s ring of own requests (for tests: it follows the requests in flight). */
+    int ringCapacity(int s) {
+        return own[s].sent.length;
     }
 
     /** Copies server {@code from}'s entry of {@code other} into server {@code s} of this ledger (a rebuild). */
@@ -156,6 +221,10 @@ public final class ServerLedger {
         reported[s] = other.reported[from];
         reportedUntil[s] = other.reportedUntil[from];
         own[s] = other.own[from].copy();
+    }
+
+    /** Continues {@code other}'s mean request work ({@link #meanRequestSeconds}), for a rebuild. */
+    public void continueMean(ServerLedger other) {
         ownWorkSum = other.ownWorkSum;
         ownCount = other.ownCount;
     }

@@ -140,8 +140,34 @@ class ServerLedgerTest {
         assertThat(ledger.backlog(0, 0.36)).isCloseTo(20 - (0.36 - 0.195) + 17, within(1e-9));
     }
 
+    /** Tasks 0 and 2 on server 1 (2 Gops/s), task 1 on server 0 (1 Gops/s): one request on each server. */
+    @Test
+    void assignRequest_sumsTheWorkOfEachServersTasks() {
+        ServerLedger ledger = new ServerLedger(new double[] {1e9, 2e9}, 3);
+        ledger.assignRequest(new int[] {1, 0, 1, 0}, new double[] {1e9, 3e9, 2e9, 0}, 4, 0);
+        assertThat(ledger.backlog(0, 0)).isCloseTo(3.0, within(EPS));
+        assertThat(ledger.backlog(1, 0)).isCloseTo(1.5, within(EPS));
+        assertThat(ledger.ongoing(0, 0)).isEqualTo(1);
+        assertThat(ledger.ongoing(1, 0)).isEqualTo(1);
+        assertThat(ledger.meanRequestSeconds()).isCloseTo(2.25, within(EPS));
+        ServerLedger next = new ServerLedger(1, 3);
+        next.continueMean(ledger);
+        assertThat(next.meanRequestSeconds()).isCloseTo(2.25, within(EPS));
+    }
+
+    @Test
+    void finishedRequests_leaveTheRing_evenIfNobodyAsksForTheCount() {
+        ServerLedger ledger = new ServerLedger(1, 3);
+        for (int i = 0; i < 1_000_000; i++) {
+            ledger.assign(0, 0.001, i * 0.002); // each done before the next is sent
+        }
+        assertThat(ledger.ringCapacity(0)).isLessThanOrEqualTo(4);
+        assertThat(ledger.ongoing(0, 2_000)).isEqualTo(0);
+    }
+
     @Test
     void badArguments_areNamed() {
+        assertThatThrownBy(() -> new ServerLedger(new double[] {1, -1}, 3)).hasMessageContaining("compute rate of server 1 (-1.0 ops/s)");
         assertThatThrownBy(() -> new ServerLedger(0, 3)).hasMessageContaining("servers (0)");
         assertThatThrownBy(() -> new ServerLedger(1, 0)).hasMessageContaining("target ongoing requests (0)");
         ServerLedger ledger = new ServerLedger(1, 1);

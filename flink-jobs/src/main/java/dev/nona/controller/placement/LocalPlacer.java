@@ -15,6 +15,9 @@ import java.util.random.RandomGenerator;
 public final class LocalPlacer implements RequestPlacer {
     private final String model;
     private final String[] tasks;
+    /** The DAG's total operations, as one task: the whole request runs on one server. */
+    private final double[] ops;
+    private final int[] server = new int[1];
     private final double jct;
     /** The (immutable) placement on each server, for {@link #cachedFor}: shared by all decisions. */
     private List<StageAssignment>[] stages;
@@ -24,13 +27,16 @@ public final class LocalPlacer implements RequestPlacer {
         this.model = model;
         this.tasks = dag.tasks().stream().map(CatalogTask::id).toArray(String[]::new);
         double ops = dag.tasks().stream().mapToDouble(CatalogTask::ops).sum();
+        this.ops = new double[] {ops};
         this.jct = opsPerSecond > 0 ? ops / opsPerSecond : 0;
     }
 
     @Override
     @SuppressWarnings("unchecked")
-    public List<StageAssignment> place(WarmFirstServers servers, RandomGenerator rng) {
-        int server = servers.pick(model, rng);
+    public List<StageAssignment> place(WarmFirstServers servers, long eventTime, RandomGenerator rng) {
+        int server = servers.pick(model, eventTime, rng);
+        this.server[0] = server;
+        servers.record(this.server, ops, 1, eventTime);
         if (cachedFor != servers) {
             stages = new List[servers.upCount()];
             cachedFor = servers;

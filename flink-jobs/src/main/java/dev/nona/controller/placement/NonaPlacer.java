@@ -2,7 +2,10 @@ package dev.nona.controller.placement;
 
 import dev.nona.placement.PlacementSampler;
 import dev.nona.placement.ServerPolicy;
+import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.StageAssignment;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
@@ -19,16 +22,20 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
     private final String model;
     private final List<String> tasks;
     private final int[] out;
+    /** Operations of each task, in {@link #tasks}' order. */
+    private final double[] ops;
     /** Reused per request; {@link List#of} copies it into the decision's list. */
     private final StageAssignment[] result;
     private final double jct;
     private WarmFirstServers servers;
+    private long eventTime;
     private int[] warm;
     /** Stage assignments by task and server index, for {@link #cachedFor}: immutable, so shared by all decisions. */
     private StageAssignment[][] stages;
     private WarmFirstServers cachedFor;
 
-    public NonaPlacer(PlacementSampler sampler, String model) {
+    /** @param dag the model's catalog DAG, with the same tasks as the table's (for their operations) */
+    public NonaPlacer(PlacementSampler sampler, String model, CatalogDag dag) {
         this.sampler = sampler;
         this.modelIndex = sampler.modelIndex(model);
         if (modelIndex < 0) {
@@ -37,19 +44,31 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
         this.model = model;
         this.tasks = sampler.tasks(modelIndex);
         this.out = new int[tasks.size()];
+        Map<String, Double> opsById = new HashMap<>();
+        dag.tasks().forEach(t -> opsById.put(t.id(), t.ops()));
+        this.ops = new double[tasks.size()];
+        for (int i = 0; i < ops.length; i++) {
+            Double o = opsById.get(tasks.get(i));
+            if (o == null) {
+                throw new IllegalArgumentException("task '" + tasks.get(i) + "' of the table is not in model '" + model + "''s DAG");
+            }
+            ops[i] = o;
+        }
         this.result = new StageAssignment[tasks.size()];
         this.jct = sampler.table().models().get(modelIndex).predictedJctSeconds();
     }
 
     @Override
-    public List<StageAssignment> place(WarmFirstServers servers, RandomGenerator rng) {
+    public List<StageAssignment> place(WarmFirstServers servers, long eventTime, RandomGenerator rng) {
         this.servers = servers;
+        this.eventTime = eventTime;
         this.warm = servers.warm(model);
         if (cachedFor != servers) {
             stages = new StageAssignment[tasks.size()][servers.upCount()];
             cachedFor = servers;
         }
         sampler.place(modelIndex, this, rng, out);
+        servers.record(out, ops, out.length, eventTime);
         StageAssignment[] result = this.result;
         for (int i = 0; i < out.length; i++) {
             StageAssignment stage = stages[i][out[i]];
@@ -74,11 +93,11 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
 
     @Override
     public int sourceServer(int model, RandomGenerator rnd) {
-        return servers.pick(this.model, rnd);
+        return servers.pick(this.model, eventTime, rnd);
     }
 
     @Override
     public int partServer(int model, int[] taken, int takenCount, RandomGenerator rnd) {
-        return servers.pickOther(warm, taken, takenCount, rnd);
+        return servers.pickOther(warm, taken, takenCount, eventTime, rnd);
     }
 }

@@ -40,6 +40,6 @@ public final class NonaPlacerFactory implements PlacerFactory {
         if (!catalogTasks.equals(new HashSet<>(sampler.tasks(index)))) {
             return null;
         }
-        return new NonaPlacer(sampler, model);
+        return new NonaPlacer(sampler, model, dag);
     }
 }

@@ -166,7 +166,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         long version = table == null ? 0 : table.version();
         SplittableRandom rng = new SplittableRandom(r.id().hashCode() * 0x9E3779B97F4A7C15L + version);
         out.collect(PlacementDecision.of(r.id(), placer.model(), r.tenant(), version, !distributed,
-                placer.place(servers, rng), placer.predictedJctSeconds(), r.eventTime()));
+                placer.place(servers, r.eventTime(), rng), placer.predictedJctSeconds(), r.eventTime()));
         decisions.inc();
     }
 

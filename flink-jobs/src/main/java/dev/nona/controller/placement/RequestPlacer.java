@@ -9,8 +9,11 @@ import java.util.random.RandomGenerator;
  * version and model; {@link #place} is the per-request hot path.
  */
 public interface RequestPlacer {
-    /** A server for every original task, in the DAG's task order. */
-    List<StageAssignment> place(WarmFirstServers servers, RandomGenerator rng);
+    /**
+     * A server for every original task, in the DAG's task order, for a request of event time {@code eventTime}
+     * (epoch ms); records the request's work in {@code servers}' ledger.
+     */
+    List<StageAssignment> place(WarmFirstServers servers, long eventTime, RandomGenerator rng);
 
     /** The model it places (one shared string, so decisions name it without a copy per request). */
     String model();

@@ -109,8 +109,9 @@ final class PlacementFunctionTest {
             assertThat(sources.get(3)).isNotEqualTo("s3");
             // without the ledger every one of the 40 would start on s3 (no report came in between)
             assertThat(sources.stream().filter("s3"::equals).count()).isLessThan(20);
-            // s3 reports again, idle: it is preferred again
-            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s3", 1, "fig1")), 0);
+            // s3 reports again, idle, after the requests (a report older than them would not count them): it is
+            // preferred again
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s3", 2_000, "fig1")), 0);
             h.processElement(request("after-report", "fig1"), 1000);
             List<PlacementDecision> all = h.extractOutputValues();
             assertThat(all.get(all.size() - 1).stages().get(0).server()).isEqualTo("s3");

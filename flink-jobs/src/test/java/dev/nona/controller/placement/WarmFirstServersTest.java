@@ -2,9 +2,11 @@ package dev.nona.controller.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.ServerTelemetry;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -12,65 +14,97 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 final class WarmFirstServersTest {
+    /** Reports of t = 1 s, 1 Gops/s. */
+    private static final long T = 1_000;
+    private static final double[] ONE_SECOND = {1e9};
+
+    private static ServerTelemetry server(String id, boolean up, int ongoing, Double backlog, String... warm) {
+        return ServerTelemetry.of(id, up, 1e9, ongoing, Arrays.stream(warm).map(m -> new CachedModel(m, 0)).toList(),
+                null, T, backlog);
+    }
+
     private static ServerTelemetry server(String id, boolean up, int ongoing, String... warm) {
-        return ServerTelemetry.of(id, up, 1e12, ongoing, java.util.Arrays.stream(warm).map(m -> new CachedModel(m, 0)).toList(),
-                null, 1);
+        return server(id, up, ongoing, (double) ongoing, warm);
+    }
+
+    /** Picks a server for a one-task request of 1 s at {@code eventTime} and records it. */
+    private static int place(WarmFirstServers servers, String model, long eventTime, SplittableRandom rng) {
+        int s = servers.pick(model, eventTime, rng);
+        servers.record(new int[] {s}, ONE_SECOND, 1, eventTime);
+        return s;
     }
 
     @Test
-    void pick_warmUnderTarget_onlyThoseServers() {
-        // s0: warm but at the target (3), s1: warm and under it, s2: warm but down, s3: cold.
+    void pick_warmUnderTarget_leastBacklogFirst() {
+        // s0: warm, at the target (3); s1 and s4: warm, under it, 2 s and 1 s of work; s2: warm, down; s3: cold, idle.
         SplittableRandom rng = new SplittableRandom(1);
         for (int i = 0; i < 50; i++) {
             WarmFirstServers servers = WarmFirstServers.of(List.of(server("s0", true, 3, "m"), server("s1", true, 2, "m"),
-                    server("s2", false, 0, "m"), server("s3", true, 0)), 3);
-            assertThat(servers.upCount()).isEqualTo(3);
-            assertThat(servers.id(servers.pick("m", rng))).isEqualTo("s1");
+                    server("s2", false, 0, "m"), server("s3", true, 0), server("s4", true, 1, "m")), 3);
+            assertThat(servers.upCount()).isEqualTo(4);
+            assertThat(servers.id(servers.pick("m", T, rng))).isEqualTo("s4");
         }
     }
 
+    /**
+     * Worked example: s0 reports 1 request and 1 s of work at t = 1 s, s1 2 requests and 2 s, s2 (cold) nothing.
+     * Requests of 1 s each at t = 1 s: the first goes to s0 (1 s < 2 s), the second to s0 or s1 (both 2 s), then
+     * the other, so both warm servers hold 3 requests: the target. The next three go to the cold idle s2. At
+     * t = 2.5 s the predicted backlogs have drained by 1.5 s, and s0's reported request is done.
+     */
     @Test
-    void pick_countsItsOwnDecisions_untilTheServerReportsAgain() {
+    void ledger_countsItsOwnRequests_drainsThemInTime_andANewReportResetsTheServer() {
         ServerTelemetry s0 = server("s0", true, 1, "m");
         ServerTelemetry s1 = server("s1", true, 2, "m");
         ServerTelemetry cold = server("s2", true, 0);
         WarmFirstServers servers = WarmFirstServers.of(List.of(s0, s1, cold), 3);
         SplittableRandom rng = new SplittableRandom(2);
-        // s0 has room for 2 more, s1 for 1: the first three requests fill them, whatever the order
         int[] hits = new int[3];
         for (int i = 0; i < 3; i++) {
-            hits[servers.pick("m", rng)]++;
+            hits[place(servers, "m", T, rng)]++;
         }
         assertThat(hits).containsExactly(2, 1, 0);
-        assertThat(servers.ongoing(0)).isEqualTo(3);
-        assertThat(servers.ongoing(1)).isEqualTo(3);
-        // every warm server at the target: the least loaded up server, the cold one, until it catches up
-        assertThat(servers.id(servers.pick("m", rng))).isEqualTo("s2");
-        assertThat(servers.id(servers.pick("m", rng))).isEqualTo("s2");
-        assertThat(servers.id(servers.pick("m", rng))).isEqualTo("s2");
-        assertThat(servers.ongoing(2)).isEqualTo(3);
-        // a rebuild keeps the ledger of servers whose report did not change; s0 reports again (now 0 in flight)
-        WarmFirstServers next = WarmFirstServers.of(List.of(server("s0", true, 0, "m"), s1, cold), 3, servers);
-        assertThat(next.ongoing(0)).isZero();
-        assertThat(next.ongoing(1)).isEqualTo(3);
-        assertThat(next.ongoing(2)).isEqualTo(3);
-        assertThat(next.id(next.pick("m", rng))).isEqualTo("s0");
+        assertThat(servers.ongoing(0, T)).isEqualTo(3);
+        assertThat(servers.ongoing(1, T)).isEqualTo(3);
+        assertThat(servers.backlogSeconds(0, T)).isCloseTo(3.0, within(1e-9));
+        for (int i = 0; i < 3; i++) {
+            assertThat(servers.id(place(servers, "m", T, rng))).as("every warm server at the target").isEqualTo("s2");
+        }
+        assertThat(servers.backlogSeconds(2, 2_500)).isCloseTo(1.5, within(1e-9));
+        assertThat(servers.ongoing(0, 2_500)).as("the reported request done at 2 s; own ones at 3 s and 4 s").isEqualTo(2);
+        // a rebuild keeps the ledger of servers whose report did not change; s0 reports again (idle at 2.5 s)
+        WarmFirstServers next = WarmFirstServers.of(List.of(ServerTelemetry.of("s0", true, 1e9, 0, List.of(new CachedModel("m", 0)), null, 2_500, 0.0), s1, cold), 3, servers);
+        assertThat(next.ongoing(0, 2_500)).isZero();
+        assertThat(next.ongoing(1, 2_500)).isEqualTo(servers.ongoing(1, 2_500));
+        assertThat(next.backlogSeconds(2, 2_500)).isCloseTo(1.5, within(1e-9));
+        assertThat(next.id(next.pick("m", 2_500, rng))).isEqualTo("s0");
     }
 
     @Test
-    void pick_nothingWarm_spreadsOverTheLeastLoadedUpServers() {
+    void report_withoutBacklog_isEstimatedFromTheMeanRequest_andCountsUntilTheNextReport() {
+        WarmFirstServers first = WarmFirstServers.of(List.of(server("a", true, 0, 0.0, "m")), 3);
+        SplittableRandom rng = new SplittableRandom(5);
+        place(first, "m", T, rng); // mean request: 1 s
+        WarmFirstServers servers = WarmFirstServers.of(List.of(server("a", true, 0, 0.0, "m"),
+                server("b", true, 2, (Double) null, "m")), 3, first);
+        assertThat(servers.backlogSeconds(1, T)).isCloseTo(2.0, within(1e-9));
+        assertThat(servers.ongoing(1, 60_000)).as("no backlog reported: its requests count until it reports again").isEqualTo(2);
+    }
+
+    @Test
+    void pick_nothingWarm_spreadsOverTheLeastBackloggedUpServers() {
         WarmFirstServers servers = WarmFirstServers.of(List.of(server("a", true, 0), server("b", true, 9, "m"),
                 server("c", true, 0), server("d", false, 0)), 3);
         SplittableRandom rng = new SplittableRandom(2);
         int[] hits = new int[3];
         for (int i = 0; i < 18; i++) {
-            hits[servers.pick("x", rng)]++;
+            hits[place(servers, "x", T, rng)]++;
         }
-        // a and c take turns until they reach b's 9
+        // a and c take turns until they reach b's 9 s
         assertThat(hits).containsExactly(9, 0, 9);
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < 30; i++) {
-            seen.add(servers.id(servers.pick("x", rng)));
+            seen.add(servers.id(place(servers, "x", T, rng)));
         }
         assertThat(seen).containsExactlyInAnyOrder("a", "b", "c");
     }
@@ -83,14 +117,14 @@ final class WarmFirstServersTest {
                     server("s2", true, 0), server("s3", true, 0, "m")), 3);
             int[] taken = new int[6];
             int[] warm = servers.warm("m");
-            taken[0] = servers.pick("m", rng);
-            taken[1] = servers.pickOther(warm, taken, 1, rng);
+            taken[0] = servers.pick("m", T, rng);
+            taken[1] = servers.pickOther(warm, taken, 1, T, rng);
             assertThat(Set.of(servers.id(taken[0]), servers.id(taken[1]))).containsExactlyInAnyOrder("s0", "s3");
             for (int n = 2; n < 4; n++) {
-                taken[n] = servers.pickOther(warm, taken, n, rng);
+                taken[n] = servers.pickOther(warm, taken, n, T, rng);
             }
-            assertThat(java.util.Arrays.stream(taken, 0, 4).distinct().count()).isEqualTo(4);
-            taken[4] = servers.pickOther(warm, taken, 4, rng);
+            assertThat(Arrays.stream(taken, 0, 4).distinct().count()).isEqualTo(4);
+            taken[4] = servers.pickOther(warm, taken, 4, T, rng);
             assertThat(taken[4]).isBetween(0, 3);
         }
     }
@@ -99,6 +133,6 @@ final class WarmFirstServersTest {
     void pick_noServerUp_isAnError() {
         WarmFirstServers servers = WarmFirstServers.of(List.of(server("s0", false, 0, "m")), 3);
         assertThat(servers.upCount()).isZero();
-        assertThatThrownBy(() -> servers.pick("x", new SplittableRandom(4))).hasMessageContaining("no server is up");
+        assertThatThrownBy(() -> servers.pick("x", T, new SplittableRandom(4))).hasMessageContaining("no server is up");
     }
 }

@@ -18,10 +18,13 @@ import java.util.List;
  * @param linkBitsPerSecond optional measured capacity $\mu$ of its bottleneck link in bits/s, finite and {@code > 0}
  *                          when present
  * @param eventTime         when the status was measured, epoch milliseconds, {@code >= 0}
+ * @param backlogSeconds    optional seconds of compute it has accepted and not finished (the remaining stages of its
+ *                          ongoing requests, whether their inputs have arrived or not), finite and {@code >= 0} when
+ *                          present; the placement operator predicts each server's backlog from it between reports
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"schemaVersion", "serverId", "up", "opsPerSecond", "ongoingRequests", "cachedModels",
-        "linkBitsPerSecond", "eventTime"})
+        "linkBitsPerSecond", "eventTime", "backlogSeconds"})
 public record ServerTelemetry(
         @JsonProperty(required = true) int schemaVersion,
         @JsonProperty(required = true) String serverId,
@@ -30,7 +33,8 @@ public record ServerTelemetry(
         @JsonProperty(required = true) int ongoingRequests,
         @JsonProperty(required = true) List<CachedModel> cachedModels,
         Double linkBitsPerSecond,
-        @JsonProperty(required = true) long eventTime) implements TopicRecord {
+        @JsonProperty(required = true) long eventTime,
+        Double backlogSeconds) implements TopicRecord {
 
     public ServerTelemetry {
         Fields.requireVersion(schemaVersion);
@@ -43,13 +47,22 @@ public record ServerTelemetry(
             Fields.requireFinitePositive("linkBitsPerSecond", linkBitsPerSecond);
         }
         Fields.requireNonNegative("eventTime", eventTime);
+        if (backlogSeconds != null) {
+            Fields.requireFiniteNonNegative("backlogSeconds", backlogSeconds);
+        }
     }
 
-    /** A status in the current schema version; {@code linkBitsPerSecond} may be null. */
+    /** A status in the current schema version, without a backlog; {@code linkBitsPerSecond} may be null. */
     public static ServerTelemetry of(String serverId, boolean up, double opsPerSecond, int ongoingRequests,
             List<CachedModel> cachedModels, Double linkBitsPerSecond, long eventTime) {
+        return of(serverId, up, opsPerSecond, ongoingRequests, cachedModels, linkBitsPerSecond, eventTime, null);
+    }
+
+    /** A status in the current schema version; {@code linkBitsPerSecond} and {@code backlogSeconds} may be null. */
+    public static ServerTelemetry of(String serverId, boolean up, double opsPerSecond, int ongoingRequests,
+            List<CachedModel> cachedModels, Double linkBitsPerSecond, long eventTime, Double backlogSeconds) {
         return new ServerTelemetry(SchemaVersions.CURRENT, serverId, up, opsPerSecond, ongoingRequests, cachedModels,
-                linkBitsPerSecond, eventTime);
+                linkBitsPerSecond, eventTime, backlogSeconds);
     }
 
     private static void requireDistinctModels(List<CachedModel> cachedModels) {

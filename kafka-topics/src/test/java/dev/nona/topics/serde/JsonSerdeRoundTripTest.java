@@ -34,7 +34,7 @@ final class JsonSerdeRoundTripTest {
     static final InferenceRequest REQUEST = InferenceRequest.of("r-1", "resnet50", "acme", 1_700_000_000_000L, 4096L);
     static final ServerTelemetry TELEMETRY = ServerTelemetry.of("s-1", true, 2.5e12, 3,
             List.of(new CachedModel("resnet50", 102_400_000L), new CachedModel("bert", 440_000_000L)), 1e10,
-            1_700_000_000_500L);
+            1_700_000_000_500L, 0.75);
     static final ModelCatalogEntry CATALOG = ModelCatalogEntry.of("resnet50", new CatalogDag("resnet50",
             List.of(new CatalogTask("a", 1e9), new CatalogTask("b", 2e9), new CatalogTask("c", 5e8)),
             List.of(new CatalogEdge("a", "b", 1e6), new CatalogEdge("a", "c", 2e6), new CatalogEdge("b", "c", 0))));

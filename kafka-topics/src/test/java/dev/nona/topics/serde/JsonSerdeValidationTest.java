@@ -59,6 +59,7 @@ final class JsonSerdeValidationTest {
             overflow to inf     | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1e400,'ongoingRequests':0,'cachedModels':[],'eventTime':1}                   | field 'opsPerSecond' (Infinity) must be finite and >= 0
             negative rate       | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':-2.5,'ongoingRequests':0,'cachedModels':[],'eventTime':1}                    | field 'opsPerSecond' (-2.5) must be finite and >= 0
             zero link           | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'linkBitsPerSecond':0,'eventTime':1} | field 'linkBitsPerSecond' (0.0) must be finite and > 0
+            negative backlog    | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1,'backlogSeconds':-0.5} | field 'backlogSeconds' (-0.5) must be finite and >= 0
             negative ongoing    | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':-3,'cachedModels':[],'eventTime':1}                      | field 'ongoingRequests' (-3) must be >= 0
             model cached twice  | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[{'model':'a','bytes':1},{'model':'a','bytes':2}],'eventTime':1} | field 'cachedModels[1].model' ('a') is listed twice
             """)

@@ -5,6 +5,8 @@ import dev.nona.sim.JobClass;
 import dev.nona.sim.JobKind;
 import dev.nona.sim.engine.ClusterView;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -28,8 +30,7 @@ public final class LedgerMapping implements ServerMapping {
     private final double opsPerSecond;
     private ServerLedger ledger;
     private double reportedAt = Double.NEGATIVE_INFINITY;
-    private int[] jobServers = new int[16];
-    private double[] jobWork = new double[16];
+    private final Map<JobClass, double[]> opsOf = new IdentityHashMap<>();
 
     /**
      * @param target        the target of ongoing requests per server, {@code >= 1}
@@ -71,35 +72,25 @@ public final class LedgerMapping implements ServerMapping {
         if (jobClass.kind() != JobKind.INFERENCE) {
             return; // not the controller's decision: the next report brings it in
         }
-        int distinct = 0;
-        for (int t = 0; t < jobClass.tasks(); t++) {
-            if (jobClass.taskOps(t) == 0) {
-                continue; // runs on no server
-            }
-            int i = 0;
-            while (i < distinct && jobServers[i] != servers[t]) {
-                i++;
-            }
-            if (i == distinct) {
-                if (distinct == jobServers.length) {
-                    jobServers = Arrays.copyOf(jobServers, distinct * 2);
-                    jobWork = Arrays.copyOf(jobWork, distinct * 2);
-                }
-                jobServers[distinct] = servers[t];
-                jobWork[distinct++] = 0;
-            }
-            jobWork[i] += jobClass.taskOps(t) / opsPerSecond;
+        double[] ops = opsOf.computeIfAbsent(jobClass, LedgerMapping::ops);
+        ledger.assignRequest(servers, ops, ops.length, view.now());
+    }
+
+    private static double[] ops(JobClass jobClass) {
+        double[] ops = new double[jobClass.tasks()];
+        for (int t = 0; t < ops.length; t++) {
+            ops[t] = jobClass.taskOps(t);
         }
-        for (int i = 0; i < distinct; i++) {
-            ledger.assign(jobServers[i], jobWork[i], view.now());
-        }
+        return ops;
     }
 
     private void refresh(ClusterView view) {
         int n = view.servers();
         double now = view.now();
         if (ledger == null || ledger.servers() != n) {
-            ledger = new ServerLedger(n, target);
+            double[] rates = new double[n];
+            Arrays.fill(rates, opsPerSecond);
+            ledger = new ServerLedger(rates, target);
             reportedAt = Double.NEGATIVE_INFINITY;
         }
         if (now - reportedAt >= reportSeconds) {

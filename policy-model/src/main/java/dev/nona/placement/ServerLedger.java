@@ -18,7 +18,8 @@ import java.util.random.RandomGenerator;
  *
  * <p>The rule ({@link #pick}): a warm server, not yet taken by the request, with fewer ongoing requests than the
  * target, the one with the least predicted backlog; when there is none, the server not taken with the least
- * predicted backlog; when every server is taken, any server uniformly. Scans start at a random server and ties
+ * predicted backlog; when every server is taken, any server uniformly. Placers that run in parallel each see only
+ * their own requests between reports; each then owns a share of the servers ({@link #own}) and prefers it. Scans start at a random server and ties
  * go to the first met. This is join-the-shortest-queue on queued work (Harchol-Balter, "Performance Modeling and
  * Design of Computer Systems", Cambridge University Press, 2013, Ch. 24) with the thesis's warm-first colocation
  * and its target of ongoing requests. The simulator's {@code nona-controller} policy and the controller's
@@ -48,6 +49,8 @@ public final class ServerLedger {
     private final int[] reported;
     /** When the reported requests are predicted done: report time plus reported work; infinite when unknown. */
     private final double[] reportedUntil;
+    /** The servers this placer prefers, when it shares them with other placers ({@link #own}); null: all. */
+    private boolean[] owned;
     /** Per server, a FIFO of this placer's own requests since the report: send time, work, predicted finish. */
     private final Requests[] own;
     private double ownWorkSum;
@@ -230,39 +233,81 @@ public final class ServerLedger {
     }
 
     /**
+     * Makes this ledger's placer one of {@code shards} that share the servers: it owns the servers whose index is
+     * {@code shard} modulo {@code shards} and prefers them (see {@link #pick}). With one shard it owns every server.
+     */
+    public void own(int shard, int shards) {
+        if (shards < 1 || shard < 0 || shard >= shards) {
+            throw new IllegalArgumentException("shard (" + shard + ") must be in [0, shards (" + shards + "))");
+        }
+        if (shards == 1) {
+            owned = null;
+            return;
+        }
+        owned = new boolean[n];
+        for (int s = 0; s < n; s++) {
+            owned[s] = s % shards == shard;
+        }
+    }
+
+    /** Whether this placer owns server {@code s} (see {@link #own}). */
+    public boolean owns(int s) {
+        return owned == null || owned[s];
+    }
+
+    /**
      * A server by the rule in the class comment; {@code warm} lists the servers holding the model warm (null:
-     * every server). Does not record the request: call {@link #assign} once its work per server is known.
+     * every server). When this placer shares the servers with others ({@link #own}), it sees their requests only
+     * through the reports, so it keeps to its own servers where it can: a warm one of its own under the target,
+     * else a warm one of another's under the target (a cold start costs more than a second of stale counts), else
+     * the least predicted backlog among its own, else among all. Does not record the request: call
+     * {@link #assign} once its work per server is known.
      */
     public int pick(int[] warm, Taken taken, double now, RandomGenerator rng) {
+        int s = least(warm, taken, now, rng, true, MINE);
+        if (s < 0 && owned != null) {
+            s = least(warm, taken, now, rng, true, OTHERS);
+        }
+        if (s < 0) {
+            s = least(null, taken, now, rng, false, MINE);
+        }
+        if (s < 0 && owned != null) {
+            s = least(null, taken, now, rng, false, ANY);
+        }
+        return s >= 0 ? s : rng.nextInt(n);
+    }
+
+    private static final int MINE = 0;
+    private static final int OTHERS = 1;
+    private static final int ANY = 2;
+
+    /**
+     * The server of {@code pool} (null: all) not taken, of the given owner, under the target if asked, with the
+     * least predicted backlog; the scan starts at a random one and stops at an idle one; -1 when none qualifies.
+     */
+    private int least(int[] pool, Taken taken, double now, RandomGenerator rng, boolean underTarget, int whose) {
+        int count = pool == null ? n : pool.length;
+        if (count == 0) {
+            return -1;
+        }
+        int start = rng.nextInt(count);
         int best = -1;
         double bestWork = Double.POSITIVE_INFINITY;
-        int count = warm == null ? n : warm.length;
-        int start = count == 0 ? 0 : rng.nextInt(count);
         for (int i = 0; i < count && bestWork > 0; i++) {
-            int s = warm == null ? (start + i) % count : warm[(start + i) % count];
-            if (!taken.taken(s) && ongoing(s, now) < target) {
-                double w = backlog(s, now);
-                if (w < bestWork) {
-                    best = s;
-                    bestWork = w;
-                }
+            int s = pool == null ? (start + i) % count : pool[(start + i) % count];
+            if (whose != ANY && owns(s) != (whose == MINE)) {
+                continue;
+            }
+            if (taken.taken(s) || (underTarget && ongoing(s, now) >= target)) {
+                continue;
+            }
+            double w = backlog(s, now);
+            if (w < bestWork) {
+                best = s;
+                bestWork = w;
             }
         }
-        if (best >= 0) {
-            return best;
-        }
-        start = rng.nextInt(n);
-        for (int i = 0; i < n && bestWork > 0; i++) {
-            int s = (start + i) % n;
-            if (!taken.taken(s)) {
-                double w = backlog(s, now);
-                if (w < bestWork) {
-                    best = s;
-                    bestWork = w;
-                }
-            }
-        }
-        return best >= 0 ? best : rng.nextInt(n);
+        return best;
     }
 
     /** A growable ring of requests, in send order. */

@@ -166,6 +166,31 @@ class ServerLedgerTest {
     }
 
     @Test
+    void sharedServers_ownFirst_thenOthersWarmUnderTheTarget_thenOwnLeastBacklog() {
+        ServerLedger ledger = new ServerLedger(4, 2);
+        ledger.own(0, 2); // owns servers 0 and 2
+        assertThat(ledger.owns(0)).isTrue();
+        assertThat(ledger.owns(1)).isFalse();
+        ledger.report(0, 2, 0.5, 0); // own, at the target
+        ledger.report(1, 0, 0.0, 0); // another's, idle
+        ledger.report(2, 1, 3.0, 0); // own, under the target, busy
+        ledger.report(3, 0, 0.0, 0); // another's, idle
+        SplittableRandom rng = new SplittableRandom(9);
+        for (int i = 0; i < 20; i++) {
+            assertThat(ledger.pick(null, ServerLedger.Taken.NONE, 0, rng)).as("own and under the target").isEqualTo(2);
+            assertThat(ledger.pick(new int[] {0, 1}, ServerLedger.Taken.NONE, 0, rng))
+                    .as("own warm at the target: another's warm server under it").isEqualTo(1);
+            assertThat(ledger.pick(new int[] {0}, ServerLedger.Taken.NONE, 0, rng))
+                    .as("no warm server under the target: own least backlog").isEqualTo(0);
+            assertThat(ledger.pick(new int[] {0}, s -> s == 0 || s == 2, 0, rng))
+                    .as("own servers taken: any least backlog").isIn(1, 3);
+        }
+        ledger.own(0, 1);
+        assertThat(ledger.owns(1)).isTrue();
+        assertThatThrownBy(() -> ledger.own(2, 2)).hasMessageContaining("shard (2) must be in [0, shards (2))");
+    }
+
+    @Test
     void badArguments_areNamed() {
         assertThatThrownBy(() -> new ServerLedger(new double[] {1, -1}, 3)).hasMessageContaining("compute rate of server 1 (-1.0 ops/s)");
         assertThatThrownBy(() -> new ServerLedger(0, 3)).hasMessageContaining("servers (0)");

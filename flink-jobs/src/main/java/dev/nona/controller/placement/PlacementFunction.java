@@ -202,7 +202,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             if (all.isEmpty()) {
                 all.addAll(bootstrap.servers());
             }
-            servers = WarmFirstServers.of(all, targetOngoingRequests, servers);
+            var task = getRuntimeContext().getTaskInfo();
+            servers = WarmFirstServers.of(all, targetOngoingRequests, servers, task.getIndexOfThisSubtask(),
+                    task.getNumberOfParallelSubtasks());
             double nu = all.stream().filter(ServerTelemetry::up).mapToDouble(ServerTelemetry::opsPerSecond).average().orElse(0);
             if (nu != opsPerSecond) {
                 opsPerSecond = nu;

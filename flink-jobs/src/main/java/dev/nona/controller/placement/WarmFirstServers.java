@@ -26,8 +26,10 @@ import java.util.random.RandomGenerator;
  * warm-first rule no better than uniform sampling ({@code nona-stale}, 0.431 s mean JCT vs 0.436 s); counting its
  * own requests until the next report brought 0.256 s; predicting when they finish from their work, as this class
  * does ({@code nona-controller}), 0.1465 s, level with join-the-shortest-queue on exact live queues. Each placement
- * subtask keeps its own ledger, so with parallelism $p$ each sees about $1/p$ of the requests between two reports;
- * the ledger is not checkpointed (after a restore the next reports rebuild it).
+ * subtask keeps its own ledger and sees only its own requests between two reports, so each owns every $p$-th up
+ * server (parallelism $p$) and keeps to its own where it can (in the simulator at parallelism 2,
+ * {@code nona-controller-p2}: level with {@code spark-fair}, where sharing every server would cost 50%). The
+ * ledger is not checkpointed (after a restore the next reports rebuild it).
  *
  * <p>The clock is the requests' event time: a request drains the backlogs up to its own event time, a report
  * resets a server's entry at the report's event time (see {@link ServerLedger} for out-of-order times).
@@ -71,6 +73,16 @@ public final class WarmFirstServers {
      * is unchanged (a server that reported again starts from its new report, with the requests placed after it).
      */
     public static WarmFirstServers of(Collection<ServerTelemetry> latest, int targetOngoingRequests, WarmFirstServers previous) {
+        return of(latest, targetOngoingRequests, previous, 0, 1);
+    }
+
+    /**
+     * As {@link #of(Collection, int, WarmFirstServers)} for placement subtask {@code subtask} of {@code parallelism}:
+     * it owns every {@code parallelism}-th up server in id order, starting at its index, and prefers them
+     * ({@link ServerLedger#own}): each subtask's ledger sees only its own requests between two reports.
+     */
+    public static WarmFirstServers of(Collection<ServerTelemetry> latest, int targetOngoingRequests, WarmFirstServers previous,
+            int subtask, int parallelism) {
         if (targetOngoingRequests < 1) {
             throw new IllegalArgumentException("placement.target-ongoing-requests (" + targetOngoingRequests + ") must be >= 1");
         }
@@ -92,6 +104,7 @@ public final class WarmFirstServers {
         warm.forEach((m, list) -> warmArrays.put(m, list.stream().mapToInt(Integer::intValue).toArray()));
         WarmFirstServers next = new WarmFirstServers(up, warmArrays, targetOngoingRequests);
         if (next.ledger != null) {
+            next.ledger.own(subtask, parallelism);
             next.fillLedger(previous);
         }
         return next;

@@ -130,6 +130,24 @@ final class WarmFirstServersTest {
     }
 
     @Test
+    void subtasks_eachKeepToTheirShareOfTheServers() {
+        List<ServerTelemetry> four = List.of(server("a", true, 0, "m"), server("b", true, 0, "m"), server("c", false, 0, "m"),
+                server("d", true, 0, "m"), server("e", true, 0, "m"));
+        SplittableRandom rng = new SplittableRandom(6);
+        Set<String> first = new HashSet<>();
+        Set<String> second = new HashSet<>();
+        WarmFirstServers zero = WarmFirstServers.of(four, 3, null, 0, 2);
+        WarmFirstServers one = WarmFirstServers.of(four, 3, null, 1, 2);
+        for (int i = 0; i < 6; i++) {
+            first.add(zero.id(place(zero, "m", T, rng)));
+            second.add(one.id(place(one, "m", T, rng)));
+        }
+        // up servers in id order: a, b, d, e; subtask 0 owns a and d, subtask 1 owns b and e
+        assertThat(first).containsExactlyInAnyOrder("a", "d");
+        assertThat(second).containsExactlyInAnyOrder("b", "e");
+    }
+
+    @Test
     void pick_noServerUp_isAnError() {
         WarmFirstServers servers = WarmFirstServers.of(List.of(server("s0", false, 0, "m")), 3);
         assertThat(servers.upCount()).isZero();

@@ -4,6 +4,7 @@ import dev.nona.sim.policy.Policy;
 import dev.nona.sim.policy.PolicyContext;
 import dev.nona.sim.policy.theta.LedgerMapping;
 import dev.nona.sim.policy.theta.ServerMapping;
+import dev.nona.sim.policy.theta.ShardedMapping;
 import dev.nona.sim.policy.theta.ThetaPolicy;
 import dev.nona.sim.policy.theta.UnderTargetMapping;
 
@@ -37,6 +38,17 @@ public final class NonaPolicy {
     public static Policy createWithControllerMapping(PolicyContext context) {
         return new ThetaPolicy(context.nona().solve(context.workload()), context.random(),
                 new LedgerMapping(UnderTargetMapping.DEFAULT_TARGET, TELEMETRY_SECONDS, context.workload().cluster().opsPerSecond()));
+    }
+
+    /**
+     * As {@link #createWithControllerMapping} with the placement operator at parallelism 2: two ledgers, each job
+     * placed by one of them, so each sees about half of the jobs between two reports; each prefers its half of the
+     * servers, as the controller's subtasks do. Not in the paper.
+     */
+    public static Policy createWithControllerMappingTwoSubtasks(PolicyContext context) {
+        double nu = context.workload().cluster().opsPerSecond();
+        return new ThetaPolicy(context.nona().solve(context.workload()), context.random(), new ShardedMapping(2,
+                i -> new LedgerMapping(UnderTargetMapping.DEFAULT_TARGET, TELEMETRY_SECONDS, nu, i, 2)));
     }
 
     /**

@@ -28,6 +28,8 @@ public final class LedgerMapping implements ServerMapping {
     private final int target;
     private final double reportSeconds;
     private final double opsPerSecond;
+    private final int shard;
+    private final int shards;
     private ServerLedger ledger;
     private double reportedAt = Double.NEGATIVE_INFINITY;
     private final Map<JobClass, double[]> opsOf = new IdentityHashMap<>();
@@ -38,6 +40,14 @@ public final class LedgerMapping implements ServerMapping {
      * @param opsPerSecond  the servers' compute rate $\nu$, to predict a task's work $p^t/\nu$
      */
     public LedgerMapping(int target, double reportSeconds, double opsPerSecond) {
+        this(target, reportSeconds, opsPerSecond, 0, 1);
+    }
+
+    /**
+     * One of {@code shards} placers that share the servers, as the controller's placement subtasks do: this one
+     * prefers the servers it owns ({@link ServerLedger#own}).
+     */
+    public LedgerMapping(int target, double reportSeconds, double opsPerSecond, int shard, int shards) {
         if (target < 1) {
             throw new IllegalArgumentException("target ongoing requests (" + target + ") must be >= 1");
         }
@@ -50,6 +60,11 @@ public final class LedgerMapping implements ServerMapping {
         this.target = target;
         this.reportSeconds = reportSeconds;
         this.opsPerSecond = opsPerSecond;
+        if (shards < 1 || shard < 0 || shard >= shards) {
+            throw new IllegalArgumentException("shard (" + shard + ") must be in [0, shards (" + shards + "))");
+        }
+        this.shard = shard;
+        this.shards = shards;
     }
 
     @Override
@@ -91,6 +106,7 @@ public final class LedgerMapping implements ServerMapping {
             double[] rates = new double[n];
             Arrays.fill(rates, opsPerSecond);
             ledger = new ServerLedger(rates, target);
+            ledger.own(shard, shards);
             reportedAt = Double.NEGATIVE_INFINITY;
         }
         if (now - reportedAt >= reportSeconds) {
@@ -103,6 +119,7 @@ public final class LedgerMapping implements ServerMapping {
 
     @Override
     public String toString() {
-        return "ledger(target " + target + ", " + (reportSeconds > 0 ? "reports every " + reportSeconds + " s" : "exact") + ")";
+        return "ledger(target " + target + ", " + (reportSeconds > 0 ? "reports every " + reportSeconds + " s" : "exact")
+                + (shards > 1 ? ", shard " + shard + " of " + shards : "") + ")";
     }
 }

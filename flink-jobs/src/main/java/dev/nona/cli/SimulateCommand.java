@@ -10,6 +10,7 @@ import dev.nona.sim.policy.expert.ExpertSearch;
 import dev.nona.sim.report.JsonReport;
 import dev.nona.sim.workload.SimWorkloads;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,8 +31,20 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--workload", required = true, description = "Workload file (JSON or YAML).")
     Path workload;
 
-    @Option(names = "--policy", required = true, description = "One of: nona, nona-star, nona-jsq, expert, random, opportunistic, spark-fair, local, jsq, p2c; for a model-aware workload (examples/thesis): colocation, colocation-queuing, registry, random, adaptive.")
+    @Option(names = "--policy", required = true, completionCandidates = PolicyNames.class,
+            description = "One of: ${COMPLETION-CANDIDATES} (the simulator's registry, then the model-aware policies, for a "
+                    + "model-aware workload such as examples/thesis).")
     String policy;
+
+    /** The policy names from the registries, for the help text. */
+    static final class PolicyNames extends ArrayList<String> {
+        private static final long serialVersionUID = 1L;
+
+        PolicyNames() {
+            super(PolicyRegistry.names());
+            ModelAwarePolicies.names().stream().filter(n -> !contains(n)).forEach(this::add);
+        }
+    }
 
     @Option(names = "--load", description = "Scale every rate so the compute load sum_j beta_j S_j / N equals this (link load for a background-communication-only workload).")
     Double load;

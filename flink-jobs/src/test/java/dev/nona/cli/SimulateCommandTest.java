@@ -66,6 +66,16 @@ final class SimulateCommandTest {
     }
 
     @Test
+    void simulateHelp_namesEveryRegisteredPolicy() {
+        assertThat(cli.run("simulate", "--help")).isZero();
+        String help = cli.out().replaceAll("\\s+", " ");
+        for (String policy : dev.nona.sim.policy.PolicyRegistry.names()) {
+            assertThat(help).contains(" " + policy + ",");
+        }
+        assertThat(help).contains(" adaptive ");
+    }
+
+    @Test
     void simulate_unknownPolicy_failsWithOneLineNamingIt(@TempDir Path dir) throws Exception {
         Path w = workload(dir, """
                 {"cluster": {"servers": 1, "opsPerSecond": 1, "linkBitsPerSecond": 1},
@@ -120,6 +130,6 @@ final class SimulateCommandTest {
         // 0.7 over 8 servers is 0.0875 per server
         assertThat(summary).contains("over the cluster").contains("At u = 0.0875 per server")
                 .contains("--workload " + w + " --jobs 300 --seed 1 --cluster-load");
-        assertThat(Files.readAllLines(outDir.resolve("headline.csv"))).hasSize(1 + 5 * 13);
+        assertThat(Files.readAllLines(outDir.resolve("headline.csv"))).hasSize(1 + 5 * dev.nona.sim.experiment.HeadlineSeeds.POLICIES.size());
     }
 }

@@ -23,7 +23,8 @@ public final class HeadlineSeeds implements Experiment {
     static final int SEEDS = 5;
     private final Map<String, Double> firstSeedLink = new LinkedHashMap<>();
 
-    static final List<String> POLICIES = List.of("nona", "nona-star", "expert", "nona-controller", "nona-controller-p2", "nona-stale", "nona-jsq", "expert-jsq",
+    /** The policies the headline compares, in table order. */
+    public static final List<String> POLICIES = List.of("nona", "nona-star", "expert", "nona-controller", "nona-controller-p2", "nona-stale", "nona-jsq", "expert-jsq",
             "random", "opportunistic", "spark-fair", "local", "jsq", "p2c");
 
     @Override

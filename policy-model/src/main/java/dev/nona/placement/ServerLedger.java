@@ -25,6 +25,9 @@ import java.util.random.RandomGenerator;
  * and its target of ongoing requests. The simulator's {@code nona-controller} policy and the controller's
  * placement operator both use this class.
  *
+ * <p>A server's ring tracks at most $\max(64, 4 \cdot target)$ of this placer's requests (the oldest are dropped
+ * from the count, not from the backlog), so memory stays bounded when reports stop while requests keep coming.
+ *
  * <p>Times are seconds on the placer's clock (event time in the controller, simulated time in the simulator); a
  * time earlier than the last one seen for a server drains nothing. {@link #pick} is $O(N)$ plus the amortised cost
  * of dropping finished requests; it does not allocate. Not thread-safe.
@@ -40,6 +43,11 @@ public final class ServerLedger {
 
     private final int n;
     private final int target;
+    /**
+     * The most requests a server's ring tracks: enough to tell a server at the target from one under it, and a
+     * bound on memory when reports stop coming (or time stops advancing) while requests keep arriving.
+     */
+    private final int maxTracked;
     /** Each server's compute rate $\nu$, ops/s, to turn a task's $p^t$ into seconds of work. */
     private final double[] opsPerSecond;
     /** Predicted seconds of work at each server as of {@link #asOf}. */
@@ -85,6 +93,7 @@ public final class ServerLedger {
         }
         this.n = servers;
         this.target = targetOngoingRequests;
+        this.maxTracked = Math.max(64, 4 * targetOngoingRequests);
         this.backlog = new double[n];
         this.asOf = new double[n];
         this.reportedAt = new double[n];
@@ -169,6 +178,9 @@ public final class ServerLedger {
         double finish = t + backlog[s];
         Requests q = own[s];
         q.dropFinishedBy(t); // keeps the ring as long as the requests in flight, even if nobody asks ongoing()
+        if (q.size == maxTracked) {
+            q.dropOldest(); // the backlog still counts its work; only the count stops growing
+        }
         q.add(now, workSeconds, finish);
         ownWorkSum += workSeconds;
         ownCount++;
@@ -182,11 +194,18 @@ public final class ServerLedger {
      */
     public void assignRequest(int[] servers, double[] ops, int tasks, double now) {
         int distinct = 0;
+        int last = -1;
+        int lastIndex = -1;
         for (int t = 0; t < tasks; t++) {
-            if (ops[t] == 0) {
+            double o = ops[t];
+            if (o == 0) {
                 continue;
             }
             int s = servers[t];
+            if (s == last) { // tasks of a part are consecutive more often than not
+                requestWork[lastIndex] += o;
+                continue;
+            }
             int i = 0;
             while (i < distinct && requestServers[i] != s) {
                 i++;
@@ -199,10 +218,13 @@ public final class ServerLedger {
                 requestServers[distinct] = s;
                 requestWork[distinct++] = 0;
             }
-            requestWork[i] += opsPerSecond[s] > 0 ? ops[t] / opsPerSecond[s] : 0;
+            requestWork[i] += o; // operations for now: one division per server below, not per task
+            last = s;
+            lastIndex = i;
         }
         for (int i = 0; i < distinct; i++) {
-            assign(requestServers[i], requestWork[i], now);
+            int s = requestServers[i];
+            assign(s, opsPerSecond[s] > 0 ? requestWork[i] / opsPerSecond[s] : 0, now);
         }
     }
 
@@ -339,6 +361,11 @@ public final class ServerLedger {
                 head = (head + 1) & (sent.length - 1);
                 size--;
             }
+        }
+
+        void dropOldest() {
+            head = (head + 1) & (sent.length - 1);
+            size--;
         }
 
         /** Drops the requests sent at or before {@code at} (send times grow along the ring). */

@@ -191,6 +191,17 @@ class ServerLedgerTest {
     }
 
     @Test
+    void timeStandingStill_theRingStaysBounded_andTheBacklogKeepsEveryRequest() {
+        ServerLedger ledger = new ServerLedger(1, 3);
+        for (int i = 0; i < 100_000; i++) {
+            ledger.assign(0, 0.001, 0);
+        }
+        assertThat(ledger.ringCapacity(0)).isLessThanOrEqualTo(64);
+        assertThat(ledger.ongoing(0, 0)).isEqualTo(64);
+        assertThat(ledger.backlog(0, 0)).isCloseTo(100.0, within(1e-6));
+    }
+
+    @Test
     void badArguments_areNamed() {
         assertThatThrownBy(() -> new ServerLedger(new double[] {1, -1}, 3)).hasMessageContaining("compute rate of server 1 (-1.0 ops/s)");
         assertThatThrownBy(() -> new ServerLedger(0, 3)).hasMessageContaining("servers (0)");

@@ -31,8 +31,9 @@ import java.util.random.RandomGenerator;
  * {@code nona-controller-p2}: level with {@code spark-fair}, where sharing every server would cost 50%). The
  * ledger is not checkpointed (after a restore the next reports rebuild it).
  *
- * <p>The clock is the requests' event time: a request drains the backlogs up to its own event time, a report
- * resets a server's entry at the report's event time (see {@link ServerLedger} for out-of-order times).
+ * <p>The clock is the requests' event time: a request drains the backlogs up to its own event time (at most 5 s
+ * after the newest report: a client clock running ahead must not freeze a server's backlog), a report resets a
+ * server's entry at the report's event time (see {@link ServerLedger} for out-of-order times).
  *
  * <p>Why not policy-model's {@code modelaware.WarmFirstServerPolicy} over a {@code ModelRegistry}: that pair serves
  * the thesis simulator, whose registry simulates each server's LRU memory and needs memory and model sizes;
@@ -47,6 +48,8 @@ import java.util.random.RandomGenerator;
  */
 public final class WarmFirstServers {
     private static final int[] NONE = new int[0];
+    /** How far a request's event time may run ahead of the newest telemetry report (reports come about every second). */
+    static final long MAX_AHEAD_OF_TELEMETRY_MILLIS = 5_000;
 
     private final String[] up;
     private final ServerTelemetry[] reports;
@@ -54,11 +57,14 @@ public final class WarmFirstServers {
     /** Null when no server is up. */
     private final ServerLedger ledger;
     private final TakenParts taken = new TakenParts();
+    /** The newest event time among the up servers' reports (epoch ms). */
+    private final long newestReport;
 
     private WarmFirstServers(List<ServerTelemetry> up, Map<String, int[]> warm, int target) {
         this.up = up.stream().map(ServerTelemetry::serverId).toArray(String[]::new);
         this.reports = up.toArray(ServerTelemetry[]::new);
         this.warm = warm;
+        this.newestReport = up.stream().mapToLong(ServerTelemetry::eventTime).max().orElse(Long.MAX_VALUE - MAX_AHEAD_OF_TELEMETRY_MILLIS);
         this.ledger = up.isEmpty() ? null
                 : new ServerLedger(up.stream().mapToDouble(ServerTelemetry::opsPerSecond).toArray(), target);
     }
@@ -136,6 +142,15 @@ public final class WarmFirstServers {
         return epochMillis / 1000.0;
     }
 
+    /**
+     * A request's time on the ledger's clock: its event time, but at most {@link #MAX_AHEAD_OF_TELEMETRY_MILLIS}
+     * after the newest report, so that a client whose clock runs ahead cannot push a server's predicted backlog
+     * into the future (it would stop draining until the real time caught up).
+     */
+    private double requestSeconds(long eventTime) {
+        return seconds(Math.min(eventTime, newestReport + MAX_AHEAD_OF_TELEMETRY_MILLIS));
+    }
+
     public int upCount() {
         return up.length;
     }
@@ -152,12 +167,12 @@ public final class WarmFirstServers {
 
     /** Requests in flight on server {@code index} at {@code eventTime} (epoch ms) as this operator predicts them. */
     public int ongoing(int index, long eventTime) {
-        return ledger.ongoing(index, seconds(eventTime));
+        return ledger.ongoing(index, requestSeconds(eventTime));
     }
 
     /** Seconds of work on server {@code index} at {@code eventTime} (epoch ms) as this operator predicts them. */
     public double backlogSeconds(int index, long eventTime) {
-        return ledger.backlog(index, seconds(eventTime));
+        return ledger.backlog(index, requestSeconds(eventTime));
     }
 
     /** One server for a request of {@code model} at {@code eventTime} (see the class comment). */
@@ -176,7 +191,7 @@ public final class WarmFirstServers {
         }
         this.taken.parts = taken;
         this.taken.count = n;
-        return ledger.pick(warm, this.taken, seconds(eventTime), rng);
+        return ledger.pick(warm, this.taken, requestSeconds(eventTime), rng);
     }
 
     /**
@@ -184,7 +199,7 @@ public final class WarmFirstServers {
      * {@code ops[t]} operations (one request on each server it uses, with the work of its tasks there).
      */
     public void record(int[] servers, double[] ops, int tasks, long eventTime) {
-        ledger.assignRequest(servers, ops, tasks, seconds(eventTime));
+        ledger.assignRequest(servers, ops, tasks, requestSeconds(eventTime));
     }
 
     /** The parts a request already uses, as the ledger asks. */

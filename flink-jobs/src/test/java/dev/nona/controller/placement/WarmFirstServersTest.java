@@ -148,6 +148,18 @@ final class WarmFirstServersTest {
     }
 
     @Test
+    void requestFromAClockAnHourAhead_drainsLikeOneFiveSecondsAfterTheNewestReport() {
+        WarmFirstServers servers = WarmFirstServers.of(List.of(server("a", true, 0, 0.0, "m")), 3);
+        SplittableRandom rng = new SplittableRandom(7);
+        place(servers, "m", T + 3_600_000, rng); // 1 s of work, "sent" at T + 5 s
+        assertThat(servers.backlogSeconds(0, T + 3_600_000)).isCloseTo(1.0, within(1e-9));
+        WarmFirstServers next = WarmFirstServers.of(List.of(ServerTelemetry.of("a", true, 1e9, 0,
+                List.of(new CachedModel("m", 0)), null, T + 7_000, 0.0)), 3, servers);
+        assertThat(next.backlogSeconds(0, T + 7_000)).as("the next reports see it done").isZero();
+        assertThat(next.ongoing(0, T + 7_000)).isZero();
+    }
+
+    @Test
     void pick_noServerUp_isAnError() {
         WarmFirstServers servers = WarmFirstServers.of(List.of(server("s0", false, 0, "m")), 3);
         assertThat(servers.upCount()).isZero();

@@ -9,9 +9,11 @@ import dev.nona.controller.optimize.NonaTableSolver;
 import dev.nona.controller.optimize.SolveInput;
 import dev.nona.controller.optimize.SolveResult;
 import dev.nona.controller.source.RequestRecord;
+import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.record.StageAssignment;
 import java.util.List;
 import java.util.Map;
@@ -115,6 +117,29 @@ final class PlacementFunctionTest {
             h.processElement(request("after-report", "fig1"), 1000);
             List<PlacementDecision> all = h.extractOutputValues();
             assertThat(all.get(all.size() - 1).stages().get(0).server()).isEqualTo("s3");
+        }
+    }
+
+    /**
+     * Two warm servers, one request in flight each: s0 reports 5 s of work, s1 0.1 s. Fig. 1's model needs 22 ms on
+     * one server (before the first table every request runs locally), so s1 takes requests until its predicted
+     * backlog passes s0's or it reaches the target (3 in flight: it has 1, so 2 more); then s0, at the target too
+     * after 2; then the least predicted backlog, s1 again.
+     */
+    @Test
+    void reportedBacklog_steersRequestsToTheServerWithLessWork() throws Exception {
+        try (var h = harness()) {
+            List<CachedModel> warm = List.of(new CachedModel("fig1", 1000));
+            h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s0", true, TestingCluster.OPS_PER_SECOND, 1,
+                    warm, TestingCluster.LINK_BITS_PER_SECOND, 1_000, 5.0)), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s1", true, TestingCluster.OPS_PER_SECOND, 1,
+                    warm, TestingCluster.LINK_BITS_PER_SECOND, 1_000, 0.1)), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            for (int i = 0; i < 5; i++) {
+                h.processElement(request("r" + i, "fig1"), 1000);
+            }
+            List<String> servers = h.extractOutputValues().stream().map(d -> d.stages().get(0).server()).toList();
+            assertThat(servers).containsExactly("s1", "s1", "s0", "s0", "s1");
         }
     }
 

@@ -19,8 +19,8 @@ import java.util.random.RandomGenerator;
  * <p>The rule ({@link #pick}): a warm server, not yet taken by the request, with fewer ongoing requests than the
  * target, the one with the least predicted backlog; when there is none, the server not taken with the least
  * predicted backlog; when every server is taken, any server uniformly. Placers that run in parallel each see only
- * their own requests between reports; each then owns a share of the servers ({@link #own}) and prefers it. Scans start at a random server and ties
- * go to the first met. This is join-the-shortest-queue on queued work (Harchol-Balter, "Performance Modeling and
+ * their own requests between reports; each then owns a share of the servers ({@link #own}) and prefers it. Scans
+ * start at a random server and ties go to the first met. This is join-the-shortest-queue on queued work (Harchol-Balter, "Performance Modeling and
  * Design of Computer Systems", Cambridge University Press, 2013, Ch. 24) with the thesis's warm-first colocation
  * and its target of ongoing requests. The simulator's {@code nona-controller} policy and the controller's
  * placement operator both use this class.
@@ -53,7 +53,6 @@ public final class ServerLedger {
     /** Predicted seconds of work at each server as of {@link #asOf}. */
     private final double[] backlog;
     private final double[] asOf;
-    private final double[] reportedAt;
     private final int[] reported;
     /** When the reported requests are predicted done: report time plus reported work; infinite when unknown. */
     private final double[] reportedUntil;
@@ -96,8 +95,6 @@ public final class ServerLedger {
         this.maxTracked = Math.max(64, 4 * targetOngoingRequests);
         this.backlog = new double[n];
         this.asOf = new double[n];
-        this.reportedAt = new double[n];
-        Arrays.fill(reportedAt, Double.NEGATIVE_INFINITY);
         this.reported = new int[n];
         this.reportedUntil = new double[n];
         this.own = new Requests[n];
@@ -119,10 +116,6 @@ public final class ServerLedger {
         return n;
     }
 
-    public int target() {
-        return target;
-    }
-
     /**
      * Server {@code s} reported at {@code at}: {@code ongoingRequests} in flight holding {@code workSeconds} of work
      * (NaN when the report does not say). This placer's requests sent after {@code at} are queued behind it.
@@ -137,7 +130,6 @@ public final class ServerLedger {
         boolean known = !Double.isNaN(workSeconds);
         double work = known ? workSeconds : ongoingRequests * meanRequestSeconds();
         reported[s] = ongoingRequests;
-        reportedAt[s] = at;
         reportedUntil[s] = known ? at + work : Double.POSITIVE_INFINITY;
         backlog[s] = work;
         asOf[s] = at;
@@ -242,7 +234,6 @@ public final class ServerLedger {
     public void copy(int s, ServerLedger other, int from) {
         backlog[s] = other.backlog[from];
         asOf[s] = other.asOf[from];
-        reportedAt[s] = other.reportedAt[from];
         reported[s] = other.reported[from];
         reportedUntil[s] = other.reportedUntil[from];
         own[s] = other.own[from].copy();

@@ -50,7 +50,8 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
         for (int i = 0; i < ops.length; i++) {
             Double o = opsById.get(tasks.get(i));
             if (o == null) {
-                throw new IllegalArgumentException("task '" + tasks.get(i) + "' of the table is not in model '" + model + "''s DAG");
+                throw new IllegalArgumentException("task '" + tasks.get(i) + "' of the table is not in the catalog DAG of model '"
+                        + model + "'");
             }
             ops[i] = o;
         }

@@ -311,14 +311,12 @@ public final class ServerLedger {
             if (whose != ANY && owns(s) != (whose == MINE)) {
                 continue;
             }
-            if (taken.taken(s) || (underTarget && ongoing(s, now) >= target)) {
-                continue;
-            }
             double w = backlog(s, now);
-            if (w < bestWork) {
-                best = s;
-                bestWork = w;
+            if (w >= bestWork || taken.taken(s) || (underTarget && ongoing(s, now) >= target)) {
+                continue; // the cheap test first: most servers lose on backlog before their count is looked at
             }
+            best = s;
+            bestWork = w;
         }
         return best;
     }

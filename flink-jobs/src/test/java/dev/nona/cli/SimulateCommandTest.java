@@ -52,7 +52,7 @@ final class SimulateCommandTest {
     void simulate_backgroundCommOnlyAtLoad08_countsBackgroundJobsAndMatchesMd1(@TempDir Path dir) throws Exception {
         Path w = workload(dir, """
                 {"cluster": {"servers": 1, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10},
-                 "models": [{"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 0}],
+                 "models": [],
                  "background": {"comm": {"ratePerSecond": 1, "bytes": 1.0e6}}}
                 """);
         int exit = cli.run("simulate", "--workload", w.toString(), "--policy", "local", "--load", "0.8", "--jobs", "300000");
@@ -60,6 +60,9 @@ final class SimulateCommandTest {
         assertThat(exit).as(cli.err()).isZero();
         JsonNode json = new ObjectMapper().readTree(cli.out());
         assertThat(json.get("jobs").asLong()).isEqualTo(300000);
+        assertThat(json.get("models")).isEmpty();
+        assertThat(json.get("background").get(0).get("completed").asLong()).isEqualTo(300000);
+        assertThat(json.get("linkUtilization").asDouble()).isCloseTo(0.8, within(0.01));
         double s = 8e6 / 1e10;
         double md1 = 0.8 * s / (2 * 0.2);
         assertThat(json.get("meanLinkWaitSeconds").asDouble()).isCloseTo(md1, within(0.05 * md1));

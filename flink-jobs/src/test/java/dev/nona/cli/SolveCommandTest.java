@@ -109,4 +109,20 @@ final class SolveCommandTest {
         assertThat(err.toString().strip()).contains("cluster.gpus").doesNotContain("\n");
         assertThat(out.toString()).isEmpty();
     }
+
+    @Test
+    void solve_backgroundOnlyWorkload_oneLineErrorSaysTheOptimiserNeedsAModel(@TempDir Path dir) throws Exception {
+        Path w = dir.resolve("w.json");
+        Files.writeString(w, """
+                {"cluster": {"servers": 1, "opsPerSecond": 1e11, "linkBitsPerSecond": 1e10}, "models": [],
+                 "background": {"comm": {"ratePerSecond": 100, "bytes": 1e7}}}
+                """);
+
+        int exit = run("solve", "--workload", w.toString());
+
+        assertThat(exit).isNotZero();
+        assertThat(err.toString().strip()).isEqualTo(
+                "nona: models: the workload lists none (background only); the optimiser needs at least one model");
+        assertThat(out.toString()).isEmpty();
+    }
 }

@@ -81,7 +81,6 @@ final class ParametricLp {
             }
         }
         double cap = capacity(phiHat);
-        double slack = 1e-12 * Math.max(1e-300, Math.abs(cap));
         double total = 0;
         int breakpoints = 0;
         for (int s = 0; s < cp.subgraphs; s++) {
@@ -106,6 +105,7 @@ final class ParametricLp {
                 breakpoints++;
             }
         }
+        double slack = slack(phiHat, total);
         if (total > cap + slack) {
             return false;
         }
@@ -145,6 +145,16 @@ final class ParametricLp {
             }
         }
         return true;
+    }
+
+    /**
+     * The rounding allowance of the constraint: $10^{-12}$ of the size of the terms it is made of. Not of $|G|$
+     * alone: at the least feasible bound $G = 2\hat\phi(1-\rho_{bg}) - M_{bg}$ is a difference of two equal terms,
+     * and its rounding error (about $10^{-16} M_{bg}$) would make a feasible bound look infeasible.
+     */
+    private double slack(double phiHat, double leastLoad) {
+        double terms = Math.abs(2 * phiHat * (1 - cp.rhoBackground)) + cp.m2Background;
+        return 1e-12 * Math.max(1e-300, Math.max(terms, leastLoad));
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.nona.dag.SubgraphTriplets;
 import dev.nona.workload.DagSources;
 import dev.nona.workload.ModelSpec;
 import dev.nona.workload.Workload;
+import dev.nona.workload.WorkloadException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,8 +34,15 @@ public final class Problems {
         return fromWorkload(workload, costModel, EnumerationBound.defaults());
     }
 
-    /** Loads and analyses every model of the workload and builds the problem. */
+    /**
+     * Loads and analyses every model of the workload and builds the problem.
+     *
+     * @throws WorkloadException if the workload is background only (no model to solve for), or a DAG cannot be loaded
+     */
     public static NonaProblem fromWorkload(Workload workload, CostModel costModel, EnumerationBound bound) {
+        if (workload.backgroundOnly()) {
+            throw new WorkloadException("models: the workload lists none (background only); the optimiser needs at least one model");
+        }
         List<JobClass> jobs = new ArrayList<>();
         for (ModelSpec m : workload.models()) {
             ModelDag dag = DagSources.load(m.name(), m.dag());

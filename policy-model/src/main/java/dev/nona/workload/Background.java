@@ -16,6 +16,11 @@ public record Background(Comm comm, Compute compute) {
         compute = compute == null ? Compute.NONE : compute;
     }
 
+    /** True if background transfers or background compute jobs arrive (a rate above 0). */
+    public boolean hasJobs() {
+        return comm.ratePerSecond() > 0 || compute.ratePerSecond() > 0;
+    }
+
     /**
      * Background transfers over the bottleneck link: a Poisson stream of transfers of a fixed size.
      *

@@ -13,16 +13,18 @@ import java.util.Set;
  * old constructor as an overload that passes the default, and read it in {@link WorkloadReader}.
  *
  * @param cluster    the cluster
- * @param models     the job classes, at least one, unique names
- * @param background background load, {@link Background#NONE} when absent
+ * @param models     the job classes, unique names; empty only for a background-only workload (one the simulator
+ *                   runs, the optimiser cannot)
+ * @param background background load, {@link Background#NONE} when absent; with no models it must have jobs
  */
 public record Workload(Cluster cluster, List<ModelSpec> models, Background background) {
     public Workload {
         Objects.requireNonNull(cluster, "cluster");
         models = List.copyOf(models);
         background = background == null ? Background.NONE : background;
-        if (models.isEmpty()) {
-            throw new WorkloadException("models must list at least one model");
+        if (models.isEmpty() && !background.hasJobs()) {
+            throw new WorkloadException("models must list at least one model, or background must have jobs "
+                    + "(comm or compute with ratePerSecond > 0) for a background-only workload");
         }
         Set<String> names = new HashSet<>();
         for (ModelSpec m : models) {
@@ -30,6 +32,11 @@ public record Workload(Cluster cluster, List<ModelSpec> models, Background backg
                 throw new WorkloadException("models: duplicate name '" + m.name() + "'");
             }
         }
+    }
+
+    /** True if no model is listed: only background jobs arrive. */
+    public boolean backgroundOnly() {
+        return models.isEmpty();
     }
 
     /** The same workload with every rate multiplied by {@code factor}. */

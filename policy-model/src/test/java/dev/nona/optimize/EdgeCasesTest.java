@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.nona.dag.ContractedNode;
+import dev.nona.dag.Triplet;
 import dev.nona.workload.Background;
 import java.util.List;
 import java.util.Map;
@@ -48,13 +49,41 @@ final class EdgeCasesTest {
                 Figure1.problem(10, Background.NONE, CostModel.DEFAULT)).serverWaitSeconds());
     }
 
+    /**
+     * Table I of the paper: the busier the link, the less Nona distributes f (here it splits every job up to 80/s,
+     * then less and less: 0.69, 0.52, 0.35 of them at 120, 160, 240/s). The link load it reports is the
+     * background's 0.5 plus what its theta sends: per job, a split sends 1 ms (10 MB) or 10 ms (100 MB) from the
+     * root to the part without it, and the same from the part without the sink (Eqs. (IV), (VI)).
+     */
     @Test
-    void heavierJobRate_neverLowersPredictedLinkLoadBelowBackground() {
+    void heavierJobRate_distributesLess_andReportsTheLinkLoadItsThetaSends() {
         Background bg = new Background(Background.Comm.ofLoad(0.5, 1e7, Figure1.MU), null);
-        for (double rate : new double[] {1, 10, 40, 80}) {
+        double previousSplit = 1;
+        for (double rate : new double[] {1, 40, 80, 120, 160, 240}) {
             Solution s = NonaOptimizer.solve(Figure1.problem(rate, bg, CostModel.PAPER));
+            Solution.SubgraphResult sg = s.job("f").subgraphs().get(0);
+            double sent = 0;
+            for (int i = 0; i < sg.triplets().size(); i++) {
+                sent += sg.theta().get(i) * linkSeconds(sg.triplets().get(i));
+            }
+            double split = 1 - sg.probability(Figure1.TOGETHER);
+
             assertThat(s.feasible()).isTrue();
-            assertThat(s.rho()).isGreaterThanOrEqualTo(0.5).isLessThan(1);
+            assertThat(s.rho()).as("rate %s", rate).isCloseTo(0.5 + rate * sent, within(1e-12)).isLessThan(1);
+            assertThat(split).as("rate %s", rate).isLessThanOrEqualTo(previousSplit + 1e-12);
+            previousSplit = split;
         }
+        assertThat(previousSplit).as("at 240 jobs/s").isLessThan(0.5);
+    }
+
+    /** Seconds of link time per job of a Figure 1 triplet, from the edges it cuts. */
+    private static double linkSeconds(Triplet t) {
+        if (t.parts().size() == 1) {
+            return 0;
+        }
+        int partWith2 = t.parts().get(0).contains("2") ? 0 : 1;
+        double rootEdge = t.rootPart() == partWith2 ? 1e-3 : 10e-3; // 1->3 (10 MB) or 1->2 (100 MB) is cut
+        double sinkEdge = t.sinkPart() == partWith2 ? 1e-3 : 10e-3; // 3->4 or 2->4 is cut
+        return rootEdge + sinkEdge;
     }
 }

@@ -64,4 +64,16 @@ final class ProblemsTest {
                 .isInstanceOf(WorkloadException.class)
                 .hasMessageContaining("unknown pipedream option 'batch'");
     }
+
+    @Test
+    void fromWorkload_backgroundOnly_saysTheOptimiserNeedsAModel() {
+        Workload w = WorkloadReader.parse("""
+                {"cluster": {"servers": 1, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10}, "models": [],
+                 "background": {"comm": {"ratePerSecond": 100, "bytes": 1.0e7}}}
+                """, false, null);
+
+        assertThatThrownBy(() -> Problems.fromWorkload(w, CostModel.DEFAULT))
+                .isInstanceOf(WorkloadException.class)
+                .hasMessage("models: the workload lists none (background only); the optimiser needs at least one model");
+    }
 }

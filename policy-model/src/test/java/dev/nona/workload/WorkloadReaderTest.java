@@ -63,6 +63,30 @@ final class WorkloadReaderTest {
     }
 
     @Test
+    void contract_backgroundOnly_noModelsIsValid() {
+        Workload w = WorkloadReader.parse("""
+                {"cluster": {"servers": 1, "opsPerSecond": 1, "linkBitsPerSecond": 1.0e10},
+                 "models": [],
+                 "background": {"comm": {"ratePerSecond": 100, "bytes": 1.0e7}}}
+                """, false, null);
+
+        assertThat(w.models()).isEmpty();
+        assertThat(w.backgroundOnly()).isTrue();
+        assertThat(w.background().comm()).isEqualTo(new Background.Comm(100, 1.0e7));
+    }
+
+    @Test
+    void contract_noModelsAndNoBackgroundJobs_errorSaysWhatIsMissing() {
+        for (String background : new String[] {"", ", \"background\": {\"comm\": {\"ratePerSecond\": 0, \"bytes\": 1}}"}) {
+            assertThatThrownBy(() -> WorkloadReader.parse("""
+                    {"cluster": {"servers": 1, "opsPerSecond": 1, "linkBitsPerSecond": 1}, "models": []%s}
+                    """.formatted(background), false, null))
+                    .isInstanceOf(WorkloadException.class)
+                    .hasMessageContaining("models must list at least one model, or background must have jobs");
+        }
+    }
+
+    @Test
     void contract_pipedreamWithOptions_resolvesPathAndKeepsOptions() {
         Workload w = WorkloadReader.parse("""
                 {"cluster": {"servers": 2, "opsPerSecond": 1, "linkBitsPerSecond": 1},

@@ -67,10 +67,16 @@ public final class NonaSolver implements ThetaSolver {
         return new NonaProblem(jobs, cluster, bg, costModel);
     }
 
+    /**
+     * Solves for {@code w}'s rates. A background-only workload (no inference class) has nothing to place and no
+     * problem to solve: its table has an empty row per class, and {@link #lastSolution} is left as it was.
+     */
     @Override
     public ThetaTable solve(SimWorkload w) {
-        NonaProblem problem = problem(w);
-        last = NonaOptimizer.solve(problem);
+        boolean anyModel = w.classes().stream().anyMatch(c -> c.kind() == JobKind.INFERENCE);
+        if (anyModel) {
+            last = NonaOptimizer.solve(problem(w));
+        }
         List<List<SubgraphTheta>> perClass = new ArrayList<>();
         List<Double> predicted = new ArrayList<>();
         for (JobClass c : w.classes()) {

@@ -123,6 +123,13 @@ final class SimulatorTest {
         assertThat(r.truncated()).isFalse();
     }
 
+    /**
+     * Transfers of S = 0.01 s arrive at 500/s (rho = 5) on an always-busy FIFO link. The 60,000th arrival, which
+     * closes the window, comes at T = 120 s (sd sqrt(60,000)/500 = 0.49 s); by then the link has sent T/S = 12,000,
+     * so 48,000 are in flight (sd about 49) and the drain cap is 4 x 48,000 = 192,000 (sd about 196). Arrivals stop
+     * at the arrival that finds the cap reached, which still takes its slot: at most cap + 1 in flight. Without the
+     * cap the arrivals would go on until the last measured transfer ends, at 60,000 S = 600 s: 240,000 in flight.
+     */
     @Test
     void run_heavilyOverloadedLink_stopsArrivalsAtTheDrainCapAndStillMeasuresEveryJob() {
         JobClass comm = JobClass.backgroundComm("bg-comm", 500, 1e8); // rho = 5
@@ -130,8 +137,9 @@ final class SimulatorTest {
         SimResult r = new Simulator(w, TestingWorkloads.fixed(), "none", new SimConfig(60_000, 0, 1, Long.MAX_VALUE)).run();
         assertThat(r.all().count()).isEqualTo(60_000);
         assertThat(r.arrivalsStopped()).isTrue();
-        // 48,000 of the 60,000 are still in flight when the window ends: the cap is 4 x that
-        assertThat(r.maxJobsInFlight()).isLessThanOrEqualTo(4 * 60_000 + 1);
+        assertThat(r.maxJobsInFlight()).as("4 x the 48,000 in flight at the window's end, +1").isCloseTo(192_001, within(2_000));
+        // the link never idles after the first arrival: the 60,000th transfer ends at 600 s (+ the first gap, ~2 ms)
+        assertThat(r.simulatedSeconds()).isCloseTo(600.0, within(0.05));
     }
 
     @Test

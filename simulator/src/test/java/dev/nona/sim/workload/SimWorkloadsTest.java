@@ -7,6 +7,10 @@ import dev.nona.dag.Task;
 import dev.nona.optimize.CostModel;
 import dev.nona.sim.JobClass;
 import dev.nona.sim.SimWorkload;
+import dev.nona.sim.engine.SimResult;
+import dev.nona.sim.experiment.Scenario;
+import dev.nona.sim.policy.PolicyRegistry;
+import dev.nona.sim.policy.expert.ExpertSearch;
 import dev.nona.sim.policy.theta.SubgraphTheta;
 import dev.nona.sim.policy.theta.ThetaTable;
 import dev.nona.workload.Background;
@@ -77,5 +81,31 @@ final class SimWorkloadsTest {
     private static String pipeDreamNode(String id, String op, double forwardMs, double activationBytes) {
         return id + " -- " + op + " -- " + "forward_compute_time" + "=" + forwardMs + ", backward_compute_time=0.0, activation_size="
                 + activationBytes + ", parameter_size=0.0";
+    }
+
+    /**
+     * A background-only workload (no models, as issue 4 allows): every policy runs it, {@code jobs} counts the
+     * background jobs, and Nona's table source has nothing to solve.
+     */
+    @Test
+    void from_backgroundOnly_everyPolicyRunsAndMeasuresTheBackgroundJobs() {
+        Workload w = new Workload(new Cluster(4, 1e11, 1e10), List.of(),
+                new Background(new Background.Comm(20, 1e7), new Background.Compute(100, 1e9)));
+        SimWorkloads.Loaded loaded = SimWorkloads.from(w);
+        assertThat(loaded.sim().classes()).extracting(JobClass::name)
+                .containsExactly(SimWorkloads.BACKGROUND_COMPUTE, SimWorkloads.BACKGROUND_COMM);
+        assertThat(loaded.sim().hasModels()).isFalse();
+        ThetaTable table = new NonaSolver(loaded.analyses(), CostModel.DEFAULT).solve(loaded.sim());
+        assertThat(table.of(0)).isEmpty();
+        assertThat(table.of(1)).isEmpty();
+
+        Scenario scenario = new Scenario(loaded, CostModel.DEFAULT, ExpertSearch.Settings.defaults(), line -> { });
+        for (String policy : PolicyRegistry.names()) {
+            SimResult r = scenario.run(policy, loaded.sim(), 2_000, 1);
+            assertThat(r.jobs()).as(policy).isEqualTo(2_000);
+            assertThat(r.all().count()).as(policy).isEqualTo(2_000);
+            assertThat(r.inference().count()).as(policy).isZero();
+            assertThat(r.linkUtilization()).as(policy).isCloseTo(20 * 8e7 / 1e10, within(0.05));
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.nona.controller;
 
 import dev.nona.controller.loop.ControlInput;
 import dev.nona.controller.loop.ControlLoopFunction;
+import dev.nona.controller.loop.ControlLoopSettings;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.optimize.NonaTableSolver;
 import dev.nona.controller.optimize.TableSolver;
@@ -99,8 +100,7 @@ public final class ControllerJob {
                 .map(ControlInput::of).returns(JsonRecordTypeInfo.of(ControlInput.class)).setParallelism(p)
                 .union(telemetry, catalog)
                 .keyBy(x -> ControlLoopFunction.KEY, Types.STRING)
-                .process(new ControlLoopFunction(config.drift(), config.defaultLinkBitsPerSecond(),
-                        config.solveTimeout().toMillis(), config.solvePoll().toMillis(), solver))
+                .process(new ControlLoopFunction(ControlLoopSettings.of(config), solver))
                 .returns(JsonRecordTypeInfo.of(ControllerTable.class))
                 .setParallelism(1).setMaxParallelism(1).uid("control-loop").name("control loop");
         DataStream<ControllerEvent> events = tables.getSideOutput(ControlLoopFunction.EVENTS);

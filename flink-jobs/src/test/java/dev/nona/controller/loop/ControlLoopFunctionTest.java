@@ -3,6 +3,7 @@ package dev.nona.controller.loop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nona.controller.ControllerConfig.DriftSettings;
+import dev.nona.controller.ControllerConfig.RetryBackoff;
 import dev.nona.controller.TestingCluster;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.optimize.NonaTableSolver;
@@ -23,8 +24,12 @@ final class ControlLoopFunctionTest {
     private static final long WINDOW = 1000;
 
     private static ControlLoopFunction function() {
-        return new ControlLoopFunction(new DriftSettings(0.25, 2, Duration.ZERO, 1.0), 1e10, 30_000, 10,
-                new NonaTableSolver(false));
+        return new ControlLoopFunction(settings(), new NonaTableSolver(false));
+    }
+
+    private static ControlLoopSettings settings() {
+        return new ControlLoopSettings(new DriftSettings(0.25, 2, Duration.ZERO, 1.0), Duration.ofMillis(WINDOW), 1e10,
+                Duration.ofSeconds(30), Duration.ofMillis(10), new RetryBackoff(Duration.ofSeconds(1), Duration.ofSeconds(8)));
     }
 
     private static KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> harness() throws Exception {

@@ -1,5 +1,6 @@
 package dev.nona.controller;
 
+import dev.nona.controller.logging.DeadLetterLog;
 import dev.nona.controller.loop.ControlInput;
 import dev.nona.controller.loop.ControlLoopFunction;
 import dev.nona.controller.loop.ControlLoopSettings;
@@ -57,6 +58,9 @@ public final class ControllerJob {
     /** The streams the job builds, for tests and for jobs that add to it. */
     public record Streams(DataStream<PlacementDecision> decisions, DataStream<ControllerTable> tables,
             DataStream<ControllerEvent> events, DataStream<DeadLetter> deadLetters, DataStream<RateEstimate> rates) {}
+
+    /** At most one WARN with dead-letter counts per this interval. */
+    static final Duration DEAD_LETTER_LOG_INTERVAL = Duration.ofSeconds(10);
 
     private final ControllerConfig config;
     private final Sources sources;
@@ -125,6 +129,9 @@ public final class ControllerJob {
         decisions.sinkTo(sinks.decisions()).setParallelism(p).uid("decisions-sink").name("decisions sink");
         tables.sinkTo(sinks.tables()).setParallelism(1).uid("tables-sink").name("tables sink");
         events.sinkTo(sinks.events()).setParallelism(1).uid("events-sink").name("events sink");
+        deadLetters = deadLetters.process(new DeadLetterLog(DEAD_LETTER_LOG_INTERVAL.toMillis()))
+                .returns(JsonRecordTypeInfo.of(DeadLetter.class)).setParallelism(1)
+                .uid("dead-letters-log").name("dead letters log");
         deadLetters.sinkTo(sinks.deadLetters()).setParallelism(1).uid("dead-letters-sink").name("dead letters sink");
         return new Streams(decisions, tables, events, deadLetters, rates);
     }

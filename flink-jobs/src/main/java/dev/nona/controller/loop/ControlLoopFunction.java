@@ -352,7 +352,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         if (pending != null && pending.generation() == solve.generation()) {
             backlog.clear();
         } else if (pending != null) {
-            backlog.update(pending.answered()); // a newer trigger arrived while solving: it is next
+            backlog.update(pending.answered(solve.input().cause())); // a newer trigger arrived while solving: next
         }
     }
 

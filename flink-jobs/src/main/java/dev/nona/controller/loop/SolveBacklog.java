@@ -40,9 +40,13 @@ public record SolveBacklog(String cause, Map<String, Double> rates, long generat
         return new SolveBacklog(cause, rates, generation, attempts + 1, now + delayMillis);
     }
 
-    /** After a solve for an older generation finished: a fresh trigger for what arrived since. */
-    SolveBacklog answered() {
-        return new SolveBacklog(cause, rates, generation, 0, Long.MIN_VALUE);
+    /**
+     * After a solve for {@code answeredCause} (an older generation) finished: a fresh trigger for what arrived since,
+     * with only the causes merged after it.
+     */
+    SolveBacklog answered(String answeredCause) {
+        String rest = cause.startsWith(answeredCause + "; ") ? cause.substring(answeredCause.length() + 2) : cause;
+        return new SolveBacklog(rest, rates, generation, 0, Long.MIN_VALUE);
     }
 
     /** {@code a; b}, without repeating a cause already there, summarised past {@link #MAX_CAUSE_CHARS}. */

@@ -93,6 +93,14 @@ final class ControlLoopFunctionTest {
         }
     }
 
+    /** The first solve, on an endless solver, running on its thread. */
+    private static void startSolve(KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> h,
+            TestingEndlessSolver solver) throws Exception {
+        twoServersAndFig1(h);
+        window(h, 0, 2);
+        assertThat(solver.running.await(10, TimeUnit.SECONDS)).as("the solve started").isTrue();
+    }
+
     private static boolean threadAlive(String name) {
         return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name) && t.isAlive());
     }
@@ -308,9 +316,7 @@ final class ControlLoopFunctionTest {
         TestingEndlessSolver solver = new TestingEndlessSolver();
         ControlLoopFunction function = new ControlLoopFunction(settings(), solver);
         try (var h = harness(function)) {
-            twoServersAndFig1(h);
-            window(h, 0, 2);
-            assertThat(solver.running.await(10, TimeUnit.SECONDS)).as("the solve started").isTrue();
+            startSolve(h, solver);
             h.setProcessingTime(29_999);
             assertThat(events(h, ControllerEventType.SOLVE_TIMED_OUT)).isEmpty();
             h.setProcessingTime(30_000);
@@ -331,9 +337,7 @@ final class ControlLoopFunctionTest {
         TestingEndlessSolver solver = new TestingEndlessSolver();
         ControlLoopFunction function = new ControlLoopFunction(settings(), solver);
         try (var h = harness(function)) {
-            twoServersAndFig1(h);
-            window(h, 0, 2);
-            assertThat(solver.running.await(10, TimeUnit.SECONDS)).as("the solve started").isTrue();
+            startSolve(h, solver);
             assertThat(threadAlive(function.solverThreadName())).isTrue();
         }
         assertThat(solver.returned.getCount()).as("the running solve was cancelled").isZero();

@@ -120,7 +120,11 @@ public final class DriftDetector implements Serializable {
         return Math.abs(now - base) / Math.max(base, settings.minRate());
     }
 
-    /** Whether $k$ requests in one window reject "same rate as the pool" at level {@code significance}. */
+    /**
+     * Whether $k$ requests in one window reject "same rate as the pool" at level {@code significance}: the exact
+     * conditional test of two Poisson counts, $p = \min(1, 2\min(P[X \le k], P[X \ge k]))$,
+     * $X \sim \mathrm{Binomial}(k_0 + k, T/(T_0 + T))$ ({@link RateTest}, Przyborowski &amp; Wilenski 1940), $p < \alpha$.
+     */
     boolean significant(Pool pool, long k) {
         return RateTest.pValue(pool.count(), pool.seconds(), k, windowSeconds) < settings.significance();
     }

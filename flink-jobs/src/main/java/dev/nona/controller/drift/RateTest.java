@@ -20,7 +20,9 @@ final class RateTest {
 
     /**
      * The two-sided p-value of $H_0$: the same Poisson rate produced {@code k0} events over {@code t0} seconds
-     * and {@code k} over {@code t} seconds. 1 when there are no events at all or no baseline exposure.
+     * and {@code k} over {@code t} seconds. Implements the conditional test of Przyborowski &amp; Wilenski (1940):
+     * $p = \min(1, 2\min(P[X \le k], P[X \ge k]))$ with $X \sim \mathrm{Binomial}(k_0 + k, t/(t_0 + t))$. 1 when
+     * there are no events at all or no baseline exposure. Worked examples in {@code RateTestTest}.
      *
      * @param k0 baseline count, {@code >= 0}
      * @param t0 baseline exposure in seconds, {@code >= 0}

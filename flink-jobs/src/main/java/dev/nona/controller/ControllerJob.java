@@ -1,7 +1,9 @@
 package dev.nona.controller;
 
+import dev.nona.controller.logging.DeadLetterLog;
 import dev.nona.controller.loop.ControlInput;
 import dev.nona.controller.loop.ControlLoopFunction;
+import dev.nona.controller.loop.ControlLoopSettings;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.optimize.NonaTableSolver;
 import dev.nona.controller.optimize.TableSolver;
@@ -57,6 +59,9 @@ public final class ControllerJob {
     public record Streams(DataStream<PlacementDecision> decisions, DataStream<ControllerTable> tables,
             DataStream<ControllerEvent> events, DataStream<DeadLetter> deadLetters, DataStream<RateEstimate> rates) {}
 
+    /** At most one WARN with dead-letter counts per this interval. */
+    static final Duration DEAD_LETTER_LOG_INTERVAL = Duration.ofSeconds(10);
+
     private final ControllerConfig config;
     private final Sources sources;
     private final Sinks sinks;
@@ -99,8 +104,7 @@ public final class ControllerJob {
                 .map(ControlInput::of).returns(JsonRecordTypeInfo.of(ControlInput.class)).setParallelism(p)
                 .union(telemetry, catalog)
                 .keyBy(x -> ControlLoopFunction.KEY, Types.STRING)
-                .process(new ControlLoopFunction(config.drift(), config.defaultLinkBitsPerSecond(),
-                        config.solveTimeout().toMillis(), config.solvePoll().toMillis(), solver))
+                .process(new ControlLoopFunction(ControlLoopSettings.of(config), solver))
                 .returns(JsonRecordTypeInfo.of(ControllerTable.class))
                 .setParallelism(1).setMaxParallelism(1).uid("control-loop").name("control loop");
         DataStream<ControllerEvent> events = tables.getSideOutput(ControlLoopFunction.EVENTS);
@@ -125,6 +129,9 @@ public final class ControllerJob {
         decisions.sinkTo(sinks.decisions()).setParallelism(p).uid("decisions-sink").name("decisions sink");
         tables.sinkTo(sinks.tables()).setParallelism(1).uid("tables-sink").name("tables sink");
         events.sinkTo(sinks.events()).setParallelism(1).uid("events-sink").name("events sink");
+        deadLetters = deadLetters.process(new DeadLetterLog(DEAD_LETTER_LOG_INTERVAL.toMillis()))
+                .returns(JsonRecordTypeInfo.of(DeadLetter.class)).setParallelism(1)
+                .uid("dead-letters-log").name("dead letters log");
         deadLetters.sinkTo(sinks.deadLetters()).setParallelism(1).uid("dead-letters-sink").name("dead letters sink");
         return new Streams(decisions, tables, events, deadLetters, rates);
     }

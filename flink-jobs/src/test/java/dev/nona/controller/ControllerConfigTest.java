@@ -20,6 +20,9 @@ final class ControllerConfigTest {
         assertThat(c.rateWindow()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.drift().threshold()).isEqualTo(0.25);
         assertThat(c.drift().windows()).isEqualTo(2);
+        assertThat(c.drift().significance()).isEqualTo(0.002);
+        assertThat(c.solveRetry().initial()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.solveRetry().max()).isEqualTo(Duration.ofSeconds(60));
         assertThat(c.topics().requests()).isEqualTo("inference-requests");
         assertThat(c.stateBackend()).isEqualTo("hashmap");
         assertThat(c.targetOngoingRequests()).isEqualTo(3);
@@ -88,5 +91,22 @@ final class ControllerConfigTest {
                 .hasMessage("drift.debounce (soon) is not a duration like 250ms, 10s, 5m or 1h");
         assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of()))
                 .hasMessage("bootstrap.servers ('null') must be set");
+    }
+
+    @Test
+    void driftSignificanceAndSolveRetry_badValues_nameTheKeyAndValue() {
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "drift.significance", "0")))
+                .hasMessage("drift.significance (0.0) must be in (0, 1]");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "drift.significance", "1.5")))
+                .hasMessage("drift.significance (1.5) must be in (0, 1]");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "drift.significance", "often")))
+                .hasMessage("drift.significance (often) is not a number");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "solve.retry-backoff", "0s")))
+                .hasMessage("solve.retry-backoff (0ms) must be > 0");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "solve.retry-max-backoff", "500ms")))
+                .hasMessage("solve.retry-max-backoff (500ms) must be >= solve.retry-backoff (1000ms)");
+        assertThat(new ControllerConfig.RetryBackoff(Duration.ofSeconds(1), Duration.ofSeconds(5)).delayMillis(1)).isEqualTo(1000);
+        assertThat(new ControllerConfig.RetryBackoff(Duration.ofSeconds(1), Duration.ofSeconds(5)).delayMillis(3)).isEqualTo(4000);
+        assertThat(new ControllerConfig.RetryBackoff(Duration.ofSeconds(1), Duration.ofSeconds(5)).delayMillis(40)).isEqualTo(5000);
     }
 }

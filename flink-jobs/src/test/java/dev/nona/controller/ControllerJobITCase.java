@@ -113,8 +113,9 @@ final class ControllerJobITCase {
                 }
                 ControllerEvent drift = ev.stream().filter(this::isShiftDrift).findFirst().orElseThrow();
                 assertThat(((Number) drift.details().get("windowEnd")).longValue())
-                        .as("drift detected within two windows of the shift (windows of %s ms from %s)", WINDOW, BASE + 4 * WINDOW)
-                        .isBetween(BASE + 5 * WINDOW, BASE + 6 * WINDOW);
+                        .as("drift detected at the end of the second window after the shift (drift.windows=2, windows of"
+                                + " %s ms from %s); events: %s", WINDOW, BASE + 4 * WINDOW, ev)
+                        .isEqualTo(BASE + 6 * WINDOW);
                 ControllerEvent published = shiftTable(ev);
                 long shiftVersion = ((Number) published.details().get("tableVersion")).longValue();
                 long replaced = ((Number) published.details().get("currentTableVersion")).longValue();
@@ -287,7 +288,11 @@ final class ControllerJobITCase {
     private static void createTopics(ControllerConfig.Topics t) throws Exception {
         try (Admin admin = KAFKA.admin()) {
             admin.createTopics(List.of(
-                    new NewTopic(t.requests(), 2, (short) 1), new NewTopic(t.telemetry(), 1, (short) 1),
+                    // One partition: the test replays ten seconds of event time in a burst. With two, a partition
+                    // marked idle (watermark.idleness) does not hold back the watermark, so the other's records ran it
+                    // past requests still queued in the first; those were late, not counted, and a window short of
+                    // requests drifted one window early. Production event times advance with the clock.
+                    new NewTopic(t.requests(), 1, (short) 1), new NewTopic(t.telemetry(), 1, (short) 1),
                     new NewTopic(t.catalog(), 1, (short) 1), new NewTopic(t.decisions(), 2, (short) 1),
                     new NewTopic(t.tables(), 1, (short) 1), new NewTopic(t.events(), 1, (short) 1),
                     new NewTopic(t.deadLetters(), 1, (short) 1))).all().get();

@@ -9,6 +9,7 @@ import dev.nona.workload.Background;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * A {@link NonaProblem} flattened into arrays: every subgraph of every job class gets an index {@code s}, every
@@ -46,6 +47,11 @@ final class CompiledProblem {
     final int[] representative;
 
     CompiledProblem(NonaProblem p) {
+        this(p, () -> false);
+    }
+
+    /** Compiles {@code p}, polling {@code stop} before each subgraph ({@link SolveCancelledException} if true). */
+    CompiledProblem(NonaProblem p, BooleanSupplier stop) {
         this.problem = p;
         double nu = p.cluster().opsPerSecond();
         double mu = p.cluster().linkBitsPerSecond();
@@ -128,6 +134,9 @@ final class CompiledProblem {
 
         cost = new ChoiceCost[choiceCount];
         for (int sg = 0; sg < subgraphs; sg++) {
+            if (stop.getAsBoolean()) {
+                throw new SolveCancelledException(0);
+            }
             compileSubgraph(sg, shapes);
         }
         representative = new int[subgraphs];

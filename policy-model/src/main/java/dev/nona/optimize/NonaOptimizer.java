@@ -1,6 +1,8 @@
 package dev.nona.optimize;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
 
 /**
  * Minimises Nona's objective (I), $\sum_j \beta_j \tau_j$, over every $\theta_t$ subject to (II)&ndash;(XII).
@@ -19,6 +21,11 @@ import java.util.List;
  * <p>Deterministic: no randomness, so the same problem always gives the same $\theta$. Cost: $O(C \cdot K)$ for $C$
  * triplets in all and $K \approx 10^4$ (grid points &times; bisection steps); independent of the number of
  * servers except that triplets with more parts than servers are dropped. Thread-safe (state is per call).
+ *
+ * <p><b>Cancellation.</b> {@link #solve(NonaProblem, Options, BooleanSupplier)} polls its stop condition before every
+ * compiled subgraph and before every linear program of the search, so it stops within one LP solve
+ * ($O(C \log C)$) or one subgraph's compilation of the condition turning true, by throwing
+ * {@link SolveCancelledException}.
  *
  * <p>Based on: B. Pit-Claudel, D. Malak, A. Cohen, M. M&eacute;dard, M. Ghobadi, "Nona: A Stochastic
  * Congestion-Aware Job Scheduler for Real-Time Inference Queries", CloudNet 2024, Section III-C.
@@ -44,8 +51,19 @@ public final class NonaOptimizer {
 
     /** Solves the problem; never throws for an infeasible load (see {@link Solution}). */
     public static Solution solve(NonaProblem problem, Options options) {
+        return solve(problem, options, () -> false);
+    }
+
+    /**
+     * Solves the problem unless {@code stop} turns true first (a deadline passed, or the caller cancelled).
+     *
+     * @param stop polled on the calling thread between steps; must be cheap
+     * @throws SolveCancelledException when {@code stop} returned true before the search finished
+     */
+    public static Solution solve(NonaProblem problem, Options options, BooleanSupplier stop) {
+        Objects.requireNonNull(stop, "stop condition");
         long start = System.nanoTime();
-        return new PhiSearch(new CompiledProblem(problem), options, start).run();
+        return new PhiSearch(new CompiledProblem(problem, stop), options, start, stop).run();
     }
 
     /**
@@ -67,6 +85,6 @@ public final class NonaOptimizer {
                 System.arraycopy(t, 0, flat, cp.first[s], t.length);
             }
         }
-        return new PhiSearch(cp, Options.DEFAULT, start).result(flat, 0);
+        return new PhiSearch(cp, Options.DEFAULT, start, () -> false).result(flat, 0);
     }
 }

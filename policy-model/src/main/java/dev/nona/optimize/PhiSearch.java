@@ -2,6 +2,7 @@ package dev.nona.optimize;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * One solve of {@link NonaOptimizer}: the search over the bound $\hat\phi$ on the link wait, each candidate solved
@@ -13,6 +14,7 @@ final class PhiSearch {
     private final CompiledProblem cp;
     private final NonaOptimizer.Options options;
     private final long start;
+    private final BooleanSupplier stop;
     private final ParametricLp lp;
     private final double[] delay;
     private final double[] theta;
@@ -20,10 +22,11 @@ final class PhiSearch {
     private double bestObjective = Double.POSITIVE_INFINITY;
     private int iterations;
 
-    PhiSearch(CompiledProblem cp, NonaOptimizer.Options options, long start) {
+    PhiSearch(CompiledProblem cp, NonaOptimizer.Options options, long start, BooleanSupplier stop) {
         this.cp = cp;
         this.options = options;
         this.start = start;
+        this.stop = stop;
         this.lp = new ParametricLp(cp);
         this.delay = new double[cp.choices()];
         this.theta = new double[cp.choices()];
@@ -89,6 +92,9 @@ final class PhiSearch {
 
     /** Solves the LP at {@code phiHat} and scores its theta by the true objective; keeps the best so far. */
     private double score(double phiHat) {
+        if (stop.getAsBoolean()) {
+            throw new SolveCancelledException(iterations);
+        }
         iterations++;
         cp.delays(phiHat, delay);
         if (!lp.solve(phiHat, delay, theta)) {

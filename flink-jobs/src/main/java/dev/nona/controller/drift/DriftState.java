@@ -4,28 +4,56 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What the drift detector remembers between windows (checkpointed): the rates of the last re-optimisation,
- * how many consecutive windows each model has been past the threshold, when it last triggered, and a pending
- * cluster change waiting out the debounce. Size: models, never requests.
+ * What the drift detector remembers between windows (checkpointed): the rates of the last re-optimisation, the
+ * requests counted since then in windows that did not drift (the pooled baseline of the significance test), how
+ * many consecutive windows each model has drifted, when it last triggered, and a cluster or catalog change waiting
+ * out the debounce. Size: models, never requests.
  *
  * @param baseline     requests/s per model at the last re-optimisation (copied)
+ * @param pooled       per model, the requests and seconds pooled since the last re-optimisation (copied; a model
+ *                     missing here has only its baseline window)
  * @param streaks      consecutive drifting windows per model, only models with a streak (copied)
  * @param lastTrigger  event time (ms) of the last trigger, or {@link Long#MIN_VALUE} if never
- * @param pendingCause a cluster change not yet acted on, or {@code null}
+ * @param pendingCause a cluster or catalog change not yet acted on, or {@code null}
  */
-public record DriftState(Map<String, Double> baseline, Map<String, Integer> streaks, long lastTrigger, String pendingCause) {
+public record DriftState(Map<String, Double> baseline, Map<String, Pool> pooled, Map<String, Integer> streaks,
+        long lastTrigger, String pendingCause) {
+    /**
+     * Requests counted over some seconds: one side of the significance test.
+     *
+     * @param count   requests, {@code >= 0}
+     * @param seconds exposure, {@code >= 0}
+     */
+    public record Pool(long count, double seconds) {
+        public Pool {
+            if (count < 0 || !(seconds >= 0)) {
+                throw new IllegalArgumentException("pool (" + count + " requests over " + seconds + " s) must be >= 0");
+            }
+        }
+
+        Pool plus(long k, double t) {
+            return new Pool(count + k, seconds + t);
+        }
+
+        /** Requests/s, or 0 with no exposure. */
+        double rate() {
+            return seconds == 0 ? 0 : count / seconds;
+        }
+    }
+
     public DriftState {
         baseline = new TreeMap<>(baseline);
+        pooled = new TreeMap<>(pooled == null ? Map.of() : pooled);
         streaks = new TreeMap<>(streaks);
     }
 
     /** Before the first re-optimisation. */
     public static DriftState initial() {
-        return new DriftState(Map.of(), Map.of(), Long.MIN_VALUE, null);
+        return new DriftState(Map.of(), Map.of(), Map.of(), Long.MIN_VALUE, null);
     }
 
-    /** The same state with a cluster change waiting to be acted on. */
+    /** The same state with a cluster or catalog change waiting to be acted on. */
     public DriftState withPendingCause(String cause) {
-        return new DriftState(baseline, streaks, lastTrigger, cause);
+        return new DriftState(baseline, pooled, streaks, lastTrigger, cause);
     }
 }

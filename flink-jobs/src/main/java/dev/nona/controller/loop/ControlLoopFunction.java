@@ -1,6 +1,5 @@
 package dev.nona.controller.loop;
 
-import dev.nona.controller.ControllerConfig.DriftSettings;
 import dev.nona.controller.cluster.ClusterSnapshot;
 import dev.nona.controller.drift.DriftDetector;
 import dev.nona.controller.drift.DriftState;
@@ -22,7 +21,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -30,9 +31,12 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.TimeDomain;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The controller's control loop (DESIGN.md §5): collects per-window rate estimates, the latest status of every
@@ -41,13 +45,20 @@ import org.apache.flink.util.OutputTag;
  * result through the safe hot-swap ({@link TableGate}). Published tables go to the main output (broadcast to the
  * placement operator and written to {@code placement-tables}); events go to {@link #EVENTS}.
  *
- * <p>Runs with parallelism 1, keyed by one constant key so that it has keyed state and timers. Its state is
- * bounded by models x servers: latest telemetry per server, DAG per model, rates per model per open window, the
- * drift state, the current table and at most two solve inputs (running and queued). A solve running during a
- * checkpoint is kept as its input and restarted after a restore.
+ * <p>It cannot stall: a trigger waits in the {@link SolveBacklog} until a solve for it finishes with a verdict
+ * (published or rejected); a solve that fails or runs past {@code solve.timeout} is cancelled, reported
+ * ({@code SOLVE_FAILED}, {@code SOLVE_TIMED_OUT}) and retried with exponential backoff; a trigger that cannot be
+ * solved yet (no usable server, empty catalog) waits for the next window. Results re-enter through processing-time
+ * timers on the task thread; the solver thread touches no operator state and ends with {@link #close()}.
+ *
+ * <p>Runs with parallelism 1, keyed by one constant key so that it has keyed state and timers. Its state: latest
+ * telemetry per server, DAG per model, rates per model per open window, the drift state (a few numbers per model),
+ * the current table, the backlog and the running solve's input. A solve running during a checkpoint is kept as its
+ * input and restarted after a restore.
  */
 public final class ControlLoopFunction extends KeyedProcessFunction<String, ControlInput, ControllerTable> {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(ControlLoopFunction.class);
 
     /** The constant key the control loop runs under. */
     public static final String KEY = "controller";
@@ -55,11 +66,8 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     public static final OutputTag<ControllerEvent> EVENTS =
             new OutputTag<>("controller-events", JsonRecordTypeInfo.of(ControllerEvent.class));
 
+    private final ControlLoopSettings settings;
     private final DriftDetector detector;
-    private final DriftSettings driftSettings;
-    private final double defaultLinkBitsPerSecond;
-    private final long solveTimeoutMillis;
-    private final long pollMillis;
     private final TableSolver solver;
 
     private transient MapState<String, ServerTelemetry> servers;
@@ -68,22 +76,19 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     private transient ValueState<DriftState> drift;
     private transient ValueState<ClusterSnapshot> cluster;
     private transient ValueState<ControllerTable> current;
-    private transient ValueState<SolveInput> running;
-    private transient ValueState<SolveInput> queued;
+    private transient ValueState<SolveBacklog> backlog;
+    private transient ValueState<RunningSolve> running;
     private transient SolverThread solverThread;
     private transient Counter driftEvents;
     private transient Counter solves;
+    private transient Counter failedSolves;
     private transient volatile double lastSolveMillis;
     private transient volatile long tableVersion;
     private transient volatile double linkLoad;
 
-    public ControlLoopFunction(DriftSettings drift, double defaultLinkBitsPerSecond, long solveTimeoutMillis,
-            long pollMillis, TableSolver solver) {
-        this.driftSettings = Objects.requireNonNull(drift, "drift settings");
-        this.detector = new DriftDetector(drift);
-        this.defaultLinkBitsPerSecond = defaultLinkBitsPerSecond;
-        this.solveTimeoutMillis = solveTimeoutMillis;
-        this.pollMillis = pollMillis;
+    public ControlLoopFunction(ControlLoopSettings settings, TableSolver solver) {
+        this.settings = Objects.requireNonNull(settings, "control loop settings");
+        this.detector = new DriftDetector(settings.drift(), settings.rateWindow());
         this.solver = Objects.requireNonNull(solver, "table solver");
     }
 
@@ -96,12 +101,13 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         drift = rc.getState(new ValueStateDescriptor<>("drift", JsonRecordTypeInfo.of(DriftState.class)));
         cluster = rc.getState(new ValueStateDescriptor<>("cluster", JsonRecordTypeInfo.of(ClusterSnapshot.class)));
         current = rc.getState(new ValueStateDescriptor<>("current-table", JsonRecordTypeInfo.of(ControllerTable.class)));
-        running = rc.getState(new ValueStateDescriptor<>("running-solve", JsonRecordTypeInfo.of(SolveInput.class)));
-        queued = rc.getState(new ValueStateDescriptor<>("queued-solve", JsonRecordTypeInfo.of(SolveInput.class)));
+        backlog = rc.getState(new ValueStateDescriptor<>("solve-backlog", JsonRecordTypeInfo.of(SolveBacklog.class)));
+        running = rc.getState(new ValueStateDescriptor<>("running-solve-v2", JsonRecordTypeInfo.of(RunningSolve.class)));
         solverThread = new SolverThread(solver);
         var metrics = rc.getMetricGroup();
         driftEvents = metrics.counter("driftEvents");
         solves = metrics.counter("solves");
+        failedSolves = metrics.counter("failedSolves");
         metrics.gauge("solveMillis", () -> lastSolveMillis);
         metrics.gauge("tableVersion", () -> tableVersion);
         metrics.gauge("linkLoad", () -> linkLoad);
@@ -112,6 +118,11 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         if (solverThread != null) {
             solverThread.close();
         }
+    }
+
+    /** The solver thread's name, for tests that check it ends with the operator. */
+    String solverThreadName() {
+        return solverThread.name();
     }
 
     @Override
@@ -135,7 +146,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         if (last <= ctx.timerService().currentWatermark()) {
             // Late: the watermark passed this window while the request path was idle (another input led it).
             // An event-time timer would wait for the next advance; close it shortly in processing time instead.
-            ctx.timerService().registerProcessingTimeTimer(ctx.timerService().currentProcessingTime() + pollMillis);
+            ctx.timerService().registerProcessingTimeTimer(ctx.timerService().currentProcessingTime() + pollMillis());
         } else {
             ctx.timerService().registerEventTimeTimer(last);
         }
@@ -149,11 +160,12 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         servers.put(status.serverId(), status);
         List<ServerTelemetry> all = new ArrayList<>();
         servers.values().forEach(all::add);
-        ClusterSnapshot now = ClusterSnapshot.of(all, defaultLinkBitsPerSecond);
-        String change = now.changeFrom(cluster.value(), driftSettings.threshold());
+        ClusterSnapshot now = ClusterSnapshot.of(all, settings.defaultLinkBitsPerSecond());
+        String change = now.changeFrom(cluster.value(), settings.drift().threshold());
         if (change != null) {
             cluster.update(now);
             markPending(change);
+            LOG.info("Cluster changed: {} ({} servers up)", change, now.upServers().size());
             emit(ctx, ControllerEventType.CLUSTER_CHANGED, Map.of("change", change, "servers", now.upServers().size(),
                     "linkBitsPerSecond", now.linkBitsPerSecond()));
         }
@@ -167,6 +179,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         catalog.put(entry.model(), entry.dag());
         String change = (before == null ? "catalog: model added " : "catalog: model replaced ") + entry.model();
         markPending(change);
+        LOG.info("Catalog changed: {} ({} tasks)", change, entry.dag().tasks().size());
         emit(ctx, ControllerEventType.CATALOG_UPDATED, Map.of("change", change, "model", entry.model(),
                 "tasks", entry.dag().tasks().size()));
     }
@@ -176,20 +189,24 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
             return;
         }
         catalog.remove(model);
-        markPending("catalog: model removed " + model);
-        emit(ctx, ControllerEventType.CATALOG_UPDATED, Map.of("change", "catalog: model removed " + model, "model", model));
+        String change = "catalog: model removed " + model;
+        markPending(change);
+        LOG.info("Catalog changed: {}", change);
+        emit(ctx, ControllerEventType.CATALOG_UPDATED, Map.of("change", change, "model", model));
     }
 
+    /** Records a cluster or catalog change; the detector turns it into a trigger at the next window end. */
     private void markPending(String cause) throws Exception {
         DriftState state = driftState();
-        drift.update(state.withPendingCause(state.pendingCause() == null ? cause : state.pendingCause() + "; " + cause));
+        drift.update(state.withPendingCause(SolveBacklog.join(state.pendingCause(), cause)));
     }
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<ControllerTable> out) throws Exception {
-        if (ctx.timeDomain() == org.apache.flink.streaming.api.TimeDomain.PROCESSING_TIME) {
+        if (ctx.timeDomain() == TimeDomain.PROCESSING_TIME) {
             closeLateWindows(ctx);
             pollSolver(ctx, out);
+            startIfDue(ctx);
         } else {
             closeWindow(timestamp + 1, ctx);
         }
@@ -210,104 +227,174 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         }
     }
 
-    private void closeWindow(long windowEnd, OnTimerContext ctx) throws Exception {
+    private void closeWindow(long windowEnd, Context ctx) throws Exception {
         RateVector vector = windows.get(windowEnd);
         if (vector == null) {
             return; // already closed (a late window closed in processing time, then its event-time timer fired)
         }
         windows.remove(windowEnd);
-        Map<String, Double> rates = vector.rates();
-        DriftDetector.Evaluation eval = detector.evaluate(driftState(), windowEnd, rates);
+        Set<String> models = catalogModels();
+        Map<String, Double> rates = new TreeMap<>(vector.rates());
+        rates.keySet().retainAll(models); // only catalogued models count (others are dead-lettered anyway)
+        DriftDetector.Evaluation eval = detector.evaluate(driftState(), windowEnd, rates, models);
         drift.update(eval.next());
         if (eval.trigger().isPresent()) {
             DriftTrigger trigger = eval.trigger().get();
             driftEvents.inc();
+            LOG.info("Re-optimisation triggered at window end {}: {} (relative change {})", windowEnd, trigger.cause(),
+                    trigger.relativeChange());
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("cause", trigger.cause());
             details.put("windowEnd", windowEnd);
             trigger.relativeChange().forEach((m, c) -> details.put("relativeChange." + m, c));
             emit(ctx, ControllerEventType.DRIFT_DETECTED, details);
-            requestSolve(trigger.cause(), rates, ctx);
-        } else if (current.value() == null && running.value() == null) {
-            requestSolve("initial", rates, ctx);
+            addToBacklog(trigger.cause(), trigger.rates());
+        } else if (current.value() == null && backlog.value() == null && running.value() == null && !models.isEmpty()) {
+            drift.update(detector.rebased(rates, windowEnd)); // drift is measured from the rates the table is for
+            addToBacklog("initial", rates);
         }
+        startIfDue(ctx);
     }
 
-    private void requestSolve(String cause, Map<String, Double> rates, Context ctx) throws Exception {
+    private void addToBacklog(String cause, Map<String, Double> rates) throws Exception {
+        SolveBacklog before = backlog.value();
+        backlog.update(before == null ? SolveBacklog.of(cause, rates) : before.merge(cause, rates));
+    }
+
+    /** Starts a solve for the backlog unless one is running, its retry is not due, or there is nothing to solve. */
+    private void startIfDue(Context ctx) throws Exception {
+        SolveBacklog pending = backlog.value();
+        if (pending == null || running.value() != null) {
+            return;
+        }
+        long now = ctx.timerService().currentProcessingTime();
+        if (pending.retryAt() > now) {
+            ctx.timerService().registerProcessingTimeTimer(pending.retryAt());
+            return;
+        }
+        SolveInput input = solveInput(pending);
+        if (input == null) {
+            LOG.debug("Trigger '{}' waits: no usable cluster or an empty catalog", pending.cause());
+            return; // the backlog stays; the next window end tries again
+        }
+        running.update(new RunningSolve(input, pending.generation(), now));
+        solverThread.submit(input, current.value(), settings.solveTimeout().toMillis());
+        solves.inc();
+        LOG.info("Solve started (attempt {}): {} for {} models on {} servers", pending.attempts() + 1, input.cause(),
+                input.dags().size(), input.cluster().upServers().size());
+        emit(ctx, ControllerEventType.REOPTIMIZATION_STARTED, Map.of("cause", input.cause(),
+                "models", input.dags().size(), "servers", input.cluster().upServers().size()));
+        ctx.timerService().registerProcessingTimeTimer(now + pollMillis());
+    }
+
+    /** What to solve for the backlog: the catalog, the cluster and the backlog's rates; null if not solvable yet. */
+    private SolveInput solveInput(SolveBacklog pending) throws Exception {
         ClusterSnapshot snapshot = cluster.value();
         Map<String, CatalogDag> dags = new TreeMap<>();
         for (Map.Entry<String, CatalogDag> e : catalog.entries()) {
             dags.put(e.getKey(), e.getValue());
         }
         if (snapshot == null || !snapshot.usable() || dags.isEmpty()) {
-            return; // nothing to solve for yet; the pending cause stays with the next trigger
+            return null;
         }
-        Map<String, Double> solveRates = new TreeMap<>();
-        dags.keySet().forEach(m -> solveRates.put(m, rates.getOrDefault(m, 0.0)));
-        SolveInput input = new SolveInput(dags, solveRates, snapshot, cause);
-        if (running.value() != null) {
-            queued.update(input); // the newest trigger wins; it starts when the running solve finishes
-            return;
-        }
-        start(input, ctx);
-    }
-
-    private void start(SolveInput input, Context ctx) throws Exception {
-        running.update(input);
-        long now = ctx.timerService().currentProcessingTime();
-        solverThread.submit(input, current.value(), now);
-        solves.inc();
-        emit(ctx, ControllerEventType.REOPTIMIZATION_STARTED, Map.of("cause", input.cause(),
-                "models", input.dags().size(), "servers", input.cluster().upServers().size()));
-        ctx.timerService().registerProcessingTimeTimer(now + pollMillis);
+        Map<String, Double> rates = new TreeMap<>();
+        dags.keySet().forEach(m -> rates.put(m, pending.rates().getOrDefault(m, 0.0)));
+        return new SolveInput(dags, rates, snapshot, pending.cause());
     }
 
     private void pollSolver(OnTimerContext ctx, Collector<ControllerTable> out) throws Exception {
-        SolveInput input = running.value();
-        if (input == null) {
+        RunningSolve solve = running.value();
+        if (solve == null) {
             return;
         }
         long now = ctx.timerService().currentProcessingTime();
+        long timeout = settings.solveTimeout().toMillis();
         if (!solverThread.busy()) {
             // Restored from a checkpoint taken while solving: the result was lost with the old task; solve again.
-            solverThread.submit(input, current.value(), now);
-            ctx.timerService().registerProcessingTimeTimer(now + pollMillis);
+            running.update(new RunningSolve(solve.input(), solve.generation(), now));
+            solverThread.submit(solve.input(), current.value(), timeout);
+            ctx.timerService().registerProcessingTimeTimer(now + pollMillis());
             return;
         }
-        SolveResult result = solverThread.poll();
-        if (result == null && solverThread.abandonIfOlderThan(now, solveTimeoutMillis)) {
-            result = SolveResult.failed("solve timed out after " + solveTimeoutMillis + " ms", solveTimeoutMillis);
+        SolverThread.Finished finished = solverThread.poll();
+        if (finished == null && now - solve.startedAt() >= timeout) {
+            solverThread.cancel();
+            finished = new SolverThread.Finished(SolveResult.failed("solve timed out after " + timeout + " ms",
+                    now - solve.startedAt()), true);
         }
-        if (result == null) {
-            ctx.timerService().registerProcessingTimeTimer(now + pollMillis);
+        if (finished == null) {
+            ctx.timerService().registerProcessingTimeTimer(Math.min(now + pollMillis(), solve.startedAt() + timeout));
             return;
         }
-        finish(input, result, ctx, out);
+        running.clear();
+        lastSolveMillis = finished.result().solveMillis();
+        if (finished.result().error() != null) {
+            retryLater(solve, finished, ctx);
+        } else {
+            decide(solve, finished.result(), ctx, out);
+        }
     }
 
-    private void finish(SolveInput input, SolveResult result, OnTimerContext ctx, Collector<ControllerTable> out)
+    /** A solve with a verdict: publish or reject, and consume the trigger it answered. */
+    private void decide(RunningSolve solve, SolveResult result, OnTimerContext ctx, Collector<ControllerTable> out)
             throws Exception {
-        running.clear();
-        lastSolveMillis = result.solveMillis();
         long now = ctx.timerService().currentProcessingTime();
-        TableGate.Verdict verdict = TableGate.decide(current.value(), input, result, now);
+        TableGate.Verdict verdict = TableGate.decide(current.value(), solve.input(), result, now);
         verdict.events().forEach(e -> ctx.output(EVENTS, e));
+        LoopLog.verdict(solve.input(), result, verdict);
         if (verdict.publish() != null) {
             current.update(verdict.publish());
             tableVersion = verdict.publish().version();
             linkLoad = verdict.publish().linkLoad();
             out.collect(verdict.publish());
         }
-        SolveInput next = queued.value();
-        if (next != null) {
-            queued.clear();
-            start(next, ctx);
+        SolveBacklog pending = backlog.value();
+        if (pending != null && pending.generation() == solve.generation()) {
+            backlog.clear();
+        } else if (pending != null) {
+            backlog.update(pending.answered(solve.input().cause())); // a newer trigger arrived while solving: next
         }
+    }
+
+    /** A failed or timed-out solve: the trigger stays, reported, and is retried after a backoff. */
+    private void retryLater(RunningSolve solve, SolverThread.Finished finished, OnTimerContext ctx) throws Exception {
+        long now = ctx.timerService().currentProcessingTime();
+        failedSolves.inc();
+        TableGate.decide(current.value(), solve.input(), finished.result(), now).events()
+                .forEach(e -> ctx.output(EVENTS, e)); // REOPTIMIZATION_FINISHED with the error, as before
+        SolveBacklog pending = backlog.value();
+        if (pending == null) {
+            throw new IllegalStateException("BUG: a solve finished with no trigger in the backlog");
+        }
+        long delay = settings.retry().delayMillis(pending.attempts() + 1);
+        SolveBacklog next = pending.failed(now, delay);
+        backlog.update(next);
+        ControllerEventType type = finished.timedOut() ? ControllerEventType.SOLVE_TIMED_OUT : ControllerEventType.SOLVE_FAILED;
+        LOG.warn("Solve {} (attempt {}): {}; cause: {}; retrying in {} ms", finished.timedOut() ? "timed out" : "failed",
+                next.attempts(), finished.result().error(), solve.input().cause(), delay);
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("cause", solve.input().cause());
+        details.put("error", finished.result().error());
+        details.put("attempt", next.attempts());
+        details.put("retryInMillis", delay);
+        details.put("solveMillis", finished.result().solveMillis());
+        emit(ctx, type, details);
+        ctx.timerService().registerProcessingTimeTimer(next.retryAt());
+    }
+
+    private Set<String> catalogModels() throws Exception {
+        Set<String> models = new TreeSet<>();
+        catalog.keys().forEach(models::add);
+        return models;
     }
 
     private DriftState driftState() throws Exception {
         DriftState state = drift.value();
         return state == null ? DriftState.initial() : state;
+    }
+
+    private long pollMillis() {
+        return settings.solvePoll().toMillis();
     }
 
     private static void emit(Context ctx, ControllerEventType type, Map<String, ?> details) {

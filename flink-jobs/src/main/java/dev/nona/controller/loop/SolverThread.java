@@ -4,79 +4,147 @@ import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.optimize.SolveInput;
 import dev.nona.controller.optimize.SolveResult;
 import dev.nona.controller.optimize.TableSolver;
+import dev.nona.optimize.SolveCancelledException;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The control loop's one solver thread: runs at most one solve at a time off the task thread. The task thread
- * submits and later polls ({@link #poll()}) from a processing-time timer, so results are emitted from the task
- * thread (mailbox-safe) and solving never blocks record processing. Not thread safe: used by the task thread only.
+ * submits and later polls ({@link #poll()}) from a processing-time timer, so results are handled on the task thread
+ * (mailbox-safe) and solving never blocks record processing; the solver thread touches no operator state.
+ *
+ * <p>Every solve is cancellable: its solver polls a flag that turns true when the task thread {@link #cancel()}s
+ * it, when {@link #close()} runs, or when its own wall-clock deadline passes (so a timed-out solve frees the thread
+ * even while the task thread is busy). {@link #close()} waits for the thread to end: no solver thread outlives the
+ * operator. An {@link Error} thrown by the solver (OutOfMemoryError, StackOverflowError) is not a failed solve: it
+ * is rethrown on the task thread by {@link #poll()} and fails the task. Not thread safe: used by the task thread
+ * only.
  */
 final class SolverThread implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SolverThread.class);
+    private static final AtomicInteger IDS = new AtomicInteger();
+    /** How long {@link #close()} waits for a cancelled solve to return. */
+    private static final long CLOSE_WAIT_MILLIS = 10_000;
+
+    /**
+     * A finished solve.
+     *
+     * @param result   the solver's result (a failed one when it threw or was cancelled)
+     * @param timedOut whether it stopped because its deadline passed
+     */
+    record Finished(SolveResult result, boolean timedOut) {}
+
+    /** One submitted solve: its result and its cancellation flag (read by the solver thread). */
+    private record Submitted(Future<Finished> future, Cancellation cancellation) {}
+
+    /** The flag a solve polls; also true past the deadline, in wall-clock time (monotonic). */
+    private static final class Cancellation {
+        private final long deadlineNanos;
+        private volatile boolean cancelled;
+
+        Cancellation(long timeoutMillis) {
+            this.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        }
+
+        boolean stop() {
+            return cancelled || System.nanoTime() - deadlineNanos >= 0;
+        }
+    }
+
     private final TableSolver solver;
+    private final String name;
     private final ExecutorService executor;
-    private Future<SolveResult> inFlight;
-    private long startedAt;
+    private Submitted inFlight;
 
     SolverThread(TableSolver solver) {
         this.solver = solver;
+        this.name = "nona-solver-" + IDS.incrementAndGet();
         this.executor = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "nona-solver");
+            Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
         });
+    }
+
+    /** The solver thread's name ({@code nona-solver-N}). */
+    String name() {
+        return name;
     }
 
     boolean busy() {
         return inFlight != null;
     }
 
-    void submit(SolveInput input, ControllerTable current, long now) {
+    /** Starts a solve that stops by itself {@code timeoutMillis} of wall-clock time from now. */
+    void submit(SolveInput input, ControllerTable current, long timeoutMillis) {
         if (inFlight != null) {
             throw new IllegalStateException("BUG: a solve is already in flight");
         }
-        startedAt = now;
-        inFlight = executor.submit(() -> {
-            long t0 = System.nanoTime();
-            try {
-                return solver.solve(input, current);
-            } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-                return SolveResult.failed("solver failed: " + e, (System.nanoTime() - t0) / 1e6);
-            }
-        });
+        Cancellation cancellation = new Cancellation(timeoutMillis);
+        Future<Finished> future = executor.submit(() -> run(input, current, cancellation, timeoutMillis));
+        inFlight = new Submitted(future, cancellation);
     }
 
-    /** The result if the solve has finished (then the thread is free again), else {@code null}. */
-    SolveResult poll() throws InterruptedException {
-        if (inFlight == null || !inFlight.isDone()) {
+    private Finished run(SolveInput input, ControllerTable current, Cancellation cancellation, long timeoutMillis) {
+        long t0 = System.nanoTime();
+        try {
+            return new Finished(solver.solve(input, current, cancellation::stop), false);
+        } catch (SolveCancelledException e) {
+            return new Finished(SolveResult.failed("solve timed out after " + timeoutMillis + " ms ("
+                    + e.getMessage() + ")", (System.nanoTime() - t0) / 1e6), true);
+        } catch (RuntimeException e) {
+            LOG.warn("Solver {} threw for '{}'", solver.getClass().getSimpleName(), input.cause(), e);
+            return new Finished(SolveResult.failed(e, (System.nanoTime() - t0) / 1e6), false);
+        }
+    }
+
+    /**
+     * The solve if it has finished (then the thread is free again), else {@code null}.
+     *
+     * @throws Error the solver's Error (OutOfMemoryError, StackOverflowError, ...): it fails the task
+     */
+    Finished poll() throws InterruptedException {
+        if (inFlight == null || !inFlight.future().isDone()) {
             return null;
         }
+        Future<Finished> done = inFlight.future();
+        inFlight = null;
         try {
-            return inFlight.get();
-        } catch (java.util.concurrent.ExecutionException e) {
-            return SolveResult.failed("solver failed: " + e.getCause(), 0);
-        } catch (java.util.concurrent.CancellationException e) {
-            return SolveResult.failed("solve cancelled", 0);
-        } finally {
+            return done.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException("BUG: the solve task lets only Errors escape", e.getCause());
+        } catch (CancellationException e) {
+            throw new IllegalStateException("BUG: a polled solve was cancelled", e);
+        }
+    }
+
+    /** Cancels the running solve (its result is discarded); the thread is free once the solver sees the flag. */
+    void cancel() {
+        if (inFlight != null) {
+            inFlight.cancellation().cancelled = true;
+            inFlight.future().cancel(true);
             inFlight = null;
         }
     }
 
-    /** Abandons the running solve if it has run longer than {@code timeoutMillis}; true if it did. */
-    boolean abandonIfOlderThan(long now, long timeoutMillis) {
-        if (inFlight != null && now - startedAt >= timeoutMillis) {
-            inFlight.cancel(true);
-            inFlight = null;
-            return true;
-        }
-        return false;
-    }
-
+    /** Cancels any solve and waits for the thread to end. */
     @Override
     public void close() throws InterruptedException {
+        cancel();
         executor.shutdownNow();
-        executor.awaitTermination(5, TimeUnit.SECONDS);
+        if (!executor.awaitTermination(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+            LOG.error("Solver thread {} did not stop within {} ms of its cancellation: the solver ignores it", name,
+                    CLOSE_WAIT_MILLIS);
+        }
     }
 }

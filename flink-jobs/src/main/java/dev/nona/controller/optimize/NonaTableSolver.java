@@ -4,8 +4,10 @@ import dev.nona.optimize.CostModel;
 import dev.nona.optimize.JobClass;
 import dev.nona.optimize.NonaOptimizer;
 import dev.nona.optimize.NonaProblem;
+import dev.nona.optimize.SolveCancelledException;
 import dev.nona.optimize.Solution;
 import dev.nona.placement.PlacementTable;
+import dev.nona.topics.record.CatalogDag;
 import dev.nona.placement.PlacementTables;
 import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
@@ -13,6 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The controller's solver: builds Nona's problem from the catalog, the estimated rates and the cluster, solves it
@@ -24,6 +29,7 @@ import java.util.TreeMap;
  */
 public final class NonaTableSolver implements TableSolver {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(NonaTableSolver.class);
 
     private final boolean paper;
     private transient JobClasses jobClasses;
@@ -34,11 +40,11 @@ public final class NonaTableSolver implements TableSolver {
     }
 
     @Override
-    public SolveResult solve(SolveInput input, ControllerTable current) {
+    public SolveResult solve(SolveInput input, ControllerTable current, BooleanSupplier cancelled) {
         long t0 = System.nanoTime();
         try {
-            NonaProblem problem = problem(input);
-            Solution solution = NonaOptimizer.solve(problem);
+            NonaProblem problem = problem(input, cancelled);
+            Solution solution = NonaOptimizer.solve(problem, NonaOptimizer.Options.DEFAULT, cancelled);
             long version = current == null ? 1 : current.version() + 1;
             PlacementTable table = PlacementTables.from(problem, solution, version, System.currentTimeMillis());
             Map<String, Double> jct = new TreeMap<>();
@@ -58,18 +64,31 @@ public final class NonaTableSolver implements TableSolver {
                     solution.feasible() ? solution.objective() : Double.NaN, solution.rho(),
                     solution.feasible() ? solution.phi() : Double.NaN, jct, solution.solveMillis(),
                     solution.iterations(), currentObjective, currentFeasible);
+        } catch (SolveCancelledException e) {
+            throw e;
         } catch (RuntimeException e) {
-            return SolveResult.failed(String.valueOf(e.getMessage()).replace('\n', ' '), (System.nanoTime() - t0) / 1e6);
+            LOG.warn("Solve for '{}' ({} models, {} servers) failed", input.cause(), input.dags().size(),
+                    input.cluster().upServers().size(), e);
+            return SolveResult.failed(e, (System.nanoTime() - t0) / 1e6);
         }
     }
 
     NonaProblem problem(SolveInput input) {
+        return problem(input, () -> false);
+    }
+
+    private NonaProblem problem(SolveInput input, BooleanSupplier cancelled) {
         if (jobClasses == null) {
             jobClasses = new JobClasses();
         }
         jobClasses.retain(input.dags().keySet());
         List<JobClass> jobs = new ArrayList<>();
-        input.dags().forEach((model, dag) -> jobs.add(jobClasses.of(model, dag, input.rates().getOrDefault(model, 0.0))));
+        for (Map.Entry<String, CatalogDag> e : input.dags().entrySet()) {
+            if (cancelled.getAsBoolean()) {
+                throw new SolveCancelledException(0);
+            }
+            jobs.add(jobClasses.of(e.getKey(), e.getValue(), input.rates().getOrDefault(e.getKey(), 0.0)));
+        }
         Cluster cluster = new Cluster(input.cluster().upServers().size(), input.cluster().opsPerSecond(),
                 input.cluster().linkBitsPerSecond());
         return new NonaProblem(jobs, cluster, Background.NONE, paper ? CostModel.PAPER : CostModel.DEFAULT);

@@ -30,6 +30,26 @@ public record SolveResult(String error, boolean feasible, String tableJson, doub
         }
     }
 
+    /** Longest error text kept: the cause chain of a deep failure is cut here. */
+    static final int MAX_ERROR_CHARS = 1000;
+
+    /**
+     * A failed solve, keeping the failure's type and its causes (not only {@link Throwable#getMessage()}, which is
+     * {@code null} for e.g. a NullPointerException): {@code java.lang.IllegalStateException: x; caused by ...}.
+     */
+    public static SolveResult failed(Throwable failure, double solveMillis) {
+        StringBuilder text = new StringBuilder();
+        int depth = 0;
+        for (Throwable t = failure; t != null && depth < 5; t = t.getCause() == t ? null : t.getCause(), depth++) {
+            text.append(depth == 0 ? "" : "; caused by ").append(t.getClass().getName());
+            if (t.getMessage() != null) {
+                text.append(": ").append(t.getMessage().replace('\n', ' '));
+            }
+        }
+        String error = text.length() > MAX_ERROR_CHARS ? text.substring(0, MAX_ERROR_CHARS) + "..." : text.toString();
+        return failed(error, solveMillis);
+    }
+
     public static SolveResult failed(String error, double solveMillis) {
         return new SolveResult(error, false, null, Double.NaN, Double.NaN, Double.NaN, Map.of(), solveMillis, 0,
                 Double.NaN, false);

@@ -1,5 +1,7 @@
 package dev.nona.controller.rates;
 
+import dev.nona.controller.logging.RateLimitedCounts;
+import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -7,6 +9,8 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Counts each model's requests in tumbling event-time windows and emits one {@link RateEstimate} per model and
@@ -23,10 +27,14 @@ import org.apache.flink.util.Collector;
  */
 public final class RateEstimator extends KeyedProcessFunction<String, String, RateEstimate> {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(RateEstimator.class);
+    /** At most one WARN about late requests per this interval. */
+    private static final long LATE_LOG_INTERVAL_MILLIS = 10_000;
 
     private final long windowMillis;
     private transient MapState<Long, Long> counts;
     private transient Counter lateRequests;
+    private transient RateLimitedCounts lateByModel;
 
     public RateEstimator(long windowMillis) {
         if (windowMillis <= 0) {
@@ -39,6 +47,7 @@ public final class RateEstimator extends KeyedProcessFunction<String, String, Ra
     public void open(OpenContext openContext) {
         counts = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-counts", Types.LONG, Types.LONG));
         lateRequests = getRuntimeContext().getMetricGroup().counter("lateRequests");
+        lateByModel = new RateLimitedCounts(LATE_LOG_INTERVAL_MILLIS, System::currentTimeMillis);
     }
 
     @Override
@@ -51,6 +60,11 @@ public final class RateEstimator extends KeyedProcessFunction<String, String, Ra
         long lastMillis = start + windowMillis - 1;
         if (lastMillis <= ctx.timerService().currentWatermark()) {
             lateRequests.inc();
+            Map<String, Long> summary = lateByModel.add(model);
+            if (summary != null) {
+                LOG.warn("Requests behind the watermark, placed but not counted in rates, last {} s by model: {}",
+                        LATE_LOG_INTERVAL_MILLIS / 1000, summary);
+            }
             return;
         }
         Long count = counts.get(start);

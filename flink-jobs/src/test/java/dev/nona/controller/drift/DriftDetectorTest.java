@@ -9,7 +9,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 final class DriftDetectorTest {
-    private final DriftDetector detector = new DriftDetector(new DriftSettings(0.25, 2, Duration.ofSeconds(10), 1.0));
+    private final DriftDetector detector = new DriftDetector(new DriftSettings(0.25, 2, Duration.ofSeconds(10), 1.0),
+            Duration.ofSeconds(10));
 
     @Test
     void relativeChange_workedExample() {
@@ -75,5 +76,24 @@ final class DriftDetectorTest {
         DriftState s = detector.rebased(Map.of("a", 100.0), 0);
         s = detector.evaluate(s, 20_000, Map.of()).next();
         assertThat(detector.evaluate(s, 21_000, Map.of()).trigger()).isPresent();
+    }
+
+    @Test
+    void lowRateNoise_pastTheThresholdButNotSignificant_isNotDrift() {
+        // 1 req/s: 10 then 15 requests is a 50% change, but p = 0.42 (Bin(25, 1/2)); pooled instead
+        DriftState s = detector.rebased(Map.of("a", 1.0), 0);
+        var e = detector.evaluate(s, 20_000, Map.of("a", 1.5));
+        assertThat(e.next().streaks()).isEmpty();
+        assertThat(e.next().pooled().get("a")).isEqualTo(new DriftState.Pool(25, 20.0));
+    }
+
+    @Test
+    void modelsOutsideTheCatalog_doNotCount() {
+        DriftState s = detector.rebased(Map.of("a", 100.0), 0);
+        var e = detector.evaluate(s, 20_000, Map.of("a", 100.0, "nosuchmodel", 500.0), java.util.Set.of("a"));
+        assertThat(e.next().streaks()).isEmpty();
+        e = detector.evaluate(e.next(), 30_000, Map.of("a", 100.0, "nosuchmodel", 500.0), java.util.Set.of("a"));
+        assertThat(e.trigger()).isEmpty();
+        assertThat(e.next().pooled()).containsOnlyKeys("a");
     }
 }

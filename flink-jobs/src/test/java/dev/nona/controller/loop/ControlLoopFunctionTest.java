@@ -1,16 +1,27 @@
 package dev.nona.controller.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.nona.controller.ControllerConfig.DriftSettings;
+import dev.nona.controller.ControllerConfig.RetryBackoff;
 import dev.nona.controller.TestingCluster;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.optimize.NonaTableSolver;
 import dev.nona.controller.rates.RateEstimate;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
+import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.controller.optimize.SolveInput;
+import dev.nona.controller.optimize.SolveResult;
+import dev.nona.controller.optimize.TableSolver;
+import dev.nona.optimize.SolveCancelledException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
@@ -23,14 +34,80 @@ final class ControlLoopFunctionTest {
     private static final long WINDOW = 1000;
 
     private static ControlLoopFunction function() {
-        return new ControlLoopFunction(new DriftSettings(0.25, 2, Duration.ZERO, 1.0), 1e10, 30_000, 10,
-                new NonaTableSolver(false));
+        return new ControlLoopFunction(settings(), new NonaTableSolver(false));
+    }
+
+    private static ControlLoopSettings settings() {
+        return new ControlLoopSettings(new DriftSettings(0.25, 2, Duration.ZERO, 1.0), Duration.ofMillis(WINDOW), 1e10,
+                Duration.ofSeconds(30), Duration.ofMillis(10), new RetryBackoff(Duration.ofSeconds(1), Duration.ofSeconds(8)));
     }
 
     private static KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> harness() throws Exception {
-        var h = ProcessFunctionTestHarnesses.forKeyedProcessFunction(function(), x -> ControlLoopFunction.KEY, Types.STRING);
+        return harness(function());
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> harness(
+            ControlLoopFunction function) throws Exception {
+        var h = ProcessFunctionTestHarnesses.forKeyedProcessFunction(function, x -> ControlLoopFunction.KEY, Types.STRING);
         h.setProcessingTime(0);
         return h;
+    }
+
+    /** Fails its first {@code failures} solves with a NullPointerException, then solves with Nona's solver. */
+    private static final class TestingFlakySolver implements TableSolver {
+        private static final long serialVersionUID = 1L;
+        private final int failures;
+        private final AtomicInteger calls = new AtomicInteger();
+
+        TestingFlakySolver(int failures) {
+            this.failures = failures;
+        }
+
+        @Override
+        public SolveResult solve(SolveInput input, ControllerTable current, BooleanSupplier cancelled) {
+            if (calls.incrementAndGet() <= failures) {
+                Object missing = null;
+                missing.hashCode(); // a real NPE, whose getMessage() is not the point
+            }
+            return new NonaTableSolver(false).solve(input, current, cancelled);
+        }
+    }
+
+    /** A solve that would run forever: it returns only when cancelled (polling as a real solver does). */
+    private static final class TestingEndlessSolver implements TableSolver {
+        private static final long serialVersionUID = 1L;
+        private final CountDownLatch running = new CountDownLatch(1);
+        private final CountDownLatch returned = new CountDownLatch(1);
+
+        @Override
+        public SolveResult solve(SolveInput input, ControllerTable current, BooleanSupplier cancelled) {
+            running.countDown();
+            try {
+                while (!cancelled.getAsBoolean()) {
+                    Thread.onSpinWait();
+                }
+                throw new SolveCancelledException(0);
+            } finally {
+                returned.countDown();
+            }
+        }
+    }
+
+    /** The first solve, on an endless solver, running on its thread. */
+    private static void startSolve(KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> h,
+            TestingEndlessSolver solver) throws Exception {
+        twoServersAndFig1(h);
+        window(h, 0, 2);
+        assertThat(solver.running.await(10, TimeUnit.SECONDS)).as("the solve started").isTrue();
+    }
+
+    private static boolean threadAlive(String name) {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name) && t.isAlive());
+    }
+
+    private static List<ControllerEvent> events(KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> h,
+            ControllerEventType type) {
+        return events(h).stream().filter(e -> e.type() == type).toList();
     }
 
     private static KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> restoredFrom(
@@ -104,27 +181,33 @@ final class ControlLoopFunctionTest {
     @Test
     void sustainedRateShift_publishesNewTable_andClosedWindowsLeaveNoState() throws Exception {
         try (var h = harness()) {
-            twoServersAndFig1(h);
+            // a 10 Gb/s link: at 2 requests/s Fig. 1 runs on one server, at 60/s splitting it predicts better
+            for (String s : List.of("s0", "s1")) {
+                h.processElement(ControlInput.of(ServerTelemetry.of(s, true, TestingCluster.OPS_PER_SECOND, 0, List.of(),
+                        1e10, 0)), 0);
+            }
+            h.processElement(ControlInput.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
             window(h, 0, 2);
             awaitSolve(h, 0, 0);
             int stateAfterFirst = h.numKeyedStateEntries();
             window(h, 1, 2);
-            window(h, 2, 40);
+            window(h, 2, 60);
             assertThat(drifts(h)).as("the initial solve only: one window past the threshold is not sustained").isEqualTo(1);
-            window(h, 3, 40);
+            window(h, 3, 60);
             assertThat(drifts(h)).as("two windows past the threshold").isEqualTo(2);
             awaitSolve(h, 1, 1);
             List<ControllerEvent> ev = events(h);
             ControllerEvent verdict = ev.get(ev.size() - 1);
-            assertThat(verdict.type()).isIn(ControllerEventType.TABLE_PUBLISHED, ControllerEventType.TABLE_REJECTED);
-            assertThat(verdict.details()).containsKeys("currentObjective", "candidateObjective");
-            if (verdict.type() == ControllerEventType.TABLE_PUBLISHED) {
-                assertThat((double) verdict.details().get("candidateObjective"))
-                        .isLessThan((double) verdict.details().get("currentObjective"));
-                assertThat(h.extractOutputValues()).last().satisfies(t -> assertThat(t.rates()).containsEntry("fig1", 40.0));
-            }
+            assertThat(verdict.type()).as("events: %s", ev).isEqualTo(ControllerEventType.TABLE_PUBLISHED);
+            assertThat((double) verdict.details().get("candidateObjective"))
+                    .isLessThan((double) verdict.details().get("currentObjective"));
+            assertThat(h.extractOutputValues()).hasSize(2).last().satisfies(t -> {
+                assertThat(t.version()).isEqualTo(2);
+                assertThat(t.rates()).containsEntry("fig1", 60.0);
+            });
             assertThat(h.numEventTimeTimers()).as("every window timer fired").isZero();
-            assertThat(h.numKeyedStateEntries()).as("closed windows are removed").isEqualTo(stateAfterFirst);
+            assertThat(h.numKeyedStateEntries()).as("closed windows are removed, the backlog is consumed")
+                    .isEqualTo(stateAfterFirst);
         }
     }
 
@@ -199,6 +282,94 @@ final class ControlLoopFunctionTest {
             assertThat(events(h)).filteredOn(e -> e.type() == ControllerEventType.DRIFT_DETECTED)
                     .last().satisfies(e -> assertThat((String) e.details().get("cause")).contains("servers down [s2]"));
             awaitSolve(h, 1, 1);
+        }
+    }
+
+    @Test
+    void failedSolve_isReported_andRetriedWithBackoff_untilItPublishes() throws Exception {
+        TestingFlakySolver solver = new TestingFlakySolver(2);
+        try (var h = harness(new ControlLoopFunction(settings(), solver))) {
+            twoServersAndFig1(h);
+            window(h, 0, 2);
+            awaitSolve(h, 0, 0);
+            awaitSolve(h, 0, 1);
+            awaitSolve(h, 0, 2);
+            List<ControllerEvent> failed = events(h, ControllerEventType.SOLVE_FAILED);
+            assertThat(failed).hasSize(2);
+            assertThat(failed.get(0).details()).containsEntry("attempt", 1).containsEntry("retryInMillis", 1000L);
+            assertThat((String) failed.get(0).details().get("error"))
+                    .as("the failure's type, not getMessage()").startsWith("java.lang.NullPointerException");
+            assertThat(failed.get(1).details()).containsEntry("attempt", 2).containsEntry("retryInMillis", 2000L);
+            List<ControllerEvent> started = events(h, ControllerEventType.REOPTIMIZATION_STARTED);
+            assertThat(started).hasSize(3).allSatisfy(e -> assertThat((String) e.details().get("cause"))
+                    .as("the same trigger, kept until answered").contains("catalog: model added fig1"));
+            assertThat(started.get(1).time()).as("no retry before the backoff").isGreaterThanOrEqualTo(failed.get(0).time() + 1000);
+            assertThat(started.get(2).time()).isGreaterThanOrEqualTo(failed.get(1).time() + 2000);
+            assertThat(h.extractOutputValues()).singleElement().satisfies(t -> assertThat(t.version()).isEqualTo(1));
+            h.setProcessingTime(h.getProcessingTime() + 60_000);
+            assertThat(events(h, ControllerEventType.REOPTIMIZATION_STARTED)).as("answered: consumed").hasSize(3);
+        }
+    }
+
+    @Test
+    void solvePastItsTimeout_isCancelled_freesTheThread_andIsRetried() throws Exception {
+        TestingEndlessSolver solver = new TestingEndlessSolver();
+        ControlLoopFunction function = new ControlLoopFunction(settings(), solver);
+        try (var h = harness(function)) {
+            startSolve(h, solver);
+            h.setProcessingTime(29_999);
+            assertThat(events(h, ControllerEventType.SOLVE_TIMED_OUT)).isEmpty();
+            h.setProcessingTime(30_000);
+            assertThat(events(h, ControllerEventType.SOLVE_TIMED_OUT)).singleElement().satisfies(e -> assertThat(e.details())
+                    .containsEntry("attempt", 1).containsEntry("retryInMillis", 1000L).containsKey("error"));
+            assertThat(solver.returned.await(10, TimeUnit.SECONDS)).as("the cancelled solve returned").isTrue();
+            h.setProcessingTime(30_999);
+            assertThat(events(h, ControllerEventType.REOPTIMIZATION_STARTED)).hasSize(1);
+            h.setProcessingTime(31_000);
+            assertThat(events(h, ControllerEventType.REOPTIMIZATION_STARTED)).as("retried after the backoff").hasSize(2);
+            assertThat(h.extractOutputValues()).isEmpty();
+        }
+        assertThat(threadAlive(function.solverThreadName())).as("no solver thread outlives close()").isFalse();
+    }
+
+    @Test
+    void closeWhileSolving_endsTheSolverThread() throws Exception {
+        TestingEndlessSolver solver = new TestingEndlessSolver();
+        ControlLoopFunction function = new ControlLoopFunction(settings(), solver);
+        try (var h = harness(function)) {
+            startSolve(h, solver);
+            assertThat(threadAlive(function.solverThreadName())).isTrue();
+        }
+        assertThat(solver.returned.getCount()).as("the running solve was cancelled").isZero();
+        assertThat(threadAlive(function.solverThreadName())).as("no solver thread outlives close()").isFalse();
+    }
+
+    @Test
+    void errorInTheSolver_failsTheTask_notAnOrdinaryFailedSolve() throws Exception {
+        TableSolver overflowing = (input, current, cancelled) -> {
+            throw new StackOverflowError("testing");
+        };
+        try (var h = harness(new ControlLoopFunction(settings(), overflowing))) {
+            twoServersAndFig1(h);
+            window(h, 0, 2);
+            assertThatThrownBy(() -> awaitSolve(h, 0, 0)).isInstanceOf(StackOverflowError.class).hasMessage("testing");
+            assertThat(events(h, ControllerEventType.SOLVE_FAILED)).isEmpty();
+        }
+    }
+
+    @Test
+    void triggerWithoutAUsableCluster_waits_andIsSolvedWithTheNextOne() throws Exception {
+        try (var h = harness()) {
+            h.processElement(ControlInput.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            window(h, 0, 5);
+            h.setProcessingTime(1_000);
+            assertThat(events(h, ControllerEventType.REOPTIMIZATION_STARTED)).as("no server yet").isEmpty();
+            h.processElement(ControlInput.of(TestingCluster.server("s0", 1500)), 1500);
+            window(h, 1, 5);
+            awaitSolve(h, 0, 0);
+            assertThat(events(h, ControllerEventType.REOPTIMIZATION_STARTED)).singleElement().satisfies(e ->
+                    assertThat((String) e.details().get("cause")).contains("catalog: model added fig1", "cluster: "));
+            assertThat(h.extractOutputValues()).singleElement().satisfies(t -> assertThat(t.version()).isEqualTo(1));
         }
     }
 }

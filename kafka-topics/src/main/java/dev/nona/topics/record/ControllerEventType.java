@@ -21,5 +21,12 @@ public enum ControllerEventType {
     /** The controller fell back to the safe fallback table. */
     FALLBACK,
     /** A record was sent to {@code dead-letters}. */
-    RECORD_REJECTED
+    RECORD_REJECTED,
+    /**
+     * A solve failed (the solver threw or returned an error): the trigger stays and is retried with backoff
+     * (cause, error, attempt and retryInMillis in the details).
+     */
+    SOLVE_FAILED,
+    /** A solve ran past {@code solve.timeout} and was cancelled: the trigger stays and is retried with backoff. */
+    SOLVE_TIMED_OUT
 }

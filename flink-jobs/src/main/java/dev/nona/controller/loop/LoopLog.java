@@ -1,0 +1,31 @@
+package dev.nona.controller.loop;
+
+import dev.nona.controller.optimize.SolveInput;
+import dev.nona.controller.optimize.SolveResult;
+import dev.nona.controller.optimize.TableGate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The control loop's log lines for a solve's verdict (one per solve, so INFO). */
+final class LoopLog {
+    private static final Logger LOG = LoggerFactory.getLogger(ControlLoopFunction.class);
+
+    private LoopLog() {}
+
+    static void verdict(SolveInput input, SolveResult result, TableGate.Verdict verdict) {
+        if (verdict.publish() != null && verdict.publish().fallback()) {
+            LOG.warn("Published fallback table v{}: no table keeps the link stable (smallest rho {}); cause: {}",
+                    verdict.publish().version(), result.linkLoad(), input.cause());
+        } else if (verdict.publish() != null) {
+            LOG.info("Published table v{} for {} models: objective {} (current {}), rho {}, solved in {} ms; cause: {}",
+                    verdict.publish().version(), input.dags().size(), result.objective(), result.currentObjective(),
+                    result.linkLoad(), Math.round(result.solveMillis()), input.cause());
+        } else if (!result.feasible()) {
+            LOG.warn("Load still infeasible (rho {}): keeping the fallback table; cause: {}", result.linkLoad(),
+                    input.cause());
+        } else {
+            LOG.info("Rejected solved table: objective {} does not beat the current {}; solved in {} ms; cause: {}",
+                    result.objective(), result.currentObjective(), Math.round(result.solveMillis()), input.cause());
+        }
+    }
+}

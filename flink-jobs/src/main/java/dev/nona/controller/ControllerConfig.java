@@ -33,6 +33,8 @@ import java.util.TreeMap;
  * @param targetOngoingRequests a server with this many requests in flight is no longer preferred
  * @param startupBuffer         requests held while no server or no model is known yet (startup)
  * @param checkpointInterval    checkpoint interval; zero disables checkpointing
+ * @param delivery              how decisions are written: at least once, as soon as placed (default), or exactly
+ *                              once, in Kafka transactions committed on checkpoints
  * @param checkpointDir         checkpoint storage URI, or empty for the JobManager's memory
  * @param stateBackend          {@code hashmap} or {@code rocksdb}
  * @param incrementalCheckpoints incremental (RocksDB) checkpoints instead of full ones
@@ -57,6 +59,7 @@ public record ControllerConfig(
         int targetOngoingRequests,
         int startupBuffer,
         Duration checkpointInterval,
+        DecisionDelivery delivery,
         String checkpointDir,
         String stateBackend,
         boolean incrementalCheckpoints,
@@ -116,6 +119,11 @@ public record ControllerConfig(
             throw new IllegalArgumentException("placement.startup-buffer (" + startupBuffer + ") must be >= 0");
         }
         requireNonNegative("checkpoint.interval", checkpointInterval);
+        Objects.requireNonNull(delivery, "decisions.delivery");
+        if (delivery == DecisionDelivery.EXACTLY_ONCE && checkpointInterval.isZero()) {
+            throw new IllegalArgumentException("decisions.delivery (exactly-once) needs checkpoints, but "
+                    + "checkpoint.interval is 0: set an interval, or decisions.delivery=at-least-once");
+        }
         if (!Set.of("hashmap", "rocksdb").contains(stateBackend)) {
             throw new IllegalArgumentException("state.backend (" + stateBackend + ") must be hashmap or rocksdb");
         }
@@ -185,6 +193,7 @@ public record ControllerConfig(
                 integer(own, "placement.target-ongoing-requests"),
                 integer(own, "placement.startup-buffer"),
                 duration(own, "checkpoint.interval"),
+                DecisionDelivery.parse("decisions.delivery", own.get("decisions.delivery")),
                 own.get("checkpoint.dir"),
                 own.get("state.backend").toLowerCase(Locale.ROOT),
                 bool(own, "checkpoint.incremental"),
@@ -220,6 +229,7 @@ public record ControllerConfig(
         d.put("placement.target-ongoing-requests", "3");
         d.put("placement.startup-buffer", "10000");
         d.put("checkpoint.interval", "10s");
+        d.put("decisions.delivery", DecisionDelivery.AT_LEAST_ONCE.key());
         d.put("checkpoint.dir", "");
         d.put("state.backend", "hashmap");
         d.put("checkpoint.incremental", "false");

@@ -21,8 +21,9 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 /**
- * The controller's Kafka sources and sinks, as configured. Decisions are written exactly once (Kafka
- * transactions committed on checkpoints; readers must use {@code isolation.level=read_committed}); tables, events
+ * The controller's Kafka sources and sinks, as configured. Decisions are written as {@code decisions.delivery}
+ * says ({@link DecisionDelivery}): at least once, as soon as placed (the default), or exactly once in Kafka
+ * transactions committed on checkpoints (readers must use {@code isolation.level=read_committed}); tables, events
  * and dead letters at least once. Every Kafka client gets the pass-through client properties (security, SASL,
  * SSL, ...). Sources start from the group's committed offsets, else from the earliest (or latest) offset.
  */
@@ -67,13 +68,19 @@ public final class KafkaIo {
 
     public static Sinks sinks(ControllerConfig config) {
         ControllerConfig.Topics t = config.topics();
-        boolean checkpointing = !config.checkpointInterval().isZero();
         return new Sinks(
-                sink(config, new DecisionSerializer(t.decisions()),
-                        checkpointing ? DeliveryGuarantee.EXACTLY_ONCE : DeliveryGuarantee.AT_LEAST_ONCE, "-decisions"),
+                sink(config, new DecisionSerializer(t.decisions()), decisionGuarantee(config), "-decisions"),
                 sink(config, new TableRecordSerializer(t.tables(), config.controllerId()), DeliveryGuarantee.AT_LEAST_ONCE, "-tables"),
                 sink(config, new TopicRecordSerializer<>(t.events(), ControllerEvent.class), DeliveryGuarantee.AT_LEAST_ONCE, "-events"),
                 sink(config, new TopicRecordSerializer<>(t.deadLetters(), DeadLetter.class), DeliveryGuarantee.AT_LEAST_ONCE, "-dead-letters"));
+    }
+
+    /** The Kafka sink's guarantee for decisions: {@code decisions.delivery}. */
+    static DeliveryGuarantee decisionGuarantee(ControllerConfig config) {
+        return switch (config.delivery()) {
+            case AT_LEAST_ONCE -> DeliveryGuarantee.AT_LEAST_ONCE;
+            case EXACTLY_ONCE -> DeliveryGuarantee.EXACTLY_ONCE;
+        };
     }
 
     private static <T> KafkaSink<T> sink(ControllerConfig config, KafkaRecordSerializationSchema<T> schema,

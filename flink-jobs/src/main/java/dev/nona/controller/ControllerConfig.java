@@ -35,6 +35,8 @@ import java.util.TreeMap;
  * @param checkpointInterval    checkpoint interval; zero disables checkpointing
  * @param delivery              how decisions are written: at least once, as soon as placed (default), or exactly
  *                              once, in Kafka transactions committed on checkpoints
+ * @param decisionsLinger       {@code linger.ms} of the decisions producer (0: send each decision at once)
+ * @param bufferTimeout         longest a record waits in a Flink network buffer before it is sent on (0: never)
  * @param checkpointDir         checkpoint storage URI, or empty for the JobManager's memory
  * @param stateBackend          {@code hashmap} or {@code rocksdb}
  * @param incrementalCheckpoints incremental (RocksDB) checkpoints instead of full ones
@@ -60,6 +62,8 @@ public record ControllerConfig(
         int startupBuffer,
         Duration checkpointInterval,
         DecisionDelivery delivery,
+        Duration decisionsLinger,
+        Duration bufferTimeout,
         String checkpointDir,
         String stateBackend,
         boolean incrementalCheckpoints,
@@ -120,6 +124,8 @@ public record ControllerConfig(
         }
         requireNonNegative("checkpoint.interval", checkpointInterval);
         Objects.requireNonNull(delivery, "decisions.delivery");
+        requireNonNegative("decisions.linger", decisionsLinger);
+        requireNonNegative("network.buffer-timeout", bufferTimeout);
         if (delivery == DecisionDelivery.EXACTLY_ONCE && checkpointInterval.isZero()) {
             throw new IllegalArgumentException("decisions.delivery (exactly-once) needs checkpoints, but "
                     + "checkpoint.interval is 0: set an interval, or decisions.delivery=at-least-once");
@@ -194,6 +200,8 @@ public record ControllerConfig(
                 integer(own, "placement.startup-buffer"),
                 duration(own, "checkpoint.interval"),
                 DecisionDelivery.parse("decisions.delivery", own.get("decisions.delivery")),
+                duration(own, "decisions.linger"),
+                duration(own, "network.buffer-timeout"),
                 own.get("checkpoint.dir"),
                 own.get("state.backend").toLowerCase(Locale.ROOT),
                 bool(own, "checkpoint.incremental"),
@@ -230,6 +238,8 @@ public record ControllerConfig(
         d.put("placement.startup-buffer", "10000");
         d.put("checkpoint.interval", "10s");
         d.put("decisions.delivery", DecisionDelivery.AT_LEAST_ONCE.key());
+        d.put("decisions.linger", "0ms");
+        d.put("network.buffer-timeout", "1ms");
         d.put("checkpoint.dir", "");
         d.put("state.backend", "hashmap");
         d.put("checkpoint.incremental", "false");

@@ -12,6 +12,7 @@ import dev.nona.controller.source.RequestDeserializer;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.DeadLetter;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -69,10 +70,11 @@ public final class KafkaIo {
     public static Sinks sinks(ControllerConfig config) {
         ControllerConfig.Topics t = config.topics();
         return new Sinks(
-                sink(config, new DecisionSerializer(t.decisions()), decisionGuarantee(config), "-decisions"),
-                sink(config, new TableRecordSerializer(t.tables(), config.controllerId()), DeliveryGuarantee.AT_LEAST_ONCE, "-tables"),
-                sink(config, new TopicRecordSerializer<>(t.events(), ControllerEvent.class), DeliveryGuarantee.AT_LEAST_ONCE, "-events"),
-                sink(config, new TopicRecordSerializer<>(t.deadLetters(), DeadLetter.class), DeliveryGuarantee.AT_LEAST_ONCE, "-dead-letters"));
+                sink(config, new DecisionSerializer(t.decisions()), decisionGuarantee(config), "-decisions",
+                        Map.of("linger.ms", String.valueOf(config.decisionsLinger().toMillis()))),
+                sink(config, new TableRecordSerializer(t.tables(), config.controllerId()), DeliveryGuarantee.AT_LEAST_ONCE, "-tables", Map.of()),
+                sink(config, new TopicRecordSerializer<>(t.events(), ControllerEvent.class), DeliveryGuarantee.AT_LEAST_ONCE, "-events", Map.of()),
+                sink(config, new TopicRecordSerializer<>(t.deadLetters(), DeadLetter.class), DeliveryGuarantee.AT_LEAST_ONCE, "-dead-letters", Map.of()));
     }
 
     /** The Kafka sink's guarantee for decisions: {@code decisions.delivery}. */
@@ -84,8 +86,9 @@ public final class KafkaIo {
     }
 
     private static <T> KafkaSink<T> sink(ControllerConfig config, KafkaRecordSerializationSchema<T> schema,
-            DeliveryGuarantee guarantee, String suffix) {
+            DeliveryGuarantee guarantee, String suffix, Map<String, String> own) {
         Properties props = clientProperties(config);
+        props.putAll(own);
         props.putIfAbsent("transaction.timeout.ms", TRANSACTION_TIMEOUT_MS);
         var builder = KafkaSink.<T>builder()
                 .setBootstrapServers(config.bootstrapServers())

@@ -2,13 +2,16 @@ package dev.nona.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nona.bench.LatencyBenchmark;
+import dev.nona.controller.ControllerConfig;
 import dev.nona.controller.DecisionDelivery;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code nona bench latency}: end-to-end decision latency (request sent → decision received, read_committed) with
@@ -43,6 +46,9 @@ final class BenchLatencyCommand implements Callable<Integer> {
             description = "Seconds at the rate before measuring, not counted (default ${DEFAULT-VALUE})")
     int warmupSeconds;
 
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--set", description = "Controller configuration KEY=VALUE (docs/controller.md), repeatable")
     Map<String, String> settings = new LinkedHashMap<>();
 
@@ -53,10 +59,11 @@ final class BenchLatencyCommand implements Callable<Integer> {
         probe.put("checkpoint.interval", checkpointInterval);
         probe.put("bootstrap.servers", "unused:9092");
         // Validates every setting (the errors name the key and value) before a broker is started.
-        var config = dev.nona.controller.ControllerConfig.fromMap(probe);
+        ControllerConfig config = ControllerConfig.fromMap(probe);
         LatencyBenchmark.Result r = LatencyBenchmark.run(new LatencyBenchmark.Settings(rate, seconds, servers, models,
                 DecisionDelivery.parse("--delivery", delivery), config.checkpointInterval(), warmupSeconds, settings));
-        System.out.println(new ObjectMapper().writeValueAsString(json(r)));
+        spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(json(r)));
+        spec.commandLine().getOut().flush();
         return 0;
     }
 

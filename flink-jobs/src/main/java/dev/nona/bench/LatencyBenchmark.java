@@ -4,6 +4,7 @@ import dev.nona.controller.ControllerConfig;
 import dev.nona.controller.ControllerEnvironment;
 import dev.nona.controller.ControllerJob;
 import dev.nona.controller.DecisionDelivery;
+import dev.nona.local.LocalJobs;
 import dev.nona.local.LocalKafkaBroker;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
@@ -17,7 +18,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
@@ -117,10 +117,10 @@ public final class LatencyBenchmark {
                 return new Result(s, s.requests(), recorder.decided(), recorder.duplicates(), recorder.percentiles(),
                         requestsRead.percentiles(), lag);
             } finally {
-                stop(job);
+                LocalJobs.stop(job);
             }
         } finally {
-            deleteQuietly(work);
+            LocalJobs.deleteQuietly(work);
         }
     }
 
@@ -173,7 +173,7 @@ public final class LatencyBenchmark {
         while (!done.getAsBoolean()) {
             reader.check();
             if (System.nanoTime() > nextCheck) {
-                checkRunning(job);
+                LocalJobs.checkRunning(job, "controller");
                 nextCheck = System.nanoTime() + 1_000_000_000L;
             }
             if (System.nanoTime() > deadline) {
@@ -182,34 +182,5 @@ public final class LatencyBenchmark {
             Thread.sleep(20);
         }
         return true;
-    }
-
-    private static void checkRunning(JobClient job) throws Exception {
-        JobStatus status = job.getJobStatus().get(10, TimeUnit.SECONDS);
-        if (status.isGloballyTerminalState()) {
-            throw new IllegalStateException("the controller job stopped (" + status + ")");
-        }
-    }
-
-    /** Cancels the job and waits until it has stopped, so that it does not outlive the broker. */
-    private static void stop(JobClient job) {
-        try {
-            job.cancel().get(30, TimeUnit.SECONDS);
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState()
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
-        } catch (Exception alreadyGone) {
-            // the local MiniCluster shuts down with its only job: nothing left to stop
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (Exception ignored) {
-            // a temporary directory: the OS cleans it up eventually
-        }
     }
 }

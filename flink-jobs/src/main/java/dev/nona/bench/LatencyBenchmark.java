@@ -87,9 +87,11 @@ public final class LatencyBenchmark {
      * @param requestsRead     scheduled send to the request's own receipt from {@code inference-requests} (Kafka
      *                         alone, no controller: the floor on this machine at this moment)
      * @param maxSendLagMillis the producer's largest lag behind its schedule (a busy machine shows here)
+     * @param maxMillisBySecond the largest latency of the requests sent in each second of the measured run
      */
     public record Result(Settings settings, long requests, long decided, long duplicates,
-            LatencyRecorder.Percentiles latency, LatencyRecorder.Percentiles requestsRead, double maxSendLagMillis) {}
+            LatencyRecorder.Percentiles latency, LatencyRecorder.Percentiles requestsRead, double maxSendLagMillis,
+            double[] maxMillisBySecond) {}
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
@@ -115,7 +117,7 @@ public final class LatencyBenchmark {
                 Thread.sleep(1_000); // a late duplicate would show up here
                 reader.check();
                 return new Result(s, s.requests(), recorder.decided(), recorder.duplicates(), recorder.percentiles(),
-                        requestsRead.percentiles(), lag);
+                        requestsRead.percentiles(), lag, recorder.maxByBucket(1_000_000_000L));
             } finally {
                 LocalJobs.stop(job);
             }

@@ -73,6 +73,25 @@ public final class LatencyRecorder {
                 millis(lat.length == 0 ? 0 : lat[lat.length - 1]));
     }
 
+    /**
+     * The largest latency, in milliseconds, of the decided requests scheduled in each {@code bucketNanos} from the
+     * first one: where the tail happened (e.g. every checkpoint interval, or one long pause).
+     */
+    public synchronized double[] maxByBucket(long bucketNanos) {
+        if (scheduled.length == 0) {
+            return new double[0];
+        }
+        long t0 = scheduled[0];
+        double[] max = new double[(int) ((scheduled[scheduled.length - 1] - t0) / bucketNanos) + 1];
+        for (int i = 0; i < received.length; i++) {
+            if (received[i] != 0) {
+                int b = (int) ((scheduled[i] - t0) / bucketNanos);
+                max[b] = Math.max(max[b], millis(received[i] - scheduled[i]));
+            }
+        }
+        return max;
+    }
+
     private static long rank(long[] sorted, double q) {
         if (sorted.length == 0) {
             return 0;

@@ -54,6 +54,7 @@ final class BenchLatencyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        DecisionDelivery mode = DecisionDelivery.parse("--delivery", delivery);
         Map<String, String> probe = new LinkedHashMap<>(settings);
         probe.put("decisions.delivery", delivery);
         probe.put("checkpoint.interval", checkpointInterval);
@@ -61,7 +62,7 @@ final class BenchLatencyCommand implements Callable<Integer> {
         // Validates every setting (the errors name the key and value) before a broker is started.
         ControllerConfig config = ControllerConfig.fromMap(probe);
         LatencyBenchmark.Result r = LatencyBenchmark.run(new LatencyBenchmark.Settings(rate, seconds, servers, models,
-                DecisionDelivery.parse("--delivery", delivery), config.checkpointInterval(), warmupSeconds, settings));
+                mode, config.checkpointInterval(), warmupSeconds, settings));
         spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(json(r)));
         spec.commandLine().getOut().flush();
         return 0;
@@ -86,6 +87,7 @@ final class BenchLatencyCommand implements Callable<Integer> {
         out.put("maxSendLagMillis", r.maxSendLagMillis());
         out.put("requestReadP50Millis", r.requestsRead().p50());
         out.put("requestReadP99Millis", r.requestsRead().p99());
+        out.put("maxMillisBySecond", r.maxMillisBySecond());
         out.put("settings", s.extra());
         return out;
     }

@@ -101,7 +101,7 @@ public final class Demo {
         ticker.start();
         try {
             publisher.publishRequests();
-            view.println("nona demo: all requests published; waiting for the last decisions (committed on checkpoints) ...");
+            view.println("nona demo: all requests published; waiting for the last decisions ...");
             await(() -> watcher.decidedIds.size() >= counters.requests.get()
                     && watcher.deadLetterPositions.size() >= counters.malformed.get(), DRAIN_TIMEOUT, watcher, controller);
             Thread.sleep(1_500); // a late duplicate would show up here

@@ -43,6 +43,18 @@ final class LatencyRecorderTest {
     }
 
     @Test
+    void maxByBucket_placesEachLatencyInItsSendSecond() {
+        LatencyRecorder r = new LatencyRecorder(3);
+        r.scheduled(0, 0);
+        r.scheduled(1, 500 * MS);
+        r.scheduled(2, 2_100 * MS);
+        r.received(0, 7 * MS);
+        r.received(1, 503 * MS);
+        r.received(2, 2_140 * MS);
+        assertThat(r.maxByBucket(1_000 * MS)).containsExactly(7.0, 0.0, 40.0);
+    }
+
+    @Test
     void nothingDecided_allZero() {
         assertThat(new LatencyRecorder(3).percentiles()).isEqualTo(new LatencyRecorder.Percentiles(0, 0, 0, 0));
     }

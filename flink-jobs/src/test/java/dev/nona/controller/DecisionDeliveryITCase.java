@@ -2,10 +2,15 @@ package dev.nona.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.testing.InProcessKafka;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -14,6 +19,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -49,24 +56,29 @@ final class DecisionDeliveryITCase {
 
     /**
      * Checkpoints every 1,000 hours: Flink takes the first one at a random time within the first interval, so
-     * none completes during the test (the chance that one does within its minute is about 2 in 100,000). Every
-     * decision must still reach a read_committed reader.
+     * none completes during the test (the chance that one does within its minute is about 2 in 100,000; the test
+     * checks). Every decision must still reach a read_committed reader.
      */
     @Test
     void atLeastOnce_decisionsVisibleToReadCommittedBeforeAnyCheckpoint() throws Exception {
         ControllerConfig config = config("decisions.delivery", "at-least-once", "checkpoint.interval", "1000h");
-        Map<String, Integer> decided = runAndRead(config, 500);
-        assertThat(decided).hasSize(500);
-        assertThat(decided.values()).as("no failure: one decision per request").containsOnly(1);
+        Run run = runAndRead(config, 500);
+        assertThat(run.decided()).hasSize(500);
+        assertThat(run.decided().values()).as("no failure: one decision per request").containsOnly(1);
+        assertThat(run.completedCheckpoints()).as("checkpoints completed while the decisions were read").isZero();
     }
 
     @Test
     void exactlyOnce_100msCheckpoints_everyRequestDecidedExactlyOnce() throws Exception {
         ControllerConfig config = config("decisions.delivery", "exactly-once", "checkpoint.interval", "100ms");
-        Map<String, Integer> decided = runAndRead(config, 3_000);
-        assertThat(decided).hasSize(3_000);
-        assertThat(decided.values()).as("exactly once").containsOnly(1);
+        Run run = runAndRead(config, 3_000);
+        assertThat(run.decided()).hasSize(3_000);
+        assertThat(run.decided().values()).as("exactly once").containsOnly(1);
+        assertThat(run.completedCheckpoints()).as("decisions are committed by checkpoints").isPositive();
     }
+
+    /** Decisions per request id, and the checkpoints the job had completed when they were all read. */
+    private record Run(Map<String, Integer> decided, long completedCheckpoints) {}
 
     private static ControllerConfig config(String... keyValues) {
         Map<String, String> m = new HashMap<>(Map.of(
@@ -88,9 +100,9 @@ final class DecisionDeliveryITCase {
     /**
      * Runs the controller, sends the cluster, the catalog and {@code n} requests, and reads decisions with
      * read_committed until {@code n} distinct requests are decided (and one more second, which would show a
-     * duplicate); returns the number of decisions per request id.
+     * duplicate).
      */
-    private Map<String, Integer> runAndRead(ControllerConfig config, int n) throws Exception {
+    private Run runAndRead(ControllerConfig config, int n) throws Exception {
         createTopics(config.topics());
         var env = ControllerEnvironment.create(config);
         ControllerJob.build(env, config);
@@ -118,14 +130,26 @@ final class DecisionDeliveryITCase {
                 JobStatus status = job.getJobStatus().get();
                 assertThat(status.isGloballyTerminalState()).as("the job stopped: %s", status).isFalse();
             }
+            long completed = completedCheckpoints(job);
             long settle = System.nanoTime() + Duration.ofSeconds(1).toNanos();
             while (System.nanoTime() < settle) {
                 poll(consumer, decided);
             }
-            return decided;
+            return new Run(decided, completed);
         } finally {
             job.cancel().get();
         }
+    }
+
+    /** Completed checkpoints of the job, from the MiniCluster's REST API ({@code /jobs/<id>/checkpoints}). */
+    private static long completedCheckpoints(JobClient job) throws Exception {
+        Configuration conf = FLINK.getClientConfiguration();
+        URI uri = URI.create("http://" + conf.get(RestOptions.ADDRESS) + ":" + conf.get(RestOptions.PORT) + "/jobs/"
+                + job.getJobID() + "/checkpoints");
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET %s: %s", uri, response.body()).isEqualTo(200);
+        return new ObjectMapper().readTree(response.body()).path("counts").path("completed").asLong(-1);
     }
 
     private static void poll(KafkaConsumer<byte[], byte[]> consumer, Map<String, Integer> decided) {

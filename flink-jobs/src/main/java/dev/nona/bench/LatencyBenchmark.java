@@ -16,8 +16,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
@@ -113,7 +111,7 @@ public final class LatencyBenchmark {
                 double lag = publisher.publishAtRate(s.rate(), s.requests(), LatencyReader.MEASURED, recorder,
                         requestsRead);
                 Duration drain = Duration.ofSeconds(30).plus(s.checkpointInterval().multipliedBy(3));
-                await(() -> recorder.decided() >= s.requests(), drain, reader, job);
+                LocalJobs.await(() -> recorder.decided() >= s.requests(), drain, 20, reader::check, job);
                 Thread.sleep(1_000); // a late duplicate would show up here
                 reader.check();
                 return new Result(s, s.requests(), recorder.decided(), recorder.duplicates(), recorder.percentiles(),
@@ -164,25 +162,8 @@ public final class LatencyBenchmark {
                         + " within " + READY_TIMEOUT.toSeconds() + " s");
             }
             publisher.publishReadyChecks();
-            await(() -> reader.firstDecisionModels().containsAll(models), Duration.ofMillis(500), reader, job);
+            LocalJobs.await(() -> reader.firstDecisionModels().containsAll(models), Duration.ofMillis(500), 20,
+                    reader::check, job);
         }
-    }
-
-    private static boolean await(BooleanSupplier done, Duration timeout, LatencyReader reader, JobClient job)
-            throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long nextCheck = 0;
-        while (!done.getAsBoolean()) {
-            reader.check();
-            if (System.nanoTime() > nextCheck) {
-                LocalJobs.checkRunning(job, "controller");
-                nextCheck = System.nanoTime() + 1_000_000_000L;
-            }
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(20);
-        }
-        return true;
     }
 }

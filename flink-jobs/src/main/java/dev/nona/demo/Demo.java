@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.config.Configurator;
@@ -73,8 +72,8 @@ public final class Demo {
             }
             publisher.publishWarmups(scenario.models().stream()
                     .filter(m -> !watcher.warmupDecidedModels.contains(m)).toList());
-            await(() -> watcher.warmupDecidedModels.containsAll(scenario.models()), Duration.ofSeconds(2), watcher,
-                    controller);
+            LocalJobs.await(() -> watcher.warmupDecidedModels.containsAll(scenario.models()), Duration.ofSeconds(2), 100,
+                    watcher::check, controller);
         }
         view.println("nona demo: the controller places requests (" + publisher.warmups()
                 + " warm-up requests, not counted)");
@@ -86,8 +85,8 @@ public final class Demo {
         publisher.publishCatalogAndCluster();
         view.println("nona demo: published the catalog (" + scenario.models() + ") and " + scenario.servers()
                 + " servers; waiting for the controller to take them in ...");
-        boolean ready = await(() -> watcher.events(ControllerEventType.CATALOG_UPDATED) >= scenario.models().size()
-                && watcher.events(ControllerEventType.CLUSTER_CHANGED) >= 1, READY_TIMEOUT, watcher, controller);
+        boolean ready = LocalJobs.await(() -> watcher.events(ControllerEventType.CATALOG_UPDATED) >= scenario.models().size()
+                && watcher.events(ControllerEventType.CLUSTER_CHANGED) >= 1, READY_TIMEOUT, 100, watcher::check, controller);
         if (!ready) {
             throw new IllegalStateException("the controller did not report the catalog and the cluster within "
                     + READY_TIMEOUT.toSeconds() + " s");
@@ -102,8 +101,9 @@ public final class Demo {
         try {
             publisher.publishRequests();
             view.println("nona demo: all requests published; waiting for the last decisions ...");
-            await(() -> watcher.decidedIds.size() >= counters.requests.get()
-                    && watcher.deadLetterPositions.size() >= counters.malformed.get(), DRAIN_TIMEOUT, watcher, controller);
+            LocalJobs.await(() -> watcher.decidedIds.size() >= counters.requests.get()
+                    && watcher.deadLetterPositions.size() >= counters.malformed.get(), DRAIN_TIMEOUT, 100, watcher::check,
+                    controller);
             Thread.sleep(1_500); // a late duplicate would show up here
             LocalJobs.checkRunning(controller, "controller");
         } finally {
@@ -169,23 +169,5 @@ public final class Demo {
         Configurator.setLevel("org.apache.flink.runtime.webmonitor", Level.ERROR);
         Configurator.setLevel("org.apache.flink.runtime.security", Level.ERROR);
         Configurator.setLevel("org.apache.kafka", Level.ERROR);
-    }
-
-    private static boolean await(BooleanSupplier done, Duration timeout, DemoWatcher watcher, JobClient controller)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long nextCheck = 0;
-        while (!done.getAsBoolean()) {
-            watcher.check();
-            if (System.nanoTime() > nextCheck) {
-                LocalJobs.checkRunning(controller, "controller");
-                nextCheck = System.nanoTime() + 1_000_000_000L;
-            }
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(100);
-        }
-        return true;
     }
 }

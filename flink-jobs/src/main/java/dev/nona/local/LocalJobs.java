@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 
@@ -48,6 +49,28 @@ public final class LocalJobs {
             }
             throw new IllegalStateException("the " + name + " job stopped (" + status + "): " + cause);
         }
+    }
+
+    /**
+     * Waits until {@code done}, polling every {@code pollMillis}, running {@code check} at each poll (it throws to
+     * abort) and failing fast when the job stopped; false when {@code timeout} passed first.
+     */
+    public static boolean await(BooleanSupplier done, Duration timeout, long pollMillis, Runnable check, JobClient job)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long nextCheck = 0;
+        while (!done.getAsBoolean()) {
+            check.run();
+            if (System.nanoTime() > nextCheck) {
+                checkRunning(job, "controller");
+                nextCheck = System.nanoTime() + 1_000_000_000L;
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(pollMillis);
+        }
+        return true;
     }
 
     /** Deletes a temporary directory, ignoring failures (the OS cleans it up eventually). */

@@ -9,9 +9,10 @@ import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * The Flink configuration of the controller job: the network buffer timeout, checkpointing (interval, exactly-once mode, storage), the state
- * backend ({@code hashmap} or {@code rocksdb}; full checkpoints by default), no generic types (no Kryo:
- * every type the job ships has a real serializer), and the {@code flink.*} pass-through entries, which win.
+ * The Flink configuration of the controller job: the network buffer timeout, checkpointing (interval,
+ * exactly-once mode, storage), the state backend ({@code hashmap} or {@code rocksdb}; full checkpoints by default),
+ * no generic types (no Kryo: every type the job ships has a real serializer), and the {@code flink.*} pass-through
+ * entries, which win.
  */
 public final class ControllerEnvironment {
     private ControllerEnvironment() {}

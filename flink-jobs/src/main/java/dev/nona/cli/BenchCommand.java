@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 
 /** {@code nona bench ...}: benchmarks of the controller's Flink pipeline. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmark the controller's Flink pipeline.",
-        subcommands = {BenchCommand.Pipeline.class, BenchCommand.State.class})
+        subcommands = {BenchCommand.Pipeline.class, BenchCommand.State.class, BenchLatencyCommand.class})
 final class BenchCommand implements Runnable {
     @Override
     public void run() {

@@ -34,6 +34,10 @@ import java.util.TreeMap;
  * @param targetOngoingRequests a server with this many requests in flight is no longer preferred
  * @param startupBuffer         requests held while no server or no model is known yet (startup)
  * @param checkpointInterval    checkpoint interval; zero disables checkpointing
+ * @param delivery              how decisions are written: at least once, as soon as placed (default), or exactly
+ *                              once, in Kafka transactions committed on checkpoints
+ * @param decisionsLinger       {@code linger.ms} of the decisions producer (0: send each decision at once)
+ * @param bufferTimeout         longest a record waits in a Flink network buffer before it is sent on (0: never)
  * @param checkpointDir         checkpoint storage URI, or empty for the JobManager's memory
  * @param stateBackend          {@code hashmap} or {@code rocksdb}
  * @param incrementalCheckpoints incremental (RocksDB) checkpoints instead of full ones
@@ -59,6 +63,9 @@ public record ControllerConfig(
         int targetOngoingRequests,
         int startupBuffer,
         Duration checkpointInterval,
+        DecisionDelivery delivery,
+        Duration decisionsLinger,
+        Duration bufferTimeout,
         String checkpointDir,
         String stateBackend,
         boolean incrementalCheckpoints,
@@ -165,6 +172,13 @@ public record ControllerConfig(
             throw new IllegalArgumentException("placement.startup-buffer (" + startupBuffer + ") must be >= 0");
         }
         requireNonNegative("checkpoint.interval", checkpointInterval);
+        Objects.requireNonNull(delivery, "decisions.delivery");
+        requireNonNegative("decisions.linger", decisionsLinger);
+        requireNonNegative("network.buffer-timeout", bufferTimeout);
+        if (delivery == DecisionDelivery.EXACTLY_ONCE && checkpointInterval.isZero()) {
+            throw new IllegalArgumentException("decisions.delivery (exactly-once) needs checkpoints, but "
+                    + "checkpoint.interval is 0: set an interval, or decisions.delivery=at-least-once");
+        }
         if (!Set.of("hashmap", "rocksdb").contains(stateBackend)) {
             throw new IllegalArgumentException("state.backend (" + stateBackend + ") must be hashmap or rocksdb");
         }
@@ -236,6 +250,9 @@ public record ControllerConfig(
                 integer(own, "placement.target-ongoing-requests"),
                 integer(own, "placement.startup-buffer"),
                 duration(own, "checkpoint.interval"),
+                DecisionDelivery.parse("decisions.delivery", own.get("decisions.delivery")),
+                duration(own, "decisions.linger"),
+                duration(own, "network.buffer-timeout"),
                 own.get("checkpoint.dir"),
                 own.get("state.backend").toLowerCase(Locale.ROOT),
                 bool(own, "checkpoint.incremental"),
@@ -274,6 +291,9 @@ public record ControllerConfig(
         d.put("placement.target-ongoing-requests", "3");
         d.put("placement.startup-buffer", "10000");
         d.put("checkpoint.interval", "10s");
+        d.put("decisions.delivery", DecisionDelivery.AT_LEAST_ONCE.key());
+        d.put("decisions.linger", "0ms");
+        d.put("network.buffer-timeout", "1ms");
         d.put("checkpoint.dir", "");
         d.put("state.backend", "hashmap");
         d.put("checkpoint.incremental", "false");

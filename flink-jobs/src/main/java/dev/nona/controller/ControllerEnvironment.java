@@ -2,15 +2,17 @@ package dev.nona.controller;
 
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * The Flink configuration of the controller job: checkpointing (interval, exactly-once mode, storage), the state
- * backend ({@code hashmap} or {@code rocksdb}; full checkpoints by default), no generic types (no Kryo:
- * every type the job ships has a real serializer), and the {@code flink.*} pass-through entries, which win.
+ * The Flink configuration of the controller job: the network buffer timeout, checkpointing (interval,
+ * exactly-once mode, storage), the state backend ({@code hashmap} or {@code rocksdb}; full checkpoints by default),
+ * no generic types (no Kryo: every type the job ships has a real serializer), and the {@code flink.*} pass-through
+ * entries, which win.
  */
 public final class ControllerEnvironment {
     private ControllerEnvironment() {}
@@ -19,6 +21,9 @@ public final class ControllerEnvironment {
     public static Configuration configuration(ControllerConfig config) {
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.GENERIC_TYPES, false);
+        // Flink's default (100 ms) holds a record in a half-full network buffer for up to 100 ms: at 1,000 requests/s
+        // that was the median decision latency (measured with bin/nona bench latency, docs/controller.md).
+        conf.set(ExecutionOptions.BUFFER_TIMEOUT, config.bufferTimeout());
         if (!config.checkpointInterval().isZero()) {
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, config.checkpointInterval());
             conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);

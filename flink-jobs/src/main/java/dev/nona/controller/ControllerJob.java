@@ -18,6 +18,7 @@ import dev.nona.controller.source.ControlRecord;
 import dev.nona.controller.source.RejectedControls;
 import dev.nona.controller.source.RejectedRequests;
 import dev.nona.controller.source.RequestRecord;
+import dev.nona.controller.source.RequestTimestamps;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementDecision;
@@ -86,9 +87,9 @@ public final class ControllerJob {
     public Streams addTo(StreamExecutionEnvironment env) {
         int p = config.parallelism();
         SingleOutputStreamOperator<RequestRecord> requests = env
-                // A rejected record has no event time: it gets 0, so it never moves the watermark.
-                .fromSource(sources.requests(), watermarks(config, (RequestRecord r, long kafkaTs) ->
-                        r.request() != null ? r.request().eventTime() : 0L), "requests")
+                // Event time, bounded by the record timestamp (a skewed client clock cannot move the watermark).
+                .fromSource(sources.requests(),
+                        watermarks(config, new RequestTimestamps(config.outOfOrderness().toMillis())), "requests")
                 .setParallelism(p).uid("requests-source")
                 .process(new RejectedRequests()).setParallelism(p).uid("parse-requests").name("parse requests");
         SingleOutputStreamOperator<ControlInput> telemetry = controlSource(env, sources.telemetry(), "telemetry");

@@ -12,6 +12,7 @@ import dev.nona.controller.source.RequestDeserializer;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.DeadLetter;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -21,8 +22,9 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 /**
- * The controller's Kafka sources and sinks, as configured. Decisions are written exactly once (Kafka
- * transactions committed on checkpoints; readers must use {@code isolation.level=read_committed}); tables, events
+ * The controller's Kafka sources and sinks, as configured. Decisions are written as {@code decisions.delivery}
+ * says ({@link DecisionDelivery}): at least once, as soon as placed (the default), or exactly once in Kafka
+ * transactions committed on checkpoints (readers must use {@code isolation.level=read_committed}); tables, events
  * and dead letters at least once. Every Kafka client gets the pass-through client properties (security, SASL,
  * SSL, ...). Sources start from the group's committed offsets, else from the earliest (or latest) offset.
  */
@@ -67,18 +69,26 @@ public final class KafkaIo {
 
     public static Sinks sinks(ControllerConfig config) {
         ControllerConfig.Topics t = config.topics();
-        boolean checkpointing = !config.checkpointInterval().isZero();
         return new Sinks(
-                sink(config, new DecisionSerializer(t.decisions()),
-                        checkpointing ? DeliveryGuarantee.EXACTLY_ONCE : DeliveryGuarantee.AT_LEAST_ONCE, "-decisions"),
-                sink(config, new TableRecordSerializer(t.tables(), config.controllerId()), DeliveryGuarantee.AT_LEAST_ONCE, "-tables"),
-                sink(config, new TopicRecordSerializer<>(t.events(), ControllerEvent.class), DeliveryGuarantee.AT_LEAST_ONCE, "-events"),
-                sink(config, new TopicRecordSerializer<>(t.deadLetters(), DeadLetter.class), DeliveryGuarantee.AT_LEAST_ONCE, "-dead-letters"));
+                sink(config, new DecisionSerializer(t.decisions()), decisionGuarantee(config), "-decisions",
+                        Map.of("linger.ms", String.valueOf(config.decisionsLinger().toMillis()))),
+                sink(config, new TableRecordSerializer(t.tables(), config.controllerId()), DeliveryGuarantee.AT_LEAST_ONCE, "-tables", Map.of()),
+                sink(config, new TopicRecordSerializer<>(t.events(), ControllerEvent.class), DeliveryGuarantee.AT_LEAST_ONCE, "-events", Map.of()),
+                sink(config, new TopicRecordSerializer<>(t.deadLetters(), DeadLetter.class), DeliveryGuarantee.AT_LEAST_ONCE, "-dead-letters", Map.of()));
+    }
+
+    /** The Kafka sink's guarantee for decisions: {@code decisions.delivery}. */
+    static DeliveryGuarantee decisionGuarantee(ControllerConfig config) {
+        return switch (config.delivery()) {
+            case AT_LEAST_ONCE -> DeliveryGuarantee.AT_LEAST_ONCE;
+            case EXACTLY_ONCE -> DeliveryGuarantee.EXACTLY_ONCE;
+        };
     }
 
     private static <T> KafkaSink<T> sink(ControllerConfig config, KafkaRecordSerializationSchema<T> schema,
-            DeliveryGuarantee guarantee, String suffix) {
+            DeliveryGuarantee guarantee, String suffix, Map<String, String> own) {
         Properties props = clientProperties(config);
+        props.putAll(own);
         props.putIfAbsent("transaction.timeout.ms", TRANSACTION_TIMEOUT_MS);
         var builder = KafkaSink.<T>builder()
                 .setBootstrapServers(config.bootstrapServers())

@@ -3,6 +3,7 @@ package dev.nona.demo;
 import dev.nona.controller.ControllerConfig;
 import dev.nona.controller.ControllerEnvironment;
 import dev.nona.controller.ControllerJob;
+import dev.nona.local.LocalJobs;
 import dev.nona.local.LocalKafkaBroker;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
@@ -14,10 +15,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.config.Configurator;
@@ -57,10 +54,10 @@ public final class Demo {
                     DemoPublisher publisher = new DemoPublisher(broker.bootstrapServers(), scenario, new DemoCounters())) {
                 return drive(publisher, watcher, controller);
             } finally {
-                stop(controller);
+                LocalJobs.stop(controller);
             }
         } finally {
-            deleteQuietly(work);
+            LocalJobs.deleteQuietly(work);
         }
     }
 
@@ -75,25 +72,11 @@ public final class Demo {
             }
             publisher.publishWarmups(scenario.models().stream()
                     .filter(m -> !watcher.warmupDecidedModels.contains(m)).toList());
-            await(() -> watcher.warmupDecidedModels.containsAll(scenario.models()), Duration.ofSeconds(2), watcher,
-                    controller);
+            LocalJobs.await(() -> watcher.warmupDecidedModels.containsAll(scenario.models()), Duration.ofSeconds(2), 100,
+                    watcher::check, controller);
         }
         view.println("nona demo: the controller places requests (" + publisher.warmups()
                 + " warm-up requests, not counted)");
-    }
-
-    /** Cancels the job and waits until it has stopped, so that it does not outlive the broker. */
-    private static void stop(JobClient controller) throws Exception {
-        try {
-            controller.cancel().get(30, TimeUnit.SECONDS);
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!controller.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState()
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
-        } catch (ExecutionException | IllegalStateException alreadyGone) {
-            // the local MiniCluster shuts down with its only job: nothing left to stop
-        }
     }
 
     private DemoSummary drive(DemoPublisher publisher, DemoWatcher watcher, JobClient controller) throws Exception {
@@ -102,8 +85,8 @@ public final class Demo {
         publisher.publishCatalogAndCluster();
         view.println("nona demo: published the catalog (" + scenario.models() + ") and " + scenario.servers()
                 + " servers; waiting for the controller to take them in ...");
-        boolean ready = await(() -> watcher.events(ControllerEventType.CATALOG_UPDATED) >= scenario.models().size()
-                && watcher.events(ControllerEventType.CLUSTER_CHANGED) >= 1, READY_TIMEOUT, watcher, controller);
+        boolean ready = LocalJobs.await(() -> watcher.events(ControllerEventType.CATALOG_UPDATED) >= scenario.models().size()
+                && watcher.events(ControllerEventType.CLUSTER_CHANGED) >= 1, READY_TIMEOUT, 100, watcher::check, controller);
         if (!ready) {
             throw new IllegalStateException("the controller did not report the catalog and the cluster within "
                     + READY_TIMEOUT.toSeconds() + " s");
@@ -117,11 +100,12 @@ public final class Demo {
         ticker.start();
         try {
             publisher.publishRequests();
-            view.println("nona demo: all requests published; waiting for the last decisions (committed on checkpoints) ...");
-            await(() -> watcher.decidedIds.size() >= counters.requests.get()
-                    && watcher.deadLetterPositions.size() >= counters.malformed.get(), DRAIN_TIMEOUT, watcher, controller);
+            view.println("nona demo: all requests published; waiting for the last decisions ...");
+            LocalJobs.await(() -> watcher.decidedIds.size() >= counters.requests.get()
+                    && watcher.deadLetterPositions.size() >= counters.malformed.get(), DRAIN_TIMEOUT, 100, watcher::check,
+                    controller);
             Thread.sleep(1_500); // a late duplicate would show up here
-            checkRunning(controller);
+            LocalJobs.checkRunning(controller, "controller");
         } finally {
             ticker.interrupt();
             ticker.join(2_000);
@@ -185,55 +169,5 @@ public final class Demo {
         Configurator.setLevel("org.apache.flink.runtime.webmonitor", Level.ERROR);
         Configurator.setLevel("org.apache.flink.runtime.security", Level.ERROR);
         Configurator.setLevel("org.apache.kafka", Level.ERROR);
-    }
-
-    /** Fails fast, with the job's failure, when the controller job stopped on its own. */
-    private static void checkRunning(JobClient controller) {
-        JobStatus status;
-        try {
-            status = controller.getJobStatus().get(5, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException("the controller job is gone: " + e.getMessage(), e);
-        }
-        if (status.isGloballyTerminalState()) {
-            String cause;
-            try {
-                controller.getJobExecutionResult().get(5, TimeUnit.SECONDS);
-                cause = "no error reported";
-            } catch (Exception e) {
-                Throwable root = e;
-                while (root.getCause() != null) {
-                    root = root.getCause();
-                }
-                cause = root.toString();
-            }
-            throw new IllegalStateException("the controller job stopped (" + status + "): " + cause);
-        }
-    }
-
-    private static boolean await(BooleanSupplier done, Duration timeout, DemoWatcher watcher, JobClient controller)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long nextCheck = 0;
-        while (!done.getAsBoolean()) {
-            watcher.check();
-            if (System.nanoTime() > nextCheck) {
-                checkRunning(controller);
-                nextCheck = System.nanoTime() + 1_000_000_000L;
-            }
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(100);
-        }
-        return true;
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (Exception ignored) {
-            // a temporary directory: the OS cleans it up eventually
-        }
     }
 }

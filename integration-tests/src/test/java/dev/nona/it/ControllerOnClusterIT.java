@@ -77,7 +77,7 @@ final class ControllerOnClusterIT {
     @Test
     void exactlyOnce_killNineOfTaskManagerMidStream_noLostNoDuplicateDecisions() throws Exception {
         ControllerTopics topics = new ControllerTopics("eo-tm").create(broker.bootstrapServers(), 1 << 20);
-        JobID job = submit(topics, Map.of());
+        JobID job = submit(topics, Map.of("decisions.delivery", "exactly-once"));
         try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
                 ControllerOutputs out = new ControllerOutputs(broker.bootstrapServers(), topics, false)) {
             prepare(in, out, 1.0e10);
@@ -100,7 +100,7 @@ final class ControllerOnClusterIT {
     @Test
     void exactlyOnce_brokerRestartMidStream_noLostNoDuplicateDecisions() throws Exception {
         ControllerTopics topics = new ControllerTopics("eo-broker").create(broker.bootstrapServers(), 1 << 20);
-        JobID job = submit(topics, Map.of());
+        JobID job = submit(topics, Map.of("decisions.delivery", "exactly-once"));
         try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
                 ControllerOutputs out = new ControllerOutputs(broker.bootstrapServers(), topics, false)) {
             prepare(in, out, 1.0e10);

@@ -1,0 +1,169 @@
+package dev.nona.bench;
+
+import dev.nona.controller.ControllerConfig;
+import dev.nona.controller.ControllerEnvironment;
+import dev.nona.controller.ControllerJob;
+import dev.nona.controller.DecisionDelivery;
+import dev.nona.local.LocalJobs;
+import dev.nona.local.LocalKafkaBroker;
+import dev.nona.topics.Topics;
+import dev.nona.topics.admin.TopicProvisioner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * The latency benchmark ({@code bin/nona bench latency}): the project's real Kafka broker ({@link LocalKafkaBroker},
+ * a child process), the controller job with the given delivery mode and checkpoint interval on a local
+ * MiniCluster, a producer of requests at a fixed rate on an open-loop schedule ({@link LatencyPublisher}) and a
+ * {@code read_committed} consumer of decisions ({@link LatencyReader}). Latency is from each request's scheduled
+ * send time to the receipt of its first decision, both on this JVM's {@link System#nanoTime()}.
+ *
+ * <p>Phases: the catalog and one report per server (then one per server every second, as live servers send);
+ * warm-up requests until every model has a decision (the controller is up and knows the catalog and the servers);
+ * {@code warmupSeconds} at the target rate (JIT, connections; not measured); {@code seconds} measured; then until
+ * every measured request is decided (or a drain timeout) and one more second, which would show a late duplicate.
+ */
+public final class LatencyBenchmark {
+    /**
+     * One run's settings.
+     *
+     * @param rate               requests per second, {@code > 0}
+     * @param seconds            measured seconds, {@code >= 1}
+     * @param servers            servers reporting telemetry, {@code >= 1}
+     * @param models             the models the requests name, round robin (zoo names or {@code fig1})
+     * @param delivery           {@code decisions.delivery}
+     * @param checkpointInterval {@code checkpoint.interval}
+     * @param warmupSeconds      seconds at the target rate before measuring, {@code >= 0}
+     * @param extra              further controller settings ({@code docs/controller.md}), which win
+     */
+    public record Settings(double rate, int seconds, int servers, List<String> models, DecisionDelivery delivery,
+            Duration checkpointInterval, int warmupSeconds, Map<String, String> extra) {
+        public Settings {
+            if (!(rate > 0) || Double.isInfinite(rate)) {
+                throw new IllegalArgumentException("--rate (" + rate + ") must be finite and > 0");
+            }
+            if (seconds < 1) {
+                throw new IllegalArgumentException("--seconds (" + seconds + ") must be >= 1");
+            }
+            if (servers < 1) {
+                throw new IllegalArgumentException("--servers (" + servers + ") must be >= 1");
+            }
+            if (models.isEmpty()) {
+                throw new IllegalArgumentException("--models must name at least one model");
+            }
+            Objects.requireNonNull(delivery, "delivery");
+            if (warmupSeconds < 0) {
+                throw new IllegalArgumentException("--warmup-seconds (" + warmupSeconds + ") must be >= 0");
+            }
+            if (rate * seconds > Integer.MAX_VALUE - 1) {
+                throw new IllegalArgumentException("--rate x --seconds (" + rate * seconds + ") is too many requests");
+            }
+            models = List.copyOf(models);
+            extra = Map.copyOf(extra);
+        }
+
+        int requests() {
+            return (int) Math.round(rate * seconds);
+        }
+    }
+
+    /** What one run measured. */
+    /**
+     * What one run measured.
+     *
+     * @param latency          scheduled send to the first decision's receipt
+     * @param requestsRead     scheduled send to the request's own receipt from {@code inference-requests} (Kafka
+     *                         alone, no controller: the floor on this machine at this moment)
+     * @param maxSendLagMillis the producer's largest lag behind its schedule (a busy machine shows here)
+     * @param maxMillisBySecond the largest latency of the requests sent in each second of the measured run
+     */
+    public record Result(Settings settings, long requests, long decided, long duplicates,
+            LatencyRecorder.Percentiles latency, LatencyRecorder.Percentiles requestsRead, double maxSendLagMillis,
+            double[] maxMillisBySecond) {}
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+
+    private LatencyBenchmark() {}
+
+    public static Result run(Settings s) throws Exception {
+        Path work = Files.createTempDirectory("nona-latency-");
+        try (LocalKafkaBroker broker = LocalKafkaBroker.builder().dataDir(work.resolve("kafka")).build().start()) {
+            String bootstrap = broker.bootstrapServers();
+            createTopics(bootstrap);
+            JobClient job = startController(controllerSettings(s, bootstrap, work));
+            LatencyRecorder recorder = new LatencyRecorder(s.requests());
+            LatencyRecorder requestsRead = new LatencyRecorder(s.requests());
+            try (LatencyReader reader = new LatencyReader(bootstrap, recorder, requestsRead).start();
+                    LatencyPublisher publisher = new LatencyPublisher(bootstrap, s.models(), s.servers())) {
+                publisher.publishCatalogAndServers();
+                awaitFirstDecisions(publisher, reader, job, s.models());
+                publisher.publishAtRate(s.rate(), s.warmupSeconds() * (long) Math.round(s.rate()), "w-");
+                double lag = publisher.publishAtRate(s.rate(), s.requests(), LatencyReader.MEASURED, recorder,
+                        requestsRead);
+                Duration drain = Duration.ofSeconds(30).plus(s.checkpointInterval().multipliedBy(3));
+                LocalJobs.await(() -> recorder.decided() >= s.requests(), drain, 20, reader::check, job);
+                Thread.sleep(1_000); // a late duplicate would show up here
+                reader.check();
+                return new Result(s, s.requests(), recorder.decided(), recorder.duplicates(), recorder.percentiles(),
+                        requestsRead.percentiles(), lag, recorder.maxByBucket(1_000_000_000L));
+            } finally {
+                LocalJobs.stop(job);
+            }
+        } finally {
+            LocalJobs.deleteQuietly(work);
+        }
+    }
+
+    /** The controller's settings: the defaults, the delivery mode and checkpoint interval asked for, then extras. */
+    static Map<String, String> controllerSettings(Settings s, String bootstrap, Path work) {
+        Map<String, String> m = new TreeMap<>();
+        m.put("bootstrap.servers", bootstrap);
+        m.put("controller.id", "nona-latency");
+        m.put("decisions.delivery", s.delivery().key());
+        m.put("checkpoint.interval", s.checkpointInterval().toMillis() + "ms");
+        m.put("checkpoint.dir", work.resolve("checkpoints").toUri().toString());
+        m.put("source.start-from-earliest", "true");
+        m.putAll(s.extra());
+        return m;
+    }
+
+    private static void createTopics(String bootstrap) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            new TopicProvisioner(admin, Duration.ofSeconds(30)).ensure(Topics.all(), Optional.empty(),
+                    Optional.of((short) 1));
+        }
+    }
+
+    private static JobClient startController(Map<String, String> settings) throws Exception {
+        ControllerConfig config = ControllerConfig.fromMap(settings);
+        StreamExecutionEnvironment env = ControllerEnvironment.create(config);
+        ControllerJob.build(env, config);
+        return env.executeAsync("nona-latency-controller");
+    }
+
+    /** One warm-up request per model every 500 ms until each model has a decision. */
+    private static void awaitFirstDecisions(LatencyPublisher publisher, LatencyReader reader, JobClient job,
+            List<String> models) throws Exception {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (!reader.firstDecisionModels().containsAll(models)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the controller decided no request for "
+                        + models.stream().filter(m -> !reader.firstDecisionModels().contains(m)).toList()
+                        + " within " + READY_TIMEOUT.toSeconds() + " s");
+            }
+            publisher.publishReadyChecks();
+            LocalJobs.await(() -> reader.firstDecisionModels().containsAll(models), Duration.ofMillis(500), 20,
+                    reader::check, job);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package dev.nona.bench;
+
+import dev.nona.topics.Topics;
+import dev.nona.topics.record.CachedModel;
+import dev.nona.topics.record.InferenceRequest;
+import dev.nona.topics.record.ModelCatalogEntry;
+import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.topics.serde.JsonSerde;
+import dev.nona.zoo.ModelZoo;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The latency benchmark's producer: the catalog, a report per server every second (as live servers send), and
+ * requests at a fixed rate on an open-loop schedule: request {@code i} is due at {@code t0 + i / rate} whatever
+ * happened to the ones before it; each is sent as soon as it is due and stamped with its due time, so a producer
+ * that falls behind adds its lag to the measured latency. No batching delay ({@code linger.ms=0}), {@code acks=all}.
+ */
+final class LatencyPublisher implements AutoCloseable {
+    private final List<String> models;
+    private final int servers;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final JsonSerde<InferenceRequest> requests = JsonSerde.forTopic(Topics.INFERENCE_REQUESTS);
+    private final JsonSerde<ServerTelemetry> telemetry = JsonSerde.forTopic(Topics.CLUSTER_TELEMETRY);
+    private final JsonSerde<ModelCatalogEntry> catalog = JsonSerde.forTopic(Topics.MODEL_CATALOG);
+    private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
+    private final ScheduledExecutorService reports = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "nona-latency-telemetry");
+        t.setDaemon(true);
+        return t;
+    });
+    private int readyChecks;
+
+    LatencyPublisher(String bootstrap, List<String> models, int servers) {
+        this.models = List.copyOf(models);
+        this.servers = servers;
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "nona-latency-publisher");
+        this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** The catalog and a first report per server, flushed; then a report per server every second. */
+    void publishCatalogAndServers() {
+        for (String m : models) {
+            ModelCatalogEntry e = ModelCatalogEntry.of(m, m.equals(PipelineBenchmark.FIGURE_1)
+                    ? PipelineBenchmark.figure1() : PipelineBenchmark.catalogDag(ModelZoo.load(m)));
+            send(Topics.MODEL_CATALOG.name(), catalog.keyBytes(e), catalog.serialize(e));
+        }
+        publishReports();
+        producer.flush();
+        rethrowSendFailure();
+        reports.scheduleAtFixedRate(this::publishReports, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** One request per model (ids {@code ready-<model>-<k>}); the reader notes which models got a decision. */
+    void publishReadyChecks() {
+        for (String m : models) {
+            InferenceRequest r = InferenceRequest.of(LatencyReader.READY + m + "-" + readyChecks++, m, "bench",
+                    System.currentTimeMillis(), null);
+            send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r));
+        }
+        producer.flush();
+        rethrowSendFailure();
+    }
+
+    /**
+     * Sends {@code count} requests (ids {@code prefix + i}) at {@code rate} per second on an open-loop schedule,
+     * noting each one's due time in each of {@code recorders}. Returns the largest lag behind the schedule,
+     * in milliseconds.
+     */
+    double publishAtRate(double rate, long count, String prefix, LatencyRecorder... recorders) {
+        double periodNanos = 1e9 / rate;
+        long t0 = System.nanoTime();
+        long maxLag = 0;
+        for (long i = 0; i < count; i++) {
+            long due = t0 + Math.round(i * periodNanos);
+            long wait;
+            while ((wait = due - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            maxLag = Math.max(maxLag, System.nanoTime() - due);
+            for (LatencyRecorder recorder : recorders) {
+                recorder.scheduled((int) i, due);
+            }
+            InferenceRequest r = InferenceRequest.of(prefix + i, models.get((int) (i % models.size())),
+                    "t" + (i & 15), System.currentTimeMillis(), 1024L);
+            send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r));
+            if ((i & 1023) == 0) {
+                rethrowSendFailure();
+            }
+        }
+        producer.flush();
+        rethrowSendFailure();
+        return Math.round(maxLag / 10_000.0) / 100.0;
+    }
+
+    private void publishReports() {
+        long now = System.currentTimeMillis();
+        for (int s = 0; s < servers; s++) {
+            ServerTelemetry t = ServerTelemetry.of("s" + s, true, 1.0e13, s % 4,
+                    List.of(new CachedModel(models.get(s % models.size()), 1 << 30)), 1.0e10, now);
+            send(Topics.CLUSTER_TELEMETRY.name(), telemetry.keyBytes(t), telemetry.serialize(t));
+        }
+    }
+
+    private void send(String topic, byte[] key, byte[] value) {
+        producer.send(new ProducerRecord<>(topic, key, value), (md, e) -> {
+            if (e != null) {
+                sendFailure.compareAndSet(null, e);
+            }
+        });
+    }
+
+    private void rethrowSendFailure() {
+        Exception e = sendFailure.get();
+        if (e != null) {
+            throw new IllegalStateException("publishing to Kafka failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        reports.shutdownNow();
+        try {
+            reports.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        producer.close(Duration.ofSeconds(10));
+    }
+}

@@ -1,0 +1,125 @@
+package dev.nona.bench;
+
+import dev.nona.topics.Topics;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.serde.JsonSerde;
+import dev.nona.topics.serde.Parsed;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * The latency benchmark's consumer, on its own thread: reads {@code placement-decisions} with
+ * {@code isolation.level=read_committed}, as downstream executors must, and notes the receipt time
+ * ({@link System#nanoTime()}) of each measured request's decision in the {@link LatencyRecorder}. Measured requests
+ * have ids {@code m-<i>}; decisions for ready checks ({@code ready-...}) note their model; others (warm-up) are
+ * read and ignored. The same consumer also reads {@code inference-requests}, noting when each measured request
+ * itself became readable: the latency of Kafka alone on this machine at this moment, the floor under the
+ * controller's.
+ */
+final class LatencyReader implements AutoCloseable {
+    static final String MEASURED = "m-";
+    static final String READY = "ready-";
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final LatencyRecorder recorder;
+    private final LatencyRecorder requestsRead;
+    private final JsonSerde<PlacementDecision> decisions = JsonSerde.forTopic(Topics.PLACEMENT_DECISIONS);
+    private final Set<String> firstDecisionModels = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    LatencyReader(String bootstrap, LatencyRecorder recorder, LatencyRecorder requestsRead) {
+        this.recorder = recorder;
+        this.requestsRead = requestsRead;
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "nona-latency-reader");
+        this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.thread = new Thread(this::loop, "nona-latency-reader");
+        thread.setDaemon(true);
+    }
+
+    LatencyReader start() {
+        List<TopicPartition> partitions = new java.util.ArrayList<>();
+        for (String topic : List.of(Topics.PLACEMENT_DECISIONS.name(), Topics.INFERENCE_REQUESTS.name())) {
+            consumer.partitionsFor(topic).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
+        }
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        thread.start();
+        return this;
+    }
+
+    /** The models for which a ready check was decided. */
+    Set<String> firstDecisionModels() {
+        return firstDecisionModels;
+    }
+
+    /** Throws what stopped the reader, if anything did. */
+    void check() {
+        Throwable t = failure.get();
+        if (t != null) {
+            throw new IllegalStateException("reading decisions failed: " + t.getMessage(), t);
+        }
+    }
+
+    private void loop() {
+        try {
+            while (running) {
+                var records = consumer.poll(Duration.ofMillis(100));
+                long now = System.nanoTime();
+                for (ConsumerRecord<byte[], byte[]> r : records) {
+                    note(r, now);
+                }
+            }
+        } catch (org.apache.kafka.common.errors.WakeupException closing) {
+            // close() woke the consumer up
+        } catch (Throwable t) {
+            failure.set(t);
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private void note(ConsumerRecord<byte[], byte[]> r, long now) {
+        String id = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
+        boolean decision = r.topic().equals(Topics.PLACEMENT_DECISIONS.name());
+        if (id.startsWith(MEASURED)) {
+            int i = Integer.parseInt(id, MEASURED.length(), id.length(), 10);
+            LatencyRecorder to = decision ? recorder : requestsRead;
+            if (i < to.size()) {
+                to.received(i, now);
+            }
+        } else if (decision && id.startsWith(READY)) {
+            Parsed<PlacementDecision> d = decisions.parse(r.value());
+            if (!d.ok()) {
+                throw new IllegalStateException("unreadable decision for " + id + ": " + d.reason());
+            }
+            firstDecisionModels.add(d.value().model());
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package dev.nona.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nona.bench.LatencyBenchmark;
+import dev.nona.controller.ControllerConfig;
+import dev.nona.controller.DecisionDelivery;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code nona bench latency}: end-to-end decision latency (request sent → decision received, read_committed) with
+ * the real broker and the controller on a MiniCluster, at a fixed request rate ({@link LatencyBenchmark}).
+ */
+@Command(name = "latency", mixinStandardHelpOptions = true,
+        description = "Request-to-decision latency: real broker, controller on a MiniCluster, fixed-rate producer, "
+                + "read_committed consumer.")
+final class BenchLatencyCommand implements Callable<Integer> {
+    @Option(names = "--rate", defaultValue = "1000", description = "Requests per second (default ${DEFAULT-VALUE})")
+    double rate;
+
+    @Option(names = "--seconds", defaultValue = "30", description = "Measured seconds (default ${DEFAULT-VALUE})")
+    int seconds;
+
+    @Option(names = "--servers", defaultValue = "16", description = "Servers reporting telemetry (default ${DEFAULT-VALUE})")
+    int servers;
+
+    @Option(names = "--models", split = ",", defaultValue = "resnet18,alexnet",
+            description = "Models the requests name, round robin: zoo names or fig1 (default ${DEFAULT-VALUE})")
+    List<String> models;
+
+    @Option(names = "--delivery", defaultValue = "at-least-once",
+            description = "decisions.delivery: at-least-once or exactly-once (default ${DEFAULT-VALUE})")
+    String delivery;
+
+    @Option(names = "--checkpoint-interval", defaultValue = "10s",
+            description = "checkpoint.interval, e.g. 200ms or 10s (default ${DEFAULT-VALUE})")
+    String checkpointInterval;
+
+    @Option(names = "--warmup-seconds", defaultValue = "3",
+            description = "Seconds at the rate before measuring, not counted (default ${DEFAULT-VALUE})")
+    int warmupSeconds;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--set", description = "Controller configuration KEY=VALUE (docs/controller.md), repeatable")
+    Map<String, String> settings = new LinkedHashMap<>();
+
+    @Override
+    public Integer call() throws Exception {
+        DecisionDelivery mode = DecisionDelivery.parse("--delivery", delivery);
+        Map<String, String> probe = new LinkedHashMap<>(settings);
+        probe.put("decisions.delivery", delivery);
+        probe.put("checkpoint.interval", checkpointInterval);
+        probe.put("bootstrap.servers", "unused:9092");
+        // Validates every setting (the errors name the key and value) before a broker is started.
+        ControllerConfig config = ControllerConfig.fromMap(probe);
+        LatencyBenchmark.Result r = LatencyBenchmark.run(new LatencyBenchmark.Settings(rate, seconds, servers, models,
+                mode, config.checkpointInterval(), warmupSeconds, settings));
+        spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(json(r)));
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    static Map<String, Object> json(LatencyBenchmark.Result r) {
+        LatencyBenchmark.Settings s = r.settings();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("delivery", s.delivery().key());
+        out.put("rate", s.rate());
+        out.put("seconds", s.seconds());
+        out.put("requests", r.requests());
+        out.put("decided", r.decided());
+        out.put("duplicates", r.duplicates());
+        out.put("p50Millis", r.latency().p50());
+        out.put("p90Millis", r.latency().p90());
+        out.put("p99Millis", r.latency().p99());
+        out.put("maxMillis", r.latency().max());
+        out.put("servers", s.servers());
+        out.put("checkpointIntervalMillis", s.checkpointInterval().toMillis());
+        out.put("warmupSeconds", s.warmupSeconds());
+        out.put("maxSendLagMillis", r.maxSendLagMillis());
+        out.put("requestReadP50Millis", r.requestsRead().p50());
+        out.put("requestReadP99Millis", r.requestsRead().p99());
+        out.put("maxMillisBySecond", r.maxMillisBySecond());
+        out.put("settings", s.extra());
+        return out;
+    }
+}

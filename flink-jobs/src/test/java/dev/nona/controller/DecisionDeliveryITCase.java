@@ -1,0 +1,184 @@
+package dev.nona.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nona.topics.record.InferenceRequest;
+import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.topics.serde.JsonSerde;
+import dev.nona.topics.testing.InProcessKafka;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The two delivery modes of {@code placement-decisions} against a real in-process KRaft broker, read as executors
+ * must read them ({@code isolation.level=read_committed}): at least once, decisions are visible before any
+ * checkpoint has completed; exactly once, with checkpoints every 100 ms, every request is decided exactly once.
+ */
+final class DecisionDeliveryITCase {
+    @RegisterExtension
+    static final InProcessKafka KAFKA = new InProcessKafka();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    private final JsonSerde<InferenceRequest> requests = new JsonSerde<>(InferenceRequest.class, 1 << 20);
+    private final JsonSerde<ServerTelemetry> telemetry = new JsonSerde<>(ServerTelemetry.class, 1 << 20);
+    private final JsonSerde<dev.nona.topics.record.ModelCatalogEntry> catalog =
+            new JsonSerde<>(dev.nona.topics.record.ModelCatalogEntry.class, 1 << 20);
+
+    /**
+     * Checkpoints every 1,000 hours: Flink takes the first one at a random time within the first interval, so
+     * none completes during the test (the chance that one does within its minute is about 2 in 100,000; the test
+     * checks). Every decision must still reach a read_committed reader.
+     */
+    @Test
+    void atLeastOnce_decisionsVisibleToReadCommittedBeforeAnyCheckpoint() throws Exception {
+        ControllerConfig config = config("decisions.delivery", "at-least-once", "checkpoint.interval", "1000h");
+        Run run = runAndRead(config, 500);
+        assertThat(run.decided()).hasSize(500);
+        assertThat(run.decided().values()).as("no failure: one decision per request").containsOnly(1);
+        assertThat(run.completedCheckpoints()).as("checkpoints completed while the decisions were read").isZero();
+    }
+
+    @Test
+    void exactlyOnce_100msCheckpoints_everyRequestDecidedExactlyOnce() throws Exception {
+        ControllerConfig config = config("decisions.delivery", "exactly-once", "checkpoint.interval", "100ms");
+        Run run = runAndRead(config, 3_000);
+        assertThat(run.decided()).hasSize(3_000);
+        assertThat(run.decided().values()).as("exactly once").containsOnly(1);
+        assertThat(run.completedCheckpoints()).as("decisions are committed by checkpoints").isPositive();
+    }
+
+    /** Decisions per request id, and the checkpoints the job had completed when they were all read. */
+    private record Run(Map<String, Integer> decided, long completedCheckpoints) {}
+
+    private static ControllerConfig config(String... keyValues) {
+        Map<String, String> m = new HashMap<>(Map.of(
+                "bootstrap.servers", KAFKA.bootstrapServers(),
+                "controller.id", "delivery-" + UUID.randomUUID(),
+                "rates.window", "1s",
+                "watermark.idleness", "300ms",
+                "flink.restart-strategy.type", "none"));
+        for (int i = 0; i < keyValues.length; i += 2) {
+            m.put(keyValues[i], keyValues[i + 1]);
+        }
+        String prefix = m.get("controller.id") + "-";
+        for (String topic : List.of("requests", "telemetry", "catalog", "decisions", "tables", "events", "dead-letters")) {
+            m.put("topics." + topic, prefix + topic);
+        }
+        return ControllerConfig.fromMap(m);
+    }
+
+    /**
+     * Runs the controller, sends the cluster, the catalog and {@code n} requests, and reads decisions with
+     * read_committed until {@code n} distinct requests are decided (and one more second, which would show a
+     * duplicate).
+     */
+    private Run runAndRead(ControllerConfig config, int n) throws Exception {
+        createTopics(config.topics());
+        var env = ControllerEnvironment.create(config);
+        ControllerJob.build(env, config);
+        JobClient job = env.executeAsync("delivery-it");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KAFKA.clientProperties(),
+                new ByteArraySerializer(), new ByteArraySerializer());
+                KafkaConsumer<byte[], byte[]> consumer = readCommitted(config.topics().decisions())) {
+            long now = System.currentTimeMillis();
+            for (int i = 0; i < 4; i++) {
+                send(producer, config.topics().telemetry(), "s" + i, telemetry.serialize(ServerTelemetry.of("s" + i, true,
+                        TestingCluster.OPS_PER_SECOND, 0, List.of(), 1.0e10, now)));
+            }
+            send(producer, config.topics().catalog(), "fig1",
+                    catalog.serialize(TestingCluster.entry("fig1", TestingCluster.figure1())));
+            for (int i = 0; i < n; i++) {
+                String id = "r-" + i;
+                send(producer, config.topics().requests(), id,
+                        requests.serialize(InferenceRequest.of(id, "fig1", "acme", now + i, 1024L)));
+            }
+            producer.flush();
+            Map<String, Integer> decided = new HashMap<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (decided.size() < n && System.nanoTime() < deadline) {
+                poll(consumer, decided);
+                JobStatus status = job.getJobStatus().get();
+                assertThat(status.isGloballyTerminalState()).as("the job stopped: %s", status).isFalse();
+            }
+            long completed = completedCheckpoints(job);
+            long settle = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+            while (System.nanoTime() < settle) {
+                poll(consumer, decided);
+            }
+            return new Run(decided, completed);
+        } finally {
+            job.cancel().get();
+        }
+    }
+
+    /** Completed checkpoints of the job, from the MiniCluster's REST API ({@code /jobs/<id>/checkpoints}). */
+    private static long completedCheckpoints(JobClient job) throws Exception {
+        Configuration conf = FLINK.getClientConfiguration();
+        URI uri = URI.create("http://" + conf.get(RestOptions.ADDRESS) + ":" + conf.get(RestOptions.PORT) + "/jobs/"
+                + job.getJobID() + "/checkpoints");
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET %s: %s", uri, response.body()).isEqualTo(200);
+        return new ObjectMapper().readTree(response.body()).path("counts").path("completed").asLong(-1);
+    }
+
+    private static void poll(KafkaConsumer<byte[], byte[]> consumer, Map<String, Integer> decided) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+            decided.merge(new String(r.key(), StandardCharsets.UTF_8), 1, Integer::sum);
+        }
+    }
+
+    private static KafkaConsumer<byte[], byte[]> readCommitted(String topic) {
+        Properties p = KAFKA.clientProperties();
+        p.put("isolation.level", "read_committed");
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                .map(info -> new TopicPartition(topic, info.partition())).toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        return consumer;
+    }
+
+    private static void createTopics(ControllerConfig.Topics t) throws Exception {
+        try (Admin admin = Admin.create(KAFKA.clientProperties())) {
+            admin.createTopics(List.of(new NewTopic(t.requests(), 2, (short) 1), new NewTopic(t.telemetry(), 1, (short) 1),
+                    new NewTopic(t.catalog(), 1, (short) 1), new NewTopic(t.decisions(), 2, (short) 1),
+                    new NewTopic(t.tables(), 1, (short) 1), new NewTopic(t.events(), 1, (short) 1),
+                    new NewTopic(t.deadLetters(), 1, (short) 1))).all().get();
+        }
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, String key, byte[] value) {
+        producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value));
+    }
+}

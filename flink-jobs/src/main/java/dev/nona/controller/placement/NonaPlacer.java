@@ -29,7 +29,7 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
     private final double jct;
     private WarmFirstServers servers;
     private long eventTime;
-    private int[] warm;
+    private int warm;
     /** Stage assignments by task and server index, for {@link #cachedFor}: immutable, so shared by all decisions. */
     private StageAssignment[][] stages;
     private WarmFirstServers cachedFor;
@@ -64,8 +64,8 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
         this.servers = servers;
         this.eventTime = eventTime;
         this.warm = servers.warm(model);
-        if (cachedFor != servers) {
-            stages = new StageAssignment[tasks.size()][servers.upCount()];
+        if (cachedFor != servers || stages[0].length < servers.known()) {
+            stages = new StageAssignment[tasks.size()][Math.max(16, 2 * servers.known())];
             cachedFor = servers;
         }
         sampler.place(modelIndex, this, rng, out);

@@ -31,6 +31,10 @@ final class BenchCommand implements Runnable {
         @Option(names = "--parallelism", defaultValue = "1", description = "Parallelism of both jobs (default ${DEFAULT-VALUE})")
         int parallelism;
 
+        @Option(names = "--request-rate", defaultValue = "100000", description = "Requests per second of event time in the "
+                + "placement job; every server reports once per second of event time (default ${DEFAULT-VALUE})")
+        long requestRate;
+
         @Mixin
         Workload workload;
 
@@ -39,7 +43,11 @@ final class BenchCommand implements Runnable {
             if (records < 1) {
                 throw new IllegalArgumentException("--records (" + records + ") must be >= 1");
             }
-            PipelineBenchmark.Result r = PipelineBenchmark.run(records, parallelism, workload.models, workload.servers);
+            if (requestRate < 1) {
+                throw new IllegalArgumentException("--request-rate (" + requestRate + ") must be >= 1");
+            }
+            PipelineBenchmark.Result r = PipelineBenchmark.run(records, parallelism, workload.models, workload.servers,
+                    requestRate);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("records", r.records());
             out.put("identityRecordsPerSecond", Math.round(r.identityRecordsPerSecond()));
@@ -49,6 +57,11 @@ final class BenchCommand implements Runnable {
             out.put("models", r.models());
             out.put("identityBytesWritten", r.identityBytes());
             out.put("placementBytesWritten", r.placementBytes());
+            out.put("servers", r.servers());
+            out.put("requestsPerEventSecond", r.requestsPerEventSecond());
+            out.put("telemetryReports", r.telemetryReports());
+            out.put("reportsPerServerPerSecond", Math.round(1000 * r.telemetryReports() / (double) r.servers()
+                    / r.placementSeconds()) / 1000.0);
             System.out.println(new ObjectMapper().writeValueAsString(out));
             return 0;
         }

@@ -100,7 +100,8 @@ public final class ControllerJob {
                 .union(telemetry, catalog)
                 .keyBy(x -> ControlLoopFunction.KEY, Types.STRING)
                 .process(new ControlLoopFunction(config.drift(), config.defaultLinkBitsPerSecond(),
-                        config.solveTimeout().toMillis(), config.solvePoll().toMillis(), solver))
+                        config.solveTimeout().toMillis(), config.solvePoll().toMillis(), solver,
+                        config.livenessTimeout().toMillis()))
                 .returns(JsonRecordTypeInfo.of(ControllerTable.class))
                 .setParallelism(1).setMaxParallelism(1).uid("control-loop").name("control loop");
         DataStream<ControllerEvent> events = tables.getSideOutput(ControlLoopFunction.EVENTS);

@@ -2,6 +2,7 @@ package dev.nona.controller.loop;
 
 import dev.nona.controller.ControllerConfig.DriftSettings;
 import dev.nona.controller.cluster.ClusterSnapshot;
+import dev.nona.controller.cluster.ClusterTracker;
 import dev.nona.controller.drift.DriftDetector;
 import dev.nona.controller.drift.DriftState;
 import dev.nona.controller.drift.DriftTrigger;
@@ -41,10 +42,15 @@ import org.apache.flink.util.OutputTag;
  * result through the safe hot-swap ({@link TableGate}). Published tables go to the main output (broadcast to the
  * placement operator and written to {@code placement-tables}); events go to {@link #EVENTS}.
  *
- * <p>Runs with parallelism 1, keyed by one constant key so that it has keyed state and timers. Its state is
- * bounded by models x servers: latest telemetry per server, DAG per model, rates per model per open window, the
- * drift state, the current table and at most two solve inputs (running and queued). A solve running during a
- * checkpoint is kept as its input and restarted after a restore.
+ * <p>Runs with parallelism 1, keyed by one constant key so that it has keyed state and timers. Its state:
+ * latest telemetry per server, DAG per model, rates per model per open window, the drift state, the current table
+ * and at most two solve inputs (running and queued); each grows with the servers or the models, and the table with
+ * both. A solve running during a checkpoint is kept as its input and restarted after a restore.
+ *
+ * <p>The cluster view is a {@link ClusterTracker} updated per report in $O(\log N)$ (rebuilt from the telemetry
+ * state once after a restore); a server not heard from within {@code cluster.liveness-timeout} (processing time,
+ * checked by a timer at the next deadline, so it goes down even if no telemetry arrives at all) is down, with a
+ * {@code CLUSTER_CHANGED} event naming it and why.
  */
 public final class ControlLoopFunction extends KeyedProcessFunction<String, ControlInput, ControllerTable> {
     private static final long serialVersionUID = 1L;
@@ -61,12 +67,14 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     private final long solveTimeoutMillis;
     private final long pollMillis;
     private final TableSolver solver;
+    private final long livenessTimeoutMillis;
 
     private transient MapState<String, ServerTelemetry> servers;
     private transient MapState<String, CatalogDag> catalog;
     private transient MapState<Long, RateVector> windows;
     private transient ValueState<DriftState> drift;
-    private transient ValueState<ClusterSnapshot> cluster;
+    private transient ClusterTracker tracker;
+    private transient long livenessTimer;
     private transient ValueState<ControllerTable> current;
     private transient ValueState<SolveInput> running;
     private transient ValueState<SolveInput> queued;
@@ -79,6 +87,13 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
 
     public ControlLoopFunction(DriftSettings drift, double defaultLinkBitsPerSecond, long solveTimeoutMillis,
             long pollMillis, TableSolver solver) {
+        this(drift, defaultLinkBitsPerSecond, solveTimeoutMillis, pollMillis, solver, 3_000);
+    }
+
+    /** @param livenessTimeoutMillis a server not heard from for longer is down ({@code cluster.liveness-timeout}) */
+    public ControlLoopFunction(DriftSettings drift, double defaultLinkBitsPerSecond, long solveTimeoutMillis,
+            long pollMillis, TableSolver solver, long livenessTimeoutMillis) {
+        this.livenessTimeoutMillis = livenessTimeoutMillis;
         this.driftSettings = Objects.requireNonNull(drift, "drift settings");
         this.detector = new DriftDetector(drift);
         this.defaultLinkBitsPerSecond = defaultLinkBitsPerSecond;
@@ -94,7 +109,6 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         catalog = rc.getMapState(new MapStateDescriptor<>("catalog", Types.STRING, JsonRecordTypeInfo.of(CatalogDag.class)));
         windows = rc.getMapState(new MapStateDescriptor<>("window-rates", Types.LONG, JsonRecordTypeInfo.of(RateVector.class)));
         drift = rc.getState(new ValueStateDescriptor<>("drift", JsonRecordTypeInfo.of(DriftState.class)));
-        cluster = rc.getState(new ValueStateDescriptor<>("cluster", JsonRecordTypeInfo.of(ClusterSnapshot.class)));
         current = rc.getState(new ValueStateDescriptor<>("current-table", JsonRecordTypeInfo.of(ControllerTable.class)));
         running = rc.getState(new ValueStateDescriptor<>("running-solve", JsonRecordTypeInfo.of(SolveInput.class)));
         queued = rc.getState(new ValueStateDescriptor<>("queued-solve", JsonRecordTypeInfo.of(SolveInput.class)));
@@ -147,16 +161,58 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
             return; // an older status than the one we hold: keep the newest (deterministic whatever the order)
         }
         servers.put(status.serverId(), status);
-        List<ServerTelemetry> all = new ArrayList<>();
-        servers.values().forEach(all::add);
-        ClusterSnapshot now = ClusterSnapshot.of(all, defaultLinkBitsPerSecond);
-        String change = now.changeFrom(cluster.value(), driftSettings.threshold());
+        ClusterTracker.Change change = tracker(ctx).report(status, ctx.timerService().currentProcessingTime());
         if (change != null) {
-            cluster.update(now);
-            markPending(change);
-            emit(ctx, ControllerEventType.CLUSTER_CHANGED, Map.of("change", change, "servers", now.upServers().size(),
-                    "linkBitsPerSecond", now.linkBitsPerSecond()));
+            onClusterChange(change, ctx);
         }
+        scheduleLiveness(ctx);
+    }
+
+    /** The cluster view, built from the telemetry state on first use (after a start or a restore: all heard now). */
+    private ClusterTracker tracker(Context ctx) throws Exception {
+        if (tracker == null) {
+            tracker = new ClusterTracker(defaultLinkBitsPerSecond, driftSettings.threshold(), livenessTimeoutMillis);
+            long now = ctx.timerService().currentProcessingTime();
+            for (ServerTelemetry s : servers.values()) {
+                tracker.report(s, now);
+            }
+            livenessTimer = 0;
+            scheduleLiveness(ctx);
+        }
+        return tracker;
+    }
+
+    /** A processing-time timer at the next liveness deadline, unless one is set for it or earlier. */
+    private void scheduleLiveness(Context ctx) {
+        long deadline = tracker.nextDeadline();
+        if (deadline != Long.MAX_VALUE && (livenessTimer == 0 || deadline < livenessTimer
+                || livenessTimer <= ctx.timerService().currentProcessingTime())) {
+            livenessTimer = deadline;
+            ctx.timerService().registerProcessingTimeTimer(deadline);
+        }
+    }
+
+    private void checkLiveness(OnTimerContext ctx) throws Exception {
+        for (ClusterTracker.Change change : tracker(ctx).expire(ctx.timerService().currentProcessingTime())) {
+            onClusterChange(change, ctx);
+        }
+        if (livenessTimer <= ctx.timerService().currentProcessingTime()) {
+            livenessTimer = 0;
+        }
+        scheduleLiveness(ctx);
+    }
+
+    private void onClusterChange(ClusterTracker.Change change, Context ctx) throws Exception {
+        markPending(change.description());
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("change", change.description());
+        details.put("servers", tracker.liveCount());
+        details.put("linkBitsPerSecond", tracker.linkBitsPerSecond());
+        if (change.server() != null) {
+            details.put("server", change.server());
+            details.put("reason", change.reason());
+        }
+        emit(ctx, ControllerEventType.CLUSTER_CHANGED, details);
     }
 
     private void onCatalog(ModelCatalogEntry entry, Context ctx) throws Exception {
@@ -182,12 +238,13 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
 
     private void markPending(String cause) throws Exception {
         DriftState state = driftState();
-        drift.update(state.withPendingCause(state.pendingCause() == null ? cause : state.pendingCause() + "; " + cause));
+        drift.update(state.withPendingCause(Causes.append(state.pendingCause(), cause)));
     }
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<ControllerTable> out) throws Exception {
         if (ctx.timeDomain() == org.apache.flink.streaming.api.TimeDomain.PROCESSING_TIME) {
+            checkLiveness(ctx);
             closeLateWindows(ctx);
             pollSolver(ctx, out);
         } else {
@@ -234,7 +291,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     }
 
     private void requestSolve(String cause, Map<String, Double> rates, Context ctx) throws Exception {
-        ClusterSnapshot snapshot = cluster.value();
+        ClusterSnapshot snapshot = tracker(ctx).usable() ? tracker.snapshot() : null;
         Map<String, CatalogDag> dags = new TreeMap<>();
         for (Map.Entry<String, CatalogDag> e : catalog.entries()) {
             dags.put(e.getKey(), e.getValue());

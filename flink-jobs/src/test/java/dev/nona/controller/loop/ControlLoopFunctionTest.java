@@ -197,8 +197,41 @@ final class ControlLoopFunctionTest {
             assertThat(events(h)).extracting(ControllerEvent::type).contains(ControllerEventType.CLUSTER_CHANGED);
             window(h, 1, 5);
             assertThat(events(h)).filteredOn(e -> e.type() == ControllerEventType.DRIFT_DETECTED)
-                    .last().satisfies(e -> assertThat((String) e.details().get("cause")).contains("servers down [s2]"));
+                    .last().satisfies(e -> assertThat((String) e.details().get("cause")).contains("server s2 down (reported up=false)"));
             awaitSolve(h, 1, 1);
         }
+    }
+
+    /**
+     * Liveness timeout 3 s (processing time): s0 and s1 report at 0 s, s1 again at 2 s. At 3.001 s a timer finds s0
+     * silent, with no telemetry arriving; at 5.001 s s1. s0's next report makes it up again.
+     */
+    @Test
+    void silentServer_goesDownByTimer_withAnEventNamingItAndWhy_andComesBackAtItsNextReport() throws Exception {
+        try (var h = harness()) {
+            twoServersAndFig1(h);
+            h.setProcessingTime(2_000);
+            h.processElement(ControlInput.of(TestingCluster.server("s1", 2_000)), 2_000);
+            h.setProcessingTime(3_000);
+            assertThat(clusterChanges(h)).hasSize(1); // the first view
+            h.setProcessingTime(3_001);
+            assertThat(clusterChanges(h)).hasSize(2).last().satisfies(e -> {
+                assertThat(e.details()).containsEntry("server", "s0").containsEntry("servers", 1);
+                assertThat((String) e.details().get("reason")).startsWith("silent since 1970-01-01T00:00:00Z")
+                        .contains("no report for more than 3000 ms");
+            });
+            h.setProcessingTime(5_001);
+            assertThat(clusterChanges(h)).hasSize(3).last().satisfies(e ->
+                    assertThat(e.details()).containsEntry("server", "s1").containsEntry("servers", 0));
+            h.setProcessingTime(6_000);
+            h.processElement(ControlInput.of(TestingCluster.server("s0", 6_000)), 6_000);
+            assertThat(clusterChanges(h)).hasSize(4).last().satisfies(e ->
+                    assertThat(e.details()).containsEntry("server", "s0").containsEntry("reason", "reported up"));
+            assertThat(h.numProcessingTimeTimers()).as("one timer, at s0's next deadline").isEqualTo(1);
+        }
+    }
+
+    private static List<ControllerEvent> clusterChanges(KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> h) {
+        return events(h).stream().filter(e -> e.type() == ControllerEventType.CLUSTER_CHANGED).toList();
     }
 }

@@ -32,9 +32,9 @@ public final class DecisionWriter {
     static final int CACHE_LIMIT = 1 << 16;
     private static final int DOUBLE_SLOTS = 64;
     private static final long EIGHT_DIGITS = 100_000_000L;
-    private static final int SERVER_SLOTS = 1024;
-    /** Stage instances remembered per model position (one per server the position is placed on, up to this). */
-    static final int ROW = 64;
+    private static final int SERVER_SLOTS = 1 << 14;
+    /** Slots of the stage fragment cache (by the stage instance's identity hash). */
+    static final int FRAGMENT_SLOTS = 1 << 14;
 
     private static final byte[] SCHEMA_VERSION = ascii("{\"schemaVersion\":");
     private static final byte[] REQUEST_ID = ascii(",\"requestId\":");
@@ -51,6 +51,8 @@ public final class DecisionWriter {
     private final Map<String, Positions> positions = new HashMap<>();
     private final String[] serverIds = new String[SERVER_SLOTS];
     private final byte[][] serverSuffixes = new byte[SERVER_SLOTS][];
+    private final StageAssignment[] fragmentStages = new StageAssignment[FRAGMENT_SLOTS];
+    private final byte[][] fragments = new byte[FRAGMENT_SLOTS][];
     private final Map<String, byte[]> strings = new HashMap<>();
     private byte[] buffer = new byte[256];
     private byte[][] scratch = new byte[64][];
@@ -124,32 +126,22 @@ public final class DecisionWriter {
     }
 
     /**
-     * The whole fragment of a stage: found by reference among the stage instances last seen at position {@code i}
-     * (the placers share one instance per task and server, so the stage object itself is not even read), else
-     * built from the cached task prefix and server suffix and remembered there (round robin over
-     * {@link #ROW} slots).
+     * The whole fragment of a stage: found by reference in a direct-mapped cache by the stage instance's identity
+     * hash (the placers share one instance per task and server, so the stage object itself is not even read; $O(1)$
+     * whatever the number of servers), else built from the cached task prefix and server suffix and remembered
+     * there.
      */
     private byte[] fragment(Positions p, int i, StageAssignment stage) {
-        StageAssignment[] seen = p.stages[i];
-        for (int k = 0; k < seen.length; k++) {
-            if (seen[k] == stage) {
-                return p.fragments[i][k];
-            }
+        int slot = System.identityHashCode(stage) & (FRAGMENT_SLOTS - 1);
+        if (fragmentStages[slot] == stage) {
+            return fragments[slot];
         }
         byte[] prefix = taskPrefix(p, i, stage.task());
         byte[] suffix = serverSuffix(stage.server());
         byte[] f = Arrays.copyOf(prefix, prefix.length + suffix.length);
         System.arraycopy(suffix, 0, f, prefix.length, suffix.length);
-        int k = p.next[i];
-        if (k < seen.length) {
-            p.next[i] = (k + 1) % ROW;
-        } else {
-            p.stages[i] = Arrays.copyOf(seen, k + 1);
-            p.fragments[i] = Arrays.copyOf(p.fragments[i], k + 1);
-            p.next[i] = (k + 1) % ROW;
-        }
-        p.stages[i][k] = stage;
-        p.fragments[i][k] = f;
+        fragmentStages[slot] = stage;
+        fragments[slot] = f;
         return f;
     }
 
@@ -294,9 +286,6 @@ public final class DecisionWriter {
     private static final class Positions {
         String[] tasks;
         byte[][] prefixes;
-        StageAssignment[][] stages;
-        byte[][][] fragments;
-        int[] next;
 
         final byte[] quotedModel;
 
@@ -304,23 +293,12 @@ public final class DecisionWriter {
             this.quotedModel = quotedModel;
             tasks = new String[0];
             prefixes = new byte[0][];
-            stages = new StageAssignment[0][];
-            fragments = new byte[0][][];
-            next = new int[0];
             grow(n);
         }
 
         void grow(int n) {
-            int old = tasks.length;
             tasks = Arrays.copyOf(tasks, n);
             prefixes = Arrays.copyOf(prefixes, n);
-            stages = Arrays.copyOf(stages, n);
-            fragments = Arrays.copyOf(fragments, n);
-            next = Arrays.copyOf(next, n);
-            for (int i = old; i < n; i++) {
-                stages[i] = new StageAssignment[0];
-                fragments[i] = new byte[0][];
-            }
         }
     }
 }

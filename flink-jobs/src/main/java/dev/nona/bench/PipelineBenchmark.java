@@ -8,6 +8,7 @@ import dev.nona.controller.optimize.SolveResult;
 import dev.nona.controller.placement.BroadcastUpdate;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.PlacementFunction;
+import dev.nona.controller.placement.WarmFirstServers;
 import dev.nona.controller.serde.DecisionWriter;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.controller.source.RejectedRequests;
@@ -116,7 +117,10 @@ public final class PipelineBenchmark {
                 .union(input.getSideOutput(InterleavedTelemetry.TELEMETRY));
         input.process(new RejectedRequests()).returns(TypeInformation.of(RequestRecord.class))
                 .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS))
-                .process(new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), snapshot, 0))
+                // no liveness timeout: on a machine shared with other work a report may come late, and the benchmark
+                // measures the cost of placing and of taking the reports, not liveness (ServerLivenessITCase does)
+                .process(new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), snapshot, 0,
+                        WarmFirstServers.NO_LIVENESS_TIMEOUT))
                 .returns(TypeInformation.of(PlacementDecision.class))
                 .map(new WriteDecisions()).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
                 .map(new Counted()).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)

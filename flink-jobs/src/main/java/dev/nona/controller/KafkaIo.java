@@ -12,6 +12,7 @@ import dev.nona.controller.source.RequestDeserializer;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.Topics;
 import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -71,14 +72,25 @@ public final class KafkaIo {
         return new Sinks(
                 sink(config, new DecisionSerializer(t.decisions()),
                         checkpointing ? DeliveryGuarantee.EXACTLY_ONCE : DeliveryGuarantee.AT_LEAST_ONCE, "-decisions"),
-                sink(config, new TableRecordSerializer(t.tables(), config.controllerId()), DeliveryGuarantee.AT_LEAST_ONCE, "-tables"),
+                sink(config, new TableRecordSerializer(t.tables(), config.controllerId()), DeliveryGuarantee.AT_LEAST_ONCE, "-tables",
+                        Topics.TABLE_MAX_BYTES),
                 sink(config, new TopicRecordSerializer<>(t.events(), ControllerEvent.class), DeliveryGuarantee.AT_LEAST_ONCE, "-events"),
-                sink(config, new TopicRecordSerializer<>(t.deadLetters(), DeadLetter.class), DeliveryGuarantee.AT_LEAST_ONCE, "-dead-letters"));
+                sink(config, new TopicRecordSerializer<>(t.deadLetters(), DeadLetter.class), DeliveryGuarantee.AT_LEAST_ONCE, "-dead-letters",
+                        Topics.DEAD_LETTER_MAX_BYTES));
     }
 
     private static <T> KafkaSink<T> sink(ControllerConfig config, KafkaRecordSerializationSchema<T> schema,
             DeliveryGuarantee guarantee, String suffix) {
+        return sink(config, schema, guarantee, suffix, 0);
+    }
+
+    /** @param maxRequestBytes the producer's {@code max.request.size}, matching the topic's limit (0: Kafka's default) */
+    private static <T> KafkaSink<T> sink(ControllerConfig config, KafkaRecordSerializationSchema<T> schema,
+            DeliveryGuarantee guarantee, String suffix, int maxRequestBytes) {
         Properties props = clientProperties(config);
+        if (maxRequestBytes > 0) {
+            props.putIfAbsent("max.request.size", String.valueOf(maxRequestBytes));
+        }
         props.putIfAbsent("transaction.timeout.ms", TRANSACTION_TIMEOUT_MS);
         var builder = KafkaSink.<T>builder()
                 .setBootstrapServers(config.bootstrapServers())

@@ -78,6 +78,7 @@ final class ControllerJobITCase {
                 Map.entry("drift.windows", "2"),
                 Map.entry("drift.debounce", "0ms"),
                 Map.entry("checkpoint.interval", "300ms"),
+                Map.entry("cluster.liveness-timeout", "10m"), // the servers report once, at the start
                 Map.entry("flink.restart-strategy.type", "none")));
         createTopics(config.topics());
         try (KafkaProducer<byte[], byte[]> producer = producer()) {

@@ -233,12 +233,18 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     /** Stops using the servers not heard from within the liveness timeout (see {@link WarmFirstServers}). */
     private void expireSilent(long now) {
         int before = servers.upCount();
+        int[] first = {-1};
         servers.expireSilent(now, s -> {
             silenced.inc();
-            LOG.info("server {} is silent: no report since {} (more than cluster.liveness-timeout, {} ms); no new stages "
-                    + "until it reports again", servers.id(s), servers.heardAt(s), livenessTimeoutMillis);
+            if (first[0] < 0) {
+                first[0] = s;
+            }
         });
         if (servers.upCount() != before) {
+            // one line per check, not per server: a telemetry outage can silence thousands at once
+            LOG.info("{} server(s) silent, e.g. {} (no report since {}, more than cluster.liveness-timeout = {} ms): no new "
+                    + "stages until they report again", before - servers.upCount(), servers.id(first[0]),
+                    servers.heardAt(first[0]), livenessTimeoutMillis);
             onServersChanged();
         }
     }

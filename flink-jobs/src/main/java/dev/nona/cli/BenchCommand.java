@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 
 /** {@code nona bench ...}: benchmarks of the controller's Flink pipeline. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmark the controller's Flink pipeline.",
-        subcommands = {BenchCommand.Pipeline.class, BenchCommand.State.class})
+        subcommands = {BenchCommand.Pipeline.class, BenchCommand.State.class, BenchCommand.Table.class})
 final class BenchCommand implements Runnable {
     @Override
     public void run() {
@@ -108,6 +108,32 @@ final class BenchCommand implements Runnable {
             out.put("settings", settings);
             out.put("lastCheckpointBytesByTask", r.lastStateBytesByTask());
             out.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
+            System.out.println(new ObjectMapper().writeValueAsString(out));
+            return 0;
+        }
+    }
+
+    /** {@code nona bench table --models M --servers N}: solve time and record size of one table. */
+    @Command(name = "table", mixinStandardHelpOptions = true,
+            description = "Solves one table for M generated models on N servers; prints its solve time and record size.")
+    static final class Table implements Callable<Integer> {
+        @Option(names = "--models", defaultValue = "1000", description = "Models in the generated catalog (default ${DEFAULT-VALUE})")
+        int models;
+
+        @Option(names = "--servers", defaultValue = "10000", description = "Servers (default ${DEFAULT-VALUE})")
+        int servers;
+
+        @Override
+        public Integer call() throws Exception {
+            dev.nona.bench.TableSizeBenchmark.Result r = dev.nona.bench.TableSizeBenchmark.run(models, servers);
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("models", r.models());
+            out.put("servers", r.servers());
+            out.put("feasible", r.feasible());
+            out.put("solveMillis", r.solveMillis());
+            out.put("tableRecordBytes", r.tableRecordBytes());
+            out.put("tableJsonBytes", r.tableJsonBytes());
+            out.put("topicLimitBytes", dev.nona.topics.Topics.TABLE_MAX_BYTES);
             System.out.println(new ObjectMapper().writeValueAsString(out));
             return 0;
         }

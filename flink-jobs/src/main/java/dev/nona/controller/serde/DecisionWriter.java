@@ -33,8 +33,8 @@ public final class DecisionWriter {
     private static final int DOUBLE_SLOTS = 64;
     private static final long EIGHT_DIGITS = 100_000_000L;
     private static final int SERVER_SLOTS = 1 << 14;
-    /** Slots of the stage fragment cache (by the stage instance's identity hash). */
-    static final int FRAGMENT_SLOTS = 1 << 14;
+    /** Slots of the stage fragment cache (by the stage instance's identity hash): room for tasks x servers stage instances. */
+    static final int FRAGMENT_SLOTS = 1 << 18;
 
     private static final byte[] SCHEMA_VERSION = ascii("{\"schemaVersion\":");
     private static final byte[] REQUEST_ID = ascii(",\"requestId\":");

@@ -95,6 +95,8 @@ public final class ServerLedger {
     private final MinTree[] any = {tree(), tree()};
     /** By pool + 1 (0: every server), then owner: the pool's up servers not parked, by predicted idle time. */
     private final List<MinTree[]> under = new ArrayList<>();
+    /** Whether pool 0 (every server) is kept: from the first pick of {@link #EVERY_SERVER} on (the simulator's). */
+    private boolean everyPool;
     private final MinTree parkedTree = new MinTree(s -> underFrom[s]);
     private double ownWorkSum;
     private long ownCount;
@@ -195,7 +197,9 @@ public final class ServerLedger {
         owned[s] = true;
         upPosition[s] = -1;
         any[MINE].add(s, false);
-        under.get(0)[MINE].add(s, false);
+        if (everyPool) {
+            under.get(0)[MINE].add(s, false);
+        }
         parkedTree.add(s, false);
         setUp(s, true);
         return s;
@@ -291,7 +295,9 @@ public final class ServerLedger {
     private List<MinTree[]> memberships(int s) {
         List<MinTree[]> m = new ArrayList<>();
         m.add(any);
-        m.add(under.get(0));
+        if (everyPool) {
+            m.add(under.get(0));
+        }
         if (pools[s] != null) {
             for (int p : pools[s]) {
                 m.add(under.get(p + 1));
@@ -305,7 +311,9 @@ public final class ServerLedger {
         int o = owner(s);
         any[o].set(s, up[s]);
         boolean available = up[s] && !parked[s];
-        under.get(0)[o].set(s, available);
+        if (everyPool) {
+            under.get(0)[o].set(s, available);
+        }
         if (pools[s] != null) {
             for (int p : pools[s]) {
                 under.get(p + 1)[o].set(s, available);
@@ -318,7 +326,9 @@ public final class ServerLedger {
     private void reranked(int s) {
         int o = owner(s);
         any[o].update(s);
-        under.get(0)[o].update(s);
+        if (everyPool) {
+            under.get(0)[o].update(s);
+        }
         if (pools[s] != null) {
             for (int p : pools[s]) {
                 under.get(p + 1)[o].update(s);
@@ -459,6 +469,12 @@ public final class ServerLedger {
             return -1;
         }
         unpark(now);
+        if (warmPool == EVERY_SERVER && !everyPool) {
+            everyPool = true;
+            for (int x = 0; x < n; x++) {
+                under.get(0)[owner(x)].add(x, up[x] && !parked[x]);
+            }
+        }
         MinTree[] pool = warmPool == NO_SERVER || warmPool + 1 >= under.size() ? null : under.get(warmPool + 1);
         int s = pool == null ? -1 : least(pool[MINE], taken, now, true);
         if (s < 0 && pool != null) {

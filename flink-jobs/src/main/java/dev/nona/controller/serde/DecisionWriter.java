@@ -15,15 +15,15 @@ import java.util.Map;
  * Writes a {@link PlacementDecision} as exactly the JSON bytes the topic serde ({@code kafka-topics}' Jackson
  * {@code JsonSerde}) writes, field for field and byte for byte, only faster: a decision names every original task
  * of its model with a server, in the DAG's task order, so the same task and server ids repeat in every decision.
- * A stage's fragment {@code {"task":"<task>","server":"<server>"}} is found by the stage's reference among those
- * last seen at the same position of the same model (the placers share one instance per task and server), else
- * built from two cached parts: {@code {"task":"<task>","server":} per model and position (checked against the task
- * id) and {@code "<server>"}} per server id.
+ * A stage {@code {"task":"<task>","server":"<server>"}} is written from two cached parts:
+ * {@code {"task":"<task>","server":} per model and position (checked against the task id) and {@code "<server>"}}
+ * per server id (a direct-mapped cache by the id's hash), $O(1)$ per stage whatever the number of servers (a cache
+ * of whole stage fragments stopped hitting at thousands of servers, tasks x servers instances).
  * Ids are encoded once, by Jackson, so escaping is Jackson's; per-request strings (request id, tenant) that are
  * plain printable ASCII are copied directly, anything else goes through Jackson; numbers are written as Jackson
  * writes them ({@link Double#toString(double)} for the predicted JCT, cached per value). The other fields are
  * written into one reused buffer; {@link #write} returns a new exact-size array (a Kafka producer keeps it until
- * it is sent) into which the stage fragments are copied once.
+ * it is sent) into which the stages' parts are copied once.
  *
  * <p>Not thread safe: one per operator or serialization-schema instance. Caches are bounded (cleared when full).
  */
@@ -33,8 +33,6 @@ public final class DecisionWriter {
     private static final int DOUBLE_SLOTS = 64;
     private static final long EIGHT_DIGITS = 100_000_000L;
     private static final int SERVER_SLOTS = 1 << 14;
-    /** Slots of the stage fragment cache (by the stage instance's identity hash): room for tasks x servers stage instances. */
-    static final int FRAGMENT_SLOTS = 1 << 18;
 
     private static final byte[] SCHEMA_VERSION = ascii("{\"schemaVersion\":");
     private static final byte[] REQUEST_ID = ascii(",\"requestId\":");
@@ -51,8 +49,6 @@ public final class DecisionWriter {
     private final Map<String, Positions> positions = new HashMap<>();
     private final String[] serverIds = new String[SERVER_SLOTS];
     private final byte[][] serverSuffixes = new byte[SERVER_SLOTS][];
-    private final StageAssignment[] fragmentStages = new StageAssignment[FRAGMENT_SLOTS];
-    private final byte[][] fragments = new byte[FRAGMENT_SLOTS][];
     private final Map<String, byte[]> strings = new HashMap<>();
     private byte[] buffer = new byte[256];
     private byte[][] scratch = new byte[64][];
@@ -78,14 +74,17 @@ public final class DecisionWriter {
         number(d.tableVersion());
         raw(d.fallback() ? FALLBACK_TRUE : FALLBACK_FALSE);
         int head = size;
-        if (scratch.length < n) {
-            scratch = new byte[n][];
+        if (scratch.length < 2 * n) {
+            scratch = new byte[2 * n][];
         }
         int stageBytes = n - 1;
         for (int i = 0; i < n; i++) {
-            byte[] f = fragment(p, i, stages.get(i));
-            scratch[i] = f;
-            stageBytes += f.length;
+            StageAssignment stage = stages.get(i);
+            byte[] prefix = taskPrefix(p, i, stage.task());
+            byte[] suffix = serverSuffix(stage.server());
+            scratch[2 * i] = prefix;
+            scratch[2 * i + 1] = suffix;
+            stageBytes += prefix.length + suffix.length;
         }
         raw(PREDICTED_JCT);
         raw(doubleBytes(d.predictedJctSeconds()));
@@ -98,8 +97,8 @@ public final class DecisionWriter {
         byte[] out = new byte[head + stageBytes + tail];
         System.arraycopy(buffer, 0, out, 0, head);
         int at = head;
-        for (int i = 0; i < n; i++) {
-            if (i > 0) {
+        for (int i = 0; i < 2 * n; i++) {
+            if (i > 0 && (i & 1) == 0) {
                 out[at++] = ',';
             }
             byte[] f = scratch[i];
@@ -123,26 +122,6 @@ public final class DecisionWriter {
             p.grow(n);
         }
         return p;
-    }
-
-    /**
-     * The whole fragment of a stage: found by reference in a direct-mapped cache by the stage instance's identity
-     * hash (the placers share one instance per task and server, so the stage object itself is not even read; $O(1)$
-     * whatever the number of servers), else built from the cached task prefix and server suffix and remembered
-     * there.
-     */
-    private byte[] fragment(Positions p, int i, StageAssignment stage) {
-        int slot = System.identityHashCode(stage) & (FRAGMENT_SLOTS - 1);
-        if (fragmentStages[slot] == stage) {
-            return fragments[slot];
-        }
-        byte[] prefix = taskPrefix(p, i, stage.task());
-        byte[] suffix = serverSuffix(stage.server());
-        byte[] f = Arrays.copyOf(prefix, prefix.length + suffix.length);
-        System.arraycopy(suffix, 0, f, prefix.length, suffix.length);
-        fragmentStages[slot] = stage;
-        fragments[slot] = f;
-        return f;
     }
 
     /** {@code {"task":"<task>","server":}, cached for position {@code i} of the model. */

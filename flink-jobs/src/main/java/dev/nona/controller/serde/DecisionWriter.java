@@ -32,7 +32,8 @@ public final class DecisionWriter {
     static final int CACHE_LIMIT = 1 << 16;
     private static final int DOUBLE_SLOTS = 64;
     private static final long EIGHT_DIGITS = 100_000_000L;
-    private static final int SERVER_SLOTS = 1 << 14;
+    private static final int SERVER_SLOT_BITS = 15;
+    private static final int SERVER_SLOTS = 1 << SERVER_SLOT_BITS;
 
     private static final byte[] SCHEMA_VERSION = ascii("{\"schemaVersion\":");
     private static final byte[] REQUEST_ID = ascii(",\"requestId\":");
@@ -78,10 +79,15 @@ public final class DecisionWriter {
             scratch = new byte[2 * n][];
         }
         int stageBytes = n - 1;
+        String lastServer = null;
+        byte[] suffix = null;
         for (int i = 0; i < n; i++) {
             StageAssignment stage = stages.get(i);
             byte[] prefix = taskPrefix(p, i, stage.task());
-            byte[] suffix = serverSuffix(stage.server());
+            if (stage.server() != lastServer) { // consecutive stages mostly share a server (the same id instance)
+                lastServer = stage.server();
+                suffix = serverSuffix(lastServer);
+            }
             scratch[2 * i] = prefix;
             scratch[2 * i + 1] = suffix;
             stageBytes += prefix.length + suffix.length;
@@ -142,7 +148,7 @@ public final class DecisionWriter {
 
     /** {@code "<server>"}}: a direct-mapped cache by the id's hash (few servers, many stages). */
     private byte[] serverSuffix(String server) {
-        int slot = server.hashCode() & (SERVER_SLOTS - 1);
+        int slot = (server.hashCode() * 0x9E3779B9) >>> (32 - SERVER_SLOT_BITS); // ids like s1, s2, ... spread out
         String known = serverIds[slot];
         if (known != null && (known == server || known.equals(server))) {
             return serverSuffixes[slot];

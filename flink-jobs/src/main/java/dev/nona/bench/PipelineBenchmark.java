@@ -8,6 +8,7 @@ import dev.nona.controller.optimize.SolveResult;
 import dev.nona.controller.placement.BroadcastUpdate;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.PlacementFunction;
+import dev.nona.controller.placement.WarmFirstServers;
 import dev.nona.controller.serde.DecisionWriter;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.controller.source.RejectedRequests;
@@ -35,10 +36,13 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
@@ -50,15 +54,30 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
  * ({@link DecisionWriter}: the topic serde's JSON, written from cached fragments). Each job counts what it wrote (an
  * accumulator), and the run fails if either wrote fewer than N records. Throughput is N over the job's net runtime
  * (deployment included, the same for both).
+ *
+ * <p>During the placement job the cluster is live: every server reports once per second of event time, the
+ * reports interleaved with the requests ({@link InterleavedTelemetry}; requests at {@code requestsPerSecond} per
+ * second of event time, so with a rate near the measured one every server reports about once per wall-clock
+ * second). Each report reaches every placement subtask through the broadcast side, as in the controller.
  */
 public final class PipelineBenchmark {
     /** What one run measured. */
     public record Result(long records, double identityRecordsPerSecond, double placementRecordsPerSecond,
-            int parallelism, List<String> models, long identityBytes, long placementBytes) {}
+            int parallelism, List<String> models, long identityBytes, long placementBytes, int servers,
+            long telemetryReports, long requestsPerEventSecond, double placementSeconds) {}
+
+    /** Default requests per second of event time in the placement job: about the measured rate at 16 servers. */
+    public static final long DEFAULT_REQUESTS_PER_SECOND = 100_000;
 
     private PipelineBenchmark() {}
 
     public static Result run(long records, int parallelism, List<String> models, int servers) throws Exception {
+        return run(records, parallelism, models, servers, DEFAULT_REQUESTS_PER_SECOND);
+    }
+
+    /** One run, the placement job's requests at {@code requestsPerSecond} per second of event time. */
+    public static Result run(long records, int parallelism, List<String> models, int servers, long requestsPerSecond)
+            throws Exception {
         if (records < 1) {
             throw new IllegalArgumentException("records (" + records + ") must be >= 1");
         }
@@ -67,12 +86,13 @@ public final class PipelineBenchmark {
         }
         List<BroadcastUpdate> snapshot = snapshot(models, servers);
         JobExecutionResult identity = identity(records, parallelism, models);
-        JobExecutionResult placement = placement(records, parallelism, models, snapshot);
+        JobExecutionResult placement = placement(records, parallelism, models, snapshot, servers, requestsPerSecond);
         check("identity", identity, records);
         check("placement", placement, records);
         return new Result(records, records / seconds(identity), records / seconds(placement), parallelism,
                 List.copyOf(models), identity.<Long>getAccumulatorResult("bytes"),
-                placement.<Long>getAccumulatorResult("bytes"));
+                placement.<Long>getAccumulatorResult("bytes"), servers,
+                InterleavedTelemetry.reports(records, requestsPerSecond, servers), requestsPerSecond, seconds(placement));
     }
 
     private static JobExecutionResult identity(long records, int parallelism, List<String> models) throws Exception {
@@ -86,12 +106,21 @@ public final class PipelineBenchmark {
     }
 
     private static JobExecutionResult placement(long records, int parallelism, List<String> models,
-            List<BroadcastUpdate> snapshot) throws Exception {
+            List<BroadcastUpdate> snapshot, int servers, long requestsPerSecond) throws Exception {
         StreamExecutionEnvironment env = environment(parallelism);
-        DataStream<BroadcastUpdate> updates = env.fromData(snapshot, JsonRecordTypeInfo.of(BroadcastUpdate.class));
-        requests(env, records, models)
+        SingleOutputStreamOperator<RequestRecord> input = env.fromSource(new DataGeneratorSource<>(new Indices(),
+                        InterleavedTelemetry.indices(records, requestsPerSecond, servers), Types.LONG),
+                        WatermarkStrategy.noWatermarks(), "requests-and-telemetry")
+                .process(new InterleavedTelemetry(models, records, requestsPerSecond, servers))
+                .returns(TypeInformation.of(RequestRecord.class));
+        DataStream<BroadcastUpdate> updates = env.fromData(snapshot, JsonRecordTypeInfo.of(BroadcastUpdate.class))
+                .union(input.getSideOutput(InterleavedTelemetry.TELEMETRY));
+        input.process(new RejectedRequests()).returns(TypeInformation.of(RequestRecord.class))
                 .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS))
-                .process(new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), snapshot, 0))
+                // no liveness timeout: on a machine shared with other work a report may come late, and the benchmark
+                // measures the cost of placing and of taking the reports, not liveness (ServerLivenessITCase does)
+                .process(new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), snapshot, 0,
+                        WarmFirstServers.NO_LIVENESS_TIMEOUT))
                 .returns(TypeInformation.of(PlacementDecision.class))
                 .map(new WriteDecisions()).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
                 .map(new Counted()).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
@@ -174,6 +203,16 @@ public final class PipelineBenchmark {
 
     private static double seconds(JobExecutionResult result) {
         return result.getNetRuntime() / 1000.0;
+    }
+
+    /** The generator's index as it is. */
+    static final class Indices implements GeneratorFunction<Long, Long> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Long map(Long index) {
+            return index;
+        }
     }
 
     /** Writes each decision as the controller's decision sink does ({@link DecisionWriter}, the topic's JSON). */

@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
 
 /** {@code nona bench ...}: benchmarks of the controller's Flink pipeline. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmark the controller's Flink pipeline.",
-        subcommands = {BenchCommand.Pipeline.class, BenchCommand.State.class, BenchLatencyCommand.class})
+        subcommands = {BenchCommand.Pipeline.class, BenchCommand.State.class, BenchCommand.Table.class,
+                BenchLatencyCommand.class})
 final class BenchCommand implements Runnable {
     @Override
     public void run() {
@@ -31,6 +32,10 @@ final class BenchCommand implements Runnable {
         @Option(names = "--parallelism", defaultValue = "1", description = "Parallelism of both jobs (default ${DEFAULT-VALUE})")
         int parallelism;
 
+        @Option(names = "--request-rate", defaultValue = "100000", description = "Requests per second of event time in the "
+                + "placement job; every server reports once per second of event time (default ${DEFAULT-VALUE})")
+        long requestRate;
+
         @Mixin
         Workload workload;
 
@@ -39,7 +44,11 @@ final class BenchCommand implements Runnable {
             if (records < 1) {
                 throw new IllegalArgumentException("--records (" + records + ") must be >= 1");
             }
-            PipelineBenchmark.Result r = PipelineBenchmark.run(records, parallelism, workload.models, workload.servers);
+            if (requestRate < 1) {
+                throw new IllegalArgumentException("--request-rate (" + requestRate + ") must be >= 1");
+            }
+            PipelineBenchmark.Result r = PipelineBenchmark.run(records, parallelism, workload.models, workload.servers,
+                    requestRate);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("records", r.records());
             out.put("identityRecordsPerSecond", Math.round(r.identityRecordsPerSecond()));
@@ -49,6 +58,11 @@ final class BenchCommand implements Runnable {
             out.put("models", r.models());
             out.put("identityBytesWritten", r.identityBytes());
             out.put("placementBytesWritten", r.placementBytes());
+            out.put("servers", r.servers());
+            out.put("requestsPerEventSecond", r.requestsPerEventSecond());
+            out.put("telemetryReports", r.telemetryReports());
+            out.put("reportsPerServerPerSecond", Math.round(1000 * r.telemetryReports() / (double) r.servers()
+                    / r.placementSeconds()) / 1000.0);
             System.out.println(new ObjectMapper().writeValueAsString(out));
             return 0;
         }
@@ -95,6 +109,32 @@ final class BenchCommand implements Runnable {
             out.put("settings", settings);
             out.put("lastCheckpointBytesByTask", r.lastStateBytesByTask());
             out.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
+            System.out.println(new ObjectMapper().writeValueAsString(out));
+            return 0;
+        }
+    }
+
+    /** {@code nona bench table --models M --servers N}: solve time and record size of one table. */
+    @Command(name = "table", mixinStandardHelpOptions = true,
+            description = "Solves one table for M generated models on N servers; prints its solve time and record size.")
+    static final class Table implements Callable<Integer> {
+        @Option(names = "--models", defaultValue = "1000", description = "Models in the generated catalog (default ${DEFAULT-VALUE})")
+        int models;
+
+        @Option(names = "--servers", defaultValue = "10000", description = "Servers (default ${DEFAULT-VALUE})")
+        int servers;
+
+        @Override
+        public Integer call() throws Exception {
+            dev.nona.bench.TableSizeBenchmark.Result r = dev.nona.bench.TableSizeBenchmark.run(models, servers);
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("models", r.models());
+            out.put("servers", r.servers());
+            out.put("feasible", r.feasible());
+            out.put("solveMillis", r.solveMillis());
+            out.put("tableRecordBytes", r.tableRecordBytes());
+            out.put("tableJsonBytes", r.tableJsonBytes());
+            out.put("topicLimitBytes", dev.nona.topics.Topics.TABLE_MAX_BYTES);
             System.out.println(new ObjectMapper().writeValueAsString(out));
             return 0;
         }

@@ -42,6 +42,7 @@ import java.util.TreeMap;
  * @param stateBackend          {@code hashmap} or {@code rocksdb}
  * @param incrementalCheckpoints incremental (RocksDB) checkpoints instead of full ones
  * @param defaultLinkBitsPerSecond link capacity $\mu$ assumed until a server reports one
+ * @param livenessTimeout       a server with no report for longer is treated as down ({@code cluster.liveness-timeout})
  * @param paperCostModel        solve the paper's formulation exactly (no server queueing)
  * @param parallelism           parallelism of the request path
  * @param startFromEarliest     read topics from the earliest offset when the group has none (else latest)
@@ -70,6 +71,7 @@ public record ControllerConfig(
         String stateBackend,
         boolean incrementalCheckpoints,
         double defaultLinkBitsPerSecond,
+        Duration livenessTimeout,
         boolean paperCostModel,
         int parallelism,
         boolean startFromEarliest,
@@ -186,6 +188,7 @@ public record ControllerConfig(
             throw new IllegalArgumentException("cluster.default-link-bits-per-second (" + defaultLinkBitsPerSecond
                     + ") must be finite and > 0");
         }
+        requirePositive("cluster.liveness-timeout", livenessTimeout);
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism (" + parallelism + ") must be >= 1");
         }
@@ -257,6 +260,7 @@ public record ControllerConfig(
                 own.get("state.backend").toLowerCase(Locale.ROOT),
                 bool(own, "checkpoint.incremental"),
                 number(own, "cluster.default-link-bits-per-second"),
+                duration(own, "cluster.liveness-timeout"),
                 costModel(own.get("solver.cost-model")),
                 integer(own, "parallelism"),
                 bool(own, "source.start-from-earliest"),
@@ -298,6 +302,7 @@ public record ControllerConfig(
         d.put("state.backend", "hashmap");
         d.put("checkpoint.incremental", "false");
         d.put("cluster.default-link-bits-per-second", "1.0e10");
+        d.put("cluster.liveness-timeout", "3s");
         d.put("solver.cost-model", "default");
         d.put("parallelism", "1");
         d.put("source.start-from-earliest", "true");

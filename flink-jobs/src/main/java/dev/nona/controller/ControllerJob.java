@@ -118,7 +118,7 @@ public final class ControllerJob {
         SingleOutputStreamOperator<PlacementDecision> decisions = requests
                 .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS))
                 .process(new PlacementFunction(config.topics().requests(), config.targetOngoingRequests(), placers,
-                        List.of(), config.startupBuffer()))
+                        List.of(), config.startupBuffer(), config.livenessTimeout().toMillis()))
                 .returns(TypeInformation.of(PlacementDecision.class))
                 .setParallelism(p).uid("placement").name("placement");
 

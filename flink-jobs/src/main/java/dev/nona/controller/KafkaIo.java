@@ -12,6 +12,7 @@ import dev.nona.controller.source.RequestDeserializer;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.Topics;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -72,9 +73,11 @@ public final class KafkaIo {
         return new Sinks(
                 sink(config, new DecisionSerializer(t.decisions()), decisionGuarantee(config), "-decisions",
                         Map.of("linger.ms", String.valueOf(config.decisionsLinger().toMillis()))),
-                sink(config, new TableRecordSerializer(t.tables(), config.controllerId()), DeliveryGuarantee.AT_LEAST_ONCE, "-tables", Map.of()),
+                sink(config, new TableRecordSerializer(t.tables(), config.controllerId()), DeliveryGuarantee.AT_LEAST_ONCE, "-tables",
+                        Map.of("max.request.size", String.valueOf(Topics.TABLE_MAX_BYTES))),
                 sink(config, new TopicRecordSerializer<>(t.events(), ControllerEvent.class), DeliveryGuarantee.AT_LEAST_ONCE, "-events", Map.of()),
-                sink(config, new TopicRecordSerializer<>(t.deadLetters(), DeadLetter.class), DeliveryGuarantee.AT_LEAST_ONCE, "-dead-letters", Map.of()));
+                sink(config, new TopicRecordSerializer<>(t.deadLetters(), DeadLetter.class), DeliveryGuarantee.AT_LEAST_ONCE, "-dead-letters",
+                        Map.of("max.request.size", String.valueOf(Topics.DEAD_LETTER_MAX_BYTES))));
     }
 
     /** The Kafka sink's guarantee for decisions: {@code decisions.delivery}. */
@@ -85,10 +88,15 @@ public final class KafkaIo {
         };
     }
 
+    /**
+     * @param own producer settings of this sink alone (e.g. {@code linger.ms}, or a {@code max.request.size} matching
+     *            the topic's limit); the user's {@code kafka.*} settings win over them
+     */
     private static <T> KafkaSink<T> sink(ControllerConfig config, KafkaRecordSerializationSchema<T> schema,
             DeliveryGuarantee guarantee, String suffix, Map<String, String> own) {
-        Properties props = clientProperties(config);
+        Properties props = new Properties();
         props.putAll(own);
+        props.putAll(clientProperties(config));
         props.putIfAbsent("transaction.timeout.ms", TRANSACTION_TIMEOUT_MS);
         var builder = KafkaSink.<T>builder()
                 .setBootstrapServers(config.bootstrapServers())

@@ -79,6 +79,7 @@ final class ControllerJobITCase {
                 Map.entry("drift.debounce", "0ms"),
                 Map.entry("checkpoint.interval", "300ms"),
                 Map.entry("decisions.delivery", "exactly-once"),
+                Map.entry("cluster.liveness-timeout", "10m"), // the servers report once, at the start
                 Map.entry("flink.restart-strategy.type", "none")));
         createTopics(config.topics());
         try (KafkaProducer<byte[], byte[]> producer = producer()) {

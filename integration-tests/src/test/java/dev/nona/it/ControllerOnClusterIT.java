@@ -251,6 +251,7 @@ final class ControllerOnClusterIT {
         settings.put("source.start-from-earliest", "true");
         settings.put("rates.window", "2s");
         settings.put("watermark.idleness", "2s");
+        settings.put("cluster.liveness-timeout", "10m"); // the servers report once, at the start
         settings.putAll(extra);
         StringBuilder text = new StringBuilder();
         settings.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));

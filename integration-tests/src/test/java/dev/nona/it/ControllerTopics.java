@@ -58,7 +58,7 @@ record ControllerTopics(String prefix) {
                     new NewTopic(catalog(), 1, (short) 1).configs(Map.of("cleanup.policy", "compact")),
                     new NewTopic(decisions(), 4, (short) 1),
                     new NewTopic(tables(), 1, (short) 1).configs(Map.of("cleanup.policy", "compact",
-                            "max.message.bytes", String.valueOf(8 << 20))),
+                            "max.message.bytes", String.valueOf(32 << 20))),
                     new NewTopic(events(), 1, (short) 1),
                     new NewTopic(deadLetters(), 1, (short) 1).configs(Map.of("max.message.bytes", String.valueOf(4 << 20)))))
                     .all().get();

@@ -1,6 +1,8 @@
 package dev.nona.placement;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
@@ -16,21 +18,33 @@ import java.util.random.RandomGenerator;
  * ones behind the reported work. When a report does not say its work (an older agent), the backlog is estimated as
  * its requests times the mean work of this placer's requests, and its requests count until the next report.
  *
- * <p>The rule ({@link #pick}): a warm server, not yet taken by the request, with fewer ongoing requests than the
- * target, the one with the least predicted backlog; when there is none, the server not taken with the least
- * predicted backlog; when every server is taken, any server uniformly. Placers that run in parallel each see only
- * their own requests between reports; each then owns a share of the servers ({@link #own}) and prefers it. Scans
- * start at a random server and ties go to the first met. This is join-the-shortest-queue on queued work (Harchol-Balter, "Performance Modeling and
- * Design of Computer Systems", Cambridge University Press, 2013, Ch. 24) with the thesis's warm-first colocation
- * and its target of ongoing requests. The simulator's {@code nona-controller} policy and the controller's
- * placement operator both use this class.
+ * <p>The rule ({@link #pick}): a server of the request's warm pool, up, not yet taken by the request, with fewer
+ * ongoing requests than the target, the one with the least predicted backlog; when there is none, the up server
+ * not taken with the least predicted backlog; when every up server is taken, any up server uniformly. Placers that
+ * run in parallel each see only their own requests between two reports; each then owns a share of the servers
+ * ({@link #setOwned}) and prefers it. This is join-the-shortest-queue on queued work (Harchol-Balter, "Performance
+ * Modeling and Design of Computer Systems", Cambridge University Press, 2013, Ch. 24) with the thesis's warm-first
+ * colocation and its target of ongoing requests. The simulator's {@code nona-controller} policy and the
+ * controller's placement operator both use this class.
+ *
+ * <p><b>Cost independent of the cluster's size.</b> Backlogs drain at the same rate everywhere, so the order of two
+ * servers by predicted backlog at any time $t$ is their order by predicted idle time $T_s = t_s + B_s$ (the time
+ * of their last update plus the backlog then), which changes only when the server is reported or used. Each pool
+ * (a model's warm servers, and every server) is kept in tournament trees keyed by $T_s$ ({@link MinTree}), one for
+ * the servers this placer owns and one for the others, so the least backlog is the root and a report or a request
+ * re-ranks a server in $O(w \log N)$ ($w$: the pools it is in). A server found at the target is parked in a tree
+ * keyed by the time its count is predicted to fall under the target, and returns to its pools at that time or at
+ * its next report. A pick is then $O((1 + k) \log N)$, where $k$ counts the servers it skips (those the request
+ * already took, and servers parked now, each once per change of its count): it never scans the servers, and does
+ * not allocate. The order differs from a scan by predicted backlog only for a time earlier than a server's last
+ * update (out-of-order times), and among idle servers, where the longest idle comes first (a scan took the first
+ * met from a random start).
  *
  * <p>A server's ring tracks at most $\max(64, 4 \cdot target)$ of this placer's requests (the oldest are dropped
  * from the count, not from the backlog), so memory stays bounded when reports stop while requests keep coming.
  *
  * <p>Times are seconds on the placer's clock (event time in the controller, simulated time in the simulator); a
- * time earlier than the last one seen for a server drains nothing. {@link #pick} is $O(N)$ plus the amortised cost
- * of dropping finished requests; it does not allocate. Not thread-safe.
+ * time earlier than the last one seen for a server drains nothing. Not thread-safe.
  */
 public final class ServerLedger {
     /** Tells which servers a request already uses. */
@@ -41,7 +55,15 @@ public final class ServerLedger {
         boolean taken(int server);
     }
 
-    private final int n;
+    /** The pool of {@link #pick} when every server holds the model warm (the simulator). */
+    public static final int EVERY_SERVER = -1;
+    /** The pool of {@link #pick} when no server holds the model warm. */
+    public static final int NO_SERVER = -2;
+
+    private static final int MINE = 0;
+    private static final int OTHERS = 1;
+
+    private int n;
     private final int target;
     /**
      * The most requests a server's ring tracks: enough to tell a server at the target from one under it, and a
@@ -49,22 +71,40 @@ public final class ServerLedger {
      */
     private final int maxTracked;
     /** Each server's compute rate $\nu$, ops/s, to turn a task's $p^t$ into seconds of work. */
-    private final double[] opsPerSecond;
+    private double[] opsPerSecond = new double[0];
     /** Predicted seconds of work at each server as of {@link #asOf}. */
-    private final double[] backlog;
-    private final double[] asOf;
-    private final int[] reported;
+    private double[] backlog = new double[0];
+    private double[] asOf = new double[0];
+    private int[] reported = new int[0];
     /** When the reported requests are predicted done: report time plus reported work; infinite when unknown. */
-    private final double[] reportedUntil;
-    /** The servers this placer prefers, when it shares them with other placers ({@link #own}); null: all. */
-    private boolean[] owned;
+    private double[] reportedUntil = new double[0];
     /** Per server, a FIFO of this placer's own requests since the report: send time, work, predicted finish. */
-    private final Requests[] own;
+    private Requests[] own = new Requests[0];
+    private boolean[] up = new boolean[0];
+    private boolean[] owned = new boolean[0];
+    private boolean[] parked = new boolean[0];
+    /** For a parked server: when its count is predicted to fall under the target. */
+    private double[] underFrom = new double[0];
+    /** The warm pools of each server (ids given by the caller), null: none. */
+    private int[][] pools = new int[0][];
+    /** The up servers, for a uniform pick when every one is taken; {@link #upPosition} indexes it. */
+    private int[] upList = new int[0];
+    private int[] upPosition = new int[0];
+    private int upCount;
+    /** By owner ({@link #MINE}, {@link #OTHERS}): every up server, by predicted idle time. */
+    private final MinTree[] any = {tree(), tree()};
+    /** By pool + 1 (0: every server), then owner: the pool's up servers not parked, by predicted idle time. */
+    private final List<MinTree[]> under = new ArrayList<>();
+    /** Whether pool 0 (every server) is kept: from the first pick of {@link #EVERY_SERVER} on (the simulator's). */
+    private boolean everyPool;
+    private final MinTree parkedTree = new MinTree(s -> underFrom[s]);
     private double ownWorkSum;
     private long ownCount;
     /** Scratch for {@link #assignRequest}: the request's distinct servers and its work on each. */
     private int[] requestServers = new int[8];
     private double[] requestWork = new double[8];
+    /** Scratch for {@link #pick}: servers taken out of a tree for the current search. */
+    private int[] skipped = new int[8];
 
     /** Servers {@code 0..servers-1}, all of compute rate 1 op/s (work is then given in seconds). */
     public ServerLedger(int servers, int targetOngoingRequests) {
@@ -77,29 +117,35 @@ public final class ServerLedger {
      * @param targetOngoingRequests a warm server with fewer ongoing requests is preferred, {@code >= 1}
      */
     public ServerLedger(double[] opsPerSecond, int targetOngoingRequests) {
-        int servers = opsPerSecond.length;
-        if (servers < 1) {
-            throw new IllegalArgumentException("servers (" + servers + ") must be >= 1");
+        this(targetOngoingRequests);
+        if (opsPerSecond.length < 1) {
+            throw new IllegalArgumentException("servers (" + opsPerSecond.length + ") must be >= 1");
         }
-        for (int s = 0; s < servers; s++) {
-            if (!(opsPerSecond[s] >= 0) || Double.isInfinite(opsPerSecond[s])) {
-                throw new IllegalArgumentException("compute rate of server " + s + " (" + opsPerSecond[s] + " ops/s) must be finite and >= 0");
-            }
+        for (int s = 0; s < opsPerSecond.length; s++) {
+            requireRate(s, opsPerSecond[s]);
         }
-        this.opsPerSecond = opsPerSecond.clone();
+        for (double rate : opsPerSecond) {
+            addServer(rate);
+        }
+    }
+
+    /** No server yet: add them with {@link #addServer}. */
+    public ServerLedger(int targetOngoingRequests) {
         if (targetOngoingRequests < 1) {
             throw new IllegalArgumentException("target ongoing requests (" + targetOngoingRequests + ") must be >= 1");
         }
-        this.n = servers;
         this.target = targetOngoingRequests;
         this.maxTracked = Math.max(64, 4 * targetOngoingRequests);
-        this.backlog = new double[n];
-        this.asOf = new double[n];
-        this.reported = new int[n];
-        this.reportedUntil = new double[n];
-        this.own = new Requests[n];
-        for (int s = 0; s < n; s++) {
-            own[s] = new Requests();
+        under.add(new MinTree[] {tree(), tree()});
+    }
+
+    private MinTree tree() {
+        return new MinTree(s -> asOf[s] + backlog[s]);
+    }
+
+    private static void requireRate(int s, double rate) {
+        if (!(rate >= 0) || Double.isInfinite(rate)) {
+            throw new IllegalArgumentException("compute rate of server " + s + " (" + rate + " ops/s) must be finite and >= 0");
         }
     }
 
@@ -112,13 +158,188 @@ public final class ServerLedger {
         return r;
     }
 
+    /** Servers known, up or not: indices {@code 0..servers()-1}. */
     public int servers() {
         return n;
+    }
+
+    /** Servers up. */
+    public int upCount() {
+        return upCount;
+    }
+
+    /**
+     * Adds a server, up, owned by this placer, idle and in no warm pool, of compute rate {@code opsPerSecond}
+     * (finite, {@code >= 0}); returns its index, {@link #servers()} before the call. $O(\log N)$ amortised.
+     */
+    public int addServer(double opsPerSecond) {
+        int s = n;
+        requireRate(s, opsPerSecond);
+        if (s == this.opsPerSecond.length) {
+            int c = Math.max(4, 2 * s);
+            this.opsPerSecond = Arrays.copyOf(this.opsPerSecond, c);
+            backlog = Arrays.copyOf(backlog, c);
+            asOf = Arrays.copyOf(asOf, c);
+            reported = Arrays.copyOf(reported, c);
+            reportedUntil = Arrays.copyOf(reportedUntil, c);
+            own = Arrays.copyOf(own, c);
+            up = Arrays.copyOf(up, c);
+            owned = Arrays.copyOf(owned, c);
+            parked = Arrays.copyOf(parked, c);
+            underFrom = Arrays.copyOf(underFrom, c);
+            pools = Arrays.copyOf(pools, c);
+            upList = Arrays.copyOf(upList, c);
+            upPosition = Arrays.copyOf(upPosition, c);
+        }
+        n++;
+        this.opsPerSecond[s] = opsPerSecond;
+        own[s] = new Requests();
+        owned[s] = true;
+        upPosition[s] = -1;
+        any[MINE].add(s, false);
+        if (everyPool) {
+            under.get(0)[MINE].add(s, false);
+        }
+        parkedTree.add(s, false);
+        setUp(s, true);
+        return s;
+    }
+
+    /** Server {@code s}'s compute rate $\nu$ from now on (finite, {@code >= 0}). */
+    public void setRate(int s, double opsPerSecond) {
+        requireRate(s, opsPerSecond);
+        this.opsPerSecond[s] = opsPerSecond;
+    }
+
+    /** Whether server {@code s} may be picked; a down server keeps its entry. $O(w \log N)$. */
+    public void setUp(int s, boolean isUp) {
+        if (up[s] == isUp) {
+            return;
+        }
+        up[s] = isUp;
+        if (isUp) {
+            upPosition[s] = upCount;
+            upList[upCount++] = s;
+        } else {
+            int last = upList[--upCount];
+            upList[upPosition[s]] = last;
+            upPosition[last] = upPosition[s];
+            upPosition[s] = -1;
+        }
+        present(s);
+    }
+
+    public boolean isUp(int s) {
+        return up[s];
+    }
+
+    /**
+     * The warm pools of server {@code s} (ids {@code >= 0} chosen by the caller, e.g. one per model; copied):
+     * {@link #pick} of a pool prefers its servers. $O(w \log N)$.
+     */
+    public void setPools(int s, int[] warmPools) {
+        int o = owner(s);
+        if (pools[s] != null) {
+            for (int p : pools[s]) {
+                under.get(p + 1)[o].remove(s);
+            }
+        }
+        pools[s] = warmPools.length == 0 ? null : warmPools.clone();
+        for (int p : warmPools) {
+            if (p < 0) {
+                throw new IllegalArgumentException("warm pool (" + p + ") of server " + s + " must be >= 0");
+            }
+            while (under.size() <= p + 1) {
+                under.add(new MinTree[] {tree(), tree()});
+            }
+            under.get(p + 1)[o].add(s, up[s] && !parked[s]);
+        }
+    }
+
+    /**
+     * Makes this ledger's placer one of {@code shards} that share the servers: it owns the servers whose index is
+     * {@code shard} modulo {@code shards} and prefers them (see {@link #pick}). With one shard it owns every server.
+     */
+    public void own(int shard, int shards) {
+        if (shards < 1 || shard < 0 || shard >= shards) {
+            throw new IllegalArgumentException("shard (" + shard + ") must be in [0, shards (" + shards + "))");
+        }
+        for (int s = 0; s < n; s++) {
+            setOwned(s, s % shards == shard);
+        }
+    }
+
+    /** Whether this placer owns server {@code s} and prefers it (see {@link #pick}); new servers are owned. */
+    public void setOwned(int s, boolean mine) {
+        if (owned[s] == mine) {
+            return;
+        }
+        int before = owner(s);
+        owned[s] = mine;
+        for (MinTree[] pool : memberships(s)) {
+            pool[before].remove(s);
+            pool[owner(s)].add(s, false);
+        }
+        present(s);
+    }
+
+    /** Whether this placer owns server {@code s} (see {@link #setOwned}). */
+    public boolean owns(int s) {
+        return owned[s];
+    }
+
+    private int owner(int s) {
+        return owned[s] ? MINE : OTHERS;
+    }
+
+    private List<MinTree[]> memberships(int s) {
+        List<MinTree[]> m = new ArrayList<>();
+        m.add(any);
+        if (everyPool) {
+            m.add(under.get(0));
+        }
+        if (pools[s] != null) {
+            for (int p : pools[s]) {
+                m.add(under.get(p + 1));
+            }
+        }
+        return m;
+    }
+
+    /** Sets server {@code s}'s presence in its trees from its flags. */
+    private void present(int s) {
+        int o = owner(s);
+        any[o].set(s, up[s]);
+        boolean available = up[s] && !parked[s];
+        if (everyPool) {
+            under.get(0)[o].set(s, available);
+        }
+        if (pools[s] != null) {
+            for (int p : pools[s]) {
+                under.get(p + 1)[o].set(s, available);
+            }
+        }
+        parkedTree.set(s, up[s] && parked[s]);
+    }
+
+    /** Re-ranks server {@code s} after its predicted idle time changed. */
+    private void reranked(int s) {
+        int o = owner(s);
+        any[o].update(s);
+        if (everyPool) {
+            under.get(0)[o].update(s);
+        }
+        if (pools[s] != null) {
+            for (int p : pools[s]) {
+                under.get(p + 1)[o].update(s);
+            }
+        }
     }
 
     /**
      * Server {@code s} reported at {@code at}: {@code ongoingRequests} in flight holding {@code workSeconds} of work
      * (NaN when the report does not say). This placer's requests sent after {@code at} are queued behind it.
+     * $O(w \log N)$ plus the requests re-queued.
      */
     public void report(int s, int ongoingRequests, double workSeconds, double at) {
         if (ongoingRequests < 0) {
@@ -142,6 +363,9 @@ public final class ServerLedger {
             asOf[s] = start;
             q.finish[k] = start + backlog[s];
         }
+        parked[s] = false; // the next pick looks at its new count
+        present(s);
+        reranked(s);
     }
 
     /** Predicted seconds of work at server {@code s} at time {@code now}. */
@@ -174,6 +398,7 @@ public final class ServerLedger {
             q.dropOldest(); // the backlog still counts its work; only the count stops growing
         }
         q.add(now, workSeconds, finish);
+        reranked(s);
         ownWorkSum += workSeconds;
         ownCount++;
         return finish;
@@ -230,95 +455,99 @@ public final class ServerLedger {
         return own[s].sent.length;
     }
 
-    /** Copies server {@code from}'s entry of {@code other} into server {@code s} of this ledger (a rebuild). */
-    public void copy(int s, ServerLedger other, int from) {
-        backlog[s] = other.backlog[from];
-        asOf[s] = other.asOf[from];
-        reported[s] = other.reported[from];
-        reportedUntil[s] = other.reportedUntil[from];
-        own[s] = other.own[from].copy();
-    }
-
-    /** Continues {@code other}'s mean request work ({@link #meanRequestSeconds}), for a rebuild. */
-    public void continueMean(ServerLedger other) {
-        ownWorkSum = other.ownWorkSum;
-        ownCount = other.ownCount;
-    }
-
     /**
-     * Makes this ledger's placer one of {@code shards} that share the servers: it owns the servers whose index is
-     * {@code shard} modulo {@code shards} and prefers them (see {@link #pick}). With one shard it owns every server.
+     * A server by the rule in the class comment for a request whose model is warm on the servers of pool
+     * {@code warmPool} ({@link #EVERY_SERVER}: every server; {@link #NO_SERVER}: none), or -1 when no server is up.
+     * When this placer shares the servers with others ({@link #setOwned}), it sees their requests only through the
+     * reports, so it keeps to its own servers where it can: a warm one of its own under the target, else a warm one
+     * of another's under the target (a cold start costs more than a second of stale counts), else the least
+     * predicted backlog among its own, else among all. Does not record the request: call {@link #assign} once its
+     * work per server is known.
      */
-    public void own(int shard, int shards) {
-        if (shards < 1 || shard < 0 || shard >= shards) {
-            throw new IllegalArgumentException("shard (" + shard + ") must be in [0, shards (" + shards + "))");
-        }
-        if (shards == 1) {
-            owned = null;
-            return;
-        }
-        owned = new boolean[n];
-        for (int s = 0; s < n; s++) {
-            owned[s] = s % shards == shard;
-        }
-    }
-
-    /** Whether this placer owns server {@code s} (see {@link #own}). */
-    public boolean owns(int s) {
-        return owned == null || owned[s];
-    }
-
-    /**
-     * A server by the rule in the class comment; {@code warm} lists the servers holding the model warm (null:
-     * every server). When this placer shares the servers with others ({@link #own}), it sees their requests only
-     * through the reports, so it keeps to its own servers where it can: a warm one of its own under the target,
-     * else a warm one of another's under the target (a cold start costs more than a second of stale counts), else
-     * the least predicted backlog among its own, else among all. Does not record the request: call
-     * {@link #assign} once its work per server is known.
-     */
-    public int pick(int[] warm, Taken taken, double now, RandomGenerator rng) {
-        int s = least(warm, taken, now, rng, true, MINE);
-        if (s < 0 && owned != null) {
-            s = least(warm, taken, now, rng, true, OTHERS);
-        }
-        if (s < 0) {
-            s = least(null, taken, now, rng, false, MINE);
-        }
-        if (s < 0 && owned != null) {
-            s = least(null, taken, now, rng, false, ANY);
-        }
-        return s >= 0 ? s : rng.nextInt(n);
-    }
-
-    private static final int MINE = 0;
-    private static final int OTHERS = 1;
-    private static final int ANY = 2;
-
-    /**
-     * The server of {@code pool} (null: all) not taken, of the given owner, under the target if asked, with the
-     * least predicted backlog; the scan starts at a random one and stops at an idle one; -1 when none qualifies.
-     */
-    private int least(int[] pool, Taken taken, double now, RandomGenerator rng, boolean underTarget, int whose) {
-        int count = pool == null ? n : pool.length;
-        if (count == 0) {
+    public int pick(int warmPool, Taken taken, double now, RandomGenerator rng) {
+        if (upCount == 0) {
             return -1;
         }
-        int start = rng.nextInt(count);
-        int best = -1;
-        double bestWork = Double.POSITIVE_INFINITY;
-        for (int i = 0; i < count && bestWork > 0; i++) {
-            int s = pool == null ? (start + i) % count : pool[(start + i) % count];
-            if (whose != ANY && owns(s) != (whose == MINE)) {
+        unpark(now);
+        if (warmPool == EVERY_SERVER && !everyPool) {
+            everyPool = true;
+            for (int x = 0; x < n; x++) {
+                under.get(0)[owner(x)].add(x, up[x] && !parked[x]);
+            }
+        }
+        MinTree[] pool = warmPool == NO_SERVER || warmPool + 1 >= under.size() ? null : under.get(warmPool + 1);
+        int s = pool == null ? -1 : least(pool[MINE], taken, now, true);
+        if (s < 0 && pool != null) {
+            s = least(pool[OTHERS], taken, now, true);
+        }
+        if (s < 0) {
+            s = least(any[MINE], taken, now, false);
+        }
+        if (s < 0) {
+            s = least(any[OTHERS], taken, now, false);
+        }
+        return s >= 0 ? s : upList[rng.nextInt(upCount)];
+    }
+
+    /** Returns to their pools the parked servers whose count is predicted under the target at {@code now}. */
+    private void unpark(double now) {
+        for (int s = parkedTree.min(); s >= 0 && underFrom[s] <= now; s = parkedTree.min()) {
+            parked[s] = false;
+            present(s);
+        }
+    }
+
+    /**
+     * The present server of {@code tree} not taken (and under the target if asked: one found at it is parked) with
+     * the least predicted backlog, or -1; the taken ones are put back before returning.
+     */
+    private int least(MinTree tree, Taken taken, double now, boolean underTarget) {
+        int skips = 0;
+        int found = -1;
+        for (int s = tree.min(); s >= 0; s = tree.min()) {
+            if (underTarget && ongoing(s, now) >= target) {
+                underFrom[s] = underTargetFrom(s);
+                parked[s] = true;
+                present(s);
                 continue;
             }
-            double w = backlog(s, now);
-            if (w >= bestWork || taken.taken(s) || (underTarget && ongoing(s, now) >= target)) {
-                continue; // the cheap test first: most servers lose on backlog before their count is looked at
+            if (!taken.taken(s)) {
+                found = s;
+                break;
             }
-            best = s;
-            bestWork = w;
+            if (skips == skipped.length) {
+                skipped = Arrays.copyOf(skipped, 2 * skips);
+            }
+            skipped[skips++] = s;
+            tree.set(s, false);
         }
-        return best;
+        for (int i = 0; i < skips; i++) {
+            tree.set(skipped[i], true);
+        }
+        return found;
+    }
+
+    /**
+     * The earliest time at which server {@code s}'s predicted count is under the target, given its reported
+     * requests (counted until {@code reportedUntil}) and its own requests (each until its predicted finish, in
+     * order): at the finish of the request that brings the count under the target before the reported ones are
+     * done, else when they are done and enough own requests have finished too.
+     */
+    private double underTargetFrom(int s) {
+        Requests q = own[s];
+        int room = target - reported[s];
+        if (room > 0) {
+            int mustFinish = q.size - room + 1;
+            if (mustFinish <= 0) {
+                return Double.NEGATIVE_INFINITY;
+            }
+            double t = q.finish[q.slot(mustFinish - 1)];
+            if (t < reportedUntil[s]) {
+                return t;
+            }
+        }
+        int mustFinish = q.size - target + 1;
+        return Math.max(reportedUntil[s], mustFinish <= 0 ? Double.NEGATIVE_INFINITY : q.finish[q.slot(mustFinish - 1)]);
     }
 
     /** A growable ring of requests, in send order. */

@@ -78,15 +78,22 @@ class ServerLedgerTest {
         ledger.report(2, 2, 0.1, 0); // at the target
         ledger.report(3, 0, 0.0, 0); // idle but cold
         SplittableRandom rng = new SplittableRandom(1);
-        int[] warm = {0, 1, 2};
+        int warm = 0; // servers 0, 1, 2
+        int onlyTwo = 1; // server 2
+        ledger.setPools(0, new int[] {warm});
+        ledger.setPools(1, new int[] {warm});
+        ledger.setPools(2, new int[] {warm, onlyTwo});
         for (int i = 0; i < 50; i++) {
             assertThat(ledger.pick(warm, ServerLedger.Taken.NONE, 0, rng)).isEqualTo(1);
         }
         assertThat(ledger.pick(warm, s -> s == 1, 0, rng)).as("server 1 taken by the request").isEqualTo(0);
         assertThat(ledger.pick(warm, s -> s != 2, 0, rng)).as("only server 2 left, at the target").isEqualTo(2);
-        assertThat(ledger.pick(new int[] {2}, ServerLedger.Taken.NONE, 0, rng))
+        assertThat(ledger.pick(onlyTwo, ServerLedger.Taken.NONE, 0, rng))
                 .as("no warm server under the target: the least backlog anywhere").isEqualTo(3);
-        assertThat(ledger.pick(null, ServerLedger.Taken.NONE, 0, rng)).as("every server warm").isEqualTo(3);
+        assertThat(ledger.pick(ServerLedger.NO_SERVER, ServerLedger.Taken.NONE, 0, rng)).as("no warm server").isEqualTo(3);
+        assertThat(ledger.pick(ServerLedger.EVERY_SERVER, ServerLedger.Taken.NONE, 0, rng)).as("every server warm").isEqualTo(3);
+        assertThat(ledger.pick(warm, ServerLedger.Taken.NONE, 0.1, rng))
+                .as("at 0.1 s server 2's reported requests are done: under the target, least backlog").isEqualTo(2);
     }
 
     @Test
@@ -95,7 +102,7 @@ class ServerLedgerTest {
         SplittableRandom rng = new SplittableRandom(2);
         Set<Integer> seen = new HashSet<>();
         for (int i = 0; i < 100; i++) {
-            seen.add(ledger.pick(null, s -> true, 0, rng));
+            seen.add(ledger.pick(ServerLedger.EVERY_SERVER, s -> true, 0, rng));
         }
         assertThat(seen).containsExactlyInAnyOrder(0, 1, 2);
     }
@@ -106,25 +113,12 @@ class ServerLedgerTest {
         SplittableRandom rng = new SplittableRandom(3);
         int[] hits = new int[4];
         for (int i = 0; i < 40; i++) {
-            int s = ledger.pick(null, ServerLedger.Taken.NONE, 0, rng);
+            int s = ledger.pick(ServerLedger.EVERY_SERVER, ServerLedger.Taken.NONE, 0, rng);
             ledger.assign(s, 1.0, 0);
             hits[s]++;
         }
         assertThat(hits).containsExactly(10, 10, 10, 10);
         assertThat(ledger.backlog(0, 4)).isCloseTo(6.0, within(EPS));
-    }
-
-    @Test
-    void copy_carriesOneServersEntry() {
-        ServerLedger a = new ServerLedger(2, 3);
-        a.report(1, 2, 1.0, 0);
-        a.assign(1, 0.5, 0.5);
-        ServerLedger b = new ServerLedger(1, 3);
-        b.copy(0, a, 1);
-        assertThat(b.backlog(0, 0.5)).isCloseTo(1.0, within(EPS));
-        assertThat(b.ongoing(0, 0.6)).isEqualTo(3);
-        b.assign(0, 1.0, 0.5);
-        assertThat(a.ongoing(1, 0.6)).as("the copy is independent").isEqualTo(3);
     }
 
     @Test
@@ -150,9 +144,6 @@ class ServerLedgerTest {
         assertThat(ledger.ongoing(0, 0)).isEqualTo(1);
         assertThat(ledger.ongoing(1, 0)).isEqualTo(1);
         assertThat(ledger.meanRequestSeconds()).isCloseTo(2.25, within(EPS));
-        ServerLedger next = new ServerLedger(1, 3);
-        next.continueMean(ledger);
-        assertThat(next.meanRequestSeconds()).isCloseTo(2.25, within(EPS));
     }
 
     @Test
@@ -176,13 +167,17 @@ class ServerLedgerTest {
         ledger.report(2, 1, 3.0, 0); // own, under the target, busy
         ledger.report(3, 0, 0.0, 0); // another's, idle
         SplittableRandom rng = new SplittableRandom(9);
+        int zeroAndOne = 0;
+        int zero = 1;
+        ledger.setPools(0, new int[] {zeroAndOne, zero});
+        ledger.setPools(1, new int[] {zeroAndOne});
         for (int i = 0; i < 20; i++) {
-            assertThat(ledger.pick(null, ServerLedger.Taken.NONE, 0, rng)).as("own and under the target").isEqualTo(2);
-            assertThat(ledger.pick(new int[] {0, 1}, ServerLedger.Taken.NONE, 0, rng))
+            assertThat(ledger.pick(ServerLedger.EVERY_SERVER, ServerLedger.Taken.NONE, 0, rng)).as("own and under the target").isEqualTo(2);
+            assertThat(ledger.pick(zeroAndOne, ServerLedger.Taken.NONE, 0, rng))
                     .as("own warm at the target: another's warm server under it").isEqualTo(1);
-            assertThat(ledger.pick(new int[] {0}, ServerLedger.Taken.NONE, 0, rng))
+            assertThat(ledger.pick(zero, ServerLedger.Taken.NONE, 0, rng))
                     .as("no warm server under the target: own least backlog").isEqualTo(0);
-            assertThat(ledger.pick(new int[] {0}, s -> s == 0 || s == 2, 0, rng))
+            assertThat(ledger.pick(zero, s -> s == 0 || s == 2, 0, rng))
                     .as("own servers taken: any least backlog").isIn(1, 3);
         }
         ledger.own(0, 1);

@@ -78,7 +78,7 @@ public record ClusterSnapshot(List<String> upServers, double opsPerSecond, doubl
         return parts.isEmpty() ? null : "cluster: " + String.join(", ", parts);
     }
 
-    private static double relative(double before, double now) {
+    static double relative(double before, double now) {
         return before == now ? 0 : Math.abs(now - before) / Math.max(Math.abs(before), Double.MIN_NORMAL);
     }
 }

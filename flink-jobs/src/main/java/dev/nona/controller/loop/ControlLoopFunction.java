@@ -1,6 +1,7 @@
 package dev.nona.controller.loop;
 
 import dev.nona.controller.cluster.ClusterSnapshot;
+import dev.nona.controller.cluster.ClusterTracker;
 import dev.nona.controller.drift.DriftDetector;
 import dev.nona.controller.drift.DriftState;
 import dev.nona.controller.drift.DriftTrigger;
@@ -53,8 +54,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Runs with parallelism 1, keyed by one constant key so that it has keyed state and timers. Its state: latest
  * telemetry per server, DAG per model, rates per model per open window, the drift state (a few numbers per model),
- * the current table, the backlog and the running solve's input. A solve running during a checkpoint is kept as its
- * input and restarted after a restore.
+ * the current table, the backlog and the running solve's input; each grows with the servers or the models, and the
+ * table with both. A solve running during a checkpoint is kept as its input and restarted after a restore.
+ *
+ * <p>The cluster view is a {@link ClusterTracker} updated per report in $O(\log N)$ (rebuilt from the telemetry
+ * state once after a restore); a server not heard from within {@code cluster.liveness-timeout} (processing time,
+ * checked by a timer at the next deadline, so it goes down even if no telemetry arrives at all) is down, with a
+ * {@code CLUSTER_CHANGED} event naming it and why.
  */
 public final class ControlLoopFunction extends KeyedProcessFunction<String, ControlInput, ControllerTable> {
     private static final long serialVersionUID = 1L;
@@ -74,7 +80,8 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     private transient MapState<String, CatalogDag> catalog;
     private transient MapState<Long, RateVector> windows;
     private transient ValueState<DriftState> drift;
-    private transient ValueState<ClusterSnapshot> cluster;
+    private transient ClusterTracker tracker;
+    private transient long livenessTimer;
     private transient ValueState<ControllerTable> current;
     private transient ValueState<SolveBacklog> backlog;
     private transient ValueState<RunningSolve> running;
@@ -99,7 +106,6 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         catalog = rc.getMapState(new MapStateDescriptor<>("catalog", Types.STRING, JsonRecordTypeInfo.of(CatalogDag.class)));
         windows = rc.getMapState(new MapStateDescriptor<>("window-rates", Types.LONG, JsonRecordTypeInfo.of(RateVector.class)));
         drift = rc.getState(new ValueStateDescriptor<>("drift", JsonRecordTypeInfo.of(DriftState.class)));
-        cluster = rc.getState(new ValueStateDescriptor<>("cluster", JsonRecordTypeInfo.of(ClusterSnapshot.class)));
         current = rc.getState(new ValueStateDescriptor<>("current-table", JsonRecordTypeInfo.of(ControllerTable.class)));
         backlog = rc.getState(new ValueStateDescriptor<>("solve-backlog", JsonRecordTypeInfo.of(SolveBacklog.class)));
         running = rc.getState(new ValueStateDescriptor<>("running-solve-v2", JsonRecordTypeInfo.of(RunningSolve.class)));
@@ -158,17 +164,60 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
             return; // an older status than the one we hold: keep the newest (deterministic whatever the order)
         }
         servers.put(status.serverId(), status);
-        List<ServerTelemetry> all = new ArrayList<>();
-        servers.values().forEach(all::add);
-        ClusterSnapshot now = ClusterSnapshot.of(all, settings.defaultLinkBitsPerSecond());
-        String change = now.changeFrom(cluster.value(), settings.drift().threshold());
+        ClusterTracker.Change change = tracker(ctx).report(status, ctx.timerService().currentProcessingTime());
         if (change != null) {
-            cluster.update(now);
-            markPending(change);
-            LOG.info("Cluster changed: {} ({} servers up)", change, now.upServers().size());
-            emit(ctx, ControllerEventType.CLUSTER_CHANGED, Map.of("change", change, "servers", now.upServers().size(),
-                    "linkBitsPerSecond", now.linkBitsPerSecond()));
+            onClusterChange(change, ctx);
         }
+        scheduleLiveness(ctx);
+    }
+
+    /** The cluster view, built from the telemetry state on first use (after a start or a restore: all heard now). */
+    private ClusterTracker tracker(Context ctx) throws Exception {
+        if (tracker == null) {
+            tracker = new ClusterTracker(settings.defaultLinkBitsPerSecond(), settings.drift().threshold(),
+                    settings.livenessTimeout().toMillis());
+            long now = ctx.timerService().currentProcessingTime();
+            for (ServerTelemetry s : servers.values()) {
+                tracker.report(s, now);
+            }
+            livenessTimer = 0;
+            scheduleLiveness(ctx);
+        }
+        return tracker;
+    }
+
+    /** A processing-time timer at the next liveness deadline, unless one is set for it or earlier. */
+    private void scheduleLiveness(Context ctx) {
+        long deadline = tracker.nextDeadline();
+        if (deadline != Long.MAX_VALUE && (livenessTimer == 0 || deadline < livenessTimer
+                || livenessTimer <= ctx.timerService().currentProcessingTime())) {
+            livenessTimer = deadline;
+            ctx.timerService().registerProcessingTimeTimer(deadline);
+        }
+    }
+
+    private void checkLiveness(OnTimerContext ctx) throws Exception {
+        for (ClusterTracker.Change change : tracker(ctx).expire(ctx.timerService().currentProcessingTime())) {
+            onClusterChange(change, ctx);
+        }
+        if (livenessTimer <= ctx.timerService().currentProcessingTime()) {
+            livenessTimer = 0;
+        }
+        scheduleLiveness(ctx);
+    }
+
+    private void onClusterChange(ClusterTracker.Change change, Context ctx) throws Exception {
+        markPending(change.description());
+        LOG.info("Cluster changed: {} ({} servers live)", change.description(), tracker.liveCount());
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("change", change.description());
+        details.put("servers", tracker.liveCount());
+        details.put("linkBitsPerSecond", tracker.linkBitsPerSecond());
+        if (change.server() != null) {
+            details.put("server", change.server());
+            details.put("reason", change.reason());
+        }
+        emit(ctx, ControllerEventType.CLUSTER_CHANGED, details);
     }
 
     private void onCatalog(ModelCatalogEntry entry, Context ctx) throws Exception {
@@ -198,12 +247,13 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     /** Records a cluster or catalog change; the detector turns it into a trigger at the next window end. */
     private void markPending(String cause) throws Exception {
         DriftState state = driftState();
-        drift.update(state.withPendingCause(SolveBacklog.join(state.pendingCause(), cause)));
+        drift.update(state.withPendingCause(Causes.append(state.pendingCause(), cause)));
     }
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<ControllerTable> out) throws Exception {
         if (ctx.timeDomain() == TimeDomain.PROCESSING_TIME) {
+            checkLiveness(ctx);
             closeLateWindows(ctx);
             pollSolver(ctx, out);
             startIfDue(ctx);
@@ -272,7 +322,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
             ctx.timerService().registerProcessingTimeTimer(pending.retryAt());
             return;
         }
-        SolveInput input = solveInput(pending);
+        SolveInput input = solveInput(pending, ctx);
         if (input == null) {
             LOG.debug("Trigger '{}' waits: no usable cluster or an empty catalog", pending.cause());
             return; // the backlog stays; the next window end tries again
@@ -288,8 +338,8 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     }
 
     /** What to solve for the backlog: the catalog, the cluster and the backlog's rates; null if not solvable yet. */
-    private SolveInput solveInput(SolveBacklog pending) throws Exception {
-        ClusterSnapshot snapshot = cluster.value();
+    private SolveInput solveInput(SolveBacklog pending, Context ctx) throws Exception {
+        ClusterSnapshot snapshot = tracker(ctx).usable() ? tracker.snapshot() : null;
         Map<String, CatalogDag> dags = new TreeMap<>();
         for (Map.Entry<String, CatalogDag> e : catalog.entries()) {
             dags.put(e.getKey(), e.getValue());

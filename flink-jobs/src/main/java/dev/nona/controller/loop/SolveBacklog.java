@@ -9,16 +9,13 @@ import java.util.TreeMap;
  * verdict (published or rejected); a failed or timed-out solve leaves it here with the next attempt's time. Triggers
  * arriving meanwhile merge into it: their causes are joined and the newest rates win.
  *
- * @param cause      why (joined causes, bounded to {@link #MAX_CAUSE_CHARS})
+ * @param cause      why (joined causes, bounded to {@link Causes#MAX_CHARS})
  * @param rates      requests/s per model to solve for (copied)
  * @param generation bumped by every merge, so a finished solve knows whether a newer trigger arrived meanwhile
  * @param attempts   failed or timed-out attempts so far
  * @param retryAt    processing time (ms) before which no new attempt starts, or {@link Long#MIN_VALUE}
  */
 public record SolveBacklog(String cause, Map<String, Double> rates, long generation, int attempts, long retryAt) {
-    /** Longest cause kept: causes joined past it are summarised, so events stay bounded. */
-    static final int MAX_CAUSE_CHARS = 1000;
-
     public SolveBacklog {
         if (cause == null || cause.isBlank()) {
             throw new IllegalArgumentException("BUG: a solve backlog needs a cause, not '" + cause + "'");
@@ -32,7 +29,7 @@ public record SolveBacklog(String cause, Map<String, Double> rates, long generat
 
     /** This trigger with a newer one merged in (its rates win; the attempts and backoff stay). */
     SolveBacklog merge(String newCause, Map<String, Double> newRates) {
-        return new SolveBacklog(join(cause, newCause), newRates, generation + 1, attempts, retryAt);
+        return new SolveBacklog(Causes.append(cause, newCause), newRates, generation + 1, attempts, retryAt);
     }
 
     /** After a failed or timed-out attempt at {@code now}: the next one waits {@code delayMillis}. */
@@ -47,21 +44,5 @@ public record SolveBacklog(String cause, Map<String, Double> rates, long generat
     SolveBacklog answered(String answeredCause) {
         String rest = cause.startsWith(answeredCause + "; ") ? cause.substring(answeredCause.length() + 2) : cause;
         return new SolveBacklog(rest, rates, generation, 0, Long.MIN_VALUE);
-    }
-
-    /** {@code a; b}, without repeating a cause already there, summarised past {@link #MAX_CAUSE_CHARS}. */
-    static String join(String a, String b) {
-        if (a == null) {
-            return b;
-        }
-        if (a.equals(b) || a.startsWith(b + "; ") || a.endsWith("; " + b) || a.contains("; " + b + "; ")) {
-            return a;
-        }
-        String joined = a + "; " + b;
-        if (joined.length() <= MAX_CAUSE_CHARS) {
-            return joined;
-        }
-        String more = " ... and more";
-        return a.endsWith(more) ? a : a.substring(0, Math.min(a.length(), MAX_CAUSE_CHARS - more.length())) + more;
     }
 }

@@ -37,8 +37,8 @@ public final class LocalPlacer implements RequestPlacer {
         int server = servers.pick(model, eventTime, rng);
         this.server[0] = server;
         servers.record(this.server, ops, 1, eventTime);
-        if (cachedFor != servers) {
-            stages = new List[servers.upCount()];
+        if (cachedFor != servers || stages.length < servers.known()) {
+            stages = new List[Math.max(16, 2 * servers.known())];
             cachedFor = servers;
         }
         List<StageAssignment> placed = stages[server];

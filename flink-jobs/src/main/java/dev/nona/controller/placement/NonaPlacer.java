@@ -29,8 +29,11 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
     private final double jct;
     private WarmFirstServers servers;
     private long eventTime;
-    private int[] warm;
-    /** Stage assignments by task and server index, for {@link #cachedFor}: immutable, so shared by all decisions. */
+    private int warm;
+    /**
+     * Stage assignments by server index, then task, for {@link #cachedFor}: immutable, so shared by all decisions;
+     * a request's tasks mostly share a few servers, so by server first its look-ups stay in a few short rows.
+     */
     private StageAssignment[][] stages;
     private WarmFirstServers cachedFor;
 
@@ -64,18 +67,23 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
         this.servers = servers;
         this.eventTime = eventTime;
         this.warm = servers.warm(model);
-        if (cachedFor != servers) {
-            stages = new StageAssignment[tasks.size()][servers.upCount()];
+        if (cachedFor != servers || stages.length < servers.known()) {
+            stages = new StageAssignment[Math.max(16, 2 * servers.known())][];
             cachedFor = servers;
         }
         sampler.place(modelIndex, this, rng, out);
         servers.record(out, ops, out.length, eventTime);
         StageAssignment[] result = this.result;
         for (int i = 0; i < out.length; i++) {
-            StageAssignment stage = stages[i][out[i]];
+            StageAssignment[] row = stages[out[i]];
+            if (row == null) {
+                row = new StageAssignment[tasks.size()];
+                stages[out[i]] = row;
+            }
+            StageAssignment stage = row[i];
             if (stage == null) {
                 stage = new StageAssignment(tasks.get(i), servers.id(out[i]));
-                stages[i][out[i]] = stage;
+                row[i] = stage;
             }
             result[i] = stage;
         }

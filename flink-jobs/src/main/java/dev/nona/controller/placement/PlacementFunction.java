@@ -33,6 +33,8 @@ import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.co.BroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 /**
  * The placement operator (DESIGN.md §1, step 4): for every request, samples a placement from the current table
  * and tags each original stage of the model's DAG with its target server and the table's version. The table,
@@ -44,14 +46,26 @@ import org.apache.flink.util.OutputTag;
  * locally on one server (warm first). While no server is up or the catalog is still empty (the controller is
  * starting), requests are held, up to a fixed number (operator state, checkpointed), and placed as soon as
  * telemetry and the catalog arrive; beyond that, and for a model that is not in the catalog, a request becomes a
- * dead letter with the reason. Each request's sample is seeded by its id and the
- * table version, so a replay after a failure makes the same decision. Per request: $O(\text{tasks})$, no state
- * writes, no state look-ups once the model has a placer; the samplers are rebuilt only when the broadcast state
- * changes.
+ * dead letter with the reason.
+ *
+ * <p>Servers are chosen by {@link WarmFirstServers}: only live ones (reported up with a compute rate above 0, and
+ * heard within {@code cluster.liveness-timeout} on this operator's processing-time clock, checked before every
+ * placement), least predicted backlog first by a ledger of this subtask's own requests. That ledger is transient
+ * (rebuilt from the reports after a restore, every server heard anew at that time), so decisions are not replayed
+ * identically after a failure: each request's sample is seeded by its id and the table version, but the server
+ * mapping depends on the requests placed before it since the last reports. With at-least-once delivery, the first
+ * decision per request id wins (docs/topics.md).
+ *
+ * <p>Per request: $O(\text{tasks} \cdot \log N)$ for $N$ servers (no scan of the servers), and the only state it
+ * writes is the held requests while the controller starts; per telemetry report $O(w \log N)$ for a server warm
+ * for $w$ models (the server mapping is updated in place, not rebuilt); the samplers are rebuilt only when the
+ * table or the catalog changes, or the live servers' mean compute rate moves by more than
+ * {@link #OPS_REBUILD_TOLERANCE} (it sets the local placer's predicted JCT).
  */
 public final class PlacementFunction extends BroadcastProcessFunction<RequestRecord, BroadcastUpdate, PlacementDecision>
         implements CheckpointedFunction {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(PlacementFunction.class);
 
     private static final String CURRENT = "current";
     public static final MapStateDescriptor<String, ControllerTable> TABLE =
@@ -62,6 +76,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             new MapStateDescriptor<>("models", Types.STRING, JsonRecordTypeInfo.of(CatalogDag.class));
     /** Requests held at most while the controller starts (no server or no catalog known yet). */
     public static final int DEFAULT_STARTUP_BUFFER = 10_000;
+    /** Relative change of the live servers' mean compute rate that rebuilds the placers. */
+    static final double OPS_REBUILD_TOLERANCE = 1e-3;
     /** Requests that could not be placed, as dead letters. */
     public static final OutputTag<DeadLetter> UNPLACED =
             new OutputTag<>("unplaced", JsonRecordTypeInfo.of(DeadLetter.class));
@@ -71,6 +87,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private final PlacerFactory placers;
     private final List<String> bootstrapJson;
     private final int startupBuffer;
+    private final long livenessTimeoutMillis;
 
     private transient JsonSerde<InferenceRequest> requestSerde;
     private transient Map<String, RequestPlacer> placerCache;
@@ -83,20 +100,38 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient Counter unplaced;
     private transient volatile long tableVersion;
 
+    private transient boolean serversFromBootstrap;
+    private transient Counter silenced;
     private transient Bootstrap bootstrap;
     private transient List<RequestRecord> held;
     private transient ListState<RequestRecord> heldState;
+
+    /** Default of {@code cluster.liveness-timeout}. */
+    public static final long DEFAULT_LIVENESS_TIMEOUT_MILLIS = 3_000;
 
     public PlacementFunction(String requestsTopic, int targetOngoingRequests, PlacerFactory placers) {
         this(requestsTopic, targetOngoingRequests, placers, List.of(), DEFAULT_STARTUP_BUFFER);
     }
 
-    /**
-     * With a bootstrap snapshot (a table, server statuses, catalog entries; e.g. read back from
-     * {@code placement-tables} for a warm start): used until the broadcast state holds something newer.
-     */
+    /** As the full constructor, with the default liveness timeout. */
     public PlacementFunction(String requestsTopic, int targetOngoingRequests, PlacerFactory placers,
             List<BroadcastUpdate> bootstrap, int startupBuffer) {
+        this(requestsTopic, targetOngoingRequests, placers, bootstrap, startupBuffer, DEFAULT_LIVENESS_TIMEOUT_MILLIS);
+    }
+
+    /**
+     * With a bootstrap snapshot (a table, server statuses, catalog entries), used until the broadcast state holds
+     * something newer: the pipeline benchmark and tests start from one. The controller job passes none: its warm
+     * start is the broadcast state restored from a checkpoint.
+     *
+     * @param livenessTimeoutMillis a server not heard from for longer is not used ({@code cluster.liveness-timeout})
+     */
+    public PlacementFunction(String requestsTopic, int targetOngoingRequests, PlacerFactory placers,
+            List<BroadcastUpdate> bootstrap, int startupBuffer, long livenessTimeoutMillis) {
+        if (livenessTimeoutMillis <= 0) {
+            throw new IllegalArgumentException("cluster.liveness-timeout (" + livenessTimeoutMillis + " ms) must be > 0");
+        }
+        this.livenessTimeoutMillis = livenessTimeoutMillis;
         if (startupBuffer < 0) {
             throw new IllegalArgumentException("placement.startup-buffer (" + startupBuffer + ") must be >= 0");
         }
@@ -117,6 +152,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         var metrics = getRuntimeContext().getMetricGroup();
         decisions = metrics.counter("decisions");
         unplaced = metrics.counter("unplacedRequests");
+        silenced = metrics.counter("silentServers");
         metrics.gauge("tableVersion", () -> tableVersion);
         metrics.gauge("heldRequests", () -> held.size());
     }
@@ -124,8 +160,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     @Override
     public void processElement(RequestRecord record, ReadOnlyContext ctx, Collector<PlacementDecision> out) throws Exception {
         if (serversDirty || tableDirty) {
-            refresh(ctx.getBroadcastState(SERVERS), ctx.getBroadcastState(TABLE));
+            refresh(ctx.getBroadcastState(SERVERS), ctx.getBroadcastState(TABLE), ctx.currentProcessingTime());
         }
+        expireSilent(ctx.currentProcessingTime());
         placeOrHold(record, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
     }
 
@@ -175,7 +212,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         if (held.isEmpty()) {
             return;
         }
-        refresh(ctx.getBroadcastState(SERVERS), ctx.getBroadcastState(TABLE));
+        refresh(ctx.getBroadcastState(SERVERS), ctx.getBroadcastState(TABLE), ctx.currentProcessingTime());
+        expireSilent(ctx.currentProcessingTime());
         List<RequestRecord> waiting = new ArrayList<>(held);
         held.clear();
         for (RequestRecord record : waiting) {
@@ -192,25 +230,53 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         return placer;
     }
 
+    /** Stops using the servers not heard from within the liveness timeout (see {@link WarmFirstServers}). */
+    private void expireSilent(long now) {
+        int before = servers.upCount();
+        int[] first = {-1};
+        servers.expireSilent(now, s -> {
+            silenced.inc();
+            if (first[0] < 0) {
+                first[0] = s;
+            }
+        });
+        if (servers.upCount() != before) {
+            // one line per check, not per server: a telemetry outage can silence thousands at once
+            LOG.info("{} server(s) silent, e.g. {} (no report since {}, more than cluster.liveness-timeout = {} ms): no new "
+                    + "stages until they report again", before - servers.upCount(), servers.id(first[0]),
+                    servers.heardAt(first[0]), livenessTimeoutMillis);
+            onServersChanged();
+        }
+    }
+
+    /** The live servers changed: the placers' mean compute rate may have moved. */
+    private void onServersChanged() {
+        double nu = servers.meanOpsPerSecond();
+        if (Math.abs(nu - opsPerSecond) > OPS_REBUILD_TOLERANCE * Math.max(opsPerSecond, Double.MIN_NORMAL)) {
+            opsPerSecond = nu;
+            tableDirty = true;
+        }
+    }
+
     private void refresh(ReadOnlyBroadcastState<String, ServerTelemetry> serverState,
-            ReadOnlyBroadcastState<String, ControllerTable> tableState) throws Exception {
+            ReadOnlyBroadcastState<String, ControllerTable> tableState, long now) throws Exception {
         if (serversDirty) {
+            // Once per operator instance (and once after the bootstrap servers give way to real reports); every
+            // later report updates the mapping in place (processBroadcastElement).
             List<ServerTelemetry> all = new ArrayList<>();
             for (Map.Entry<String, ServerTelemetry> e : serverState.immutableEntries()) {
                 all.add(e.getValue());
             }
+            serversFromBootstrap = all.isEmpty() && !bootstrap.servers().isEmpty();
             if (all.isEmpty()) {
                 all.addAll(bootstrap.servers());
             }
             var task = getRuntimeContext().getTaskInfo();
-            servers = WarmFirstServers.of(all, targetOngoingRequests, servers, task.getIndexOfThisSubtask(),
-                    task.getNumberOfParallelSubtasks());
-            double nu = all.stream().filter(ServerTelemetry::up).mapToDouble(ServerTelemetry::opsPerSecond).average().orElse(0);
-            if (nu != opsPerSecond) {
-                opsPerSecond = nu;
-                tableDirty = true;
-            }
+            servers = new WarmFirstServers(targetOngoingRequests, task.getIndexOfThisSubtask(),
+                    task.getNumberOfParallelSubtasks(), livenessTimeoutMillis);
+            all.forEach(s -> servers.update(s, now));
             serversDirty = false;
+            onServersChanged();
         }
         if (tableDirty) {
             table = tableState.get(CURRENT);
@@ -259,7 +325,12 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             ServerTelemetry stored = state.get(update.server().serverId());
             if (stored == null || update.server().eventTime() >= stored.eventTime()) {
                 state.put(update.server().serverId(), update.server());
-                serversDirty = true;
+                if (servers == null || serversFromBootstrap) {
+                    serversDirty = true;
+                } else {
+                    servers.update(update.server(), ctx.currentProcessingTime());
+                    onServersChanged();
+                }
             }
         } else if (update.catalog() != null) {
             ctx.getBroadcastState(MODELS).put(update.catalog().model(), update.catalog().dag());

@@ -1,14 +1,16 @@
 package dev.nona.controller.placement;
 
+import dev.nona.controller.cluster.ServerLiveness;
 import dev.nona.placement.ServerLedger;
 import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.ServerTelemetry;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.function.IntConsumer;
 import java.util.random.RandomGenerator;
 
 /**
@@ -21,27 +23,35 @@ import java.util.random.RandomGenerator;
  * with the least predicted backlog; further parts of the same request go to distinct servers while enough are up,
  * and when every up server is taken, any up server uniformly.
  *
+ * <p>A server is used only while it is <em>live</em>: its latest report says it is up with a compute rate above 0,
+ * and it has been heard within the liveness timeout ({@code cluster.liveness-timeout}) on this operator's
+ * processing-time clock ({@link ServerLiveness}; {@link #expireSilent} runs before every placement, so a server
+ * that stops reporting stops receiving stages even if no telemetry arrives at all). Its next report makes it live
+ * again.
+ *
  * <p>Why the ledger: telemetry is about a second old. Without it, every request between two reports goes to the
  * servers that looked free at the last one; in the simulator (zoo workload, 70% load, 5 seeds) that made the
  * warm-first rule no better than uniform sampling ({@code nona-stale}, 0.431 s mean JCT vs 0.436 s); counting its
  * own requests until the next report brought 0.256 s; predicting when they finish from their work, as this class
  * does ({@code nona-controller}), 0.1465 s, level with join-the-shortest-queue on exact live queues. Each placement
- * subtask keeps its own ledger and sees only its own requests between two reports, so each owns every $p$-th up
- * server (parallelism $p$) and keeps to its own where it can (in the simulator at parallelism 2,
- * {@code nona-controller-p2}: level with {@code spark-fair}, where sharing every server would cost 50%). The
- * ledger is not checkpointed (after a restore the next reports rebuild it).
+ * subtask keeps its own ledger and sees only its own requests between two reports, so each owns a share of the
+ * servers (by a hash of the server id: the same share whatever order the reports come in) and keeps to its own
+ * where it can (in the simulator at parallelism 2, {@code nona-controller-p2}: level with {@code spark-fair}, where
+ * sharing every server would cost 50%). The ledger is not checkpointed (after a restore the next reports rebuild
+ * it).
  *
- * <p>The clock is the requests' event time: a request drains the backlogs up to its own event time (at most 5 s
- * after the newest report: a client clock running ahead must not freeze a server's backlog), a report resets a
- * server's entry at the report's event time (see {@link ServerLedger} for out-of-order times).
+ * <p>The ledger's clock is the requests' event time: a request drains the backlogs up to its own event time (at
+ * most 5 s after the newest report: a client clock running ahead must not freeze a server's backlog), a report
+ * resets a server's entry at the report's event time (see {@link ServerLedger} for out-of-order times).
  *
  * <p>Why not policy-model's {@code modelaware.WarmFirstServerPolicy} over a {@code ModelRegistry}: that pair serves
  * the thesis simulator, whose registry simulates each server's LRU memory and needs memory and model sizes;
  * telemetry reports the cached models as facts (sizes may be 0, no server memory).
  *
- * <p>Rebuilt when telemetry changes ({@link #of(Collection, int, WarmFirstServers)} carries the ledger over: the
- * entries of servers whose report did not change as they are, the others reset by their new report); a pick is
- * $O(N)$ at worst and does not allocate. Not thread-safe: one instance per placement subtask.
+ * <p>Cost: a report ({@link #update}) is $O(w \log N)$ for a server warm for $w$ models (the ledger's index), a
+ * pick $O(\log N)$ plus the servers it skips (see {@link ServerLedger}); neither scans the servers. Servers keep
+ * their index once seen (a down or silent server keeps its entry). Not thread-safe: one instance per placement
+ * subtask.
  *
  * <p>Based on: the model-aware scheduling thesis (SigmaOS + Ray Serve), colocation with a target of ongoing
  * requests and MASched's count of routed requests; join-the-shortest-queue on queued work.
@@ -50,90 +60,142 @@ public final class WarmFirstServers {
     private static final int[] NONE = new int[0];
     /** How far a request's event time may run ahead of the newest telemetry report (reports come about every second). */
     static final long MAX_AHEAD_OF_TELEMETRY_MILLIS = 5_000;
+    /** A liveness timeout that never expires, for uses without a clock (tests, one-shot tools). */
+    public static final long NO_LIVENESS_TIMEOUT = Long.MAX_VALUE / 4;
 
-    private final String[] up;
-    private final ServerTelemetry[] reports;
-    private final Map<String, int[]> warm;
-    /** Null when no server is up. */
     private final ServerLedger ledger;
+    private final ServerLiveness liveness;
+    private final int subtask;
+    private final int parallelism;
+    private final Map<String, Integer> index = new HashMap<>();
+    private final List<String> ids = new ArrayList<>();
+    private final List<ServerTelemetry> reports = new ArrayList<>();
+    /** Whether each server's latest report makes it usable (up, compute rate above 0), and whether it went silent. */
+    private boolean[] reportedUp = new boolean[0];
+    private boolean[] silent = new boolean[0];
+    /** A warm pool per model (the ledger's pool id). */
+    private final Map<String, Integer> pools = new HashMap<>();
     private final TakenParts taken = new TakenParts();
-    /** The newest event time among the up servers' reports (epoch ms). */
-    private final long newestReport;
-
-    private WarmFirstServers(List<ServerTelemetry> up, Map<String, int[]> warm, int target) {
-        this.up = up.stream().map(ServerTelemetry::serverId).toArray(String[]::new);
-        this.reports = up.toArray(ServerTelemetry[]::new);
-        this.warm = warm;
-        this.newestReport = up.stream().mapToLong(ServerTelemetry::eventTime).max().orElse(Long.MAX_VALUE - MAX_AHEAD_OF_TELEMETRY_MILLIS);
-        this.ledger = up.isEmpty() ? null
-                : new ServerLedger(up.stream().mapToDouble(ServerTelemetry::opsPerSecond).toArray(), target);
-    }
-
-    /** From the latest status of each server, with an empty ledger; servers that are down are never chosen. */
-    public static WarmFirstServers of(Collection<ServerTelemetry> latest, int targetOngoingRequests) {
-        return of(latest, targetOngoingRequests, null);
-    }
+    /** Sum of the compute rates of the live servers. */
+    private double liveOps;
+    /** The newest event time among the reports (epoch ms). */
+    private long newestReport = Long.MIN_VALUE;
 
     /**
-     * From the latest status of each server, keeping {@code previous}'s ledger entries for the servers whose report
-     * is unchanged (a server that reported again starts from its new report, with the requests placed after it).
+     * No server yet; add them with {@link #update}.
+     *
+     * @param targetOngoingRequests a warm server with fewer ongoing requests is preferred, {@code >= 1}
+     * @param subtask               this placement subtask's index, in {@code [0, parallelism)}
+     * @param parallelism           placement subtasks sharing the servers, {@code >= 1}
+     * @param livenessTimeoutMillis a server unheard for longer is not used, {@code > 0}
      */
-    public static WarmFirstServers of(Collection<ServerTelemetry> latest, int targetOngoingRequests, WarmFirstServers previous) {
-        return of(latest, targetOngoingRequests, previous, 0, 1);
-    }
-
-    /**
-     * As {@link #of(Collection, int, WarmFirstServers)} for placement subtask {@code subtask} of {@code parallelism}:
-     * it owns every {@code parallelism}-th up server in id order, starting at its index, and prefers them
-     * ({@link ServerLedger#own}): each subtask's ledger sees only its own requests between two reports.
-     */
-    public static WarmFirstServers of(Collection<ServerTelemetry> latest, int targetOngoingRequests, WarmFirstServers previous,
-            int subtask, int parallelism) {
+    public WarmFirstServers(int targetOngoingRequests, int subtask, int parallelism, long livenessTimeoutMillis) {
         if (targetOngoingRequests < 1) {
             throw new IllegalArgumentException("placement.target-ongoing-requests (" + targetOngoingRequests + ") must be >= 1");
         }
-        Map<String, ServerTelemetry> sorted = new TreeMap<>();
-        latest.forEach(s -> sorted.put(s.serverId(), s));
-        List<ServerTelemetry> up = new ArrayList<>();
-        Map<String, List<Integer>> warm = new HashMap<>();
-        for (ServerTelemetry s : sorted.values()) {
-            if (!s.up()) {
-                continue;
-            }
-            int index = up.size();
-            up.add(s);
-            for (CachedModel m : s.cachedModels()) {
-                warm.computeIfAbsent(m.model(), k -> new ArrayList<>()).add(index);
-            }
+        if (parallelism < 1 || subtask < 0 || subtask >= parallelism) {
+            throw new IllegalArgumentException("subtask (" + subtask + ") must be in [0, parallelism (" + parallelism + "))");
         }
-        Map<String, int[]> warmArrays = new HashMap<>();
-        warm.forEach((m, list) -> warmArrays.put(m, list.stream().mapToInt(Integer::intValue).toArray()));
-        WarmFirstServers next = new WarmFirstServers(up, warmArrays, targetOngoingRequests);
-        if (next.ledger != null) {
-            next.ledger.own(subtask, parallelism);
-            next.fillLedger(previous);
-        }
-        return next;
+        this.ledger = new ServerLedger(targetOngoingRequests);
+        this.liveness = new ServerLiveness(livenessTimeoutMillis);
+        this.subtask = subtask;
+        this.parallelism = parallelism;
     }
 
-    private void fillLedger(WarmFirstServers previous) {
-        Map<String, Integer> index = new HashMap<>();
-        if (previous != null && previous.ledger != null) {
-            ledger.continueMean(previous.ledger);
-            for (int i = 0; i < previous.up.length; i++) {
-                index.put(previous.up[i], i);
+    /** From the latest status of each server, heard now, without a liveness timeout; down servers are never chosen. */
+    public static WarmFirstServers of(Collection<ServerTelemetry> latest, int targetOngoingRequests) {
+        return of(latest, targetOngoingRequests, 0, 1);
+    }
+
+    /** As {@link #of(Collection, int)} for placement subtask {@code subtask} of {@code parallelism}. */
+    public static WarmFirstServers of(Collection<ServerTelemetry> latest, int targetOngoingRequests, int subtask, int parallelism) {
+        WarmFirstServers servers = new WarmFirstServers(targetOngoingRequests, subtask, parallelism, NO_LIVENESS_TIMEOUT);
+        latest.forEach(s -> servers.update(s, 0));
+        return servers;
+    }
+
+    /**
+     * The latest report of a server, heard at {@code nowMillis} (processing time): resets its ledger entry, its warm
+     * models and whether it is usable, and makes it live again. A report older (by event time) than the one held is
+     * ignored. $O(w \log N)$.
+     */
+    public void update(ServerTelemetry report, long nowMillis) {
+        Integer known = index.get(report.serverId());
+        int s;
+        if (known == null) {
+            s = ledger.addServer(report.opsPerSecond());
+            index.put(report.serverId(), s);
+            ids.add(report.serverId());
+            reports.add(null);
+            if (s >= reportedUp.length) {
+                reportedUp = Arrays.copyOf(reportedUp, Math.max(4, 2 * s));
+                silent = Arrays.copyOf(silent, reportedUp.length);
+            }
+            ledger.setUp(s, false);
+            ledger.setOwned(s, Math.floorMod(report.serverId().hashCode(), parallelism) == subtask);
+        } else {
+            s = known;
+            if (reports.get(s).eventTime() > report.eventTime()) {
+                return;
             }
         }
-        for (int i = 0; i < up.length; i++) {
-            Integer old = index.get(up[i]);
-            if (old != null) {
-                ledger.copy(i, previous.ledger, old);
+        ServerTelemetry before = reports.get(s);
+        reports.set(s, report);
+        if (before == null || !before.cachedModels().equals(report.cachedModels())) {
+            int[] warm = new int[report.cachedModels().size()];
+            int i = 0;
+            for (CachedModel m : report.cachedModels()) {
+                warm[i++] = pools.computeIfAbsent(m.model(), k -> pools.size());
             }
-            if (old == null || !previous.reports[old].equals(reports[i])) {
-                ServerTelemetry r = reports[i];
-                ledger.report(i, r.ongoingRequests(), r.backlogSeconds() == null ? Double.NaN : r.backlogSeconds(),
-                        seconds(r.eventTime()));
+            ledger.setPools(s, warm);
+        }
+        boolean wasLive = live(s);
+        ledger.setRate(s, report.opsPerSecond());
+        ledger.report(s, report.ongoingRequests(), report.backlogSeconds() == null ? Double.NaN : report.backlogSeconds(),
+                seconds(report.eventTime()));
+        if (wasLive) {
+            liveOps -= before.opsPerSecond();
+        }
+        reportedUp[s] = report.up() && report.opsPerSecond() > 0;
+        silent[s] = false;
+        if (reportedUp[s]) {
+            liveness.heard(s, nowMillis);
+        } else {
+            liveness.forget(s);
+        }
+        setLive(s);
+        newestReport = Math.max(newestReport, report.eventTime());
+    }
+
+    /**
+     * Stops using the servers unheard for longer than the liveness timeout at {@code nowMillis} (processing time);
+     * gives each newly silent server's index to {@code silenced}. $O(1)$ plus the servers silenced.
+     */
+    public void expireSilent(long nowMillis, IntConsumer silenced) {
+        liveness.expire(nowMillis, s -> {
+            silent[s] = true;
+            if (ledger.isUp(s)) {
+                liveOps -= reports.get(s).opsPerSecond();
             }
+            ledger.setUp(s, false);
+            silenced.accept(s);
+        });
+    }
+
+    /** As {@link #expireSilent(long, IntConsumer)}, ignoring which. */
+    public void expireSilent(long nowMillis) {
+        expireSilent(nowMillis, s -> { });
+    }
+
+    private boolean live(int s) {
+        return ledger.isUp(s);
+    }
+
+    private void setLive(int s) {
+        boolean live = reportedUp[s] && !silent[s];
+        ledger.setUp(s, live);
+        if (live) {
+            liveOps += reports.get(s).opsPerSecond();
         }
     }
 
@@ -148,21 +210,47 @@ public final class WarmFirstServers {
      * into the future (it would stop draining until the real time caught up).
      */
     private double requestSeconds(long eventTime) {
-        return seconds(Math.min(eventTime, newestReport + MAX_AHEAD_OF_TELEMETRY_MILLIS));
+        return seconds(newestReport == Long.MIN_VALUE ? eventTime : Math.min(eventTime, newestReport + MAX_AHEAD_OF_TELEMETRY_MILLIS));
     }
 
+    /** Live servers. */
     public int upCount() {
-        return up.length;
+        return ledger.upCount();
+    }
+
+    /** Servers known, live or not: their indices are {@code 0..known()-1}. */
+    public int known() {
+        return ids.size();
+    }
+
+    /** Mean compute rate $\nu$ of the live servers, or 0 when none is. */
+    public double meanOpsPerSecond() {
+        return ledger.upCount() == 0 ? 0 : liveOps / ledger.upCount();
+    }
+
+    /** Whether server {@code index} is live (reported up, compute rate above 0, not silent). */
+    public boolean isLive(int index) {
+        return ledger.isUp(index);
+    }
+
+    /** The index of server {@code id}, or -1 if it never reported. */
+    public int indexOf(String id) {
+        return index.getOrDefault(id, -1);
     }
 
     /** The id of server {@code index}. */
     public String id(int index) {
-        return up[index];
+        return ids.get(index);
     }
 
-    /** The up servers holding {@code model} warm, whatever their load (indices; do not modify). */
-    public int[] warm(String model) {
-        return warm.getOrDefault(model, NONE);
+    /** When server {@code index} was last heard (processing time, epoch ms). */
+    public long heardAt(int index) {
+        return liveness.heardAt(index);
+    }
+
+    /** The warm pool of {@code model}, for {@link #pickOther}: the ledger's pool id, or {@link ServerLedger#NO_SERVER}. */
+    public int warm(String model) {
+        return pools.getOrDefault(model, ServerLedger.NO_SERVER);
     }
 
     /** Requests in flight on server {@code index} at {@code eventTime} (epoch ms) as this operator predicts them. */
@@ -182,11 +270,12 @@ public final class WarmFirstServers {
 
     /**
      * A server for a part of a request at {@code eventTime}, not in {@code taken[0..n)} while enough servers are up:
-     * the warm one under the target with the least predicted backlog, else the up one with the least predicted
-     * backlog, else (every up server taken) any up server. Does not record the request: see {@link #record}.
+     * a server of pool {@code warm} ({@link #warm}) under the target with the least predicted backlog, else the up
+     * one with the least predicted backlog, else (every up server taken) any up server. Does not record the
+     * request: see {@link #record}.
      */
-    public int pickOther(int[] warm, int[] taken, int n, long eventTime, RandomGenerator rng) {
-        if (ledger == null) {
+    public int pickOther(int warm, int[] taken, int n, long eventTime, RandomGenerator rng) {
+        if (ledger.upCount() == 0) {
             throw new IllegalStateException("no server is up");
         }
         this.taken.parts = taken;

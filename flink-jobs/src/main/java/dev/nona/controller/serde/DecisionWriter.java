@@ -15,15 +15,15 @@ import java.util.Map;
  * Writes a {@link PlacementDecision} as exactly the JSON bytes the topic serde ({@code kafka-topics}' Jackson
  * {@code JsonSerde}) writes, field for field and byte for byte, only faster: a decision names every original task
  * of its model with a server, in the DAG's task order, so the same task and server ids repeat in every decision.
- * A stage's fragment {@code {"task":"<task>","server":"<server>"}} is found by the stage's reference among those
- * last seen at the same position of the same model (the placers share one instance per task and server), else
- * built from two cached parts: {@code {"task":"<task>","server":} per model and position (checked against the task
- * id) and {@code "<server>"}} per server id.
+ * A stage {@code {"task":"<task>","server":"<server>"}} is written from two cached parts:
+ * {@code {"task":"<task>","server":} per model and position (checked against the task id) and {@code "<server>"}}
+ * per server id (a direct-mapped cache by the id's hash), $O(1)$ per stage whatever the number of servers (a cache
+ * of whole stage fragments stopped hitting at thousands of servers, tasks x servers instances).
  * Ids are encoded once, by Jackson, so escaping is Jackson's; per-request strings (request id, tenant) that are
  * plain printable ASCII are copied directly, anything else goes through Jackson; numbers are written as Jackson
  * writes them ({@link Double#toString(double)} for the predicted JCT, cached per value). The other fields are
  * written into one reused buffer; {@link #write} returns a new exact-size array (a Kafka producer keeps it until
- * it is sent) into which the stage fragments are copied once.
+ * it is sent) into which the stages' parts are copied once.
  *
  * <p>Not thread safe: one per operator or serialization-schema instance. Caches are bounded (cleared when full).
  */
@@ -32,9 +32,8 @@ public final class DecisionWriter {
     static final int CACHE_LIMIT = 1 << 16;
     private static final int DOUBLE_SLOTS = 64;
     private static final long EIGHT_DIGITS = 100_000_000L;
-    private static final int SERVER_SLOTS = 1024;
-    /** Stage instances remembered per model position (one per server the position is placed on, up to this). */
-    static final int ROW = 64;
+    private static final int SERVER_SLOT_BITS = 15;
+    private static final int SERVER_SLOTS = 1 << SERVER_SLOT_BITS;
 
     private static final byte[] SCHEMA_VERSION = ascii("{\"schemaVersion\":");
     private static final byte[] REQUEST_ID = ascii(",\"requestId\":");
@@ -76,14 +75,22 @@ public final class DecisionWriter {
         number(d.tableVersion());
         raw(d.fallback() ? FALLBACK_TRUE : FALLBACK_FALSE);
         int head = size;
-        if (scratch.length < n) {
-            scratch = new byte[n][];
+        if (scratch.length < 2 * n) {
+            scratch = new byte[2 * n][];
         }
         int stageBytes = n - 1;
+        String lastServer = null;
+        byte[] suffix = null;
         for (int i = 0; i < n; i++) {
-            byte[] f = fragment(p, i, stages.get(i));
-            scratch[i] = f;
-            stageBytes += f.length;
+            StageAssignment stage = stages.get(i);
+            byte[] prefix = taskPrefix(p, i, stage.task());
+            if (stage.server() != lastServer) { // consecutive stages mostly share a server (the same id instance)
+                lastServer = stage.server();
+                suffix = serverSuffix(lastServer);
+            }
+            scratch[2 * i] = prefix;
+            scratch[2 * i + 1] = suffix;
+            stageBytes += prefix.length + suffix.length;
         }
         raw(PREDICTED_JCT);
         raw(doubleBytes(d.predictedJctSeconds()));
@@ -96,8 +103,8 @@ public final class DecisionWriter {
         byte[] out = new byte[head + stageBytes + tail];
         System.arraycopy(buffer, 0, out, 0, head);
         int at = head;
-        for (int i = 0; i < n; i++) {
-            if (i > 0) {
+        for (int i = 0; i < 2 * n; i++) {
+            if (i > 0 && (i & 1) == 0) {
                 out[at++] = ',';
             }
             byte[] f = scratch[i];
@@ -123,36 +130,6 @@ public final class DecisionWriter {
         return p;
     }
 
-    /**
-     * The whole fragment of a stage: found by reference among the stage instances last seen at position {@code i}
-     * (the placers share one instance per task and server, so the stage object itself is not even read), else
-     * built from the cached task prefix and server suffix and remembered there (round robin over
-     * {@link #ROW} slots).
-     */
-    private byte[] fragment(Positions p, int i, StageAssignment stage) {
-        StageAssignment[] seen = p.stages[i];
-        for (int k = 0; k < seen.length; k++) {
-            if (seen[k] == stage) {
-                return p.fragments[i][k];
-            }
-        }
-        byte[] prefix = taskPrefix(p, i, stage.task());
-        byte[] suffix = serverSuffix(stage.server());
-        byte[] f = Arrays.copyOf(prefix, prefix.length + suffix.length);
-        System.arraycopy(suffix, 0, f, prefix.length, suffix.length);
-        int k = p.next[i];
-        if (k < seen.length) {
-            p.next[i] = (k + 1) % ROW;
-        } else {
-            p.stages[i] = Arrays.copyOf(seen, k + 1);
-            p.fragments[i] = Arrays.copyOf(p.fragments[i], k + 1);
-            p.next[i] = (k + 1) % ROW;
-        }
-        p.stages[i][k] = stage;
-        p.fragments[i][k] = f;
-        return f;
-    }
-
     /** {@code {"task":"<task>","server":}, cached for position {@code i} of the model. */
     private byte[] taskPrefix(Positions p, int i, String task) {
         String known = p.tasks[i];
@@ -171,7 +148,7 @@ public final class DecisionWriter {
 
     /** {@code "<server>"}}: a direct-mapped cache by the id's hash (few servers, many stages). */
     private byte[] serverSuffix(String server) {
-        int slot = server.hashCode() & (SERVER_SLOTS - 1);
+        int slot = (server.hashCode() * 0x9E3779B9) >>> (32 - SERVER_SLOT_BITS); // ids like s1, s2, ... spread out
         String known = serverIds[slot];
         if (known != null && (known == server || known.equals(server))) {
             return serverSuffixes[slot];
@@ -294,9 +271,6 @@ public final class DecisionWriter {
     private static final class Positions {
         String[] tasks;
         byte[][] prefixes;
-        StageAssignment[][] stages;
-        byte[][][] fragments;
-        int[] next;
 
         final byte[] quotedModel;
 
@@ -304,23 +278,12 @@ public final class DecisionWriter {
             this.quotedModel = quotedModel;
             tasks = new String[0];
             prefixes = new byte[0][];
-            stages = new StageAssignment[0][];
-            fragments = new byte[0][][];
-            next = new int[0];
             grow(n);
         }
 
         void grow(int n) {
-            int old = tasks.length;
             tasks = Arrays.copyOf(tasks, n);
             prefixes = Arrays.copyOf(prefixes, n);
-            stages = Arrays.copyOf(stages, n);
-            fragments = Arrays.copyOf(fragments, n);
-            next = Arrays.copyOf(next, n);
-            for (int i = old; i < n; i++) {
-                stages[i] = new StageAssignment[0];
-                fragments[i] = new byte[0][];
-            }
         }
     }
 }

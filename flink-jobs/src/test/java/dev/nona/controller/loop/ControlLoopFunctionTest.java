@@ -37,9 +37,20 @@ final class ControlLoopFunctionTest {
         return new ControlLoopFunction(settings(), new NonaTableSolver(false));
     }
 
+    /** The default liveness timeout (3 s of processing time). */
     private static ControlLoopSettings settings() {
+        return settings(Duration.ofSeconds(3));
+    }
+
+    /** For tests whose servers report once and then run the clock on for longer than the default timeout. */
+    private static ControlLoopSettings reportingOnce() {
+        return settings(Duration.ofMinutes(10));
+    }
+
+    private static ControlLoopSettings settings(Duration livenessTimeout) {
         return new ControlLoopSettings(new DriftSettings(0.25, 2, Duration.ZERO, 1.0), Duration.ofMillis(WINDOW), 1e10,
-                Duration.ofSeconds(30), Duration.ofMillis(10), new RetryBackoff(Duration.ofSeconds(1), Duration.ofSeconds(8)));
+                Duration.ofSeconds(30), Duration.ofMillis(10), new RetryBackoff(Duration.ofSeconds(1), Duration.ofSeconds(8)),
+                livenessTimeout);
     }
 
     private static KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> harness() throws Exception {
@@ -280,7 +291,7 @@ final class ControlLoopFunctionTest {
             assertThat(events(h)).extracting(ControllerEvent::type).contains(ControllerEventType.CLUSTER_CHANGED);
             window(h, 1, 5);
             assertThat(events(h)).filteredOn(e -> e.type() == ControllerEventType.DRIFT_DETECTED)
-                    .last().satisfies(e -> assertThat((String) e.details().get("cause")).contains("servers down [s2]"));
+                    .last().satisfies(e -> assertThat((String) e.details().get("cause")).contains("server s2 down (reported up=false)"));
             awaitSolve(h, 1, 1);
         }
     }
@@ -288,7 +299,7 @@ final class ControlLoopFunctionTest {
     @Test
     void failedSolve_isReported_andRetriedWithBackoff_untilItPublishes() throws Exception {
         TestingFlakySolver solver = new TestingFlakySolver(2);
-        try (var h = harness(new ControlLoopFunction(settings(), solver))) {
+        try (var h = harness(new ControlLoopFunction(reportingOnce(), solver))) {
             twoServersAndFig1(h);
             window(h, 0, 2);
             awaitSolve(h, 0, 0);
@@ -314,7 +325,7 @@ final class ControlLoopFunctionTest {
     @Test
     void solvePastItsTimeout_isCancelled_freesTheThread_andIsRetried() throws Exception {
         TestingEndlessSolver solver = new TestingEndlessSolver();
-        ControlLoopFunction function = new ControlLoopFunction(settings(), solver);
+        ControlLoopFunction function = new ControlLoopFunction(reportingOnce(), solver);
         try (var h = harness(function)) {
             startSolve(h, solver);
             h.setProcessingTime(29_999);
@@ -335,7 +346,7 @@ final class ControlLoopFunctionTest {
     @Test
     void closeWhileSolving_endsTheSolverThread() throws Exception {
         TestingEndlessSolver solver = new TestingEndlessSolver();
-        ControlLoopFunction function = new ControlLoopFunction(settings(), solver);
+        ControlLoopFunction function = new ControlLoopFunction(reportingOnce(), solver);
         try (var h = harness(function)) {
             startSolve(h, solver);
             assertThat(threadAlive(function.solverThreadName())).isTrue();
@@ -349,7 +360,7 @@ final class ControlLoopFunctionTest {
         TableSolver overflowing = (input, current, cancelled) -> {
             throw new StackOverflowError("testing");
         };
-        try (var h = harness(new ControlLoopFunction(settings(), overflowing))) {
+        try (var h = harness(new ControlLoopFunction(reportingOnce(), overflowing))) {
             twoServersAndFig1(h);
             window(h, 0, 2);
             assertThatThrownBy(() -> awaitSolve(h, 0, 0)).isInstanceOf(StackOverflowError.class).hasMessage("testing");
@@ -371,5 +382,38 @@ final class ControlLoopFunctionTest {
                     assertThat((String) e.details().get("cause")).contains("catalog: model added fig1", "cluster: "));
             assertThat(h.extractOutputValues()).singleElement().satisfies(t -> assertThat(t.version()).isEqualTo(1));
         }
+    }
+
+    /**
+     * Liveness timeout 3 s (processing time): s0 and s1 report at 0 s, s1 again at 2 s. At 3.001 s a timer finds s0
+     * silent, with no telemetry arriving; at 5.001 s s1. s0's next report makes it up again.
+     */
+    @Test
+    void silentServer_goesDownByTimer_withAnEventNamingItAndWhy_andComesBackAtItsNextReport() throws Exception {
+        try (var h = harness()) {
+            twoServersAndFig1(h);
+            h.setProcessingTime(2_000);
+            h.processElement(ControlInput.of(TestingCluster.server("s1", 2_000)), 2_000);
+            h.setProcessingTime(3_000);
+            assertThat(clusterChanges(h)).hasSize(1); // the first view
+            h.setProcessingTime(3_001);
+            assertThat(clusterChanges(h)).hasSize(2).last().satisfies(e -> {
+                assertThat(e.details()).containsEntry("server", "s0").containsEntry("servers", 1);
+                assertThat((String) e.details().get("reason")).startsWith("silent since 1970-01-01T00:00:00Z")
+                        .contains("no report for more than 3000 ms");
+            });
+            h.setProcessingTime(5_001);
+            assertThat(clusterChanges(h)).hasSize(3).last().satisfies(e ->
+                    assertThat(e.details()).containsEntry("server", "s1").containsEntry("servers", 0));
+            h.setProcessingTime(6_000);
+            h.processElement(ControlInput.of(TestingCluster.server("s0", 6_000)), 6_000);
+            assertThat(clusterChanges(h)).hasSize(4).last().satisfies(e ->
+                    assertThat(e.details()).containsEntry("server", "s0").containsEntry("reason", "reported up"));
+            assertThat(h.numProcessingTimeTimers()).as("one timer, at s0's next deadline").isEqualTo(1);
+        }
+    }
+
+    private static List<ControllerEvent> clusterChanges(KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> h) {
+        return events(h).stream().filter(e -> e.type() == ControllerEventType.CLUSTER_CHANGED).toList();
     }
 }

@@ -247,4 +247,46 @@ final class PlacementFunctionTest {
             assertThat(d.stages().stream().map(StageAssignment::server).distinct()).hasSize(1);
         }
     }
+
+    /**
+     * Liveness on the processing-time clock (timeout 3 s): s0 and s1 report at 0 s; s1 reports again at 2 s and 4 s,
+     * s0 never again. From 3.001 s no request goes to s0, even though no telemetry arrives between 2 s and 4 s; s2
+     * reports opsPerSecond 0 and never gets a stage; s3 reports up=false and gets none after that report.
+     */
+    @Test
+    void silentServer_downServer_andZeroRateServer_getNoStages() throws Exception {
+        try (var h = harness()) {
+            h.setProcessingTime(0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            for (String id : List.of("s0", "s1", "s3")) {
+                h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server(id, 0, "fig1")), 0);
+            }
+            h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s2", true, 0, 0,
+                    List.of(new CachedModel("fig1", 0)), null, 0)), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s3", false, 1e9, 0, List.of(), null, 1)), 0);
+            int i = 0;
+            Set<String> before = new java.util.HashSet<>();
+            Set<String> after = new java.util.HashSet<>();
+            for (long t = 0; t <= 6_000; t += 100) {
+                h.setProcessingTime(t);
+                if (t == 2_000 || t == 4_000) {
+                    h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s1", true, 1e9, 0,
+                            List.of(new CachedModel("fig1", 0)), null, t)), t);
+                }
+                h.processElement(request("r" + i++, "fig1"), t);
+                PlacementDecision d = h.extractOutputValues().get(h.extractOutputValues().size() - 1);
+                (t <= 3_000 ? before : after).addAll(d.stages().stream().map(StageAssignment::server).toList());
+            }
+            assertThat(before).as("requests spread over the live servers").containsExactlyInAnyOrder("s0", "s1");
+            assertThat(after).as("s0 silent for more than 3 s").containsExactly("s1");
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", 7_000, "fig1")), 7_000);
+            Set<String> back = new java.util.HashSet<>();
+            for (int k = 0; k < 10; k++) {
+                h.processElement(request("r" + i++, "fig1"), 7_000);
+                PlacementDecision d = h.extractOutputValues().get(h.extractOutputValues().size() - 1);
+                back.addAll(d.stages().stream().map(StageAssignment::server).toList());
+            }
+            assertThat(back).as("s0 reported again").contains("s0");
+        }
+    }
 }

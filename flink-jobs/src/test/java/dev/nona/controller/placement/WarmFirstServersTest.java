@@ -72,12 +72,13 @@ final class WarmFirstServersTest {
         }
         assertThat(servers.backlogSeconds(2, 2_500)).isCloseTo(1.5, within(1e-9));
         assertThat(servers.ongoing(0, 2_500)).as("the reported request done at 2 s; own ones at 3 s and 4 s").isEqualTo(2);
-        // a rebuild keeps the ledger of servers whose report did not change; s0 reports again (idle at 2.5 s)
-        WarmFirstServers next = WarmFirstServers.of(List.of(ServerTelemetry.of("s0", true, 1e9, 0, List.of(new CachedModel("m", 0)), null, 2_500, 0.0), s1, cold), 3, servers);
-        assertThat(next.ongoing(0, 2_500)).isZero();
-        assertThat(next.ongoing(1, 2_500)).isEqualTo(servers.ongoing(1, 2_500));
-        assertThat(next.backlogSeconds(2, 2_500)).isCloseTo(1.5, within(1e-9));
-        assertThat(next.id(next.pick("m", 2_500, rng))).isEqualTo("s0");
+        // s0 reports again (idle at 2.5 s): only its entry is reset
+        int s1Ongoing = servers.ongoing(1, 2_500);
+        servers.update(ServerTelemetry.of("s0", true, 1e9, 0, List.of(new CachedModel("m", 0)), null, 2_500, 0.0), 0);
+        assertThat(servers.ongoing(0, 2_500)).isZero();
+        assertThat(servers.ongoing(1, 2_500)).isEqualTo(s1Ongoing);
+        assertThat(servers.backlogSeconds(2, 2_500)).isCloseTo(1.5, within(1e-9));
+        assertThat(servers.id(servers.pick("m", 2_500, rng))).isEqualTo("s0");
     }
 
     @Test
@@ -85,8 +86,8 @@ final class WarmFirstServersTest {
         WarmFirstServers first = WarmFirstServers.of(List.of(server("a", true, 0, 0.0, "m")), 3);
         SplittableRandom rng = new SplittableRandom(5);
         place(first, "m", T, rng); // mean request: 1 s
-        WarmFirstServers servers = WarmFirstServers.of(List.of(server("a", true, 0, 0.0, "m"),
-                server("b", true, 2, (Double) null, "m")), 3, first);
+        first.update(server("b", true, 2, (Double) null, "m"), 0);
+        WarmFirstServers servers = first;
         assertThat(servers.backlogSeconds(1, T)).isCloseTo(2.0, within(1e-9));
         assertThat(servers.ongoing(1, 60_000)).as("no backlog reported: its requests count until it reports again").isEqualTo(2);
     }
@@ -116,7 +117,7 @@ final class WarmFirstServersTest {
             WarmFirstServers servers = WarmFirstServers.of(List.of(server("s0", true, 0, "m"), server("s1", true, 0),
                     server("s2", true, 0), server("s3", true, 0, "m")), 3);
             int[] taken = new int[6];
-            int[] warm = servers.warm("m");
+            int warm = servers.warm("m");
             taken[0] = servers.pick("m", T, rng);
             taken[1] = servers.pickOther(warm, taken, 1, T, rng);
             assertThat(Set.of(servers.id(taken[0]), servers.id(taken[1]))).containsExactlyInAnyOrder("s0", "s3");
@@ -136,15 +137,15 @@ final class WarmFirstServersTest {
         SplittableRandom rng = new SplittableRandom(6);
         Set<String> first = new HashSet<>();
         Set<String> second = new HashSet<>();
-        WarmFirstServers zero = WarmFirstServers.of(four, 3, null, 0, 2);
-        WarmFirstServers one = WarmFirstServers.of(four, 3, null, 1, 2);
+        WarmFirstServers zero = WarmFirstServers.of(four, 3, 0, 2);
+        WarmFirstServers one = WarmFirstServers.of(four, 3, 1, 2);
         for (int i = 0; i < 6; i++) {
             first.add(zero.id(place(zero, "m", T, rng)));
             second.add(one.id(place(one, "m", T, rng)));
         }
-        // up servers in id order: a, b, d, e; subtask 0 owns a and d, subtask 1 owns b and e
-        assertThat(first).containsExactlyInAnyOrder("a", "d");
-        assertThat(second).containsExactlyInAnyOrder("b", "e");
+        // shares by the id's hash code modulo 2 (a = 97, ...): subtask 0 owns b and d, subtask 1 owns a and e (c is down)
+        assertThat(first).containsExactlyInAnyOrder("b", "d");
+        assertThat(second).containsExactlyInAnyOrder("a", "e");
     }
 
     @Test
@@ -153,8 +154,8 @@ final class WarmFirstServersTest {
         SplittableRandom rng = new SplittableRandom(7);
         place(servers, "m", T + 3_600_000, rng); // 1 s of work, "sent" at T + 5 s
         assertThat(servers.backlogSeconds(0, T + 3_600_000)).isCloseTo(1.0, within(1e-9));
-        WarmFirstServers next = WarmFirstServers.of(List.of(ServerTelemetry.of("a", true, 1e9, 0,
-                List.of(new CachedModel("m", 0)), null, T + 7_000, 0.0)), 3, servers);
+        servers.update(ServerTelemetry.of("a", true, 1e9, 0, List.of(new CachedModel("m", 0)), null, T + 7_000, 0.0), 0);
+        WarmFirstServers next = servers;
         assertThat(next.backlogSeconds(0, T + 7_000)).as("the next reports see it done").isZero();
         assertThat(next.ongoing(0, T + 7_000)).isZero();
     }
@@ -164,5 +165,49 @@ final class WarmFirstServersTest {
         WarmFirstServers servers = WarmFirstServers.of(List.of(server("s0", false, 0, "m")), 3);
         assertThat(servers.upCount()).isZero();
         assertThatThrownBy(() -> servers.pick("x", T, new SplittableRandom(4))).hasMessageContaining("no server is up");
+    }
+
+    /** Timeout 3 s on the processing-time clock: s0 heard at 10 s, s1 at 12 s. */
+    @Test
+    void silentServer_isNotUsedAfterTheTimeout_andIsLiveAgainAtItsNextReport() {
+        WarmFirstServers servers = new WarmFirstServers(3, 0, 1, 3_000);
+        servers.update(server("s0", true, 0, 0.0, "m"), 10_000);
+        servers.update(server("s1", true, 2, 2.0, "m"), 12_000);
+        SplittableRandom rng = new SplittableRandom(8);
+        servers.expireSilent(13_000);
+        assertThat(servers.id(servers.pick("m", T, rng))).as("both live; s0 idle").isEqualTo("s0");
+        List<String> silenced = new java.util.ArrayList<>();
+        servers.expireSilent(13_001, s -> silenced.add(servers.id(s)));
+        assertThat(silenced).containsExactly("s0");
+        assertThat(servers.upCount()).isEqualTo(1);
+        for (int i = 0; i < 20; i++) {
+            assertThat(servers.id(servers.pick("m", T, rng))).isEqualTo("s1");
+        }
+        servers.update(ServerTelemetry.of("s0", true, 1e9, 0, List.of(new CachedModel("m", 0)), null, T + 3_000, 0.0), 14_000);
+        assertThat(servers.isLive(servers.indexOf("s0"))).isTrue();
+        assertThat(servers.upCount()).isEqualTo(2);
+        int[] s1Taken = {servers.indexOf("s1")};
+        assertThat(servers.id(servers.pickOther(servers.warm("m"), s1Taken, 1, T + 3_000, rng))).isEqualTo("s0");
+        servers.expireSilent(15_001, s -> silenced.add(servers.id(s)));
+        assertThat(silenced).as("s1 unheard since 12 s").containsExactly("s0", "s1");
+        assertThat(servers.meanOpsPerSecond()).isEqualTo(1e9);
+    }
+
+    @Test
+    void serverReportingDownOrZeroComputeRate_getsNoStage_andCannotGoSilent() {
+        WarmFirstServers servers = new WarmFirstServers(3, 0, 1, 3_000);
+        servers.update(server("a", true, 0, 0.0, "m"), 0);
+        servers.update(ServerTelemetry.of("b", true, 0, 0, List.of(new CachedModel("m", 0)), null, T, 0.0), 0);
+        servers.update(server("c", true, 0, 0.0, "m"), 0);
+        servers.update(server("c", false, 0, 0.0, "m"), 0);
+        assertThat(servers.upCount()).isEqualTo(1);
+        SplittableRandom rng = new SplittableRandom(9);
+        for (int i = 0; i < 20; i++) {
+            assertThat(servers.id(place(servers, "m", T, rng))).isEqualTo("a");
+        }
+        List<String> silenced = new java.util.ArrayList<>();
+        servers.expireSilent(10_000, s -> silenced.add(servers.id(s)));
+        assertThat(silenced).as("down servers do not go silent").containsExactly("a");
+        assertThat(servers.meanOpsPerSecond()).isZero();
     }
 }

@@ -55,7 +55,7 @@ final class TopicProvisionerIT {
                     .containsEntry("placement-decisions", "delete")
                     .containsEntry("controller-events", "delete")
                     .containsEntry("dead-letters", "delete");
-            assertThat(config(admin, "placement-tables").get("max.message.bytes").value()).isEqualTo(String.valueOf(8 << 20));
+            assertThat(config(admin, "placement-tables").get("max.message.bytes").value()).isEqualTo(String.valueOf(dev.nona.topics.Topics.TABLE_MAX_BYTES));
         }
     }
 

@@ -22,7 +22,7 @@ import java.util.SplittableRandom;
  * controller's decisions), and time a server idles while a task waits for its inputs on the link.
  *
  * <p>Based on the model-aware scheduling thesis ({@code MASched} counts a request the moment it routes it; target
- * of 3 ongoing requests) and join-the-shortest-queue on queued work. $O(N)$ per pick; not thread-safe.
+ * of 3 ongoing requests) and join-the-shortest-queue on queued work. $O(\log N)$ per pick (the ledger's index); not thread-safe.
  */
 public final class LedgerMapping implements ServerMapping {
     private final int target;
@@ -70,13 +70,13 @@ public final class LedgerMapping implements ServerMapping {
     @Override
     public int first(ClusterView view, SplittableRandom random) {
         refresh(view);
-        return ledger.pick(null, ServerLedger.Taken.NONE, view.now(), random);
+        return ledger.pick(ServerLedger.EVERY_SERVER, ServerLedger.Taken.NONE, view.now(), random);
     }
 
     @Override
     public int other(ClusterView view, SplittableRandom random, ServerPicker picker) {
         refresh(view);
-        int s = ledger.pick(null, picker, view.now(), random);
+        int s = ledger.pick(ServerLedger.EVERY_SERVER, picker, view.now(), random);
         picker.take(s);
         return s;
     }

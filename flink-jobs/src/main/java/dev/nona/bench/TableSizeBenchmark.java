@@ -1,0 +1,69 @@
+package dev.nona.bench;
+
+import dev.nona.controller.cluster.ClusterSnapshot;
+import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.controller.optimize.NonaTableSolver;
+import dev.nona.controller.optimize.SolveInput;
+import dev.nona.controller.optimize.SolveResult;
+import dev.nona.controller.sink.TableRecordSerializer;
+import dev.nona.topics.record.CatalogDag;
+import dev.nona.topics.record.CatalogEdge;
+import dev.nona.topics.record.CatalogTask;
+import dev.nona.topics.record.PlacementTableRecord;
+import dev.nona.topics.serde.JsonSerde;
+import dev.nona.zoo.ModelZoo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The table benchmark ({@code bin/nona bench table}): solves one table for a generated catalog of M models (the
+ * zoo's graphs in turn, renamed {@code m0, m1, ...}, at 1 request/s each) on N servers, and writes it as the
+ * controller writes it to {@code placement-tables}: reports the solve time and the record's size in bytes (what
+ * the producer's {@code max.request.size} and the topic's {@code max.message.bytes} must admit).
+ */
+public final class TableSizeBenchmark {
+    /** What one run measured. */
+    public record Result(int models, int servers, long solveMillis, boolean feasible, long tableRecordBytes,
+            long tableJsonBytes) {}
+
+    private TableSizeBenchmark() {}
+
+    public static Result run(int models, int servers) {
+        if (models < 1 || servers < 1) {
+            throw new IllegalArgumentException("models (" + models + ") and servers (" + servers + ") must be >= 1");
+        }
+        SolveInput input = input(models, servers);
+        long start = System.nanoTime();
+        SolveResult r = new NonaTableSolver(false).solve(input, null);
+        long solveMillis = (System.nanoTime() - start) / 1_000_000;
+        if (r.error() != null || !r.feasible()) {
+            return new Result(models, servers, solveMillis, false, 0, 0);
+        }
+        ControllerTable table = new ControllerTable(1, false, System.currentTimeMillis(), "benchmark", input.rates(),
+                input.cluster(), r.objective(), r.linkLoad(), r.predictedJctSeconds(), r.tableJson());
+        PlacementTableRecord record = new TableRecordSerializer("placement-tables", "nona-controller").toRecord(table);
+        byte[] bytes = new JsonSerde<>(PlacementTableRecord.class, Integer.MAX_VALUE).serialize(record);
+        return new Result(models, servers, solveMillis, true, bytes.length, r.tableJson().length());
+    }
+
+    /** M zoo models in turn (renamed), 1 request/s each, on N servers of 1e13 ops/s and 10 Gbit/s links. */
+    public static SolveInput input(int models, int servers) {
+        List<String> zoo = ModelZoo.names();
+        Map<String, CatalogDag> dags = new TreeMap<>();
+        Map<String, Double> rates = new TreeMap<>();
+        for (int m = 0; m < models; m++) {
+            var dag = ModelZoo.load(zoo.get(m % zoo.size()));
+            String name = "m" + m;
+            dags.put(name, new CatalogDag(name, dag.tasks().stream().map(t -> new CatalogTask(t.id(), t.ops())).toList(),
+                    dag.edges().stream().map(e -> new CatalogEdge(e.from(), e.to(), e.bytes())).toList()));
+            rates.put(name, 1.0);
+        }
+        List<String> ids = new ArrayList<>(servers);
+        for (int s = 0; s < servers; s++) {
+            ids.add("server-" + s);
+        }
+        return new SolveInput(dags, rates, new ClusterSnapshot(ids, 1.0e13, 1.0e10), "benchmark");
+    }
+}

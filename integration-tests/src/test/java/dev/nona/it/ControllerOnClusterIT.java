@@ -2,11 +2,13 @@ package dev.nona.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nona.local.JvmClasspath;
 import dev.nona.local.LocalFlinkCluster;
 import dev.nona.local.LocalKafkaBroker;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.CatalogEdge;
 import dev.nona.topics.record.CatalogTask;
+import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementDecision;
@@ -16,6 +18,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -41,9 +44,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controller job, submitted as its shaded jar to a real multi-process Flink session cluster (a
- * JobManager and two TaskManagers, each its own JVM), against a real KRaft broker in its own JVM. Every test
- * gets its own topics and its own job.
+ * The controller job, submitted as its shaded jar over REST to a real multi-process Flink session cluster (a
+ * JobManager and two TaskManagers, each its own JVM, on Flink's own jars only), against a real KRaft broker in
+ * its own JVM. A class missing from the job jar fails these tests. Every test gets its own topics and its own job.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class ControllerOnClusterIT {
@@ -61,7 +64,30 @@ final class ControllerOnClusterIT {
     @BeforeAll
     void startBrokerAndCluster() {
         broker = LocalKafkaBroker.builder().build().start();
-        flink = LocalFlinkCluster.builder().taskManagers(2).slotsPerTaskManager(2).build().start();
+        flink = LocalFlinkCluster.builder().taskManagers(2).slotsPerTaskManager(2).classpath(flinkOnlyClasspath())
+                .build().start();
+    }
+
+    /**
+     * The classpath of the Flink processes: Flink's own artifacts and logging alone (the build writes it from the
+     * pom's "provided" dependencies), never this test's classpath, so the job runs on what its jar holds.
+     */
+    private static JvmClasspath flinkOnlyClasspath() {
+        String file = System.getProperty("nona.flink.classpath.file");
+        assertThat(file).as("system property nona.flink.classpath.file (set by the pom)").isNotNull();
+        JvmClasspath cp;
+        try {
+            cp = JvmClasspath.parse(Files.readString(Path.of(file), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the Flink classpath " + file, e);
+        }
+        assertThat(cp.entries()).as("Flink's classpath holds Flink").anyMatch(p -> p.getFileName().toString().startsWith("flink-runtime-"));
+        assertThat(cp.entries()).as("none of our classes nor the job jar's libraries on Flink's classpath")
+                .noneMatch(p -> Files.isDirectory(p) || p.toString().contains("/dev/nona/"))
+                .noneMatch(p -> p.getFileName().toString().matches(
+                        "(flink-jobs|policy-model|kafka-topics|simulator|nona-cli|flink-connector-kafka|kafka-clients|kafka_2\\.13"
+                                + "|jackson-databind|jgrapht-core|picocli)-.*"));
+        return cp;
     }
 
     @AfterAll
@@ -75,7 +101,7 @@ final class ControllerOnClusterIT {
     }
 
     @Test
-    void exactlyOnce_killNineOfTaskManagerMidStream_noLostNoDuplicateDecisions() throws Exception {
+    void exactlyOnce_killNineOfTaskManagerMidStream_noLostNoDuplicateDecisions_andTheTableSurvives() throws Exception {
         ControllerTopics topics = new ControllerTopics("eo-tm").create(broker.bootstrapServers(), 1 << 20);
         JobID job = submit(topics, Map.of());
         try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
@@ -83,14 +109,23 @@ final class ControllerOnClusterIT {
             prepare(in, out, 1.0e10);
             Publisher publisher = new Publisher(in, REQUESTS).start();
             publisher.awaitSent(REQUESTS / 3);
+            // Before the kill: a solved table (version >= 1, not the bootstrap) has decided committed requests.
+            boolean solved = out.pollUntil(() -> out.maxDecidedTableVersion() >= 1, Duration.ofSeconds(60));
+            long versionBeforeKill = out.maxDecidedTableVersion();
+            int eventsBeforeKill = out.events.size();
+            int sentAtKill = publisher.sent();
+            assertThat(solved).as("a solved table decided requests before the kill").isTrue();
+            assertThat(sentAtKill).as("requests left to send after the kill").isLessThan(REQUESTS * 9 / 10);
+
             long killedAt = System.nanoTime();
             flink.killTaskManager(0);
             awaitRestart(job);
             flink.awaitRunning(job, Duration.ofSeconds(120));
-            LOG.info("controller running again {} ms after kill -9 of a TaskManager; {} requests sent",
-                    (System.nanoTime() - killedAt) / 1_000_000, publisher.sent());
+            LOG.info("controller running again {} ms after kill -9 of a TaskManager; {} requests sent; table v{} before",
+                    (System.nanoTime() - killedAt) / 1_000_000, publisher.sent(), versionBeforeKill);
             publisher.join();
             assertDecidedExactlyOnce(out, job);
+            assertTableSurvived(out, versionBeforeKill, sentAtKill, eventsBeforeKill);
         } finally {
             flink.cancel(job);
             flink.addTaskManager();
@@ -98,8 +133,18 @@ final class ControllerOnClusterIT {
     }
 
     @Test
-    void exactlyOnce_brokerRestartMidStream_noLostNoDuplicateDecisions() throws Exception {
-        ControllerTopics topics = new ControllerTopics("eo-broker").create(broker.bootstrapServers(), 1 << 20);
+    void exactlyOnce_brokerCleanRestartMidStream_noLostNoDuplicateDecisions() throws Exception {
+        brokerOutageMidStream("eo-broker", false);
+    }
+
+    @Test
+    void exactlyOnce_brokerKillNineMidStream_noLostNoDuplicateDecisions() throws Exception {
+        brokerOutageMidStream("eo-broker-kill", true);
+    }
+
+    /** Half the requests sent, the broker stops (SIGTERM, or {@code kill -9}) and comes back 2 s later. */
+    private void brokerOutageMidStream(String prefix, boolean killNine) throws Exception {
+        ControllerTopics topics = new ControllerTopics(prefix).create(broker.bootstrapServers(), 1 << 20);
         JobID job = submit(topics, Map.of());
         try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
                 ControllerOutputs out = new ControllerOutputs(broker.bootstrapServers(), topics, false)) {
@@ -107,11 +152,17 @@ final class ControllerOnClusterIT {
             Publisher publisher = new Publisher(in, REQUESTS).start();
             publisher.awaitSent(REQUESTS / 2);
             long stoppedAt = System.nanoTime();
-            broker.stop();
+            long pid = broker.pid();
+            if (killNine) {
+                broker.kill();
+            } else {
+                broker.stop();
+            }
+            assertThat(broker.isRunning()).as("broker pid " + pid + " gone").isFalse();
             Thread.sleep(2_000);
             broker.start();
-            LOG.info("broker back {} ms after its stop; {} requests sent", (System.nanoTime() - stoppedAt) / 1_000_000,
-                    publisher.sent());
+            LOG.info("broker ({}) back {} ms after its {}; {} requests sent", pid, (System.nanoTime() - stoppedAt) / 1_000_000,
+                    killNine ? "kill -9" : "clean stop", publisher.sent());
             publisher.join();
             assertDecidedExactlyOnce(out, job);
         } finally {
@@ -306,6 +357,41 @@ final class ControllerOnClusterIT {
         assertThat(out.duplicates).as("duplicate decisions").isZero();
         assertThat(out.decided).hasSize(REQUESTS);
         assertThat(out.deadLetters).as("dead letters").isEmpty();
+    }
+
+    /**
+     * The controller's state came back from the checkpoint: every request sent after the kill was decided with a
+     * solved table at least as new as the one that decided requests before it (never the bootstrap table,
+     * version 0, nor the fallback), and every solve after the kill started from that table (its {@code
+     * currentTableVersion}) rather than from none; a table published after the kill has a newer version. Lost
+     * state would restart the control loop without a table and its rate windows empty: its first decisions would
+     * carry version 0, and its first solve would report {@code currentTableVersion} 0.
+     */
+    private static void assertTableSurvived(ControllerOutputs out, long versionBeforeKill, int sentAtKill,
+            int eventsBeforeKill) {
+        List<String> older = new ArrayList<>();
+        for (int i = sentAtKill; i < REQUESTS; i++) {
+            String id = "r-" + i;
+            long v = out.tableVersionOf.getOrDefault(id, -1L);
+            if (v < versionBeforeKill || out.decidedByFallback.contains(id)) {
+                older.add(id + "@v" + v);
+            }
+        }
+        assertThat(older).as("requests sent after the kill decided with a table older than v" + versionBeforeKill)
+                .isEmpty();
+        List<ControllerEvent> after = out.events.subList(eventsBeforeKill, out.events.size());
+        LOG.info("after the kill: {} events: {}", after.size(), after.stream().map(e -> e.type() + " " + e.details()).toList());
+        for (ControllerEvent e : after) {
+            if (e.type() == ControllerEventType.REOPTIMIZATION_FINISHED) {
+                assertThat(((Number) e.details().get("currentTableVersion")).longValue())
+                        .as("a solve after the kill starts from the restored table: " + e.details())
+                        .isGreaterThanOrEqualTo(versionBeforeKill);
+            }
+            if (e.type() == ControllerEventType.TABLE_PUBLISHED || e.type() == ControllerEventType.FALLBACK) {
+                assertThat(((Number) e.details().get("tableVersion")).longValue()).as("published after the kill: " + e.details())
+                        .isGreaterThan(versionBeforeKill);
+            }
+        }
     }
 
     /** The job's {@code numRestarts} metric; the JobManager fetches metrics lazily, so ask until it answers. */

@@ -1,5 +1,6 @@
 package dev.nona.deploy;
 
+import static dev.nona.deploy.DockerComposeFileTest.strings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,7 +9,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,11 +53,5 @@ final class DockerComposeJarsIT {
         assertThat(root.resolve(mount.split(":")[0]).resolve("nona-cli-" + DockerComposeFileTest.projectVersion() + ".jar"))
                 .isRegularFile();
         assertThat(root.resolve(mount.split(":")[0]).resolve("lib")).isDirectory();
-    }
-
-    private static List<String> strings(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asText()));
-        return out;
     }
 }

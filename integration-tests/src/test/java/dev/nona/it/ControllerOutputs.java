@@ -87,10 +87,8 @@ final class ControllerOutputs implements AutoCloseable {
         }
     }
 
-    /** The highest table version among the decisions read so far (0: only the bootstrap table). */
-    long maxDecidedTableVersion() {
-        return tableVersionOf.values().stream().mapToLong(Long::longValue).max().orElse(0L);
-    }
+    /** The highest table version among the distributed (not fallback) decisions read so far; -1: none. */
+    long maxDistributedTableVersion = -1;
 
     long events(ControllerEventType type) {
         return events.stream().filter(e -> e.type() == type).count();
@@ -110,6 +108,8 @@ final class ControllerOutputs implements AutoCloseable {
                 tableVersionOf.put(d.value().requestId(), d.value().tableVersion());
                 if (d.value().fallback()) {
                     decidedByFallback.add(d.value().requestId());
+                } else {
+                    maxDistributedTableVersion = Math.max(maxDistributedTableVersion, d.value().tableVersion());
                 }
                 if (keepDecisions) {
                     decisions.add(d.value());

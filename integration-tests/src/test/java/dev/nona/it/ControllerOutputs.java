@@ -87,8 +87,8 @@ final class ControllerOutputs implements AutoCloseable {
         }
     }
 
-    /** The highest table version among the distributed (not fallback) decisions read so far; -1: none. */
-    long maxDistributedTableVersion = -1;
+    /** The highest table version among the decisions read so far (0: only the bootstrap table). */
+    long maxTableVersion;
 
     long events(ControllerEventType type) {
         return events.stream().filter(e -> e.type() == type).count();
@@ -108,9 +108,8 @@ final class ControllerOutputs implements AutoCloseable {
                 tableVersionOf.put(d.value().requestId(), d.value().tableVersion());
                 if (d.value().fallback()) {
                     decidedByFallback.add(d.value().requestId());
-                } else {
-                    maxDistributedTableVersion = Math.max(maxDistributedTableVersion, d.value().tableVersion());
                 }
+                maxTableVersion = Math.max(maxTableVersion, d.value().tableVersion());
                 if (keepDecisions) {
                     decisions.add(d.value());
                 }

@@ -2,11 +2,13 @@ package dev.nona.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nona.local.JvmClasspath;
 import dev.nona.local.LocalFlinkCluster;
 import dev.nona.local.LocalKafkaBroker;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.CatalogEdge;
 import dev.nona.topics.record.CatalogTask;
+import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementDecision;
@@ -16,6 +18,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -41,9 +44,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controller job, submitted as its shaded jar to a real multi-process Flink session cluster (a
- * JobManager and two TaskManagers, each its own JVM), against a real KRaft broker in its own JVM. Every test
- * gets its own topics and its own job.
+ * The controller job, submitted as its shaded jar over REST to a real multi-process Flink session cluster (a
+ * JobManager and two TaskManagers, each its own JVM, on Flink's own jars only), against a real KRaft broker in
+ * its own JVM. A class missing from the job jar fails these tests. Every test gets its own topics and its own job.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class ControllerOnClusterIT {
@@ -61,7 +64,30 @@ final class ControllerOnClusterIT {
     @BeforeAll
     void startBrokerAndCluster() {
         broker = LocalKafkaBroker.builder().build().start();
-        flink = LocalFlinkCluster.builder().taskManagers(2).slotsPerTaskManager(2).build().start();
+        flink = LocalFlinkCluster.builder().taskManagers(2).slotsPerTaskManager(2).classpath(flinkOnlyClasspath())
+                .build().start();
+    }
+
+    /**
+     * The classpath of the Flink processes: Flink's own artifacts and logging alone (the build writes it from the
+     * pom's "provided" dependencies), never this test's classpath, so the job runs on what its jar holds.
+     */
+    private static JvmClasspath flinkOnlyClasspath() {
+        String file = System.getProperty("nona.flink.classpath.file");
+        assertThat(file).as("system property nona.flink.classpath.file (set by the pom)").isNotNull();
+        JvmClasspath cp;
+        try {
+            cp = JvmClasspath.parse(Files.readString(Path.of(file), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the Flink classpath " + file, e);
+        }
+        assertThat(cp.entries()).as("Flink's classpath holds Flink").anyMatch(p -> p.getFileName().toString().startsWith("flink-runtime-"));
+        assertThat(cp.entries()).as("none of our classes nor the job jar's libraries on Flink's classpath")
+                .noneMatch(p -> Files.isDirectory(p) || p.toString().contains("/dev/nona/"))
+                .noneMatch(p -> p.getFileName().toString().matches(
+                        "(flink-jobs|policy-model|kafka-topics|simulator|nona-cli|flink-connector-kafka|kafka-clients|kafka_2\\.13"
+                                + "|jackson-databind|jgrapht-core|picocli)-.*"));
+        return cp;
     }
 
     @AfterAll
@@ -75,7 +101,7 @@ final class ControllerOnClusterIT {
     }
 
     @Test
-    void exactlyOnce_killNineOfTaskManagerMidStream_noLostNoDuplicateDecisions() throws Exception {
+    void exactlyOnce_killNineOfTaskManagerMidStream_noLostNoDuplicateDecisions_andTheTableSurvives() throws Exception {
         ControllerTopics topics = new ControllerTopics("eo-tm").create(broker.bootstrapServers(), 1 << 20);
         JobID job = submit(topics, Map.of("decisions.delivery", "exactly-once"));
         try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
@@ -83,14 +109,33 @@ final class ControllerOnClusterIT {
             prepare(in, out, 1.0e10);
             Publisher publisher = new Publisher(in, REQUESTS).start();
             publisher.awaitSent(REQUESTS / 3);
+            // Before the kill: a solved table (version >= 1, not the bootstrap) has decided committed requests.
+            boolean solved = out.pollUntil(() -> out.maxTableVersion >= 1, Duration.ofSeconds(60));
+            long versionBeforeKill = out.maxTableVersion;
+            int sentAtKill = publisher.sent();
+            // how that table placed each model before the kill: distributed only, or locally too
+            boolean[] localBefore = new boolean[2];
+            out.tableVersionOf.forEach((id, v) -> {
+                if (v == versionBeforeKill && out.decidedByFallback.contains(id)) {
+                    localBefore[modelOf(id)] = true;
+                }
+            });
+            LOG.info("before the kill: {} requests sent, {} decided ({} of them locally), newest table v{}, local "
+                    + "under it: fj-a {}, fj-b {}", sentAtKill, out.decided.size(), out.decidedByFallback.size(),
+                    versionBeforeKill, localBefore[0], localBefore[1]);
+            assertThat(solved).as("a solved table decided requests before the kill").isTrue();
+            assertThat(sentAtKill).as("requests left to send after the kill").isLessThan(REQUESTS * 9 / 10);
+
             long killedAt = System.nanoTime();
+            long killedAtMillis = System.currentTimeMillis();
             flink.killTaskManager(0);
             awaitRestart(job);
             flink.awaitRunning(job, Duration.ofSeconds(120));
-            LOG.info("controller running again {} ms after kill -9 of a TaskManager; {} requests sent",
-                    (System.nanoTime() - killedAt) / 1_000_000, publisher.sent());
+            LOG.info("controller running again {} ms after kill -9 of a TaskManager; {} requests sent; table v{} before",
+                    (System.nanoTime() - killedAt) / 1_000_000, publisher.sent(), versionBeforeKill);
             publisher.join();
             assertDecidedExactlyOnce(out, job);
+            assertTableSurvived(out, versionBeforeKill, localBefore, sentAtKill, killedAtMillis);
         } finally {
             flink.cancel(job);
             flink.addTaskManager();
@@ -98,8 +143,18 @@ final class ControllerOnClusterIT {
     }
 
     @Test
-    void exactlyOnce_brokerRestartMidStream_noLostNoDuplicateDecisions() throws Exception {
-        ControllerTopics topics = new ControllerTopics("eo-broker").create(broker.bootstrapServers(), 1 << 20);
+    void exactlyOnce_brokerCleanRestartMidStream_noLostNoDuplicateDecisions() throws Exception {
+        brokerOutageMidStream("eo-broker", false);
+    }
+
+    @Test
+    void exactlyOnce_brokerKillNineMidStream_noLostNoDuplicateDecisions() throws Exception {
+        brokerOutageMidStream("eo-broker-kill", true);
+    }
+
+    /** Half the requests sent, the broker stops (SIGTERM, or {@code kill -9}) and comes back 2 s later. */
+    private void brokerOutageMidStream(String prefix, boolean killNine) throws Exception {
+        ControllerTopics topics = new ControllerTopics(prefix).create(broker.bootstrapServers(), 1 << 20);
         JobID job = submit(topics, Map.of("decisions.delivery", "exactly-once"));
         try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
                 ControllerOutputs out = new ControllerOutputs(broker.bootstrapServers(), topics, false)) {
@@ -107,11 +162,17 @@ final class ControllerOnClusterIT {
             Publisher publisher = new Publisher(in, REQUESTS).start();
             publisher.awaitSent(REQUESTS / 2);
             long stoppedAt = System.nanoTime();
-            broker.stop();
+            long pid = broker.pid();
+            if (killNine) {
+                broker.kill();
+            } else {
+                broker.stop();
+            }
+            assertThat(broker.isRunning()).as("broker pid " + pid + " gone").isFalse();
             Thread.sleep(2_000);
             broker.start();
-            LOG.info("broker back {} ms after its stop; {} requests sent", (System.nanoTime() - stoppedAt) / 1_000_000,
-                    publisher.sent());
+            LOG.info("broker ({}) back {} ms after its {}; {} requests sent", pid, (System.nanoTime() - stoppedAt) / 1_000_000,
+                    killNine ? "kill -9" : "clean stop", publisher.sent());
             publisher.join();
             assertDecidedExactlyOnce(out, job);
         } finally {
@@ -307,6 +368,56 @@ final class ControllerOnClusterIT {
         assertThat(out.duplicates).as("duplicate decisions").isZero();
         assertThat(out.decided).hasSize(REQUESTS);
         assertThat(out.deadLetters).as("dead letters").isEmpty();
+    }
+
+    /**
+     * The controller's state came back from the checkpoint: every request sent after the kill was decided with a
+     * solved table at least as new as the newest one that decided requests before it (never the bootstrap table,
+     * version 0), and that same table still distributes a model it only distributed before the kill (a restored
+     * table that decided locally would mean the placement operator lost its table or catalog); and every solve after the kill started from that table (its {@code
+     * currentTableVersion}) rather than from none; a table published after the kill has a newer version. Lost
+     * state would restart the control loop without a table and its rate windows empty: its first decisions would
+     * carry version 0, and its first solve would report {@code currentTableVersion} 0. Events count as after the
+     * kill by their own time (the controller's clock, this machine's): the reader may see an older event late,
+     * as it reads several topics at once.
+     */
+    private static void assertTableSurvived(ControllerOutputs out, long versionBeforeKill, boolean[] localBefore,
+            int sentAtKill, long killedAtMillis) {
+        List<ControllerEvent> after = out.events.stream().filter(e -> e.time() >= killedAtMillis).toList();
+        LOG.info("after the kill: {} events: {}", after.size(), after.stream().map(e -> e.type() + " " + e.details()).toList());
+        List<String> older = new ArrayList<>();
+        long localUnderNewer = 0;
+        for (int i = sentAtKill; i < REQUESTS; i++) {
+            String id = "r-" + i;
+            long v = out.tableVersionOf.getOrDefault(id, -1L);
+            boolean local = out.decidedByFallback.contains(id);
+            if (v < versionBeforeKill || (v == versionBeforeKill && local && !localBefore[modelOf(id)])) {
+                older.add(id + "@v" + v + (local ? " local" : ""));
+            } else if (local) {
+                localUnderNewer++;
+            }
+        }
+        LOG.info("after the kill: {} requests, {} placed locally (as their table placed them before, or by a newer table than v{})", REQUESTS - sentAtKill,
+                localUnderNewer, versionBeforeKill);
+        assertThat(older).as("requests sent after the kill decided with a table older than v" + versionBeforeKill
+                + ", or locally by the same table v" + versionBeforeKill + " that only distributed their model before; "
+                + older.size() + " of " + (REQUESTS - sentAtKill)).isEmpty();
+        for (ControllerEvent e : after) {
+            if (e.type() == ControllerEventType.REOPTIMIZATION_FINISHED) {
+                assertThat(((Number) e.details().get("currentTableVersion")).longValue())
+                        .as("a solve after the kill starts from the restored table: " + e.details())
+                        .isGreaterThanOrEqualTo(versionBeforeKill);
+            }
+            if (e.type() == ControllerEventType.TABLE_PUBLISHED || e.type() == ControllerEventType.FALLBACK) {
+                assertThat(((Number) e.details().get("tableVersion")).longValue()).as("published after the kill: " + e.details())
+                        .isGreaterThan(versionBeforeKill);
+            }
+        }
+    }
+
+    /** The model of request {@code r-i} as the {@link Publisher} sends it: 0 for fj-a (even i), 1 for fj-b. */
+    private static int modelOf(String requestId) {
+        return Integer.parseInt(requestId.substring(requestId.indexOf('-') + 1)) % 2;
     }
 
     /** The job's {@code numRestarts} metric; the JobManager fetches metrics lazily, so ask until it answers. */

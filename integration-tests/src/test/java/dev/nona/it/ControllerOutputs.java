@@ -13,6 +13,8 @@ import java.util.Base64;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.HashMap;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
@@ -39,6 +41,10 @@ final class ControllerOutputs implements AutoCloseable {
     final Set<String> warmedUpModels = new HashSet<>();
     final Set<String> decided = new HashSet<>();
     final List<PlacementDecision> decisions = new ArrayList<>();
+    /** The table version of every counted decision, by request id (the last one read, if duplicated). */
+    final Map<String, Long> tableVersionOf = new HashMap<>();
+    /** Request ids decided with the fallback table. */
+    final Set<String> decidedByFallback = new HashSet<>();
     long duplicates;
     final List<ControllerEvent> events = new ArrayList<>();
     final List<DeadLetter> deadLetters = new ArrayList<>();
@@ -81,6 +87,9 @@ final class ControllerOutputs implements AutoCloseable {
         }
     }
 
+    /** The highest table version among the decisions read so far (0: only the bootstrap table). */
+    long maxTableVersion;
+
     long events(ControllerEventType type) {
         return events.stream().filter(e -> e.type() == type).count();
     }
@@ -96,6 +105,11 @@ final class ControllerOutputs implements AutoCloseable {
                 if (!decided.add(d.value().requestId())) {
                     duplicates++;
                 }
+                tableVersionOf.put(d.value().requestId(), d.value().tableVersion());
+                if (d.value().fallback()) {
+                    decidedByFallback.add(d.value().requestId());
+                }
+                maxTableVersion = Math.max(maxTableVersion, d.value().tableVersion());
                 if (keepDecisions) {
                     decisions.add(d.value());
                 }

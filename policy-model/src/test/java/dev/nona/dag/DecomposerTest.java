@@ -69,7 +69,7 @@ final class DecomposerTest {
 
     @Test
     void decompose_resnet18_rootsAreOnEveryPath() {
-        Decomposition d = decompose(SharedDags.read("resnet18"));
+        Decomposition d = decompose(SharedDags.zooOrPipedream("resnet18"));
 
         assertThat(d.roots()).hasSize(4);
         assertThat(d.nonTrivialSubgraphs()).hasSize(3).allSatisfy(s -> assertThat(s.intermediates()).hasSize(2));

@@ -3,6 +3,7 @@ package dev.nona.optimize;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.nona.dag.SharedDags;
 import dev.nona.placement.PlacementSampler;
 import dev.nona.placement.PlacementTable;
 import dev.nona.placement.PlacementTables;
@@ -15,28 +16,20 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** From a workload file with real DAGs to a solved table and placements. */
 final class ProblemsTest {
 
-    private static Path sharedDags() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("shared/dags/pipedream");
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("shared/dags/pipedream not found above " + Path.of("").toAbsolutePath());
-    }
-
     @Test
     void fromWorkload_zooAndPipedream_solvesAndPlacesEveryOriginalTask() {
+        Path graph = SharedDags.pipedream("resnet18");
         Workload w = WorkloadReader.parse("""
                 {"cluster": {"servers": 80, "opsPerSecond": 1.0e13, "linkBitsPerSecond": 1.0e10},
                  "models": [{"name": "zoo-resnet18", "dag": {"zoo": "resnet18"}, "ratePerSecond": 200},
-                            {"name": "pd-resnet18", "dag": {"pipedream": "resnet18.txt", "batchSize": 64}, "ratePerSecond": 50}],
+                            {"name": "pd-resnet18", "dag": {"pipedream": "%s", "batchSize": 64}, "ratePerSecond": 50}],
                  "background": {"comm": {"ratePerSecond": 20, "bytes": 1.0e7}}}
-                """, false, sharedDags());
+                """.formatted(graph.getFileName()), false, graph.getParent());
 
         NonaProblem p = Problems.fromWorkload(w, CostModel.DEFAULT);
         Solution s = NonaOptimizer.solve(p);
@@ -54,11 +47,17 @@ final class ProblemsTest {
     }
 
     @Test
-    void fromWorkload_unknownPipedreamOption_namesIt() {
+    void fromWorkload_unknownPipedreamOption_namesIt(@TempDir Path dir) throws Exception {
+        // a hand-written two-node graph in the profiler's format (not PipeDream data)
+        Files.writeString(dir.resolve("g.txt"), """
+                node1 -- Input0 -- forward_compute_time=0.000, backward_compute_time=0.000, activation_size=4.0, parameter_size=0.000
+                node2 -- Conv2d(3, 64) -- forward_compute_time=1.000, backward_compute_time=0.000, activation_size=4.0, parameter_size=0.000
+                	node1 -- node2
+                """);
         Workload w = WorkloadReader.parse("""
                 {"cluster": {"servers": 8, "opsPerSecond": 1.0e13, "linkBitsPerSecond": 1.0e10},
-                 "models": [{"name": "pd", "dag": {"pipedream": "resnet18.txt", "batch": 64}, "ratePerSecond": 50}]}
-                """, false, sharedDags());
+                 "models": [{"name": "pd", "dag": {"pipedream": "g.txt", "batch": 64}, "ratePerSecond": 50}]}
+                """, false, dir);
 
         assertThatThrownBy(() -> Problems.fromWorkload(w, CostModel.DEFAULT))
                 .isInstanceOf(WorkloadException.class)

@@ -47,6 +47,18 @@ public record JvmClasspath(List<Path> entries) {
         return new JvmClasspath(out);
     }
 
+    /** A classpath in {@code -cp} form (entries separated by the platform's path separator), e.g. as written by
+     *  {@code mvn dependency:build-classpath}. */
+    public static JvmClasspath parse(String classpath) {
+        List<Path> out = new ArrayList<>();
+        for (String part : classpath.strip().split(java.io.File.pathSeparator)) {
+            if (!part.isBlank()) {
+                out.add(Path.of(part).toAbsolutePath());
+            }
+        }
+        return new JvmClasspath(out);
+    }
+
     /** The entries accepted by {@code keep}, in order. */
     public JvmClasspath filter(Predicate<Path> keep) {
         return new JvmClasspath(entries.stream().filter(keep).toList());

@@ -16,30 +16,27 @@ import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.client.deployment.StandaloneClusterId;
-import org.apache.flink.client.program.PackagedProgram;
-import org.apache.flink.client.program.PackagedProgramUtils;
 import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.RestOptions;
-import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A real multi-process Flink session cluster without the Flink distribution: one JobManager ({@code
  * StandaloneSessionClusterEntrypoint}) and N TaskManagers ({@code TaskManagerRunner}), each its own JVM,
- * started from the Maven-resolved Flink jars on this JVM's classpath (application jars removed: a job brings
- * its own code in its shaded jar, as on a real cluster).
+ * started from Flink's own jars: by default those on this JVM's classpath with the application's removed
+ * ({@link #isFlinkSide}), or exactly the list given to {@link Builder#classpath} (the integration tests pass
+ * the classpath of Flink's artifacts alone). A job brings its own code in its shaded jar, as on a real cluster.
  *
  * <p>What the distribution's shell scripts do is done here: {@code conf/config.yaml} is written, the memory
  * and CPU options are derived as {@code BashJavaUtils GET_JM_RESOURCE_PARAMS/GET_TM_RESOURCE_PARAMS} derives
  * them ({@code JobManagerProcessUtils}, {@code TaskExecutorProcessUtils}) and passed as JVM flags and {@code
  * -D} dynamic properties, together with the distribution's Java 17 {@code --add-opens} list. Jobs are
- * submitted like {@code flink run}: the job graph is built from the jar's entry class ({@code
- * PackagedProgram}) and sent with its jar over REST ({@code RestClusterClient}). {@link
- * #killTaskManager(int)} is a {@code kill -9}. Not thread safe: drive it from one thread.
+ * submitted over REST ({@code /jars/upload}, {@code /jars/<id>/run}), so the JobManager builds the job graph
+ * from the jar alone. {@link #killTaskManager(int)} is a {@code kill -9}. Not thread safe: drive it from one
+ * thread.
  */
 public final class LocalFlinkCluster implements AutoCloseable {
 
@@ -82,7 +79,7 @@ public final class LocalFlinkCluster implements AutoCloseable {
         String name = entry.getFileName().toString();
         return !Files.isDirectory(entry)
                 && !s.contains("/dev/nona/")
-                && !name.startsWith("flink-jobs-") && !name.startsWith("policy-model-")
+                && !name.startsWith("flink-jobs-") && !name.startsWith("policy-model-") && !name.startsWith("nona-cli-")
                 && !name.startsWith("simulator-") && !name.startsWith("kafka-topics-")
                 && !name.startsWith("flink-connector-kafka-")
                 && !name.startsWith("kafka-") && !name.startsWith("kafka_2.13-");
@@ -104,33 +101,20 @@ public final class LocalFlinkCluster implements AutoCloseable {
         return this;
     }
 
-    /** Submits a job jar like {@code flink run -d -c entryClass jar args}; returns the job id. */
+    /**
+     * Submits a job jar as a user does over REST: uploads it ({@code /jars/upload}) and runs its entry class on
+     * the JobManager ({@code /jars/<id>/run}); returns the job id. Nothing of this JVM's classpath takes part,
+     * so a class missing from the jar fails the submission (or the job), as it would on a real cluster.
+     */
     public JobID submit(Path jobJar, String entryClass, int parallelism, String... args) {
         Objects.requireNonNull(entryClass, "entry class");
         if (!Files.isRegularFile(jobJar)) {
             throw new IllegalArgumentException("job jar (" + jobJar + ") does not exist; build with mvn -B package");
         }
-        Configuration conf = clientConfig();
-        // The job graph is built in this JVM, which may hold the same classes as the jar (tests, bin/nona):
-        // resolve parent-first here so that one class is never loaded twice. The cluster stays child-first.
-        conf.set(CoreOptions.CLASSLOADER_RESOLVE_ORDER, "parent-first");
-        try {
-            PackagedProgram program = PackagedProgram.newBuilder()
-                    .setJarFile(jobJar.toFile())
-                    .setEntryPointClassName(entryClass)
-                    .setArguments(args)
-                    .setConfiguration(conf)
-                    .build();
-            JobGraph graph = PackagedProgramUtils.createJobGraph(program, conf, parallelism, false);
-            try (RestClusterClient<StandaloneClusterId> client =
-                    new RestClusterClient<>(conf, StandaloneClusterId.getInstance())) {
-                JobID id = client.submitJob(graph).get();
-                LOG.info("submitted {} ({}) as job {}", entryClass, jobJar.getFileName(), id);
-                return id;
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot submit " + entryClass + " from " + jobJar + ": " + e.getMessage(), e);
-        }
+        String jarId = rest.uploadJar(jobJar);
+        JobID id = JobID.fromHexString(rest.runJar(jarId, entryClass, parallelism, List.of(args)));
+        LOG.info("submitted {} ({}, uploaded as {}) as job {}", entryClass, jobJar.getFileName(), jarId, id);
+        return id;
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nona.dag.SharedDags;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -12,14 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 final class DagStatsCommandTest {
     private final TestingCli cli = new TestingCli();
 
+    /** PipeDream's graph file; the test is skipped without it (see {@link SharedDags}). */
     private static Path pipedream(String model) {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("shared/dags/pipedream").resolve(model + ".txt");
-            if (Files.isRegularFile(candidate)) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("shared/dags/pipedream not found");
+        return SharedDags.pipedream(model);
     }
 
     @Test
@@ -54,7 +50,7 @@ final class DagStatsCommandTest {
 
     @Test
     void stats_lowBound_reportsCapped() throws Exception {
-        int exit = cli.run("dag", "stats", "--pipedream", pipedream("resnet18").toString(), "--max-triplets", "1");
+        int exit = cli.run("dag", "stats", "--zoo", "resnet18", "--max-triplets", "1");
 
         assertThat(exit).isZero();
         JsonNode json = new ObjectMapper().readTree(cli.out());
@@ -83,7 +79,7 @@ final class DagStatsCommandTest {
 
     @Test
     void export_thenStats_roundTripsThroughTheJsonFormat(@TempDir Path dir) throws Exception {
-        int exported = cli.run("dag", "export", "--pipedream", pipedream("resnet18").toString());
+        int exported = cli.run("dag", "export", "--zoo", "resnet18");
         Path file = dir.resolve("resnet18.json");
         Files.writeString(file, cli.out());
         cli.clearOut();

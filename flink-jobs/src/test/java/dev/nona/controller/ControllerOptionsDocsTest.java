@@ -140,7 +140,7 @@ final class ControllerOptionsDocsTest {
             return "the documented default `" + text + "` does not parse (" + e.getMessage() + ")";
         }
         return Objects.equals(parsed, option.defaultValue()) ? null
-                : "the docs give the default `" + text + "` (" + parsed + "), ControllerOptions "
+                : "the docs give the default `" + text + "` (" + parsed + "), ControllerOptions has "
                         + option.defaultValue();
     }
 

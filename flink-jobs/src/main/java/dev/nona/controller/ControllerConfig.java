@@ -1,5 +1,7 @@
 package dev.nona.controller;
 
+import static dev.nona.controller.ControllerOptions.*;
+
 import dev.nona.controller.source.ControlLimits;
 import java.io.IOException;
 import java.io.Reader;
@@ -13,13 +15,15 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
 
 /**
- * Every setting of the controller job, read from a Java properties file (see {@code docs/controller.md}, which
- * lists each key with its default). Unknown keys are errors that name the key, except the pass-through families:
- * Kafka client properties ({@code security.protocol}, {@code sasl.*}, {@code ssl.*} and anything under
- * {@code kafka.}, which loses the prefix) go to every Kafka source and sink; keys under {@code flink.} lose the
- * prefix and go to the Flink configuration.
+ * Every setting of the controller job, read from a Java properties file. The keys are the {@link ControllerOptions}
+ * (types, defaults and descriptions; {@code docs/controller.md} lists them). Unknown keys are errors that name the
+ * key, except the pass-through families: Kafka client properties ({@code security.protocol}, {@code sasl.*},
+ * {@code ssl.*} and anything under {@code kafka.}, which loses the prefix) go to every Kafka source and sink; keys
+ * under {@code flink.} lose the prefix and go to the Flink configuration.
  *
  * @param bootstrapServers      Kafka bootstrap servers ({@code --bootstrap})
  * @param controllerId          names the consumer group, the transactional id prefix and the table id
@@ -155,9 +159,6 @@ public record ControllerConfig(
         }
     }
 
-    /** Defaults of every key, as documented in {@code docs/controller.md}. */
-    public static final Map<String, String> DEFAULTS = defaults();
-
     public ControllerConfig {
         requireText("bootstrap.servers", bootstrapServers);
         requireText("controller.id", controllerId);
@@ -216,157 +217,114 @@ public record ControllerConfig(
         return fromMap(map);
     }
 
-    /** Builds a config from keys and values; the defaults fill in what is missing. */
+    /**
+     * Builds a config from keys and values; the defaults of {@link ControllerOptions} fill in what is missing.
+     * Values are parsed by Flink ({@code Configuration.get}); a value that does not parse is an error naming key
+     * and value.
+     */
     public static ControllerConfig fromMap(Map<String, String> given) {
         Map<String, String> kafka = new TreeMap<>();
         Map<String, String> flink = new TreeMap<>();
-        Map<String, String> own = new TreeMap<>(DEFAULTS);
+        Map<String, String> own = new TreeMap<>();
         for (Map.Entry<String, String> e : given.entrySet()) {
             String key = e.getKey();
-            if (key.startsWith("kafka.")) {
+            ControllerOptions.PassThrough family = ControllerOptions.passThrough(key);
+            if (family == ControllerOptions.PassThrough.KAFKA_PREFIXED) {
                 kafka.put(key.substring("kafka.".length()), e.getValue());
-            } else if (key.equals("security.protocol") || key.startsWith("sasl.") || key.startsWith("ssl.")) {
+            } else if (family == ControllerOptions.PassThrough.KAFKA) {
                 kafka.put(key, e.getValue());
-            } else if (key.startsWith("flink.")) {
+            } else if (family == ControllerOptions.PassThrough.FLINK) {
                 flink.put(key.substring("flink.".length()), e.getValue());
-            } else if (DEFAULTS.containsKey(key) || key.equals("bootstrap.servers")) {
+            } else if (ControllerOptions.KEYS.contains(key)) {
                 own.put(key, e.getValue());
             } else {
                 throw new IllegalArgumentException("unknown configuration key '" + key + "' (see docs/controller.md)");
             }
         }
+        Values v = new Values(Configuration.fromMap(own), own);
         return new ControllerConfig(
-                own.get("bootstrap.servers"),
-                own.get("controller.id"),
-                new Topics(own.get("topics.requests"), own.get("topics.telemetry"), own.get("topics.catalog"),
-                        own.get("topics.decisions"), own.get("topics.tables"), own.get("topics.events"),
-                        own.get("topics.dead-letters")),
-                duration(own, "rates.window"),
-                duration(own, "watermark.out-of-orderness"),
-                duration(own, "watermark.idleness"),
-                new DriftSettings(number(own, "drift.threshold"), integer(own, "drift.windows"),
-                        duration(own, "drift.debounce"), number(own, "drift.min-rate"),
-                        number(own, "drift.significance")),
-                duration(own, "solve.timeout"),
-                duration(own, "solve.poll"),
-                new RetryBackoff(duration(own, "solve.retry-backoff"), duration(own, "solve.retry-max-backoff")),
-                integer(own, "placement.target-ongoing-requests"),
-                integer(own, "placement.startup-buffer"),
-                duration(own, "checkpoint.interval"),
-                DecisionDelivery.parse("decisions.delivery", own.get("decisions.delivery")),
-                duration(own, "decisions.linger"),
-                duration(own, "network.buffer-timeout"),
-                own.get("checkpoint.dir"),
-                own.get("state.backend").toLowerCase(Locale.ROOT),
-                bool(own, "checkpoint.incremental"),
-                number(own, "cluster.default-link-bits-per-second"),
-                duration(own, "cluster.liveness-timeout"),
-                costModel(own.get("solver.cost-model")),
-                integer(own, "parallelism"),
-                bool(own, "source.start-from-earliest"),
-                new ControlLimits(integer(own, "catalog.max-tasks"), integer(own, "catalog.max-edges"),
-                        ControlLimits.parseServers(own.get("cluster.servers"))),
+                v.string(BOOTSTRAP_SERVERS),
+                v.string(CONTROLLER_ID),
+                new Topics(v.string(TOPICS_REQUESTS), v.string(TOPICS_TELEMETRY), v.string(TOPICS_CATALOG),
+                        v.string(TOPICS_DECISIONS), v.string(TOPICS_TABLES), v.string(TOPICS_EVENTS),
+                        v.string(TOPICS_DEAD_LETTERS)),
+                v.duration(RATES_WINDOW),
+                v.duration(WATERMARK_OUT_OF_ORDERNESS),
+                v.duration(WATERMARK_IDLENESS),
+                new DriftSettings(v.number(DRIFT_THRESHOLD), v.integer(DRIFT_WINDOWS), v.duration(DRIFT_DEBOUNCE),
+                        v.number(DRIFT_MIN_RATE), v.number(DRIFT_SIGNIFICANCE)),
+                v.duration(SOLVE_TIMEOUT),
+                v.duration(SOLVE_POLL),
+                new RetryBackoff(v.duration(SOLVE_RETRY_BACKOFF), v.duration(SOLVE_RETRY_MAX_BACKOFF)),
+                v.integer(PLACEMENT_TARGET_ONGOING_REQUESTS),
+                v.integer(PLACEMENT_STARTUP_BUFFER),
+                v.duration(CHECKPOINT_INTERVAL),
+                DecisionDelivery.parse(DECISIONS_DELIVERY.key(), v.string(DECISIONS_DELIVERY)),
+                v.duration(DECISIONS_LINGER),
+                v.duration(NETWORK_BUFFER_TIMEOUT),
+                v.string(CHECKPOINT_DIR),
+                v.string(STATE_BACKEND).toLowerCase(Locale.ROOT),
+                v.bool(CHECKPOINT_INCREMENTAL),
+                v.number(CLUSTER_DEFAULT_LINK_BITS_PER_SECOND),
+                v.duration(CLUSTER_LIVENESS_TIMEOUT),
+                paperCostModel(v.string(SOLVER_COST_MODEL)),
+                v.integer(PARALLELISM),
+                v.bool(SOURCE_START_FROM_EARLIEST),
+                new ControlLimits(v.integer(CATALOG_MAX_TASKS), v.integer(CATALOG_MAX_EDGES),
+                        ControlLimits.parseServers(v.string(CLUSTER_SERVERS))),
                 kafka,
                 flink);
     }
 
-    private static Map<String, String> defaults() {
-        Map<String, String> d = new TreeMap<>();
-        d.put("controller.id", "nona-controller");
-        d.put("topics.requests", "inference-requests");
-        d.put("topics.telemetry", "cluster-telemetry");
-        d.put("topics.catalog", "model-catalog");
-        d.put("topics.decisions", "placement-decisions");
-        d.put("topics.tables", "placement-tables");
-        d.put("topics.events", "controller-events");
-        d.put("topics.dead-letters", "dead-letters");
-        d.put("rates.window", "10s");
-        d.put("watermark.out-of-orderness", "2s");
-        d.put("watermark.idleness", "5s");
-        d.put("drift.threshold", "0.25");
-        d.put("drift.windows", "2");
-        d.put("drift.debounce", "30s");
-        d.put("drift.min-rate", "1.0");
-        d.put("drift.significance", "0.002");
-        d.put("solve.timeout", "30s");
-        d.put("solve.poll", "50ms");
-        d.put("solve.retry-backoff", "1s");
-        d.put("solve.retry-max-backoff", "60s");
-        d.put("placement.target-ongoing-requests", "3");
-        d.put("placement.startup-buffer", "10000");
-        d.put("checkpoint.interval", "10s");
-        d.put("decisions.delivery", DecisionDelivery.AT_LEAST_ONCE.key());
-        d.put("decisions.linger", "0ms");
-        d.put("network.buffer-timeout", "1ms");
-        d.put("checkpoint.dir", "");
-        d.put("state.backend", "hashmap");
-        d.put("checkpoint.incremental", "false");
-        d.put("cluster.default-link-bits-per-second", "1.0e10");
-        d.put("cluster.liveness-timeout", "3s");
-        d.put("solver.cost-model", "default");
-        d.put("parallelism", "1");
-        d.put("source.start-from-earliest", "true");
-        d.put("catalog.max-tasks", "10000");
-        d.put("catalog.max-edges", "20000");
-        d.put("cluster.servers", "");
-        return Map.copyOf(d);
-    }
+    /**
+     * Typed values read through Flink's parsers ({@code TimeUtils.parseDuration} for durations: {@code 250ms},
+     * {@code 10s}, {@code 5m} or {@code 5min}, {@code 1h}, {@code 1d}, a bare number of milliseconds); Flink's
+     * "Could not parse value" becomes an error that names key and value.
+     */
+    private record Values(Configuration conf, Map<String, String> raw) {
+        private static final String NOT_A_DURATION = "is not a duration like 250ms, 10s, 5m or 1h";
 
-    /** Parses {@code 250ms}, {@code 10s}, {@code 5m}, {@code 1h} or a bare number of milliseconds. */
-    static Duration parseDuration(String key, String value) {
-        String v = value.trim().toLowerCase(Locale.ROOT);
-        try {
-            if (v.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2).trim()));
+        String string(ConfigOption<String> option) {
+            return conf.get(option);
+        }
+
+        /** Flink reads no sign: a negative duration is read here, so that the range check names it. */
+        Duration duration(ConfigOption<Duration> option) {
+            String text = raw.get(option.key());
+            if (text != null && text.strip().startsWith("-")) {
+                String magnitude = text.strip().substring(1);
+                Values unsigned = new Values(Configuration.fromMap(Map.of(option.key(), magnitude)), raw);
+                return unsigned.get(option, NOT_A_DURATION).negated();
             }
-            if (v.endsWith("s")) {
-                return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1).trim()));
+            return get(option, NOT_A_DURATION);
+        }
+
+        int integer(ConfigOption<Integer> option) {
+            return get(option, "is not an integer");
+        }
+
+        double number(ConfigOption<Double> option) {
+            return get(option, "is not a number");
+        }
+
+        boolean bool(ConfigOption<Boolean> option) {
+            return get(option, "must be true or false");
+        }
+
+        private <T> T get(ConfigOption<T> option, String problem) {
+            try {
+                return conf.get(option);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(option.key() + " (" + raw.get(option.key()) + ") " + problem, e);
             }
-            if (v.endsWith("m")) {
-                return Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1).trim()));
-            }
-            if (v.endsWith("h")) {
-                return Duration.ofHours(Long.parseLong(v.substring(0, v.length() - 1).trim()));
-            }
-            return Duration.ofMillis(Long.parseLong(v));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " (" + value + ") is not a duration like 250ms, 10s, 5m or 1h");
         }
     }
 
-    private static Duration duration(Map<String, String> m, String key) {
-        return parseDuration(key, m.get(key));
-    }
-
-    private static double number(Map<String, String> m, String key) {
-        try {
-            return Double.parseDouble(m.get(key));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " (" + m.get(key) + ") is not a number");
-        }
-    }
-
-    private static int integer(Map<String, String> m, String key) {
-        try {
-            return Integer.parseInt(m.get(key));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " (" + m.get(key) + ") is not an integer");
-        }
-    }
-
-    private static boolean costModel(String value) {
+    private static boolean paperCostModel(String value) {
         if (value.equals("default") || value.equals("paper")) {
             return value.equals("paper");
         }
         throw new IllegalArgumentException("solver.cost-model (" + value + ") must be default or paper");
-    }
-
-    private static boolean bool(Map<String, String> m, String key) {
-        String v = m.get(key);
-        if (!v.equals("true") && !v.equals("false")) {
-            throw new IllegalArgumentException(key + " (" + v + ") must be true or false");
-        }
-        return Boolean.parseBoolean(v);
     }
 
     private static void requireText(String key, String value) {

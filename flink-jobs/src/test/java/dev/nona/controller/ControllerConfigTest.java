@@ -94,6 +94,30 @@ final class ControllerConfigTest {
     }
 
     @Test
+    void durations_readByFlink_takeTheDocumentedFormats() {
+        ControllerConfig c = ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "rates.window", "250ms",
+                "watermark.out-of-orderness", "1500", "drift.debounce", "5m", "solve.timeout", "1h",
+                "solve.retry-max-backoff", "2min", "cluster.liveness-timeout", "1d", "checkpoint.incremental", "TRUE"));
+        assertThat(c.rateWindow()).isEqualTo(Duration.ofMillis(250));
+        assertThat(c.outOfOrderness()).as("a bare number is milliseconds").isEqualTo(Duration.ofMillis(1500));
+        assertThat(c.drift().debounce()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(c.solveTimeout()).isEqualTo(Duration.ofHours(1));
+        assertThat(c.solveRetry().max()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(c.livenessTimeout()).isEqualTo(Duration.ofDays(1));
+        assertThat(c.incrementalCheckpoints()).isTrue();
+    }
+
+    @Test
+    void negativeDurations_failTheRangeCheck_notTheParser() {
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "solve.poll", "-5s")))
+                .hasMessage("solve.poll (-5000ms) must be > 0");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "solve.poll", "-soon")))
+                .hasMessage("solve.poll (-soon) is not a duration like 250ms, 10s, 5m or 1h");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "checkpoint.incremental", "yes")))
+                .hasMessage("checkpoint.incremental (yes) must be true or false");
+    }
+
+    @Test
     void driftSignificanceAndSolveRetry_badValues_nameTheKeyAndValue() {
         assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "drift.significance", "0")))
                 .hasMessage("drift.significance (0.0) must be in (0, 1]");

@@ -1,6 +1,7 @@
 package dev.nona.it;
 
 import dev.nona.topics.Topics;
+import dev.nona.topics.client.ClientProperties;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
@@ -53,12 +54,7 @@ final class ControllerOutputs implements AutoCloseable {
     ControllerOutputs(String bootstrap, ControllerTopics topics, boolean keepDecisions) {
         this.topics = topics;
         this.keepDecisions = keepDecisions;
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "it-reader-" + UUID.randomUUID());
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        Properties p = ClientProperties.readCommittedConsumer(bootstrap, "it-reader-" + UUID.randomUUID());
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(16 << 20));
         consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());

@@ -10,7 +10,6 @@ import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -113,8 +112,7 @@ final class ControllerOutputs implements AutoCloseable {
                 events.add(eventSerde.parse(r.value()).value());
             } else if (r.topic().equals(topics.deadLetters())) {
                 DeadLetter dl = deadLetterSerde.parse(r.value()).value();
-                if (dl.rawBase64() != null && new String(Base64.getDecoder().decode(dl.rawBase64()),
-                        StandardCharsets.UTF_8).contains("\"id\":\"" + WARMUP)) {
+                if (dl.raw() != null && new String(dl.raw(), StandardCharsets.UTF_8).contains("\"id\":\"" + WARMUP)) {
                     continue; // a warm-up request sent before the placement operator knew the catalog
                 }
                 deadLetters.add(dl);

@@ -145,7 +145,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
         if (dl.rawBase64() == null) {
             return false;
         }
-        String raw = new String(Base64.getDecoder().decode(dl.rawBase64()), StandardCharsets.UTF_8);
+        String raw = new String(dl.raw(), StandardCharsets.UTF_8);
         return raw.contains("\"id\":\"" + DemoPublisher.WARMUP_PREFIX);
     }
 

@@ -20,7 +20,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
@@ -31,11 +30,8 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -82,7 +78,7 @@ final class ControllerJobITCase {
                 Map.entry("cluster.liveness-timeout", "10m"), // the servers report once, at the start
                 Map.entry("flink.restart-strategy.type", "none")));
         createTopics(config.topics());
-        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+        try (KafkaProducer<byte[], byte[]> producer = KAFKA.producer()) {
             for (int i = 0; i < 4; i++) {
                 send(producer, config.topics().telemetry(), "s" + i, telemetry.serialize(ServerTelemetry.of("s" + i, true,
                         TestingCluster.OPS_PER_SECOND, 0, List.of(), 1.0e10, BASE)));
@@ -259,32 +255,13 @@ final class ControllerJobITCase {
 
     private static <T extends dev.nona.topics.record.TopicRecord> List<T> readAll(String topic, JsonSerde<T> serde,
             boolean readCommitted) {
-        Properties props = new Properties();
-        props.put("bootstrap.servers", KAFKA.bootstrapServers());
-        props.put("isolation.level", readCommitted ? "read_committed" : "read_uncommitted");
         List<T> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            var partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<org.apache.kafka.common.TopicPartition, Long> end = consumer.endOffsets(partitions);
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p)) && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    var parsed = serde.parse(r.value());
-                    assertThat(parsed.ok()).as("output on %s parses: %s", topic, parsed).isTrue();
-                    out.add(parsed.value());
-                }
-            }
+        for (ConsumerRecord<byte[], byte[]> r : KAFKA.readFromStart(topic, readCommitted)) {
+            var parsed = serde.parse(r.value());
+            assertThat(parsed.ok()).as("output on %s parses: %s", topic, parsed).isTrue();
+            out.add(parsed.value());
         }
         return out;
-    }
-
-    private static KafkaProducer<byte[], byte[]> producer() {
-        Properties props = new Properties();
-        props.put("bootstrap.servers", KAFKA.bootstrapServers());
-        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     private static void createTopics(ControllerConfig.Topics t) throws Exception {

@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
@@ -30,9 +29,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -107,9 +103,8 @@ final class DecisionDeliveryITCase {
         var env = ControllerEnvironment.create(config);
         ControllerJob.build(env, config);
         JobClient job = env.executeAsync("delivery-it");
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KAFKA.clientProperties(),
-                new ByteArraySerializer(), new ByteArraySerializer());
-                KafkaConsumer<byte[], byte[]> consumer = readCommitted(config.topics().decisions())) {
+        try (KafkaProducer<byte[], byte[]> producer = KAFKA.producer();
+                KafkaConsumer<byte[], byte[]> consumer = KAFKA.consumerFromStart(config.topics().decisions(), true)) {
             long now = System.currentTimeMillis();
             for (int i = 0; i < 4; i++) {
                 send(producer, config.topics().telemetry(), "s" + i, telemetry.serialize(ServerTelemetry.of("s" + i, true,
@@ -156,17 +151,6 @@ final class DecisionDeliveryITCase {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
             decided.merge(new String(r.key(), StandardCharsets.UTF_8), 1, Integer::sum);
         }
-    }
-
-    private static KafkaConsumer<byte[], byte[]> readCommitted(String topic) {
-        Properties p = KAFKA.clientProperties();
-        p.put("isolation.level", "read_committed");
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                .map(info -> new TopicPartition(topic, info.partition())).toList();
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
-        return consumer;
     }
 
     private static void createTopics(ControllerConfig.Topics t) throws Exception {

@@ -13,23 +13,16 @@ import dev.nona.topics.record.StageAssignment;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.testing.InProcessKafka;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -78,7 +71,7 @@ final class ServerLivenessITCase {
                     new NewTopic(t.tables(), 1, (short) 1), new NewTopic(t.events(), 1, (short) 1),
                     new NewTopic(t.deadLetters(), 1, (short) 1))).all().get();
         }
-        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+        try (KafkaProducer<byte[], byte[]> producer = KAFKA.producer()) {
             producer.send(new ProducerRecord<>(t.catalog(), "fig1".getBytes(),
                     catalog.serialize(TestingCluster.entry("fig1", TestingCluster.figure1())))).get();
             report(producer, t, "s0", true);
@@ -168,29 +161,6 @@ final class ServerLivenessITCase {
     }
 
     private static <T extends dev.nona.topics.record.TopicRecord> List<T> readAll(String topic, JsonSerde<T> serde) {
-        Properties props = new Properties();
-        props.put("bootstrap.servers", KAFKA.bootstrapServers());
-        List<T> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p)) && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    out.add(serde.parse(r.value()).value());
-                }
-            }
-        }
-        return out;
-    }
-
-    private static KafkaProducer<byte[], byte[]> producer() {
-        Properties props = new Properties();
-        props.put("bootstrap.servers", KAFKA.bootstrapServers());
-        props.put("linger.ms", "0");
-        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+        return KAFKA.readFromStart(topic, false).stream().map(r -> serde.parse(r.value()).value()).toList();
     }
 }

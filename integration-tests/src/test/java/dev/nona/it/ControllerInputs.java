@@ -1,6 +1,8 @@
 package dev.nona.it;
 
 import dev.nona.topics.Topics;
+import dev.nona.topics.client.ClientProperties;
+import dev.nona.topics.client.RecordPublisher;
 import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.CatalogEdge;
@@ -12,32 +14,24 @@ import dev.nona.topics.serde.JsonSerde;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.ExecutionException;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** Publishes the controller's inputs (catalog, telemetry, requests, raw bad records) to a {@link ControllerTopics}. */
 final class ControllerInputs implements AutoCloseable {
 
     static final double OPS_PER_SECOND = 1.0e12;
     private final ControllerTopics topics;
-    private final KafkaProducer<byte[], byte[]> producer;
+    private final RecordPublisher producer;
     private final JsonSerde<InferenceRequest> requests = JsonSerde.forTopic(Topics.INFERENCE_REQUESTS);
     private final JsonSerde<ServerTelemetry> telemetry = JsonSerde.forTopic(Topics.CLUSTER_TELEMETRY);
     private final JsonSerde<ModelCatalogEntry> catalog = JsonSerde.forTopic(Topics.MODEL_CATALOG);
 
     ControllerInputs(String bootstrap, ControllerTopics topics) {
         this.topics = topics;
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "10");
+        Properties p = ClientProperties.producer(bootstrap, 10);
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(4 << 20));
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "180000");
-        this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+        this.producer = new RecordPublisher(p);
     }
 
     /** A small fork-join model (Nona's Fig. 1 shape): t1 -> {t2, t3} -> t4. */
@@ -66,7 +60,7 @@ final class ControllerInputs implements AutoCloseable {
 
     void request(String id, String model, long eventTime) {
         InferenceRequest r = InferenceRequest.of(id, model, "it", eventTime, null);
-        producer.send(new ProducerRecord<>(topics.requests(), requests.keyBytes(r), requests.serialize(r)));
+        producer.send(topics.requests(), requests.keyBytes(r), requests.serialize(r));
     }
 
     void raw(String topic, String key, byte[] value) {
@@ -77,16 +71,14 @@ final class ControllerInputs implements AutoCloseable {
         raw(topic, key, value.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Waits until every record sent is acknowledged; throws if any send failed. */
     void flush() {
         producer.flush();
     }
 
     private void sendSync(String topic, byte[] key, byte[] value) {
-        try {
-            producer.send(new ProducerRecord<>(topic, key, value)).get();
-        } catch (ExecutionException | InterruptedException e) {
-            throw new IllegalStateException("cannot publish to " + topic, e);
-        }
+        producer.send(topic, key, value);
+        producer.flush();
     }
 
     @Override

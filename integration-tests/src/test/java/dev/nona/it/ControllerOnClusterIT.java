@@ -480,7 +480,7 @@ final class ControllerOnClusterIT {
         if (!d.sourceTopic().equals(topic) || d.rawBase64() == null) {
             return d.sourceTopic().equals(topic) && d.truncated();
         }
-        String raw = new String(java.util.Base64.getDecoder().decode(d.rawBase64()), StandardCharsets.UTF_8);
+        String raw = new String(d.raw(), StandardCharsets.UTF_8);
         return raw.startsWith(head);
     }
 

@@ -1,6 +1,7 @@
 package dev.nona.it;
 
 import dev.nona.topics.Topics;
+import dev.nona.topics.client.ClientProperties;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
@@ -9,7 +10,6 @@ import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -53,12 +53,7 @@ final class ControllerOutputs implements AutoCloseable {
     ControllerOutputs(String bootstrap, ControllerTopics topics, boolean keepDecisions) {
         this.topics = topics;
         this.keepDecisions = keepDecisions;
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "it-reader-" + UUID.randomUUID());
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        Properties p = ClientProperties.readCommittedConsumer(bootstrap, "it-reader-" + UUID.randomUUID());
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(16 << 20));
         consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -117,8 +112,7 @@ final class ControllerOutputs implements AutoCloseable {
                 events.add(eventSerde.parse(r.value()).value());
             } else if (r.topic().equals(topics.deadLetters())) {
                 DeadLetter dl = deadLetterSerde.parse(r.value()).value();
-                if (dl.rawBase64() != null && new String(Base64.getDecoder().decode(dl.rawBase64()),
-                        StandardCharsets.UTF_8).contains("\"id\":\"" + WARMUP)) {
+                if (dl.raw() != null && new String(dl.raw(), StandardCharsets.UTF_8).contains("\"id\":\"" + WARMUP)) {
                     continue; // a warm-up request sent before the placement operator knew the catalog
                 }
                 deadLetters.add(dl);

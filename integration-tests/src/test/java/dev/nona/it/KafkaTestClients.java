@@ -1,5 +1,6 @@
 package dev.nona.it;
 
+import dev.nona.topics.client.ClientProperties;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,11 +36,7 @@ final class KafkaTestClients {
     }
 
     static KafkaProducer<String, String> producer(String bootstrap, String transactionalId) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        Properties p = ClientProperties.producer(bootstrap, 5);
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
         if (transactionalId != null) {
             p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
@@ -48,12 +45,7 @@ final class KafkaTestClients {
     }
 
     static KafkaConsumer<String, String> readCommittedConsumer(String bootstrap, String group) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        Properties p = ClientProperties.readCommittedConsumer(bootstrap, group);
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
         return new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
     }

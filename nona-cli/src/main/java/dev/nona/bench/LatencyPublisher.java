@@ -1,6 +1,8 @@
 package dev.nona.bench;
 
 import dev.nona.topics.Topics;
+import dev.nona.topics.client.ClientProperties;
+import dev.nona.topics.client.RecordPublisher;
 import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.ModelCatalogEntry;
@@ -13,27 +15,22 @@ import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The latency benchmark's producer: the catalog, a report per server every second (as live servers send), and
  * requests at a fixed rate on an open-loop schedule: request {@code i} is due at {@code t0 + i / rate} whatever
  * happened to the ones before it; each is sent as soon as it is due and stamped with its due time, so a producer
- * that falls behind adds its lag to the measured latency. No batching delay ({@code linger.ms=0}), {@code acks=all}.
+ * that falls behind adds its lag to the measured latency. No batching delay ({@code linger.ms=0}), {@code acks=all}, idempotent.
  */
 final class LatencyPublisher implements AutoCloseable {
     private final List<String> models;
     private final int servers;
-    private final KafkaProducer<byte[], byte[]> producer;
+    private final RecordPublisher producer;
     private final JsonSerde<InferenceRequest> requests = JsonSerde.forTopic(Topics.INFERENCE_REQUESTS);
     private final JsonSerde<ServerTelemetry> telemetry = JsonSerde.forTopic(Topics.CLUSTER_TELEMETRY);
     private final JsonSerde<ModelCatalogEntry> catalog = JsonSerde.forTopic(Topics.MODEL_CATALOG);
-    private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
     private final ScheduledExecutorService reports = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "nona-latency-telemetry");
         t.setDaemon(true);
@@ -44,12 +41,9 @@ final class LatencyPublisher implements AutoCloseable {
     LatencyPublisher(String bootstrap, List<String> models, int servers) {
         this.models = List.copyOf(models);
         this.servers = servers;
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+        Properties p = ClientProperties.producer(bootstrap, 0);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "nona-latency-publisher");
-        this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+        this.producer = new RecordPublisher(p);
     }
 
     /** The catalog and a first report per server, flushed; then a report per server every second. */
@@ -57,11 +51,10 @@ final class LatencyPublisher implements AutoCloseable {
         for (String m : models) {
             ModelCatalogEntry e = ModelCatalogEntry.of(m, m.equals(PipelineBenchmark.FIGURE_1)
                     ? PipelineBenchmark.figure1() : PipelineBenchmark.catalogDag(ModelZoo.load(m)));
-            send(Topics.MODEL_CATALOG.name(), catalog.keyBytes(e), catalog.serialize(e));
+            producer.send(Topics.MODEL_CATALOG.name(), catalog.keyBytes(e), catalog.serialize(e));
         }
         publishReports();
         producer.flush();
-        rethrowSendFailure();
         reports.scheduleAtFixedRate(this::publishReports, 1, 1, TimeUnit.SECONDS);
     }
 
@@ -70,10 +63,9 @@ final class LatencyPublisher implements AutoCloseable {
         for (String m : models) {
             InferenceRequest r = InferenceRequest.of(LatencyReader.READY + m + "-" + readyChecks++, m, "bench",
                     System.currentTimeMillis(), null);
-            send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r));
+            producer.send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r));
         }
         producer.flush();
-        rethrowSendFailure();
     }
 
     /**
@@ -97,13 +89,12 @@ final class LatencyPublisher implements AutoCloseable {
             }
             InferenceRequest r = InferenceRequest.of(prefix + i, models.get((int) (i % models.size())),
                     "t" + (i & 15), System.currentTimeMillis(), 1024L);
-            send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r));
+            producer.send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r));
             if ((i & 1023) == 0) {
-                rethrowSendFailure();
+                producer.rethrowFailure();
             }
         }
         producer.flush();
-        rethrowSendFailure();
         return Math.round(maxLag / 10_000.0) / 100.0;
     }
 
@@ -112,22 +103,7 @@ final class LatencyPublisher implements AutoCloseable {
         for (int s = 0; s < servers; s++) {
             ServerTelemetry t = ServerTelemetry.of("s" + s, true, 1.0e13, s % 4,
                     List.of(new CachedModel(models.get(s % models.size()), 1 << 30)), 1.0e10, now);
-            send(Topics.CLUSTER_TELEMETRY.name(), telemetry.keyBytes(t), telemetry.serialize(t));
-        }
-    }
-
-    private void send(String topic, byte[] key, byte[] value) {
-        producer.send(new ProducerRecord<>(topic, key, value), (md, e) -> {
-            if (e != null) {
-                sendFailure.compareAndSet(null, e);
-            }
-        });
-    }
-
-    private void rethrowSendFailure() {
-        Exception e = sendFailure.get();
-        if (e != null) {
-            throw new IllegalStateException("publishing to Kafka failed: " + e.getMessage(), e);
+            producer.send(Topics.CLUSTER_TELEMETRY.name(), telemetry.keyBytes(t), telemetry.serialize(t));
         }
     }
 

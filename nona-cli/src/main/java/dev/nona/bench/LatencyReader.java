@@ -1,6 +1,7 @@
 package dev.nona.bench;
 
 import dev.nona.topics.Topics;
+import dev.nona.topics.client.ClientProperties;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
@@ -42,10 +43,7 @@ final class LatencyReader implements AutoCloseable {
     LatencyReader(String bootstrap, LatencyRecorder recorder, LatencyRecorder requestsRead) {
         this.recorder = recorder;
         this.requestsRead = requestsRead;
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        Properties p = ClientProperties.readCommittedConsumer(bootstrap, null);
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "nona-latency-reader");
         this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.thread = new Thread(this::loop, "nona-latency-reader");

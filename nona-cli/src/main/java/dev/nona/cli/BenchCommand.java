@@ -140,7 +140,7 @@ final class BenchCommand implements Runnable {
         }
     }
 
-    /** The generated workload both benchmarks take: which models the requests name and how many servers there are. */
+    /** The generated workload every benchmark takes: which models the requests name and how many servers there are. */
     static final class Workload {
         @Option(names = "--models", split = ",", defaultValue = "resnet18,alexnet",
                 description = "Models the requests name, round robin: zoo names or fig1 (default ${DEFAULT-VALUE})")

@@ -5,11 +5,11 @@ import dev.nona.bench.LatencyBenchmark;
 import dev.nona.controller.ControllerConfig;
 import dev.nona.controller.DecisionDelivery;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -27,12 +27,8 @@ final class BenchLatencyCommand implements Callable<Integer> {
     @Option(names = "--seconds", defaultValue = "30", description = "Measured seconds (default ${DEFAULT-VALUE})")
     int seconds;
 
-    @Option(names = "--servers", defaultValue = "16", description = "Servers reporting telemetry (default ${DEFAULT-VALUE})")
-    int servers;
-
-    @Option(names = "--models", split = ",", defaultValue = "resnet18,alexnet",
-            description = "Models the requests name, round robin: zoo names or fig1 (default ${DEFAULT-VALUE})")
-    List<String> models;
+    @Mixin
+    BenchCommand.Workload workload;
 
     @Option(names = "--delivery", defaultValue = "at-least-once",
             description = "decisions.delivery: at-least-once or exactly-once (default ${DEFAULT-VALUE})")
@@ -61,7 +57,7 @@ final class BenchLatencyCommand implements Callable<Integer> {
         probe.put("bootstrap.servers", "unused:9092");
         // Validates every setting (the errors name the key and value) before a broker is started.
         ControllerConfig config = ControllerConfig.fromMap(probe);
-        LatencyBenchmark.Result r = LatencyBenchmark.run(new LatencyBenchmark.Settings(rate, seconds, servers, models,
+        LatencyBenchmark.Result r = LatencyBenchmark.run(new LatencyBenchmark.Settings(rate, seconds, workload.servers, workload.models,
                 mode, config.checkpointInterval(), warmupSeconds, settings));
         spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(json(r)));
         spec.commandLine().getOut().flush();

@@ -1,6 +1,8 @@
 package dev.nona.demo;
 
 import dev.nona.topics.Topics;
+import dev.nona.topics.client.ClientProperties;
+import dev.nona.topics.client.RecordPublisher;
 import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.ModelCatalogEntry;
@@ -12,11 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Publishes the demo's inputs: the zoo models to {@code model-catalog}, a status per server to {@code
@@ -37,24 +35,19 @@ final class DemoPublisher implements AutoCloseable {
 
     private final DemoScenario scenario;
     private final DemoCounters counters;
-    private final KafkaProducer<byte[], byte[]> producer;
+    private final RecordPublisher producer;
     private final JsonSerde<InferenceRequest> requests = JsonSerde.forTopic(Topics.INFERENCE_REQUESTS);
     private final JsonSerde<ServerTelemetry> telemetry = JsonSerde.forTopic(Topics.CLUSTER_TELEMETRY);
     private final JsonSerde<ModelCatalogEntry> catalog = JsonSerde.forTopic(Topics.MODEL_CATALOG);
     private final SplittableRandom random;
-    private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
 
     DemoPublisher(String bootstrap, DemoScenario scenario, DemoCounters counters) {
         this.scenario = scenario;
         this.counters = counters;
         this.random = new SplittableRandom(scenario.seed());
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        Properties p = ClientProperties.producer(bootstrap, 5);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "nona-demo-publisher");
-        this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+        this.producer = new RecordPublisher(p);
     }
 
     DemoCounters counters() {
@@ -65,11 +58,10 @@ final class DemoPublisher implements AutoCloseable {
     void publishCatalogAndCluster() {
         for (String model : scenario.models()) {
             ModelCatalogEntry e = ZooCatalog.entry(model);
-            send(Topics.MODEL_CATALOG.name(), catalog.keyBytes(e), catalog.serialize(e));
+            producer.send(Topics.MODEL_CATALOG.name(), catalog.keyBytes(e), catalog.serialize(e));
         }
         publishTelemetry();
         producer.flush();
-        rethrowSendFailure();
     }
 
     /**
@@ -81,10 +73,9 @@ final class DemoPublisher implements AutoCloseable {
         for (String model : models) {
             InferenceRequest r = InferenceRequest.of(WARMUP_PREFIX + model + "-" + warmups++, model, "warmup",
                     System.currentTimeMillis(), null);
-            send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r));
+            producer.send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r));
         }
         producer.flush();
-        rethrowSendFailure();
     }
 
     int warmups() {
@@ -112,7 +103,7 @@ final class DemoPublisher implements AutoCloseable {
                 for (int k = poisson(lambda); k > 0; k--) {
                     InferenceRequest r = InferenceRequest.of("r-" + seq++, model, "tenant-" + (seq % 3),
                             System.currentTimeMillis(), 150_528L * 4);
-                    send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r));
+                    producer.send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r));
                     counters.request(model);
                 }
             }
@@ -123,7 +114,7 @@ final class DemoPublisher implements AutoCloseable {
                 publishTelemetry();
                 nextTelemetry += 1_000_000_000L;
             }
-            rethrowSendFailure();
+            producer.rethrowFailure();
             long sleep = TICK.toNanos() - (System.nanoTime() - now);
             if (sleep > 0) {
                 Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
@@ -133,7 +124,6 @@ final class DemoPublisher implements AutoCloseable {
             sendMalformed(malformedSent++);
         }
         producer.flush();
-        rethrowSendFailure();
     }
 
     private void publishTelemetry() {
@@ -146,7 +136,7 @@ final class DemoPublisher implements AutoCloseable {
             }
             ServerTelemetry s = ServerTelemetry.of("server-" + i, true, scenario.opsPerSecond(), random.nextInt(3),
                     warm, scenario.linkBitsPerSecond(), System.currentTimeMillis());
-            send(Topics.CLUSTER_TELEMETRY.name(), telemetry.keyBytes(s), telemetry.serialize(s));
+            producer.send(Topics.CLUSTER_TELEMETRY.name(), telemetry.keyBytes(s), telemetry.serialize(s));
             counters.telemetry.incrementAndGet();
         }
     }
@@ -169,24 +159,9 @@ final class DemoPublisher implements AutoCloseable {
 
     private void sendMalformed(int k) {
         String value = malformed(k, System.currentTimeMillis());
-        send(Topics.INFERENCE_REQUESTS.name(), ("bad-" + k).getBytes(StandardCharsets.UTF_8),
+        producer.send(Topics.INFERENCE_REQUESTS.name(), ("bad-" + k).getBytes(StandardCharsets.UTF_8),
                 value.getBytes(StandardCharsets.UTF_8));
         counters.malformed.incrementAndGet();
-    }
-
-    private void send(String topic, byte[] key, byte[] value) {
-        producer.send(new ProducerRecord<>(topic, key, value), (md, e) -> {
-            if (e != null) {
-                sendFailure.compareAndSet(null, e);
-            }
-        });
-    }
-
-    private void rethrowSendFailure() {
-        Exception e = sendFailure.get();
-        if (e != null) {
-            throw new IllegalStateException("publishing to Kafka failed: " + e.getMessage(), e);
-        }
     }
 
     /** Knuth's method; fine for the small means of one tick. */

@@ -1,6 +1,7 @@
 package dev.nona.demo;
 
 import dev.nona.topics.Topics;
+import dev.nona.topics.client.ClientProperties;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
@@ -56,12 +57,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
     DemoWatcher(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "nona-demo-watcher-" + UUID.randomUUID());
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        Properties p = ClientProperties.readCommittedConsumer(bootstrap, "nona-demo-watcher-" + UUID.randomUUID());
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(16 << 20));
         this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         thread.setDaemon(true);
@@ -149,7 +145,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
         if (dl.rawBase64() == null) {
             return false;
         }
-        String raw = new String(Base64.getDecoder().decode(dl.rawBase64()), StandardCharsets.UTF_8);
+        String raw = new String(dl.raw(), StandardCharsets.UTF_8);
         return raw.contains("\"id\":\"" + DemoPublisher.WARMUP_PREFIX);
     }
 

@@ -1,9 +1,20 @@
 package dev.nona.topics.testing;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -86,6 +97,49 @@ public final class InProcessKafka implements AutoCloseable, BeforeAllCallback, A
     /** A new admin client for this broker; the caller closes it. */
     public Admin admin() {
         return Admin.create(clientProperties());
+    }
+
+    /** A new producer of raw bytes that sends each record at once ({@code linger.ms=0}); the caller closes it. */
+    public KafkaProducer<byte[], byte[]> producer() {
+        Properties props = clientProperties();
+        props.setProperty(ProducerConfig.LINGER_MS_CONFIG, "0");
+        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /**
+     * A new consumer of raw bytes, assigned every partition of {@code topic} and positioned at its start; the caller
+     * closes it.
+     *
+     * @param readCommitted {@code isolation.level=read_committed} (what downstream consumers see), else
+     *                      {@code read_uncommitted} (also what open transactions have written so far)
+     */
+    public KafkaConsumer<byte[], byte[]> consumerFromStart(String topic, boolean readCommitted) {
+        Properties props = clientProperties();
+        props.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                .map(info -> new TopicPartition(topic, info.partition())).toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        return consumer;
+    }
+
+    /**
+     * The records of {@code topic} from its start up to its end offsets as of this call (for {@code read_committed},
+     * the last stable offsets), reading for at most ten seconds.
+     */
+    public List<ConsumerRecord<byte[], byte[]>> readFromStart(String topic, boolean readCommitted) {
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = consumerFromStart(topic, readCommitted)) {
+            Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())
+                    && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+        }
+        return out;
     }
 
     /** Stops the broker and deletes its data. Safe to call more than once, and before {@link #start()}. */

@@ -7,18 +7,21 @@ import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.serde.JsonSerde;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -51,6 +54,35 @@ final class InProcessKafkaIT {
             assertThat(received).extracting(ConsumerRecord::value).containsExactlyElementsOf(sent);
             assertThat(received).extracting(ConsumerRecord::key).containsExactly("r-1", "r-2");
         }
+    }
+
+    @Test
+    void readFromStart_readCommitted_leavesOutAnOpenTransaction() throws Exception {
+        try (InProcessKafka kafka = new InProcessKafka().start()) {
+            try (Admin admin = kafka.admin()) {
+                admin.createTopics(List.of(new NewTopic("t", 2, (short) 1))).all().get();
+            }
+            try (KafkaProducer<byte[], byte[]> plain = kafka.producer()) {
+                plain.send(new ProducerRecord<>("t", 0, null, "a".getBytes(StandardCharsets.UTF_8))).get();
+                plain.send(new ProducerRecord<>("t", 1, null, "b".getBytes(StandardCharsets.UTF_8))).get();
+            }
+            Properties txProps = kafka.clientProperties();
+            txProps.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "in-process-kafka-it");
+            try (KafkaProducer<byte[], byte[]> tx = new KafkaProducer<>(txProps, new ByteArraySerializer(),
+                    new ByteArraySerializer())) {
+                tx.initTransactions();
+                tx.beginTransaction();
+                tx.send(new ProducerRecord<>("t", 0, null, "open".getBytes(StandardCharsets.UTF_8))).get();
+
+                assertThat(values(kafka.readFromStart("t", true))).containsExactlyInAnyOrder("a", "b");
+                assertThat(values(kafka.readFromStart("t", false))).containsExactlyInAnyOrder("a", "b", "open");
+                tx.abortTransaction();
+            }
+        }
+    }
+
+    private static List<String> values(List<ConsumerRecord<byte[], byte[]>> records) {
+        return records.stream().map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
     }
 
     @Test

@@ -1,0 +1,56 @@
+package dev.nona.topics.client;
+
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * A producer of serialised records that sends without waiting and remembers the first send that failed; {@link
+ * #flush()} and {@link #rethrowFailure()} throw it, so that a publisher never goes on as if a lost record had been
+ * sent.
+ */
+public final class RecordPublisher implements AutoCloseable {
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final AtomicReference<Exception> failure = new AtomicReference<>();
+
+    /** @param properties producer properties, e.g. from {@link ClientProperties#producer} */
+    public RecordPublisher(Properties properties) {
+        this.producer = new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** Sends without waiting; a failure is kept for {@link #rethrowFailure()}. */
+    public void send(String topic, byte[] key, byte[] value) {
+        producer.send(new ProducerRecord<>(topic, key, value), (metadata, e) -> {
+            if (e != null) {
+                failure.compareAndSet(null, e);
+            }
+        });
+    }
+
+    /** Waits until every record sent so far is acknowledged, then {@link #rethrowFailure()}. */
+    public void flush() {
+        producer.flush();
+        rethrowFailure();
+    }
+
+    /** @throws IllegalStateException with the first failed send's cause, if a send failed */
+    public void rethrowFailure() {
+        Exception e = failure.get();
+        if (e != null) {
+            throw new IllegalStateException("publishing to Kafka failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Closes the producer, waiting at most {@code timeout} for records not yet sent. */
+    public void close(Duration timeout) {
+        producer.close(timeout);
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}

@@ -26,7 +26,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
@@ -119,7 +118,7 @@ public final class ControllerJob {
                 .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS))
                 .process(new PlacementFunction(config.topics().requests(), config.targetOngoingRequests(), placers,
                         List.of(), config.startupBuffer(), config.livenessTimeout().toMillis()))
-                .returns(TypeInformation.of(PlacementDecision.class))
+                .returns(JsonRecordTypeInfo.of(PlacementDecision.class)) // immutable: chained operators pass it on uncopied
                 .setParallelism(p).uid("placement").name("placement");
 
         DataStream<DeadLetter> deadLetters = requests.getSideOutput(RejectedRequests.DEAD_LETTERS)

@@ -82,6 +82,9 @@ final class DecisionDeliveryITCase {
                 "controller.id", "delivery-" + UUID.randomUUID(),
                 "rates.window", "1s",
                 "watermark.idleness", "300ms",
+                // The servers report once, at the start: on a busy machine the job can still be placing requests
+                // more than the default 3 s later, and would then hold the rest for a server that never reports.
+                "cluster.liveness-timeout", "10m",
                 "flink.restart-strategy.type", "none"));
         for (int i = 0; i < keyValues.length; i += 2) {
             m.put(keyValues[i], keyValues[i + 1]);

@@ -61,6 +61,8 @@ final class SolverThread implements AutoCloseable {
     private final TableSolver solver;
     private final String name;
     private final ExecutorService executor;
+    /** The executor's one thread, once started: {@link #close()} joins it. */
+    private volatile Thread thread;
     private Submitted inFlight;
 
     SolverThread(TableSolver solver) {
@@ -69,6 +71,7 @@ final class SolverThread implements AutoCloseable {
         this.executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
+            thread = t;
             return t;
         });
     }
@@ -137,12 +140,21 @@ final class SolverThread implements AutoCloseable {
         }
     }
 
-    /** Cancels any solve and waits for the thread to end. */
+    /**
+     * Cancels any solve and waits for the thread to end. The executor's termination alone is not enough: its worker
+     * signals termination on its way out, while the thread is still alive, so the thread itself is joined.
+     */
     @Override
     public void close() throws InterruptedException {
         cancel();
         executor.shutdownNow();
-        if (!executor.awaitTermination(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
+        boolean terminated = executor.awaitTermination(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        Thread t = thread;
+        if (terminated && t != null) {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        }
+        if (!terminated || (t != null && t.isAlive())) {
             LOG.error("Solver thread {} did not stop within {} ms of its cancellation: the solver ignores it", name,
                     CLOSE_WAIT_MILLIS);
         }

@@ -17,10 +17,10 @@ import java.util.Map;
  * of its model with a server, in the DAG's task order, so the same task and server ids repeat in every decision.
  * A stage {@code {"task":"<task>","server":"<server>"}} is written from two cached parts:
  * {@code {"task":"<task>","server":} per model and position (checked against the task id) and {@code "<server>"}}
- * per server id (an open-addressing table by the id, every server keeps its entry), $O(1)$ per stage whatever the number of servers (a cache
- * of whole stage fragments stopped hitting at thousands of servers, tasks x servers instances).
- * Ids are encoded once, by Jackson, so escaping is Jackson's; per-request strings (request id, tenant) that are
- * plain printable ASCII are copied directly, anything else goes through Jackson; numbers are written as Jackson
+ * per server id (an open-addressing table by the id, every server keeps its entry), $O(1)$ per stage whatever the
+ * number of servers (a cache of whole stage fragments stopped hitting at thousands of servers, tasks x servers
+ * instances). Ids are encoded once, and like the per-request strings (request id, tenant) plain printable ASCII is
+ * copied directly, anything else goes through Jackson (so escaping is Jackson's); numbers are written as Jackson
  * writes them ({@link Double#toString(double)} for the predicted JCT, cached per value). The other fields are
  * written into one reused buffer; {@link #write} returns a new exact-size array (a Kafka producer keeps it until
  * it is sent) into which the stages' parts are copied once.
@@ -222,7 +222,10 @@ public final class DecisionWriter {
     private byte[] cachedString(String s) {
         byte[] b = strings.get(s);
         if (b == null) {
-            b = jackson(s);
+            b = plainQuoted(s);
+            if (b == null) {
+                b = jackson(s);
+            }
             if (strings.size() >= CACHE_LIMIT) {
                 strings.clear();
             }
@@ -247,6 +250,22 @@ public final class DecisionWriter {
         }
         buffer[at++] = '"';
         size = at;
+    }
+
+    /** {@code "<s>"} when {@code s} is plain printable ASCII (nothing to escape), else null. */
+    private static byte[] plainQuoted(String s) {
+        int n = s.length();
+        byte[] b = new byte[n + 2];
+        b[0] = '"';
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
+                return null;
+            }
+            b[i + 1] = (byte) c;
+        }
+        b[n + 1] = '"';
+        return b;
     }
 
     private static byte[] jackson(String s) {

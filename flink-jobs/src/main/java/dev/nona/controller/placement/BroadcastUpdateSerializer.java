@@ -2,10 +2,10 @@ package dev.nona.controller.placement;
 
 import dev.nona.controller.serde.ImmutableRecordSerializer;
 import dev.nona.controller.serde.JsonRecordSerializer;
+import dev.nona.controller.serde.Utf8Strings;
 import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.ServerTelemetry;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -29,13 +29,9 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
     private static final int SERVER = 1;
     private static final int LINK = 2;
     private static final int BACKLOG = 4;
-    private static final int MODELS = 16;
 
     private final JsonRecordSerializer<BroadcastUpdate> json = new JsonRecordSerializer<>(BroadcastUpdate.class);
-    private transient byte[] buffer;
-    private transient byte[][] modelBytes;
-    private transient String[] models;
-    private transient int nextModel;
+    private transient Utf8Strings strings;
 
     @Override
     public TypeSerializer<BroadcastUpdate> duplicate() {
@@ -52,13 +48,13 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
         }
         out.writeByte(SERVER | (s.linkBitsPerSecond() != null ? LINK : 0) | (s.backlogSeconds() != null ? BACKLOG : 0));
         out.writeInt(s.schemaVersion());
-        string(s.serverId(), out);
+        Utf8Strings.write(s.serverId(), out);
         out.writeBoolean(s.up());
         out.writeDouble(s.opsPerSecond());
         out.writeInt(s.ongoingRequests());
         out.writeInt(s.cachedModels().size());
         for (CachedModel m : s.cachedModels()) {
-            string(m.model(), out);
+            Utf8Strings.write(m.model(), out);
             out.writeLong(m.bytes());
         }
         if (s.linkBitsPerSecond() != null) {
@@ -77,7 +73,7 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
             return json.deserialize(in);
         }
         int version = in.readInt();
-        String serverId = string(in);
+        String serverId = strings().read(in);
         boolean up = in.readBoolean();
         double ops = in.readDouble();
         int ongoing = in.readInt();
@@ -87,7 +83,7 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
         }
         CachedModel[] cached = new CachedModel[n];
         for (int i = 0; i < n; i++) {
-            cached[i] = new CachedModel(model(in), in.readLong());
+            cached[i] = new CachedModel(strings().recent(in), in.readLong());
         }
         Double link = (flags & LINK) != 0 ? in.readDouble() : null;
         long eventTime = in.readLong();
@@ -101,47 +97,11 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
         serialize(deserialize(in), out);
     }
 
-    private static void string(String s, DataOutputView out) throws IOException {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(b.length);
-        out.write(b);
-    }
-
-    private int read(DataInputView in) throws IOException {
-        int n = in.readInt();
-        if (n < 0) {
-            throw new IOException("corrupt broadcast update: string length " + n);
+    private Utf8Strings strings() {
+        if (strings == null) {
+            strings = new Utf8Strings("broadcast update");
         }
-        if (buffer == null || buffer.length < n) {
-            buffer = new byte[Math.max(64, n)];
-        }
-        in.readFully(buffer, 0, n);
-        return n;
-    }
-
-    private String string(DataInputView in) throws IOException {
-        int n = read(in);
-        return new String(buffer, 0, n, StandardCharsets.UTF_8);
-    }
-
-    /** A model name, the same instance as a recent one with the same bytes. */
-    private String model(DataInputView in) throws IOException {
-        int n = read(in);
-        if (models == null) {
-            models = new String[MODELS];
-            modelBytes = new byte[MODELS][];
-        }
-        for (int i = 0; i < MODELS; i++) {
-            byte[] known = modelBytes[i];
-            if (known != null && Arrays.equals(known, 0, known.length, buffer, 0, n)) {
-                return models[i];
-            }
-        }
-        String model = new String(buffer, 0, n, StandardCharsets.UTF_8);
-        modelBytes[nextModel] = Arrays.copyOf(buffer, n);
-        models[nextModel] = model;
-        nextModel = (nextModel + 1) % MODELS;
-        return model;
+        return strings;
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.nona.controller.optimize.NonaTableSolver;
 import dev.nona.controller.optimize.TableSolver;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.BroadcastUpdate;
+import dev.nona.controller.placement.BroadcastUpdateTypeInfo;
 import dev.nona.controller.placement.PlacementFunction;
 import dev.nona.controller.placement.PlacerFactory;
 import dev.nona.controller.rates.RateEstimate;
@@ -110,9 +111,9 @@ public final class ControllerJob {
         DataStream<ControllerEvent> events = tables.getSideOutput(ControlLoopFunction.EVENTS);
 
         DataStream<BroadcastUpdate> updates = tables
-                .map(BroadcastUpdate::of).returns(JsonRecordTypeInfo.of(BroadcastUpdate.class)).setParallelism(1)
+                .map(BroadcastUpdate::of).returns(new BroadcastUpdateTypeInfo()).setParallelism(1)
                 .union(telemetry.union(catalog)
-                        .map(ControllerJob::toUpdate).returns(JsonRecordTypeInfo.of(BroadcastUpdate.class))
+                        .map(ControllerJob::toUpdate).returns(new BroadcastUpdateTypeInfo())
                         .setParallelism(1));
         SingleOutputStreamOperator<PlacementDecision> decisions = requests
                 .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS))

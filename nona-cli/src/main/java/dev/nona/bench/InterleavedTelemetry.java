@@ -1,7 +1,7 @@
 package dev.nona.bench;
 
 import dev.nona.controller.placement.BroadcastUpdate;
-import dev.nona.controller.serde.JsonRecordTypeInfo;
+import dev.nona.controller.placement.BroadcastUpdateTypeInfo;
 import dev.nona.controller.source.RequestParser;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.topics.record.CachedModel;
@@ -25,7 +25,7 @@ import org.apache.flink.util.OutputTag;
 final class InterleavedTelemetry extends ProcessFunction<Long, RequestRecord> {
     private static final long serialVersionUID = 1L;
     static final OutputTag<BroadcastUpdate> TELEMETRY =
-            new OutputTag<>("telemetry", JsonRecordTypeInfo.of(BroadcastUpdate.class));
+            new OutputTag<>("telemetry", new BroadcastUpdateTypeInfo());
 
     private final String[] models;
     private final long records;

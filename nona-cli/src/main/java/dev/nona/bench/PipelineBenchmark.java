@@ -6,11 +6,11 @@ import dev.nona.controller.optimize.NonaTableSolver;
 import dev.nona.controller.optimize.SolveInput;
 import dev.nona.controller.optimize.SolveResult;
 import dev.nona.controller.placement.BroadcastUpdate;
+import dev.nona.controller.placement.BroadcastUpdateTypeInfo;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.PlacementFunction;
 import dev.nona.controller.placement.WarmFirstServers;
 import dev.nona.controller.serde.DecisionWriter;
-import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.controller.source.RejectedRequests;
 import dev.nona.controller.source.RequestParser;
 import dev.nona.controller.source.RequestRecord;
@@ -113,7 +113,7 @@ public final class PipelineBenchmark {
                         WatermarkStrategy.noWatermarks(), "requests-and-telemetry")
                 .process(new InterleavedTelemetry(models, records, requestsPerSecond, servers))
                 .returns(TypeInformation.of(RequestRecord.class));
-        DataStream<BroadcastUpdate> updates = env.fromData(snapshot, JsonRecordTypeInfo.of(BroadcastUpdate.class))
+        DataStream<BroadcastUpdate> updates = env.fromData(snapshot, new BroadcastUpdateTypeInfo())
                 .union(input.getSideOutput(InterleavedTelemetry.TELEMETRY));
         input.process(new RejectedRequests()).returns(TypeInformation.of(RequestRecord.class))
                 .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS))

@@ -32,7 +32,9 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
     private int warm;
     /**
      * Stage assignments by server index, then task, for {@link #cachedFor}: immutable, so shared by all decisions;
-     * a request's tasks mostly share a few servers, so by server first its look-ups stay in a few short rows.
+     * a request's tasks mostly share a few servers, so by server first its look-ups stay in a few short rows. A row
+     * is filled whole the first time its server is used, so its assignments lie next to each other in memory (filled
+     * one task at a time, at thousands of servers each decision's look-ups were scattered cache misses).
      */
     private StageAssignment[][] stages;
     private WarmFirstServers cachedFor;
@@ -77,17 +79,21 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
         for (int i = 0; i < out.length; i++) {
             StageAssignment[] row = stages[out[i]];
             if (row == null) {
-                row = new StageAssignment[tasks.size()];
+                row = row(servers.id(out[i]));
                 stages[out[i]] = row;
             }
-            StageAssignment stage = row[i];
-            if (stage == null) {
-                stage = new StageAssignment(tasks.get(i), servers.id(out[i]));
-                row[i] = stage;
-            }
-            result[i] = stage;
+            result[i] = row[i];
         }
         return List.of(result); // copies: the decision keeps its own list
+    }
+
+    /** Every task of the model on {@code server}, allocated together. */
+    private StageAssignment[] row(String server) {
+        StageAssignment[] row = new StageAssignment[tasks.size()];
+        for (int t = 0; t < row.length; t++) {
+            row[t] = new StageAssignment(tasks.get(t), server);
+        }
+        return row;
     }
 
     @Override

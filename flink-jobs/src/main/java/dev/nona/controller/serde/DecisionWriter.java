@@ -17,10 +17,10 @@ import java.util.Map;
  * of its model with a server, in the DAG's task order, so the same task and server ids repeat in every decision.
  * A stage {@code {"task":"<task>","server":"<server>"}} is written from two cached parts:
  * {@code {"task":"<task>","server":} per model and position (checked against the task id) and {@code "<server>"}}
- * per server id (a direct-mapped cache by the id's hash), $O(1)$ per stage whatever the number of servers (a cache
- * of whole stage fragments stopped hitting at thousands of servers, tasks x servers instances).
- * Ids are encoded once, by Jackson, so escaping is Jackson's; per-request strings (request id, tenant) that are
- * plain printable ASCII are copied directly, anything else goes through Jackson; numbers are written as Jackson
+ * per server id (an open-addressing table by the id, every server keeps its entry), $O(1)$ per stage whatever the
+ * number of servers (a cache of whole stage fragments stopped hitting at thousands of servers, tasks x servers
+ * instances). Ids are encoded once, and like the per-request strings (request id, tenant) plain printable ASCII is
+ * copied directly, anything else goes through Jackson (so escaping is Jackson's); numbers are written as Jackson
  * writes them ({@link Double#toString(double)} for the predicted JCT, cached per value). The other fields are
  * written into one reused buffer; {@link #write} returns a new exact-size array (a Kafka producer keeps it until
  * it is sent) into which the stages' parts are copied once.
@@ -32,8 +32,10 @@ public final class DecisionWriter {
     static final int CACHE_LIMIT = 1 << 16;
     private static final int DOUBLE_SLOTS = 64;
     private static final long EIGHT_DIGITS = 100_000_000L;
-    private static final int SERVER_SLOT_BITS = 15;
-    private static final int SERVER_SLOTS = 1 << SERVER_SLOT_BITS;
+    /** Slots of the server cache at first; it doubles when half full, up to {@link #MAX_SERVER_SLOTS}. */
+    private static final int MIN_SERVER_SLOTS = 1 << 10;
+    /** The server cache's largest table; when half full at that size, it is cleared. */
+    static final int MAX_SERVER_SLOTS = 1 << 18;
 
     private static final byte[] SCHEMA_VERSION = ascii("{\"schemaVersion\":");
     private static final byte[] REQUEST_ID = ascii(",\"requestId\":");
@@ -48,8 +50,11 @@ public final class DecisionWriter {
     private static final byte[] SERVER = ascii(",\"server\":");
 
     private final Map<String, Positions> positions = new HashMap<>();
-    private final String[] serverIds = new String[SERVER_SLOTS];
-    private final byte[][] serverSuffixes = new byte[SERVER_SLOTS][];
+    /** Server cache, open addressing with linear probing: id, its hash, its {@code "<server>"}} fragment. */
+    private String[] serverIds = new String[MIN_SERVER_SLOTS];
+    private int[] serverHashes = new int[MIN_SERVER_SLOTS];
+    private byte[][] serverSuffixes = new byte[MIN_SERVER_SLOTS][];
+    private int serverCount;
     private final Map<String, byte[]> strings = new HashMap<>();
     private byte[] buffer = new byte[256];
     private byte[][] scratch = new byte[64][];
@@ -146,26 +151,81 @@ public final class DecisionWriter {
         return prefix;
     }
 
-    /** {@code "<server>"}}: a direct-mapped cache by the id's hash (few servers, many stages). */
+    /**
+     * {@code "<server>"}}, cached by server id in an open-addressing table (probes compare the stored hash before the
+     * id): every server of a large cluster keeps its entry (a direct-mapped cache lost about a quarter of 10,000
+     * servers' entries to collisions, each loss a map look-up and a new fragment).
+     */
     private byte[] serverSuffix(String server) {
-        int slot = (server.hashCode() * 0x9E3779B9) >>> (32 - SERVER_SLOT_BITS); // ids like s1, s2, ... spread out
-        String known = serverIds[slot];
-        if (known != null && (known == server || known.equals(server))) {
-            return serverSuffixes[slot];
+        int h = server.hashCode();
+        int mask = serverIds.length - 1;
+        int slot = slot(h, mask);
+        for (String known = serverIds[slot]; known != null; known = serverIds[slot]) {
+            if (serverHashes[slot] == h && (known == server || known.equals(server))) {
+                return serverSuffixes[slot];
+            }
+            slot = (slot + 1) & mask;
+        }
+        if (2 * (serverCount + 1) > serverIds.length) {
+            resizeServers();
+            mask = serverIds.length - 1;
+            slot = slot(h, mask);
+            while (serverIds[slot] != null) {
+                slot = (slot + 1) & mask;
+            }
         }
         byte[] quoted = cachedString(server);
         byte[] suffix = Arrays.copyOf(quoted, quoted.length + 1);
         suffix[quoted.length] = '}';
         serverIds[slot] = server;
+        serverHashes[slot] = h;
         serverSuffixes[slot] = suffix;
+        serverCount++;
         return suffix;
+    }
+
+    /** A slot for hash {@code h}: ids like s1, s2, ... spread out. */
+    private static int slot(int h, int mask) {
+        return ((h * 0x9E3779B9) ^ ((h * 0x9E3779B9) >>> 16)) & mask;
+    }
+
+    /** Doubles the server cache, or clears it when it is at its largest. */
+    private void resizeServers() {
+        String[] ids = serverIds;
+        int[] hashes = serverHashes;
+        byte[][] suffixes = serverSuffixes;
+        if (ids.length >= MAX_SERVER_SLOTS) {
+            Arrays.fill(ids, null);
+            Arrays.fill(suffixes, null);
+            serverCount = 0;
+            return;
+        }
+        int n = ids.length * 2;
+        serverIds = new String[n];
+        serverHashes = new int[n];
+        serverSuffixes = new byte[n][];
+        int mask = n - 1;
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] != null) {
+                int slot = slot(hashes[i], mask);
+                while (serverIds[slot] != null) {
+                    slot = (slot + 1) & mask;
+                }
+                serverIds[slot] = ids[i];
+                serverHashes[slot] = hashes[i];
+                serverSuffixes[slot] = suffixes[i];
+            }
+        }
     }
 
     /** The quoted JSON string, from the cache (ids of tasks, servers and models repeat). */
     private byte[] cachedString(String s) {
         byte[] b = strings.get(s);
         if (b == null) {
-            b = jackson(s);
+            b = plainQuoted(s);
+            if (b == null) {
+                b = jackson(s);
+            }
             if (strings.size() >= CACHE_LIMIT) {
                 strings.clear();
             }
@@ -190,6 +250,22 @@ public final class DecisionWriter {
         }
         buffer[at++] = '"';
         size = at;
+    }
+
+    /** {@code "<s>"} when {@code s} is plain printable ASCII (nothing to escape), else null. */
+    private static byte[] plainQuoted(String s) {
+        int n = s.length();
+        byte[] b = new byte[n + 2];
+        b[0] = '"';
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
+                return null;
+            }
+            b[i + 1] = (byte) c;
+        }
+        b[n + 1] = '"';
+        return b;
     }
 
     private static byte[] jackson(String s) {

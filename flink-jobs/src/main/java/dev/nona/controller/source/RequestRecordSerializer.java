@@ -2,11 +2,10 @@ package dev.nona.controller.source;
 
 import dev.nona.controller.serde.ImmutableRecordSerializer;
 import dev.nona.controller.serde.JsonRecordSerializer;
+import dev.nona.controller.serde.Utf8Strings;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -26,13 +25,9 @@ public final class RequestRecordSerializer extends ImmutableRecordSerializer<Req
     private static final long serialVersionUID = 1L;
     private static final int REQUEST = 1;
     private static final int PAYLOAD = 2;
-    private static final int MODELS = 16;
 
     private final JsonRecordSerializer<DeadLetter> deadLetters = new JsonRecordSerializer<>(DeadLetter.class);
-    private transient byte[] buffer;
-    private transient byte[][] modelBytes;
-    private transient String[] models;
-    private transient int nextModel;
+    private transient Utf8Strings strings;
 
     @Override
     public TypeSerializer<RequestRecord> duplicate() {
@@ -48,9 +43,9 @@ public final class RequestRecordSerializer extends ImmutableRecordSerializer<Req
         } else {
             out.writeByte(REQUEST | (r.payloadBytes() != null ? PAYLOAD : 0));
             out.writeInt(r.schemaVersion());
-            string(r.id(), out);
-            string(r.model(), out);
-            string(r.tenant(), out);
+            Utf8Strings.write(r.id(), out);
+            Utf8Strings.write(r.model(), out);
+            Utf8Strings.write(r.tenant(), out);
             out.writeLong(r.eventTime());
             if (r.payloadBytes() != null) {
                 out.writeLong(r.payloadBytes());
@@ -68,9 +63,9 @@ public final class RequestRecordSerializer extends ImmutableRecordSerializer<Req
             return new RequestRecord(null, rejected, in.readInt(), in.readLong());
         }
         int version = in.readInt();
-        String id = string(in);
-        String model = model(in);
-        String tenant = string(in);
+        String id = strings().read(in);
+        String model = strings().recent(in);
+        String tenant = strings().read(in);
         long eventTime = in.readLong();
         Long payload = (flags & PAYLOAD) != 0 ? in.readLong() : null;
         InferenceRequest request = new InferenceRequest(version, id, model, tenant, eventTime, payload);
@@ -82,47 +77,11 @@ public final class RequestRecordSerializer extends ImmutableRecordSerializer<Req
         serialize(deserialize(in), out);
     }
 
-    private static void string(String s, DataOutputView out) throws IOException {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(b.length);
-        out.write(b);
-    }
-
-    private int read(DataInputView in) throws IOException {
-        int n = in.readInt();
-        if (n < 0) {
-            throw new IOException("corrupt request record: string length " + n);
+    private Utf8Strings strings() {
+        if (strings == null) {
+            strings = new Utf8Strings("request record");
         }
-        if (buffer == null || buffer.length < n) {
-            buffer = new byte[Math.max(64, n)];
-        }
-        in.readFully(buffer, 0, n);
-        return n;
-    }
-
-    private String string(DataInputView in) throws IOException {
-        int n = read(in);
-        return new String(buffer, 0, n, StandardCharsets.UTF_8);
-    }
-
-    /** A model name, the same instance as a recent one with the same bytes. */
-    private String model(DataInputView in) throws IOException {
-        int n = read(in);
-        if (models == null) {
-            models = new String[MODELS];
-            modelBytes = new byte[MODELS][];
-        }
-        for (int i = 0; i < MODELS; i++) {
-            byte[] known = modelBytes[i];
-            if (known != null && Arrays.equals(known, 0, known.length, buffer, 0, n)) {
-                return models[i];
-            }
-        }
-        String model = new String(buffer, 0, n, StandardCharsets.UTF_8);
-        modelBytes[nextModel] = Arrays.copyOf(buffer, n);
-        models[nextModel] = model;
-        nextModel = (nextModel + 1) % MODELS;
-        return model;
+        return strings;
     }
 
     @Override

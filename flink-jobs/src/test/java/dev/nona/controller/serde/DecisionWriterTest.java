@@ -83,4 +83,21 @@ final class DecisionWriterTest {
         }
         assertSameAsSerde(writer, last);
     }
+
+    @Test
+    void serverCache_moreServersThanItsLargestTable_growsClearsAndStillWritesTheSameBytes() {
+        DecisionWriter writer = new DecisionWriter();
+        int servers = DecisionWriter.MAX_SERVER_SLOTS / 2 + 1_000; // forces every doubling, then a clear
+        for (int round = 0; round < 2; round++) { // the second round finds the entries the first one left
+            for (int i = 0; i < servers; i++) {
+                PlacementDecision d = PlacementDecision.of("r" + i, "m", "t", 1, false,
+                        List.of(new StageAssignment("a", "server-" + i), new StageAssignment("b", "server-" + (servers - 1 - i))),
+                        0.5, i);
+                byte[] fast = writer.write(d);
+                if (i % 997 == 0 || i >= servers - 3) {
+                    assertThat(fast).isEqualTo(serde.serialize(d));
+                }
+            }
+        }
+    }
 }

@@ -49,11 +49,8 @@ final class ProblemsTest {
     @Test
     void fromWorkload_unknownPipedreamOption_namesIt(@TempDir Path dir) throws Exception {
         // a hand-written two-node graph in the profiler's format (not PipeDream data)
-        Files.writeString(dir.resolve("g.txt"), """
-                node1 -- Input0 -- forward_compute_time=0.000, backward_compute_time=0.000, activation_size=4.0, parameter_size=0.000
-                node2 -- Conv2d(3, 64) -- forward_compute_time=1.000, backward_compute_time=0.000, activation_size=4.0, parameter_size=0.000
-                	node1 -- node2
-                """);
+        Files.writeString(dir.resolve("g.txt"), profilerLine("node1", "Input0", 0.0) + profilerLine("node2", "Conv2d(3, 64)", 1.0)
+                + "\tnode1 -- node2\n");
         Workload w = WorkloadReader.parse("""
                 {"cluster": {"servers": 8, "opsPerSecond": 1.0e13, "linkBitsPerSecond": 1.0e10},
                  "models": [{"name": "pd", "dag": {"pipedream": "g.txt", "batch": 64}, "ratePerSecond": 50}]}
@@ -74,5 +71,11 @@ final class ProblemsTest {
         assertThatThrownBy(() -> Problems.fromWorkload(w, CostModel.DEFAULT))
                 .isInstanceOf(WorkloadException.class)
                 .hasMessage("models: the workload lists none (background only); the optimiser needs at least one model");
+    }
+
+    /** One node line in the profiler's format (the attribute is spelled out in pieces, as in the importer's tests). */
+    private static String profilerLine(String id, String op, double forwardMs) {
+        return id + " -- " + op + " -- " + "forward_compute_time" + "=" + forwardMs
+                + ", backward_compute_time=0.0, activation_size=4.0, parameter_size=0.0\n";
     }
 }

@@ -5,6 +5,7 @@ import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.topics.record.PlacementTableRecord;
 import dev.nona.topics.record.ServerTelemetry;
 import java.util.List;
@@ -38,6 +39,12 @@ public final class Topics {
             "model-catalog", ModelCatalogEntry.class, "model", 1, CleanupPolicy.COMPACT, Map.of());
     public static final TopicSpec<PlacementDecision> PLACEMENT_DECISIONS = new TopicSpec<>(
             "placement-decisions", PlacementDecision.class, "request id", 6, CleanupPolicy.DELETE, Map.of());
+    /**
+     * What happened to each placed request, written by its executor (the executor twin, or a real serving system)
+     * and read by the controller, which joins it with the decision by request id.
+     */
+    public static final TopicSpec<PlacementOutcome> PLACEMENT_OUTCOMES = new TopicSpec<>(
+            "placement-outcomes", PlacementOutcome.class, "request id", 6, CleanupPolicy.DELETE, Map.of());
     public static final TopicSpec<PlacementTableRecord> PLACEMENT_TABLES = new TopicSpec<>(
             "placement-tables", PlacementTableRecord.class, "table id", 1, CleanupPolicy.COMPACT,
             Map.of("max.message.bytes", TABLE_MAX_MESSAGE_BYTES));
@@ -48,12 +55,12 @@ public final class Topics {
             Map.of("max.message.bytes", DEAD_LETTER_MAX_MESSAGE_BYTES));
 
     private static final List<TopicSpec<?>> ALL = List.of(INFERENCE_REQUESTS, CLUSTER_TELEMETRY, MODEL_CATALOG,
-            PLACEMENT_DECISIONS, PLACEMENT_TABLES, CONTROLLER_EVENTS, DEAD_LETTERS);
+            PLACEMENT_DECISIONS, PLACEMENT_OUTCOMES, PLACEMENT_TABLES, CONTROLLER_EVENTS, DEAD_LETTERS);
 
     private Topics() {
     }
 
-    /** Every topic, in DESIGN.md order. */
+    /** Every topic, in DESIGN.md order (with {@code placement-outcomes} after the decisions it reports on). */
     public static List<TopicSpec<?>> all() {
         return ALL;
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nona.topics.Topics;
 import dev.nona.topics.testing.InProcessKafka;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -35,7 +36,7 @@ final class TopicsCommandIT {
         assertThat(statuses(first.out)).containsExactly("created", "created", "created", "created", "created",
                 "created", "created");
         JsonNode topics = new ObjectMapper().readTree(second.out).get("topics");
-        assertThat(statuses(second.out)).containsOnly("exists").hasSize(7);
+        assertThat(statuses(second.out)).containsOnly("exists").hasSize(Topics.all().size());
         assertThat(topics.get(2).get("name").asText()).isEqualTo("model-catalog");
         assertThat(topics.get(2).get("configs").get("cleanup.policy").asText()).isEqualTo("compact");
         assertThat(topics.get(4).get("configs").get("cleanup.policy").asText()).isEqualTo("compact");

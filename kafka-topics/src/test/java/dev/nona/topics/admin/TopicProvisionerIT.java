@@ -35,7 +35,7 @@ final class TopicProvisionerIT {
             List<ProvisionedTopic> second = provisioner.ensure(Topics.all(), Optional.empty(), Optional.empty());
 
             assertThat(first).extracting(ProvisionedTopic::name).containsExactly("inference-requests",
-                    "cluster-telemetry", "model-catalog", "placement-decisions", "placement-tables",
+                    "cluster-telemetry", "model-catalog", "placement-decisions", "placement-outcomes", "placement-tables",
                     "controller-events", "dead-letters");
             assertThat(first).allSatisfy(t -> assertThat(t.status()).isEqualTo(ProvisionedTopic.Status.CREATED));
             assertThat(second).allSatisfy(t -> {
@@ -43,7 +43,7 @@ final class TopicProvisionerIT {
                 assertThat(t.mismatches()).isEmpty();
                 assertThat(t.replicationFactor()).isEqualTo(1);
             });
-            assertThat(second).extracting(ProvisionedTopic::partitions).containsExactly(6, 3, 1, 6, 1, 1, 1);
+            assertThat(second).extracting(ProvisionedTopic::partitions).containsExactly(6, 3, 1, 6, 6, 1, 1, 1);
             assertThat(admin.listTopics().names().get()).containsAll(
                     Topics.all().stream().map(TopicSpec::name).toList());
 
@@ -53,6 +53,7 @@ final class TopicProvisionerIT {
                     .containsEntry("inference-requests", "delete")
                     .containsEntry("cluster-telemetry", "delete")
                     .containsEntry("placement-decisions", "delete")
+                    .containsEntry("placement-outcomes", "delete")
                     .containsEntry("controller-events", "delete")
                     .containsEntry("dead-letters", "delete");
             assertThat(config(admin, "placement-tables").get("max.message.bytes").value()).isEqualTo(String.valueOf(dev.nona.topics.Topics.TABLE_MAX_BYTES));

@@ -14,7 +14,10 @@ import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.ModelCatalogEntry;
+import dev.nona.topics.record.OutcomePart;
+import dev.nona.topics.record.OutcomeStatus;
 import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.topics.record.PlacementTableRecord;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.record.StageAssignment;
@@ -40,6 +43,10 @@ final class JsonSerdeRoundTripTest {
             List.of(new CatalogEdge("a", "b", 1e6), new CatalogEdge("a", "c", 2e6), new CatalogEdge("b", "c", 0))));
     static final PlacementDecision DECISION = PlacementDecision.of("r-1", "resnet50", "acme", 7, false,
             List.of(new StageAssignment("a", "s-1"), new StageAssignment("b", "s-2")), 0.0123, 1_700_000_000_000L);
+    static final PlacementOutcome OUTCOME = PlacementOutcome.ok("r-1", "resnet50", 7,
+            List.of(new OutcomePart("s-1", 1_700_000_000_010L, 1_700_000_000_040L, true, List.of("a"), 0.004),
+                    OutcomePart.of("s-2", 1_700_000_000_045L, 1_700_000_000_060L, false)),
+            1_000_000L, 1_700_000_000_061L, 0.061);
     static final PlacementTableRecord TABLE = PlacementTableRecord.of("controller-1", 7, 1_700_000_001_000L,
             "{\"version\":7,\"rates\":{\"resnet50\":120.5},\"theta\":[{\"p\":0.25}]}");
     static final ControllerEvent EVENT = ControllerEvent.of(ControllerEventType.REOPTIMIZATION_FINISHED,
@@ -53,6 +60,9 @@ final class JsonSerdeRoundTripTest {
         assertRoundTrip(Topics.CLUSTER_TELEMETRY, TELEMETRY);
         assertRoundTrip(Topics.MODEL_CATALOG, CATALOG);
         assertRoundTrip(Topics.PLACEMENT_DECISIONS, DECISION);
+        assertRoundTrip(Topics.PLACEMENT_OUTCOMES, OUTCOME);
+        assertRoundTrip(Topics.PLACEMENT_OUTCOMES, PlacementOutcome.ended("r-2", "bert", 7, List.of(), 0,
+                OutcomeStatus.TIMEOUT, 1_700_000_030_000L, 30.0, "deadline 30 s"));
         assertRoundTrip(Topics.PLACEMENT_TABLES, TABLE);
         assertRoundTrip(Topics.CONTROLLER_EVENTS, EVENT);
         assertRoundTrip(Topics.DEAD_LETTERS, DEAD);
@@ -67,6 +77,17 @@ final class JsonSerdeRoundTripTest {
 
         assertThat(json).isEqualTo("{\"schemaVersion\":1,\"id\":\"r-2\",\"model\":\"bert\",\"tenant\":\"acme\",\"eventTime\":5}");
         assertThat(serde.parse(json).value().payloadBytes()).isNull();
+    }
+
+    @Test
+    void wireFormat_outcome_isTheDocumentedOne() {
+        String json = new String(JsonSerde.forTopic(Topics.PLACEMENT_OUTCOMES).serialize(OUTCOME), StandardCharsets.UTF_8);
+
+        assertThat(json).isEqualTo("{\"schemaVersion\":1,\"requestId\":\"r-1\",\"model\":\"resnet50\",\"tableVersion\":7,"
+                + "\"parts\":[{\"server\":\"s-1\",\"startedAt\":1700000000010,\"finishedAt\":1700000000040,\"cold\":true,"
+                + "\"tasks\":[\"a\"],\"computeSeconds\":0.004},{\"server\":\"s-2\",\"startedAt\":1700000000045,"
+                + "\"finishedAt\":1700000000060,\"cold\":false}],\"linkBytes\":1000000,\"status\":\"ok\","
+                + "\"completedAt\":1700000000061,\"observedJctSeconds\":0.061}");
     }
 
     @Test

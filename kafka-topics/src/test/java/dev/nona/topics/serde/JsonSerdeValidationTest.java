@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nona.topics.Topics;
 import dev.nona.topics.record.InferenceRequest;
+import dev.nona.topics.record.OutcomeStatus;
+import dev.nona.topics.record.PlacementOutcome;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -102,6 +104,37 @@ final class JsonSerdeValidationTest {
             """)
     void parse_invalidTable_isRejectedWithReasonNamingFieldAndValue(String what, String json, String reason) {
         assertRejected(JsonSerde.forTopic(Topics.PLACEMENT_TABLES).parse(json.replace('\'', '"')), what, reason);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            ok without parts   | {'schemaVersion':1,'requestId':'r','model':'m','tableVersion':3,'parts':[],'linkBytes':0,'status':'ok','completedAt':9,'observedJctSeconds':0.5}                                                                     | field 'parts' ([]) must hold at least one part when status is 'ok'
+            unknown status     | {'schemaVersion':1,'requestId':'r','model':'m','tableVersion':3,'parts':[],'linkBytes':0,'status':'lost','completedAt':9,'observedJctSeconds':0.5}                                                                   | field 'status': Cannot deserialize value of type `dev.nona.topics.record.OutcomeStatus` from String "lost"
+            upper-case status  | {'schemaVersion':1,'requestId':'r','model':'m','tableVersion':3,'parts':[],'linkBytes':0,'status':'OK','completedAt':9,'observedJctSeconds':0.5}                                                                     | field 'status': Cannot deserialize value of type `dev.nona.topics.record.OutcomeStatus` from String "OK"
+            finish before start| {'schemaVersion':1,'requestId':'r','model':'m','tableVersion':3,'parts':[{'server':'s','startedAt':5,'finishedAt':4,'cold':false}],'linkBytes':0,'status':'ok','completedAt':9,'observedJctSeconds':0.5}             | field 'parts[0].finishedAt' (4) must be >= startedAt (5)
+            negative link bytes| {'schemaVersion':1,'requestId':'r','model':'m','tableVersion':3,'parts':[{'server':'s','startedAt':1,'finishedAt':4,'cold':false}],'linkBytes':-1,'status':'ok','completedAt':9,'observedJctSeconds':0.5}            | field 'linkBytes' (-1) must be >= 0
+            missing jct        | {'schemaVersion':1,'requestId':'r','model':'m','tableVersion':3,'parts':[{'server':'s','startedAt':1,'finishedAt':4,'cold':false}],'linkBytes':0,'status':'ok','completedAt':9}                                    | field 'observedJctSeconds' is missing
+            negative jct       | {'schemaVersion':1,'requestId':'r','model':'m','tableVersion':3,'parts':[{'server':'s','startedAt':1,'finishedAt':4,'cold':false}],'linkBytes':0,'status':'ok','completedAt':9,'observedJctSeconds':-0.5}          | field 'observedJctSeconds' (-0.5) must be finite and >= 0
+            blank part server  | {'schemaVersion':1,'requestId':'r','model':'m','tableVersion':3,'parts':[{'server':' ','startedAt':1,'finishedAt':4,'cold':false}],'linkBytes':0,'status':'ok','completedAt':9,'observedJctSeconds':0.5}            | field 'parts[0].server' (' ') must not be blank
+            repeated task      | {'schemaVersion':1,'requestId':'r','model':'m','tableVersion':3,'parts':[{'server':'s','startedAt':1,'finishedAt':4,'cold':false,'tasks':['a','a']}],'linkBytes':0,'status':'ok','completedAt':9,'observedJctSeconds':0.5} | field 'parts[0].tasks[1]' ('a') is listed twice
+            negative compute   | {'schemaVersion':1,'requestId':'r','model':'m','tableVersion':3,'parts':[{'server':'s','startedAt':1,'finishedAt':4,'cold':false,'computeSeconds':-1}],'linkBytes':0,'status':'ok','completedAt':9,'observedJctSeconds':0.5} | field 'parts[0].computeSeconds' (-1.0) must be finite and >= 0
+            cold as string     | {'schemaVersion':1,'requestId':'r','model':'m','tableVersion':3,'parts':[{'server':'s','startedAt':1,'finishedAt':4,'cold':'no'}],'linkBytes':0,'status':'ok','completedAt':9,'observedJctSeconds':0.5}            | field 'parts[0].cold': Cannot coerce String value ("no") to `boolean` value
+            blank reason       | {'schemaVersion':1,'requestId':'r','model':'m','tableVersion':3,'parts':[],'linkBytes':0,'status':'failed','completedAt':9,'observedJctSeconds':0.5,'reason':' '}                                                    | field 'reason' (' ') must not be blank
+            """)
+    void parse_invalidOutcome_isRejectedWithReasonNamingFieldAndValue(String what, String json, String reason) {
+        assertRejected(JsonSerde.forTopic(Topics.PLACEMENT_OUTCOMES).parse(json.replace('\'', '"')), what, reason);
+    }
+
+    @Test
+    void parse_timedOutOutcomeWithoutParts_isAccepted() {
+        String json = "{'schemaVersion':1,'requestId':'r','model':'m','tableVersion':3,'parts':[],'linkBytes':0,"
+                + "'status':'timeout','completedAt':9,'observedJctSeconds':30.0,'reason':'deadline 30 s'}";
+
+        Parsed<PlacementOutcome> parsed = JsonSerde.forTopic(Topics.PLACEMENT_OUTCOMES).parse(json.replace('\'', '"'));
+
+        assertThat(parsed.ok()).isTrue();
+        assertThat(parsed.value().status()).isEqualTo(OutcomeStatus.TIMEOUT);
+        assertThat(parsed.value().reason()).isEqualTo("deadline 30 s");
     }
 
     @Test

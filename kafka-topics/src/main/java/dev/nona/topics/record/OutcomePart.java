@@ -13,13 +13,14 @@ import java.util.Set;
  * servers' clocks may differ by a little).
  *
  * @param server         the server that ran the part, not blank
- * @param startedAt      when its first stage started computing, epoch milliseconds, {@code >= 0}
+ * @param startedAt      when the server began the part (loading the model first when it started cold), epoch
+ *                       milliseconds, {@code >= 0}
  * @param finishedAt     when its last stage finished, epoch milliseconds, {@code >= startedAt}
  * @param cold           whether the server had to load the model first (a cold start)
  * @param tasks          optional: the original task ids of the part (distinct, not blank); when absent, the part
  *                       is every stage the request's decision put on {@code server}
- * @param computeSeconds optional: the seconds the server spent computing the part (excluding waits for inputs and
- *                       for the server, and the cold start), finite and {@code >= 0}
+ * @param computeSeconds optional: the seconds the server spent computing the part's stages (excluding the cold
+ *                       start and any wait for inputs between stages), finite and {@code >= 0}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"server", "startedAt", "finishedAt", "cold", "tasks", "computeSeconds"})

@@ -32,6 +32,8 @@ public final class ControllerPlacement implements ServerPolicy {
     private final int[] out;
     /** Operations of each task in {@link #tasks}' order; for a local placement one entry: the whole DAG's. */
     private final double[] ops;
+    /** The server of each root of the chain, then the last sink, of the latest request. */
+    private final int[] roots;
     private LiveServers servers;
     private long eventTime;
     private int warm;
@@ -43,6 +45,7 @@ public final class ControllerPlacement implements ServerPolicy {
         this.tasks = List.copyOf(tasks);
         this.out = new int[Math.max(1, tasks.size())];
         this.ops = ops;
+        this.roots = new int[sampler == null ? 1 : sampler.subgraphs(modelIndex) + 1];
     }
 
     /**
@@ -129,13 +132,22 @@ public final class ControllerPlacement implements ServerPolicy {
     public int[] choose(LiveServers servers, long eventTime, RandomGenerator rng) {
         if (sampler == null) {
             Arrays.fill(out, servers.pick(model, eventTime, rng));
+            roots[0] = out[0];
             return out;
         }
         this.servers = servers;
         this.eventTime = eventTime;
         this.warm = servers.warm(model);
-        sampler.place(modelIndex, this, rng, out);
+        sampler.place(modelIndex, this, rng, out, roots);
         return out;
+    }
+
+    /**
+     * The latest request's server of every root of the model's chain of subgraphs, then of its last sink (where a
+     * virtual source or sink, which has no original task, stands); one entry for a local placement. Reused.
+     */
+    public int[] rootServers() {
+        return roots;
     }
 
     /** {@inheritDoc} The request's source: warm first. */

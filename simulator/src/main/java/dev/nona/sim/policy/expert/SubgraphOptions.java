@@ -3,8 +3,8 @@ package dev.nona.sim.policy.expert;
 import dev.nona.sim.JobClass;
 import dev.nona.sim.SimCluster;
 import dev.nona.sim.SimSubgraph;
-import dev.nona.sim.policy.theta.SimTriplet;
-import dev.nona.sim.policy.theta.TripletSpace;
+import dev.nona.sim.policy.table.SimChoice;
+import dev.nona.sim.policy.table.TripletSpace;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -21,8 +21,8 @@ public final class SubgraphOptions {
     }
 
     /** The Pareto-optimal triplets, in increasing link time (the first one cuts least, usually nothing). */
-    public static List<SimTriplet> paretoFront(JobClass c, SimSubgraph sg, SimCluster cluster, int enumerationLimit) {
-        List<SimTriplet> all = TripletSpace.enumerate(sg, enumerationLimit);
+    public static List<SimChoice> paretoFront(JobClass c, SimSubgraph sg, SimCluster cluster, int enumerationLimit) {
+        List<SimChoice> all = TripletSpace.enumerate(sg, enumerationLimit);
         int n = all.size();
         double[] cut = new double[n];
         double[] latency = new double[n];
@@ -37,7 +37,7 @@ public final class SubgraphOptions {
         }
         Arrays.sort(order, Comparator.<Integer>comparingDouble(i -> cut[i]).thenComparingDouble(i -> latency[i])
                 .thenComparingInt(i -> all.get(i).partCount()));
-        List<SimTriplet> front = new ArrayList<>();
+        List<SimChoice> front = new ArrayList<>();
         double bestLatency = Double.POSITIVE_INFINITY;
         for (int i : order) {
             if (latency[i] < bestLatency * (1 - 1e-9)) {
@@ -49,7 +49,7 @@ public final class SubgraphOptions {
     }
 
     /** {link seconds per job, unloaded latency} of one triplet. */
-    static double[] evaluate(JobClass c, SimSubgraph sg, SimTriplet t, SimCluster cluster) {
+    static double[] evaluate(JobClass c, SimSubgraph sg, SimChoice t, SimCluster cluster) {
         int tasks = c.tasks();
         int[] part = new int[tasks];
         Arrays.fill(part, -2);

@@ -1,4 +1,4 @@
-package dev.nona.sim.policy.theta;
+package dev.nona.sim.policy.table;
 
 import dev.nona.placement.AliasTable;
 import java.util.List;
@@ -8,12 +8,12 @@ import java.util.SplittableRandom;
  * $\theta_t$ for one subgraph: a probability distribution over triplets, sampled in $O(1)$ with Walker's alias
  * method (Vose's construction, {@link AliasTable}).
  */
-public final class SubgraphTheta {
-    private final List<SimTriplet> options;
+public final class SubgraphTable {
+    private final List<SimChoice> options;
     private final double[] probabilities;
     private final AliasTable alias;
 
-    public SubgraphTheta(List<SimTriplet> options, double[] probabilities) {
+    public SubgraphTable(List<SimChoice> options, double[] probabilities) {
         if (options.isEmpty() || options.size() != probabilities.length) {
             throw new IllegalArgumentException("theta needs one probability per option: " + options.size() + " options, "
                     + probabilities.length + " probabilities");
@@ -34,15 +34,15 @@ public final class SubgraphTheta {
     }
 
     /** A distribution that always picks {@code option}. */
-    public static SubgraphTheta pure(SimTriplet option) {
-        return new SubgraphTheta(List.of(option), new double[] {1});
+    public static SubgraphTable pure(SimChoice option) {
+        return new SubgraphTable(List.of(option), new double[] {1});
     }
 
-    public SimTriplet sample(SplittableRandom random) {
+    public SimChoice sample(SplittableRandom random) {
         return options.get(alias.sample(random));
     }
 
-    public List<SimTriplet> options() {
+    public List<SimChoice> options() {
         return options;
     }
 

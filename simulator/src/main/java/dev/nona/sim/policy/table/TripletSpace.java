@@ -1,4 +1,4 @@
-package dev.nona.sim.policy.theta;
+package dev.nona.sim.policy.table;
 
 import dev.nona.sim.SimSubgraph;
 import java.util.ArrayList;
@@ -14,12 +14,12 @@ public final class TripletSpace {
     private TripletSpace() {
     }
 
-    public static List<SimTriplet> enumerate(SimSubgraph sg, int limit) {
-        List<SimTriplet> out = new ArrayList<>();
+    public static List<SimChoice> enumerate(SimSubgraph sg, int limit) {
+        List<SimChoice> out = new ArrayList<>();
         int m = sg.size();
         if (m == 0) {
-            out.add(new SimTriplet(new int[0][], 0, 0, true));
-            out.add(new SimTriplet(new int[0][], 0, 0, false));
+            out.add(new SimChoice(new int[0][], 0, 0, true));
+            out.add(new SimChoice(new int[0][], 0, 0, false));
             return out;
         }
         for (int blocks = 1; blocks <= m && out.size() < limit; blocks++) {
@@ -29,7 +29,7 @@ public final class TripletSpace {
         return out;
     }
 
-    private static void enumerate(SimSubgraph sg, int[] rgs, int i, int max, int blocks, List<SimTriplet> out, int limit) {
+    private static void enumerate(SimSubgraph sg, int[] rgs, int i, int max, int blocks, List<SimChoice> out, int limit) {
         if (out.size() >= limit) {
             return;
         }
@@ -46,7 +46,7 @@ public final class TripletSpace {
         }
     }
 
-    private static void addAllRootsAndSinks(SimSubgraph sg, int[] rgs, int blocks, List<SimTriplet> out, int limit) {
+    private static void addAllRootsAndSinks(SimSubgraph sg, int[] rgs, int blocks, List<SimChoice> out, int limit) {
         int[][] parts = new int[blocks][];
         int[] sizes = new int[blocks];
         for (int b : rgs) {
@@ -62,7 +62,7 @@ public final class TripletSpace {
         for (int k = 0; k < blocks; k++) {
             for (int l = 0; l < blocks; l++) {
                 if (out.size() < limit) {
-                    out.add(SimTriplet.of(parts, k, l));
+                    out.add(SimChoice.of(parts, k, l));
                 }
             }
         }

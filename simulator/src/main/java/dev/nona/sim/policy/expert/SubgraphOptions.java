@@ -1,10 +1,14 @@
 package dev.nona.sim.policy.expert;
 
+import dev.nona.dag.Edge;
+import dev.nona.dag.EnumerationBound;
+import dev.nona.dag.Subgraph;
+import dev.nona.dag.Triplet;
+import dev.nona.dag.TripletEnumerator;
 import dev.nona.sim.JobClass;
 import dev.nona.sim.SimCluster;
 import dev.nona.sim.SimSubgraph;
 import dev.nona.sim.policy.table.SimChoice;
-import dev.nona.sim.policy.table.TripletSpace;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -22,7 +26,7 @@ public final class SubgraphOptions {
 
     /** The Pareto-optimal triplets, in increasing link time (the first one cuts least, usually nothing). */
     public static List<SimChoice> paretoFront(JobClass c, SimSubgraph sg, SimCluster cluster, int enumerationLimit) {
-        List<SimChoice> all = TripletSpace.enumerate(sg, enumerationLimit);
+        List<SimChoice> all = enumerate(c, sg, enumerationLimit);
         int n = all.size();
         double[] cut = new double[n];
         double[] latency = new double[n];
@@ -46,6 +50,41 @@ public final class SubgraphOptions {
             }
         }
         return front;
+    }
+
+    /**
+     * $\Omega_t$ of a subgraph, as Nona's optimiser enumerates it (policy-model's {@link TripletEnumerator}, within
+     * {@code limit} choices; a reduced family above it), in the simulator's task indices. Without intermediates the
+     * one choice is the sink with the root, as the optimiser has it.
+     */
+    static List<SimChoice> enumerate(JobClass c, SimSubgraph sg, int limit) {
+        if (sg.size() == 0) {
+            return List.of(new SimChoice(new int[0][], 0, 0, true));
+        }
+        java.util.Set<Integer> inside = new java.util.HashSet<>();
+        inside.add(sg.root());
+        inside.add(sg.sink());
+        List<String> intermediates = new ArrayList<>();
+        for (int i = 0; i < sg.size(); i++) {
+            inside.add(sg.intermediate(i));
+            intermediates.add(Integer.toString(sg.intermediate(i)));
+        }
+        List<Edge> edges = new ArrayList<>();
+        for (int e = 0; e < c.edges(); e++) {
+            if (inside.contains(c.edgeFrom(e)) && inside.contains(c.edgeTo(e))) {
+                edges.add(new Edge(Integer.toString(c.edgeFrom(e)), Integer.toString(c.edgeTo(e)), c.edgeBits(e) / 8));
+            }
+        }
+        Subgraph subgraph = new Subgraph(Integer.toString(sg.root()), Integer.toString(sg.sink()), intermediates, edges);
+        List<SimChoice> out = new ArrayList<>();
+        for (Triplet t : TripletEnumerator.enumerate(subgraph, new EnumerationBound(limit)).triplets()) {
+            int[][] parts = new int[t.parts().size()][];
+            for (int p = 0; p < parts.length; p++) {
+                parts[p] = t.parts().get(p).stream().mapToInt(Integer::parseInt).toArray();
+            }
+            out.add(SimChoice.of(parts, t.rootPart(), t.sinkPart()));
+        }
+        return out;
     }
 
     /** {link seconds per job, unloaded latency} of one triplet. */

@@ -95,11 +95,11 @@ public final class NonaSolver implements TableSolver {
             taskOf.add(taskOf(analyses.get(c.name()), controllerTable.model(c.name())));
             Solution.JobResult jr = last.job(c.name());
             Map<String, Integer> index = index(analyses.get(c.name()));
-            List<SubgraphTable> thetas = new ArrayList<>();
+            List<SubgraphTable> subgraphTables = new ArrayList<>();
             for (Solution.SubgraphResult sr : jr.subgraphs()) {
-                thetas.add(theta(sr, index));
+                subgraphTables.add(subgraphTable(sr, index));
             }
-            perClass.add(thetas);
+            perClass.add(subgraphTables);
             predicted.add(jr.predictedJctSeconds());
         }
         return new SimTable(perClass, predicted,
@@ -124,12 +124,12 @@ public final class NonaSolver implements TableSolver {
         return out;
     }
 
-    private static SubgraphTable theta(Solution.SubgraphResult sr, Map<String, Integer> index) {
+    private static SubgraphTable subgraphTable(Solution.SubgraphResult sr, Map<String, Integer> index) {
         List<SimChoice> options = new ArrayList<>();
         double[] p = new double[sr.triplets().size()];
         double sum = 0;
         for (int i = 0; i < p.length; i++) {
-            options.add(triplet(sr.triplets().get(i), index));
+            options.add(choice(sr.triplets().get(i), index));
             p[i] = Math.max(0, sr.theta().get(i));
             sum += p[i];
         }
@@ -139,7 +139,7 @@ public final class NonaSolver implements TableSolver {
         return new SubgraphTable(options, p);
     }
 
-    private static SimChoice triplet(Triplet t, Map<String, Integer> index) {
+    private static SimChoice choice(Triplet t, Map<String, Integer> index) {
         int[][] parts = new int[t.parts().size()][];
         for (int i = 0; i < parts.length; i++) {
             parts[i] = t.parts().get(i).stream().mapToInt(index::get).toArray();

@@ -27,7 +27,7 @@ final class ExpertSearchTest {
         ExpertSearch search = new ExpertSearch(new ExpertSearch.Settings(1_500, 7, 1, 1000), m -> { });
         SimWorkload light = new SimWorkload(TestingWorkloads.cluster(16), List.of(TestingWorkloads.forkJoin(0.5)));
         SimTable t = search.solve(light);
-        assertThat(t.of(0).get(0).options().get(1).partCount()).isEqualTo(2);
+        assertThat(t.of(0).get(0).choices().get(1).partCount()).isEqualTo(2);
         assertThat(t.of(0).get(0).probability(1)).isGreaterThan(0.5);
         // 2 edges of 0.1 s cut per split job: at 6 jobs/s splitting a share p of the jobs loads the link to 1.2 p,
         // so any p >= 1/1.2 leaves it unstable; the search must keep enough jobs local

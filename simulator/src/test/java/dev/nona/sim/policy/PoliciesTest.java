@@ -50,7 +50,7 @@ final class PoliciesTest {
     @Test
     void opportunistic_forkJoin_putsTheTwoBranchesOnDistinctServers() {
         SimTable t = OpportunisticPolicy.table(FORK);
-        SimChoice only = t.of(0).get(0).options().get(0);
+        SimChoice only = t.of(0).get(0).choices().get(0);
         assertThat(only.partCount()).isEqualTo(2);
         int[] servers = new int[4];
         new TablePolicy(t, new SplittableRandom(1)).place(0, FORK.classes().get(0), new Simulator(FORK, (c, j, v, s) -> { }, "x", SimConfig.of(1, 1)), servers);
@@ -60,7 +60,7 @@ final class PoliciesTest {
     }
 
     @Test
-    void thetaPolicy_mixture_cutsEdgesInProportion() {
+    void tablePolicy_mixture_cutsEdgesInProportion() {
         JobClass c = FORK.classes().get(0);
         SimChoice local = SimChoice.of(new int[][] {{1, 2}}, 0, 0);
         SimChoice split = SimChoice.of(new int[][] {{1}, {2}}, 0, 0);

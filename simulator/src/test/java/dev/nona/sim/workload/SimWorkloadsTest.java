@@ -50,10 +50,10 @@ final class SimWorkloadsTest {
         SimWorkload w = loaded.sim().withLoad(0.5);
         SimTable t = new NonaSolver(loaded.analyses(), CostModel.PAPER).solve(w);
         assertThat(t.of(0)).hasSize(3);
-        for (SubgraphTable theta : t.of(0)) {
+        for (SubgraphTable st : t.of(0)) {
             double sum = 0;
-            for (int i = 0; i < theta.options().size(); i++) {
-                sum += theta.probability(i);
+            for (int i = 0; i < st.choices().size(); i++) {
+                sum += st.probability(i);
             }
             assertThat(sum).isCloseTo(1, within(1e-9));
         }

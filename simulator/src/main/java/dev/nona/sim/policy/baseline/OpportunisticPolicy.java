@@ -24,15 +24,15 @@ public final class OpportunisticPolicy {
         List<List<SubgraphTable>> perClass = new ArrayList<>();
         List<Double> predicted = new ArrayList<>();
         for (JobClass c : workload.classes()) {
-            List<SubgraphTable> thetas = new ArrayList<>();
+            List<SubgraphTable> subgraphTables = new ArrayList<>();
             for (SimSubgraph sg : c.subgraphs()) {
                 List<int[]> branches = c.branches(sg);
                 SimChoice t = branches.isEmpty()
                         ? new SimChoice(new int[0][], 0, 0, true)
                         : SimChoice.of(branches.toArray(new int[0][]), 0, 0);
-                thetas.add(SubgraphTable.pure(t));
+                subgraphTables.add(SubgraphTable.pure(t));
             }
-            perClass.add(thetas);
+            perClass.add(subgraphTables);
             predicted.add(Double.NaN);
         }
         return new SimTable(perClass, predicted);

@@ -232,11 +232,11 @@ public final class ExpertSearch implements TableSolver {
         List<List<SubgraphTable>> perClass = new ArrayList<>();
         List<Double> predicted = new ArrayList<>();
         for (int c = 0; c < options.size(); c++) {
-            List<SubgraphTable> thetas = new ArrayList<>();
+            List<SubgraphTable> subgraphTables = new ArrayList<>();
             for (int g = 0; g < options.get(c).size(); g++) {
-                thetas.add(new SubgraphTable(options.get(c).get(g), current.get(c).get(g)));
+                subgraphTables.add(new SubgraphTable(options.get(c).get(g), current.get(c).get(g)));
             }
-            perClass.add(thetas);
+            perClass.add(subgraphTables);
             predicted.add(Double.NaN);
         }
         return new SimTable(perClass, predicted);

@@ -19,7 +19,7 @@ public final class SimChoice {
             this.parts[i] = parts[i].clone();
         }
         if (parts.length > 0 && (rootPart < 0 || rootPart >= parts.length || sinkPart < 0 || sinkPart >= parts.length)) {
-            throw new IllegalArgumentException("triplet rootPart (" + rootPart + ") and sinkPart (" + sinkPart
+            throw new IllegalArgumentException("choice rootPart (" + rootPart + ") and sinkPart (" + sinkPart
                     + ") must index one of its " + parts.length + " parts");
         }
         this.rootPart = rootPart;

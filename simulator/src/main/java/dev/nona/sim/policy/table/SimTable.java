@@ -56,11 +56,11 @@ public record SimTable(List<List<SubgraphTable>> perClass, List<Double> predicte
     public double maxSplitProbability() {
         double max = 0;
         for (List<SubgraphTable> subgraphs : perClass) {
-            for (SubgraphTable theta : subgraphs) {
+            for (SubgraphTable st : subgraphs) {
                 double split = 0;
-                for (int i = 0; i < theta.options().size(); i++) {
-                    if (!theta.options().get(i).isWhole()) {
-                        split += theta.probability(i);
+                for (int i = 0; i < st.choices().size(); i++) {
+                    if (!st.choices().get(i).isWhole()) {
+                        split += st.probability(i);
                     }
                 }
                 max = Math.max(max, split);

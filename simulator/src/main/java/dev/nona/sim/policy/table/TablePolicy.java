@@ -47,20 +47,20 @@ public final class TablePolicy implements Policy {
         int first = mapping.first(view, random);
         Arrays.fill(servers, 0, jobClass.tasks(), first);
         List<SimSubgraph> subgraphs = jobClass.subgraphs();
-        List<SubgraphTable> thetas = table.of(classIndex);
+        List<SubgraphTable> subgraphTables = table.of(classIndex);
         for (int g = 0; g < subgraphs.size(); g++) {
             SimSubgraph sg = subgraphs.get(g);
-            placeSubgraph(sg, thetas.get(g).sample(random), servers);
+            placeSubgraph(sg, subgraphTables.get(g).sample(random), servers);
         }
         mapping.placed(jobClass, servers, view);
     }
 
-    private void placeSubgraph(SimSubgraph sg, SimChoice triplet, int[] servers) {
+    private void placeSubgraph(SimSubgraph sg, SimChoice choice, int[] servers) {
         int rootServer = servers[sg.root()];
-        int parts = triplet.partCount();
+        int parts = choice.partCount();
         if (parts == 0) {
             picker.reset(rootServer);
-            servers[sg.sink()] = triplet.sinkWithRoot() ? rootServer : pickOther();
+            servers[sg.sink()] = choice.sinkWithRoot() ? rootServer : pickOther();
             return;
         }
         if (partServer.length < parts) {
@@ -68,13 +68,13 @@ public final class TablePolicy implements Policy {
         }
         picker.reset(rootServer);
         for (int p = 0; p < parts; p++) {
-            int s = p == triplet.rootPart() ? rootServer : pickOther();
+            int s = p == choice.rootPart() ? rootServer : pickOther();
             partServer[p] = s;
-            for (int i = 0; i < triplet.partSize(p); i++) {
-                servers[triplet.task(p, i)] = s;
+            for (int i = 0; i < choice.partSize(p); i++) {
+                servers[choice.task(p, i)] = s;
             }
         }
-        servers[sg.sink()] = partServer[triplet.sinkPart()];
+        servers[sg.sink()] = partServer[choice.sinkPart()];
     }
 
     private int pickOther() {

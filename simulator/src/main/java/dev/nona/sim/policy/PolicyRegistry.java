@@ -35,7 +35,6 @@ public final class PolicyRegistry {
         register("nona-jsq", NonaPolicy::createWithLiveMapping);
         register("nona-controller", NonaPolicy::createWithControllerMapping);
         register("nona-controller-p2", NonaPolicy::createWithControllerMappingTwoSubtasks);
-        register("nona-controller-exact", c -> NonaPolicy.controller(c, 0, 1, true));
         register("nona-stale", NonaPolicy::createWithStaleMapping);
         register("expert", ExpertPolicy::create);
         register("expert-jsq", ExpertPolicy::createWithLiveMapping);

@@ -12,7 +12,9 @@ import dev.nona.sim.policy.table.SimChoice;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The triplets an expert would consider for one subgraph: those on the Pareto front of (seconds of link time per
@@ -61,7 +63,7 @@ public final class SubgraphOptions {
         if (sg.size() == 0) {
             return List.of(new SimChoice(new int[0][], 0, 0, true));
         }
-        java.util.Set<Integer> inside = new java.util.HashSet<>();
+        Set<Integer> inside = new HashSet<>();
         inside.add(sg.root());
         inside.add(sg.sink());
         List<String> intermediates = new ArrayList<>();

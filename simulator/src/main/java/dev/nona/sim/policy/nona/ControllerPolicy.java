@@ -11,6 +11,7 @@ import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.policy.Policy;
 import dev.nona.sim.policy.table.SimTable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +45,7 @@ public final class ControllerPolicy implements Policy {
     private final boolean[] counted;
     private final double opsPerSecond;
     private final double reportSeconds;
+    private final boolean countOwn;
     private final List<String> warm;
     private String[] ids = new String[0];
     private double reportedAt = Double.NEGATIVE_INFINITY;
@@ -70,6 +72,7 @@ public final class ControllerPolicy implements Policy {
         this.random = random;
         this.opsPerSecond = opsPerSecond;
         this.reportSeconds = reportSeconds;
+        this.countOwn = countOwn;
         this.placers = new LiveServers[placers];
         for (int i = 0; i < placers; i++) {
             this.placers[i] = new LiveServers(LiveServers.DEFAULT_TARGET_ONGOING_REQUESTS, i, placers,
@@ -126,7 +129,7 @@ public final class ControllerPolicy implements Policy {
         int[] out = counted[classIndex] ? p.place(live, millis, random) : p.choose(live, millis, random);
         int[] at = taskOf[classIndex];
         if (at == null) {
-            java.util.Arrays.fill(servers, 0, jobClass.tasks(), out[0]);
+            Arrays.fill(servers, 0, jobClass.tasks(), out[0]);
             return;
         }
         for (int t = 0; t < at.length; t++) {
@@ -166,15 +169,6 @@ public final class ControllerPolicy implements Policy {
     @Override
     public String toString() {
         return "controller(" + (reportSeconds > 0 ? "reports every " + reportSeconds + " s" : "exact")
-                + (placers.length > 1 ? ", " + placers.length + " placers" : "") + (counted.length > 0 && !anyCounted() ? ", no ledger" : "") + ")";
-    }
-
-    private boolean anyCounted() {
-        for (boolean b : counted) {
-            if (b) {
-                return true;
-            }
-        }
-        return false;
+                + (placers.length > 1 ? ", " + placers.length + " placers" : "") + (countOwn ? "" : ", no ledger") + ")";
     }
 }

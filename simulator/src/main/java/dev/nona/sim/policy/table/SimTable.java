@@ -1,7 +1,10 @@
 package dev.nona.sim.policy.table;
 
 import dev.nona.placement.PlacementTable;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A placement table in the simulator's terms: for every job class (by its index in the workload) and every
@@ -43,8 +46,8 @@ public record SimTable(List<List<SubgraphTable>> perClass, List<Double> predicte
      */
     public record ControllerForm(PlacementTable table, List<int[]> taskOf) {
         public ControllerForm {
-            java.util.Objects.requireNonNull(table, "controller table");
-            taskOf = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(taskOf));
+            Objects.requireNonNull(table, "controller table");
+            taskOf = Collections.unmodifiableList(new ArrayList<>(taskOf)); // null rows allowed: List.copyOf rejects them
         }
     }
 

@@ -9,7 +9,6 @@ import dev.nona.controller.placement.BroadcastUpdate;
 import dev.nona.controller.placement.BroadcastUpdateTypeInfo;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.PlacementFunction;
-import dev.nona.controller.placement.WarmFirstServers;
 import dev.nona.controller.serde.DecisionWriter;
 import dev.nona.controller.source.RejectedRequests;
 import dev.nona.controller.source.RequestParser;
@@ -120,7 +119,7 @@ public final class PipelineBenchmark {
                 // no liveness timeout: on a machine shared with other work a report may come late, and the benchmark
                 // measures the cost of placing and of taking the reports, not liveness (ServerLivenessITCase does)
                 .process(new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), snapshot, 0,
-                        WarmFirstServers.NO_LIVENESS_TIMEOUT))
+                        dev.nona.placement.LiveServers.NO_LIVENESS_TIMEOUT))
                 .returns(TypeInformation.of(PlacementDecision.class))
                 .map(new WriteDecisions()).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
                 .map(new Counted()).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)

@@ -4,7 +4,8 @@ import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.placement.BroadcastUpdate;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.RequestPlacer;
-import dev.nona.controller.placement.WarmFirstServers;
+import dev.nona.controller.placement.ServerReports;
+import dev.nona.placement.LiveServers;
 import dev.nona.controller.serde.DecisionWriter;
 import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.CatalogDag;
@@ -20,7 +21,7 @@ import java.util.SplittableRandom;
  * The placement operator's work without Flink, on this thread's CPU clock (so that other processes on the machine do
  * not count): the pipeline benchmark's table and servers, R requests per second of event time with every server
  * reporting once per second of event time in between (as {@link InterleavedTelemetry} lays them out), each request
- * placed as {@code PlacementFunction} does ({@link WarmFirstServers}, the table's placers) and written as the
+ * placed as {@code PlacementFunction} does (policy-model's {@link LiveServers}, the table's placers) and written as the
  * decision sink does ({@link DecisionWriter}); the reports update the server mapping in place. Prints requests per
  * CPU second, reports included. Usage: {@code PlacementCpuBenchmark RECORDS SERVERS RATE}.
  */
@@ -34,8 +35,8 @@ public final class PlacementCpuBenchmark {
         List<String> models = List.of("resnet18", "alexnet");
         List<BroadcastUpdate> snapshot = PipelineBenchmark.snapshot(models, servers);
         ControllerTable table = snapshot.stream().filter(u -> u.table() != null).findFirst().orElseThrow().table();
-        WarmFirstServers mapping = new WarmFirstServers(3, 0, 1, WarmFirstServers.NO_LIVENESS_TIMEOUT);
-        snapshot.stream().filter(u -> u.server() != null).forEach(u -> mapping.update(u.server(), 0));
+        LiveServers mapping = new LiveServers(3, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        snapshot.stream().filter(u -> u.server() != null).forEach(u -> ServerReports.apply(mapping, u.server(), 0));
         NonaPlacerFactory factory = new NonaPlacerFactory();
         List<RequestPlacer> placers = new ArrayList<>();
         for (String m : models) {
@@ -63,7 +64,7 @@ public final class PlacementCpuBenchmark {
             if ((j + 1) * servers / block > reportsBefore) {
                 int k = (int) reportsBefore;
                 long eventTime = GeneratedRequests.BASE + b * 1000 + j * 1000 / block;
-                mapping.update(ServerTelemetry.of("s" + k, true, 1.0e13, k % 4,
+                ServerReports.apply(mapping, ServerTelemetry.of("s" + k, true, 1.0e13, k % 4,
                         List.of(new CachedModel(models.get(k % models.size()), 1 << 30)), 1.0e10, eventTime), 0);
                 reports++;
                 continue;

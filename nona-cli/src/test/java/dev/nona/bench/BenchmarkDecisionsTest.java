@@ -6,7 +6,8 @@ import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.placement.BroadcastUpdate;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.RequestPlacer;
-import dev.nona.controller.placement.WarmFirstServers;
+import dev.nona.controller.placement.ServerReports;
+import dev.nona.placement.LiveServers;
 import dev.nona.controller.serde.DecisionWriter;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.ServerTelemetry;
@@ -25,7 +26,7 @@ final class BenchmarkDecisionsTest {
         ControllerTable table = snapshot.stream().filter(u -> u.table() != null).findFirst().orElseThrow().table();
         List<ServerTelemetry> telemetry = new ArrayList<>();
         snapshot.stream().filter(u -> u.server() != null).forEach(u -> telemetry.add(u.server()));
-        WarmFirstServers servers = WarmFirstServers.of(telemetry, 3);
+        LiveServers servers = ServerReports.of(telemetry, 3);
         NonaPlacerFactory factory = new NonaPlacerFactory();
         List<RequestPlacer> placers = new ArrayList<>();
         for (String m : models) {

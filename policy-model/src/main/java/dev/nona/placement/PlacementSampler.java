@@ -63,9 +63,28 @@ public final class PlacementSampler {
      * @param out     receives a server per original task, in the order of {@link #tasks}; length at least that
      */
     public void place(int model, ServerPolicy servers, RandomGenerator rnd, int[] out) {
+        place(model, servers, rnd, out, null);
+    }
+
+    /** The subgraphs of a model (its chain of roots has one more entry: the last sink). */
+    public int subgraphs(int model) {
+        return models[model].subgraphs.length;
+    }
+
+    /**
+     * As {@link #place(int, ServerPolicy, RandomGenerator, int[])}, also giving the server of every root of the
+     * chain: {@code roots[g]} the root of subgraph {@code g}, {@code roots[subgraphs]} the last sink (a virtual
+     * source or sink has no original task, so only this tells where it stands).
+     *
+     * @param roots receives {@link #subgraphs}{@code + 1} servers, or null
+     */
+    public void place(int model, ServerPolicy servers, RandomGenerator rnd, int[] out, int[] roots) {
         CompiledModel cm = models[model];
         int root = servers.sourceServer(model, rnd);
         write(cm.sourceTasks, root, out);
+        if (roots != null) {
+            roots[0] = root;
+        }
         for (int s = 0; s < cm.subgraphs.length; s++) {
             CompiledSubgraph sg = cm.subgraphs[s];
             CompiledChoice c = sg.choices[sg.alias.sample(rnd)];
@@ -83,6 +102,9 @@ public final class PlacementSampler {
             }
             root = c.parts.length == 0 ? root : partServer[c.sinkPart];
             write(sg.sinkTasks, root, out);
+            if (roots != null) {
+                roots[s + 1] = root;
+            }
         }
     }
 

@@ -8,7 +8,7 @@ import dev.nona.sim.engine.Simulator;
 import dev.nona.sim.policy.Policy;
 import dev.nona.sim.policy.PolicyContext;
 import dev.nona.sim.policy.PolicyRegistry;
-import dev.nona.sim.policy.theta.ThetaSolver;
+import dev.nona.sim.policy.table.TableSolver;
 import dev.nona.sim.workload.NonaSolver;
 import dev.nona.sim.workload.SimWorkloads;
 import dev.nona.workload.Background;
@@ -50,7 +50,7 @@ public class SimulatorBenchmark {
     public String policy;
 
     private SimWorkload workload;
-    private ThetaSolver nona;
+    private TableSolver nona;
 
     /** Simulated events, counted per benchmark operation (one run). */
     @State(Scope.Thread)

@@ -1,5 +1,6 @@
 package dev.nona.controller.cluster;
 
+import dev.nona.placement.ServerLiveness;
 import dev.nona.topics.record.ServerTelemetry;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -53,7 +53,7 @@ public final class NonaTableSolver implements TableSolver {
             double currentObjective = Double.NaN;
             boolean currentFeasible = false;
             if (current != null && !current.fallback()) {
-                List<List<double[]>> theta = ThetaMapping.map(problem, PlacementTable.fromJson(current.tableJson()));
+                List<List<double[]>> theta = TableCarryOver.map(problem, PlacementTable.fromJson(current.tableJson()));
                 if (theta != null) {
                     Solution now = NonaOptimizer.evaluate(problem, theta);
                     currentFeasible = now.feasible() && Double.isFinite(now.objective());

@@ -1,35 +1,25 @@
 package dev.nona.controller.placement;
 
+import dev.nona.placement.ControllerPlacement;
+import dev.nona.placement.LiveServers;
 import dev.nona.placement.PlacementSampler;
-import dev.nona.placement.ServerPolicy;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.StageAssignment;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.random.RandomGenerator;
 
 /**
- * Nona's online step for one model under one table: the source on a server chosen warm first, a triplet per
- * subgraph sampled from $\theta_t$ in $O(1)$ (policy-model's {@link PlacementSampler}), the other parts on
- * distinct servers (warm first), the sink on its part's server. Not thread safe (one per operator instance).
- *
- * <p>Based on: Nona (CloudNet 2024), Section III-A (online scheduling), with the thesis's warm-first mapping.
+ * Nona's online step for one model under one table, as policy-model's {@link ControllerPlacement} does it (the
+ * same class the simulator's {@code nona-controller} policy runs): this adapter only turns its server per task
+ * into the decision's stage assignments. Not thread safe (one per operator instance).
  */
-public final class NonaPlacer implements RequestPlacer, ServerPolicy {
-    private final PlacementSampler sampler;
-    private final int modelIndex;
-    private final String model;
+public final class NonaPlacer implements RequestPlacer {
+    private final ControllerPlacement placement;
     private final List<String> tasks;
-    private final int[] out;
-    /** Operations of each task, in {@link #tasks}' order. */
-    private final double[] ops;
     /** Reused per request; {@link List#of} copies it into the decision's list. */
     private final StageAssignment[] result;
-    private final double jct;
-    private WarmFirstServers servers;
-    private long eventTime;
-    private int warm;
     /**
      * Stage assignments by server index, then task, for {@link #cachedFor}: immutable, so shared by all decisions;
      * a request's tasks mostly share a few servers, so by server first its look-ups stay in a few short rows. A row
@@ -37,46 +27,26 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
      * one task at a time, at thousands of servers each decision's look-ups were scattered cache misses).
      */
     private StageAssignment[][] stages;
-    private WarmFirstServers cachedFor;
+    private LiveServers cachedFor;
 
     /** @param dag the model's catalog DAG, with the same tasks as the table's (for their operations) */
     public NonaPlacer(PlacementSampler sampler, String model, CatalogDag dag) {
-        this.sampler = sampler;
-        this.modelIndex = sampler.modelIndex(model);
-        if (modelIndex < 0) {
-            throw new IllegalArgumentException("model '" + model + "' is not in the table");
-        }
-        this.model = model;
-        this.tasks = sampler.tasks(modelIndex);
-        this.out = new int[tasks.size()];
         Map<String, Double> opsById = new HashMap<>();
         dag.tasks().forEach(t -> opsById.put(t.id(), t.ops()));
-        this.ops = new double[tasks.size()];
-        for (int i = 0; i < ops.length; i++) {
-            Double o = opsById.get(tasks.get(i));
-            if (o == null) {
-                throw new IllegalArgumentException("task '" + tasks.get(i) + "' of the table is not in the catalog DAG of model '"
-                        + model + "'");
-            }
-            ops[i] = o;
-        }
+        this.placement = ControllerPlacement.of(sampler, model, opsById);
+        this.tasks = placement.tasks();
         this.result = new StageAssignment[tasks.size()];
-        this.jct = sampler.table().models().get(modelIndex).predictedJctSeconds();
     }
 
     @Override
-    public List<StageAssignment> place(WarmFirstServers servers, long eventTime, RandomGenerator rng) {
-        this.servers = servers;
-        this.eventTime = eventTime;
-        this.warm = servers.warm(model);
+    public List<StageAssignment> place(LiveServers servers, long eventTime, RandomGenerator rng) {
         if (cachedFor != servers || stages.length < servers.known()) {
             stages = new StageAssignment[Math.max(16, 2 * servers.known())][];
             cachedFor = servers;
         }
-        sampler.place(modelIndex, this, rng, out);
-        servers.record(out, ops, out.length, eventTime);
+        int[] out = placement.place(servers, eventTime, rng);
         StageAssignment[] result = this.result;
-        for (int i = 0; i < out.length; i++) {
+        for (int i = 0; i < result.length; i++) {
             StageAssignment[] row = stages[out[i]];
             if (row == null) {
                 row = row(servers.id(out[i]));
@@ -98,21 +68,11 @@ public final class NonaPlacer implements RequestPlacer, ServerPolicy {
 
     @Override
     public String model() {
-        return model;
+        return placement.model();
     }
 
     @Override
     public double predictedJctSeconds() {
-        return Double.isFinite(jct) ? jct : 0;
-    }
-
-    @Override
-    public int sourceServer(int model, RandomGenerator rnd) {
-        return servers.pick(this.model, eventTime, rnd);
-    }
-
-    @Override
-    public int partServer(int model, int[] taken, int takenCount, RandomGenerator rnd) {
-        return servers.pickOther(warm, taken, takenCount, eventTime, rnd);
+        return placement.predictedJctSeconds();
     }
 }

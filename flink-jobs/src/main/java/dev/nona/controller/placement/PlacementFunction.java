@@ -4,6 +4,7 @@ import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.serde.ControlJson;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.controller.source.RequestRecord;
+import dev.nona.placement.LiveServers;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
@@ -48,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * telemetry and the catalog arrive; beyond that, and for a model that is not in the catalog, a request becomes a
  * dead letter with the reason.
  *
- * <p>Servers are chosen by {@link WarmFirstServers}: only live ones (reported up with a compute rate above 0, and
+ * <p>Servers are chosen by policy-model's {@link LiveServers} (the placers place through its
+ * {@code ControllerPlacement}, as the simulator's controller policy does): only live ones (reported up with a compute rate above 0, and
  * heard within {@code cluster.liveness-timeout} on this operator's processing-time clock, checked before every
  * placement), least predicted backlog first by a ledger of this subtask's own requests. That ledger is transient
  * (rebuilt from the reports after a restore, every server heard anew at that time), so decisions are not replayed
@@ -91,7 +93,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
 
     private transient JsonSerde<InferenceRequest> requestSerde;
     private transient Map<String, RequestPlacer> placerCache;
-    private transient WarmFirstServers servers;
+    private transient LiveServers servers;
     private transient ControllerTable table;
     private transient double opsPerSecond;
     private transient boolean tableDirty;
@@ -230,7 +232,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         return placer;
     }
 
-    /** Stops using the servers not heard from within the liveness timeout (see {@link WarmFirstServers}). */
+    /** Stops using the servers not heard from within the liveness timeout (see {@link LiveServers}). */
     private void expireSilent(long now) {
         int before = servers.upCount();
         int[] first = {-1};
@@ -272,9 +274,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
                 all.addAll(bootstrap.servers());
             }
             var task = getRuntimeContext().getTaskInfo();
-            servers = new WarmFirstServers(targetOngoingRequests, task.getIndexOfThisSubtask(),
+            servers = new LiveServers(targetOngoingRequests, task.getIndexOfThisSubtask(),
                     task.getNumberOfParallelSubtasks(), livenessTimeoutMillis);
-            all.forEach(s -> servers.update(s, now));
+            all.forEach(s -> ServerReports.apply(servers, s, now));
             serversDirty = false;
             onServersChanged();
         }
@@ -328,7 +330,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
                 if (servers == null || serversFromBootstrap) {
                     serversDirty = true;
                 } else {
-                    servers.update(update.server(), ctx.currentProcessingTime());
+                    ServerReports.apply(servers, update.server(), ctx.currentProcessingTime());
                     onServersChanged();
                 }
             }

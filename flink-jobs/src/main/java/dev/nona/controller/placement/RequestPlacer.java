@@ -1,5 +1,6 @@
 package dev.nona.controller.placement;
 
+import dev.nona.placement.LiveServers;
 import dev.nona.topics.record.StageAssignment;
 import java.util.List;
 import java.util.random.RandomGenerator;
@@ -13,7 +14,7 @@ public interface RequestPlacer {
      * A server for every original task, in the DAG's task order, for a request of event time {@code eventTime}
      * (epoch ms); records the request's work in {@code servers}' ledger.
      */
-    List<StageAssignment> place(WarmFirstServers servers, long eventTime, RandomGenerator rng);
+    List<StageAssignment> place(LiveServers servers, long eventTime, RandomGenerator rng);
 
     /** The model it places (one shared string, so decisions name it without a copy per request). */
     String model();

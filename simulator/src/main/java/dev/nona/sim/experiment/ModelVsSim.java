@@ -6,7 +6,7 @@ import dev.nona.sim.JobClass;
 import dev.nona.sim.JobKind;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimResult;
-import dev.nona.sim.policy.theta.ThetaTable;
+import dev.nona.sim.policy.table.SimTable;
 import dev.nona.sim.report.Charts;
 import dev.nona.sim.report.CsvTable;
 
@@ -40,7 +40,7 @@ public final class ModelVsSim implements Experiment {
             double worst = 0;
             for (double load : Fig3LoadSweep.LOADS) { // the loads of Figure 3
                 SimWorkload w = ctx.atLoad(load);
-                ThetaTable table = scenario.nonaTable(w);
+                SimTable table = scenario.nonaTable(w);
                 Solution s = scenario.nonaSolver().lastSolution();
                 double predicted = predictedInferenceMean(w, table);
                 SimResult r = scenario.run("nona", w, ctx.jobs(), ctx.seed());
@@ -64,7 +64,7 @@ public final class ModelVsSim implements Experiment {
         ctx.writeSummary("Cost model vs simulation");
     }
 
-    static double predictedInferenceMean(SimWorkload w, ThetaTable table) {
+    static double predictedInferenceMean(SimWorkload w, SimTable table) {
         double num = 0;
         double den = 0;
         for (int i = 0; i < w.classes().size(); i++) {

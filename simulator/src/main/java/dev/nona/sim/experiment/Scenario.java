@@ -9,8 +9,8 @@ import dev.nona.sim.policy.Policy;
 import dev.nona.sim.policy.PolicyContext;
 import dev.nona.sim.policy.PolicyRegistry;
 import dev.nona.sim.policy.expert.ExpertSearch;
-import dev.nona.sim.policy.theta.ThetaSolver;
-import dev.nona.sim.policy.theta.ThetaTable;
+import dev.nona.sim.policy.table.TableSolver;
+import dev.nona.sim.policy.table.SimTable;
 import dev.nona.sim.workload.NonaSolver;
 import dev.nona.sim.workload.SimWorkloads;
 import java.util.IdentityHashMap;
@@ -30,9 +30,9 @@ public final class Scenario {
     private final double referenceLoad;
     private final NonaSolver nona;
     private final ExpertSearch expert;
-    private final Map<SimWorkload, ThetaTable> nonaCache = new IdentityHashMap<>();
-    private final Map<SimWorkload, ThetaTable> expertCache = new IdentityHashMap<>();
-    private ThetaTable nonaStarTable;
+    private final Map<SimWorkload, SimTable> nonaCache = new IdentityHashMap<>();
+    private final Map<SimWorkload, SimTable> expertCache = new IdentityHashMap<>();
+    private SimTable nonaStarTable;
 
     public Scenario(SimWorkloads.Loaded loaded, CostModel costModel, ExpertSearch.Settings expertSettings, Consumer<String> progress) {
         this(loaded, costModel, expertSettings, progress, REFERENCE_LOAD);
@@ -56,12 +56,12 @@ public final class Scenario {
     }
 
     /** Nona's table for {@code w}'s stated rates (cached per instance). */
-    public ThetaTable nonaTable(SimWorkload w) {
+    public SimTable nonaTable(SimWorkload w) {
         return nonaCache.computeIfAbsent(w, nona::solve);
     }
 
     /** Expert's table for {@code w} (cached per instance). */
-    public ThetaTable expertTable(SimWorkload w) {
+    public SimTable expertTable(SimWorkload w) {
         return expertCache.computeIfAbsent(w, expert::solve);
     }
 
@@ -69,7 +69,7 @@ public final class Scenario {
      * Nona*'s single table: solved once, for the workload file's cluster and mix at {@link #REFERENCE_LOAD}
      * (the paper: 50% load, 10 Gbit/s), then used for every load, bandwidth and rate error.
      */
-    public ThetaTable nonaStarTable() {
+    public SimTable nonaStarTable() {
         if (nonaStarTable == null) {
             nonaStarTable = nona.solve(loaded.sim().withLoad(referenceLoad));
         }
@@ -78,9 +78,9 @@ public final class Scenario {
 
     /** Runs {@code policy} on {@code w}. Tables are solved for {@code solvedFor}'s rates (pass {@code w} itself unless testing rate errors). */
     public SimResult run(String policy, SimWorkload w, SimWorkload solvedFor, long jobs, long seed) {
-        ThetaSolver nonaSource = x -> nonaTable(solvedFor);
-        ThetaSolver starSource = x -> nonaStarTable();
-        ThetaSolver expertSource = x -> expertTable(solvedFor);
+        TableSolver nonaSource = x -> nonaTable(solvedFor);
+        TableSolver starSource = x -> nonaStarTable();
+        TableSolver expertSource = x -> expertTable(solvedFor);
         PolicyContext context = new PolicyContext(w, seed, nonaSource, starSource, expertSource);
         Policy p = PolicyRegistry.create(policy, context);
         return new Simulator(w, p, policy, SimConfig.of(jobs, seed)).run();

@@ -1,15 +1,21 @@
 package dev.nona.sim.modelaware;
 
-import java.util.PriorityQueue;
+import dev.nona.sim.engine.EventQueue;
+import java.util.Arrays;
 
-/** A discrete-event clock: actions run in time order, ties in scheduling order. Not thread-safe. */
+/**
+ * A discrete-event clock: actions run in time order, ties in scheduling order. The clock is the main engine's
+ * {@link EventQueue} (one event heap for both simulators); the actions wait in a slot table its payloads index.
+ * Not thread-safe.
+ */
 final class EventLoop {
-    private record Event(double time, long seq, Runnable action) {}
-
-    private final PriorityQueue<Event> queue = new PriorityQueue<>((a, b) -> a.time != b.time
-            ? Double.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
+    private final EventQueue queue = new EventQueue();
+    private Runnable[] actions = new Runnable[64];
+    /** Free slots of {@link #actions}, a stack. */
+    private int[] free = new int[64];
+    private int freeCount;
+    private int used;
     private double now;
-    private long seq;
     private long processed;
 
     double now() {
@@ -24,15 +30,29 @@ final class EventLoop {
         if (!(delay >= 0)) {
             throw new IllegalStateException("BUG: negative delay " + delay);
         }
-        queue.add(new Event(now + delay, seq++, action));
+        int slot;
+        if (freeCount > 0) {
+            slot = free[--freeCount];
+        } else {
+            if (used == actions.length) {
+                actions = Arrays.copyOf(actions, 2 * used);
+                free = Arrays.copyOf(free, 2 * used);
+            }
+            slot = used++;
+        }
+        actions[slot] = action;
+        queue.push(now + delay, slot);
     }
 
     void run() {
-        Event e;
-        while ((e = queue.poll()) != null) {
-            now = e.time;
+        while (!queue.isEmpty()) {
+            now = queue.peekTime();
+            int slot = (int) queue.pop();
+            Runnable action = actions[slot];
+            actions[slot] = null;
+            free[freeCount++] = slot;
             processed++;
-            e.action.run();
+            action.run();
         }
     }
 }

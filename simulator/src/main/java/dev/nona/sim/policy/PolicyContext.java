@@ -1,7 +1,7 @@
 package dev.nona.sim.policy;
 
 import dev.nona.sim.SimWorkload;
-import dev.nona.sim.policy.theta.ThetaSolver;
+import dev.nona.sim.policy.table.TableSolver;
 import java.util.Objects;
 import java.util.SplittableRandom;
 
@@ -15,7 +15,7 @@ import java.util.SplittableRandom;
  * @param nonaStar   the single table Nona* uses at every load (solved once, at a reference load)
  * @param expert     the simulation-guided search that produces Expert's table for a workload
  */
-public record PolicyContext(SimWorkload workload, long seed, ThetaSolver nona, ThetaSolver nonaStar, ThetaSolver expert) {
+public record PolicyContext(SimWorkload workload, long seed, TableSolver nona, TableSolver nonaStar, TableSolver expert) {
     public PolicyContext {
         Objects.requireNonNull(workload, "policy context workload");
     }
@@ -27,7 +27,7 @@ public record PolicyContext(SimWorkload workload, long seed, ThetaSolver nona, T
 
     /** A context for policies that need no table. */
     public static PolicyContext basic(SimWorkload workload, long seed) {
-        ThetaSolver none = w -> {
+        TableSolver none = w -> {
             throw new IllegalStateException("no placement table solver is configured");
         };
         return new PolicyContext(workload, seed, none, none, none);

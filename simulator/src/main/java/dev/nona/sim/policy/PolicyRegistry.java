@@ -9,7 +9,7 @@ import dev.nona.sim.policy.live.P2cPolicy;
 import dev.nona.sim.policy.live.SparkFairPolicy;
 import dev.nona.sim.policy.nona.NonaPolicy;
 import dev.nona.sim.policy.nona.NonaStarPolicy;
-import dev.nona.sim.policy.theta.ThetaPolicy;
+import dev.nona.sim.policy.table.TablePolicy;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,7 +39,7 @@ public final class PolicyRegistry {
         register("expert", ExpertPolicy::create);
         register("expert-jsq", ExpertPolicy::createWithLiveMapping);
         register("random", c -> new RandomPolicy(c.random()));
-        register("opportunistic", c -> new ThetaPolicy(OpportunisticPolicy.table(c.workload()), c.random()));
+        register("opportunistic", c -> new TablePolicy(OpportunisticPolicy.table(c.workload()), c.random()));
         register("spark-fair", c -> new SparkFairPolicy(c.random()));
         register("local", c -> new LocalPolicy(c.random()));
         register("jsq", c -> new JsqPolicy(c.random()));

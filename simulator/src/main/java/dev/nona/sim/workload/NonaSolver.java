@@ -9,13 +9,15 @@ import dev.nona.optimize.NonaOptimizer;
 import dev.nona.optimize.NonaProblem;
 import dev.nona.optimize.Solution;
 import dev.nona.optimize.SubgraphChoices;
+import dev.nona.placement.PlacementTable;
+import dev.nona.placement.PlacementTables;
 import dev.nona.sim.JobClass;
 import dev.nona.sim.JobKind;
 import dev.nona.sim.SimWorkload;
-import dev.nona.sim.policy.theta.SimTriplet;
-import dev.nona.sim.policy.theta.SubgraphTheta;
-import dev.nona.sim.policy.theta.ThetaSolver;
-import dev.nona.sim.policy.theta.ThetaTable;
+import dev.nona.sim.policy.table.SimChoice;
+import dev.nona.sim.policy.table.SubgraphTable;
+import dev.nona.sim.policy.table.TableSolver;
+import dev.nona.sim.policy.table.SimTable;
 import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
 import java.util.ArrayList;
@@ -29,7 +31,7 @@ import java.util.Map;
  * simulator workload's rates, cluster and background, solves it, and maps $\theta$ back to task indices.
  * Keeps the last {@link Solution} for its predictions and solve time. Not thread-safe.
  */
-public final class NonaSolver implements ThetaSolver {
+public final class NonaSolver implements TableSolver {
     private final Map<String, DagAnalysis> analyses;
     private final CostModel costModel;
     private Solution last;
@@ -72,53 +74,78 @@ public final class NonaSolver implements ThetaSolver {
      * problem to solve: its table has an empty row per class, and {@link #lastSolution} is left as it was.
      */
     @Override
-    public ThetaTable solve(SimWorkload w) {
+    public SimTable solve(SimWorkload w) {
         boolean anyModel = w.classes().stream().anyMatch(c -> c.kind() == JobKind.INFERENCE);
+        PlacementTable controllerTable = null;
         if (anyModel) {
-            last = NonaOptimizer.solve(problem(w));
+            NonaProblem problem = problem(w);
+            last = NonaOptimizer.solve(problem);
+            controllerTable = PlacementTables.from(problem, last, 0, 0);
         }
-        List<List<SubgraphTheta>> perClass = new ArrayList<>();
+        List<List<SubgraphTable>> perClass = new ArrayList<>();
         List<Double> predicted = new ArrayList<>();
+        List<int[]> taskOf = new ArrayList<>();
         for (JobClass c : w.classes()) {
             if (c.kind() != JobKind.INFERENCE) {
                 perClass.add(List.of());
                 predicted.add(Double.NaN);
+                taskOf.add(null);
                 continue;
             }
+            taskOf.add(taskOf(analyses.get(c.name()), controllerTable.model(c.name())));
             Solution.JobResult jr = last.job(c.name());
             Map<String, Integer> index = index(analyses.get(c.name()));
-            List<SubgraphTheta> thetas = new ArrayList<>();
+            List<SubgraphTable> subgraphTables = new ArrayList<>();
             for (Solution.SubgraphResult sr : jr.subgraphs()) {
-                thetas.add(theta(sr, index));
+                subgraphTables.add(subgraphTable(sr, index));
             }
-            perClass.add(thetas);
+            perClass.add(subgraphTables);
             predicted.add(jr.predictedJctSeconds());
         }
-        return new ThetaTable(perClass, predicted);
+        return new SimTable(perClass, predicted,
+                controllerTable == null ? null : new SimTable.ControllerForm(controllerTable, taskOf));
     }
 
-    private static SubgraphTheta theta(Solution.SubgraphResult sr, Map<String, Integer> index) {
-        List<SimTriplet> options = new ArrayList<>();
+    /**
+     * For each contracted node of the analysis (the simulator's tasks), the index in {@code model}'s task list of
+     * its first original task, or -1 for a virtual node (it has none).
+     */
+    private static int[] taskOf(DagAnalysis a, PlacementTable.ModelPlacement model) {
+        Map<String, Integer> position = new HashMap<>();
+        for (int i = 0; i < model.tasks().size(); i++) {
+            position.put(model.tasks().get(i), i);
+        }
+        List<ContractedNode> nodes = a.decomposition().nodes();
+        int[] out = new int[nodes.size()];
+        for (int i = 0; i < out.length; i++) {
+            List<String> original = nodes.get(i).originalTasks();
+            out[i] = original.isEmpty() ? -1 : position.get(original.get(0));
+        }
+        return out;
+    }
+
+    private static SubgraphTable subgraphTable(Solution.SubgraphResult sr, Map<String, Integer> index) {
+        List<SimChoice> options = new ArrayList<>();
         double[] p = new double[sr.triplets().size()];
         double sum = 0;
         for (int i = 0; i < p.length; i++) {
-            options.add(triplet(sr.triplets().get(i), index));
+            options.add(choice(sr.triplets().get(i), index));
             p[i] = Math.max(0, sr.theta().get(i));
             sum += p[i];
         }
         for (int i = 0; i < p.length; i++) {
             p[i] /= sum;
         }
-        return new SubgraphTheta(options, p);
+        return new SubgraphTable(options, p);
     }
 
-    private static SimTriplet triplet(Triplet t, Map<String, Integer> index) {
+    private static SimChoice choice(Triplet t, Map<String, Integer> index) {
         int[][] parts = new int[t.parts().size()][];
         for (int i = 0; i < parts.length; i++) {
             parts[i] = t.parts().get(i).stream().mapToInt(index::get).toArray();
         }
         // With no intermediates the cost model never cuts the root-to-sink edge: the sink stays with the root.
-        return new SimTriplet(parts, t.rootPart(), t.sinkPart(), true);
+        return new SimChoice(parts, t.rootPart(), t.sinkPart(), true);
     }
 
     private dev.nona.optimize.JobClass optimiserClass(String name, double rate) {

@@ -11,10 +11,10 @@ import dev.nona.sim.engine.SimConfig;
 import dev.nona.sim.engine.SimResult;
 import dev.nona.sim.engine.Simulator;
 import dev.nona.sim.policy.baseline.OpportunisticPolicy;
-import dev.nona.sim.policy.theta.SimTriplet;
-import dev.nona.sim.policy.theta.SubgraphTheta;
-import dev.nona.sim.policy.theta.ThetaPolicy;
-import dev.nona.sim.policy.theta.ThetaTable;
+import dev.nona.sim.policy.table.SimChoice;
+import dev.nona.sim.policy.table.SubgraphTable;
+import dev.nona.sim.policy.table.TablePolicy;
+import dev.nona.sim.policy.table.SimTable;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -49,23 +49,23 @@ final class PoliciesTest {
 
     @Test
     void opportunistic_forkJoin_putsTheTwoBranchesOnDistinctServers() {
-        ThetaTable t = OpportunisticPolicy.table(FORK);
-        SimTriplet only = t.of(0).get(0).options().get(0);
+        SimTable t = OpportunisticPolicy.table(FORK);
+        SimChoice only = t.of(0).get(0).choices().get(0);
         assertThat(only.partCount()).isEqualTo(2);
         int[] servers = new int[4];
-        new ThetaPolicy(t, new SplittableRandom(1)).place(0, FORK.classes().get(0), new Simulator(FORK, (c, j, v, s) -> { }, "x", SimConfig.of(1, 1)), servers);
+        new TablePolicy(t, new SplittableRandom(1)).place(0, FORK.classes().get(0), new Simulator(FORK, (c, j, v, s) -> { }, "x", SimConfig.of(1, 1)), servers);
         assertThat(servers[1]).isNotEqualTo(servers[2]);
         assertThat(servers[0]).isEqualTo(servers[3]);
         assertThat(servers[0]).isIn(servers[1], servers[2]);
     }
 
     @Test
-    void thetaPolicy_mixture_cutsEdgesInProportion() {
+    void tablePolicy_mixture_cutsEdgesInProportion() {
         JobClass c = FORK.classes().get(0);
-        SimTriplet local = SimTriplet.of(new int[][] {{1, 2}}, 0, 0);
-        SimTriplet split = SimTriplet.of(new int[][] {{1}, {2}}, 0, 0);
-        ThetaTable table = new ThetaTable(List.of(List.of(new SubgraphTheta(List.of(local, split), new double[] {0.75, 0.25}))), List.of(Double.NaN));
-        Policy p = new ThetaPolicy(table, new SplittableRandom(5));
+        SimChoice local = SimChoice.of(new int[][] {{1, 2}}, 0, 0);
+        SimChoice split = SimChoice.of(new int[][] {{1}, {2}}, 0, 0);
+        SimTable table = new SimTable(List.of(List.of(new SubgraphTable(List.of(local, split), new double[] {0.75, 0.25}))), List.of(Double.NaN));
+        Policy p = new TablePolicy(table, new SplittableRandom(5));
         int[] servers = new int[4];
         Simulator view = new Simulator(FORK, p, "x", SimConfig.of(1, 1));
         int splits = 0;

@@ -11,8 +11,8 @@ import dev.nona.sim.engine.SimResult;
 import dev.nona.sim.experiment.Scenario;
 import dev.nona.sim.policy.PolicyRegistry;
 import dev.nona.sim.policy.expert.ExpertSearch;
-import dev.nona.sim.policy.theta.SubgraphTheta;
-import dev.nona.sim.policy.theta.ThetaTable;
+import dev.nona.sim.policy.table.SubgraphTable;
+import dev.nona.sim.policy.table.SimTable;
 import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
 import dev.nona.workload.DagSource;
@@ -48,12 +48,12 @@ final class SimWorkloadsTest {
     void nonaSolver_resnet18_givesOneDistributionPerSubgraphAndAFinitePrediction() {
         SimWorkloads.Loaded loaded = SimWorkloads.from(RESNET);
         SimWorkload w = loaded.sim().withLoad(0.5);
-        ThetaTable t = new NonaSolver(loaded.analyses(), CostModel.PAPER).solve(w);
+        SimTable t = new NonaSolver(loaded.analyses(), CostModel.PAPER).solve(w);
         assertThat(t.of(0)).hasSize(3);
-        for (SubgraphTheta theta : t.of(0)) {
+        for (SubgraphTable st : t.of(0)) {
             double sum = 0;
-            for (int i = 0; i < theta.options().size(); i++) {
-                sum += theta.probability(i);
+            for (int i = 0; i < st.choices().size(); i++) {
+                sum += st.probability(i);
             }
             assertThat(sum).isCloseTo(1, within(1e-9));
         }
@@ -95,7 +95,7 @@ final class SimWorkloadsTest {
         assertThat(loaded.sim().classes()).extracting(JobClass::name)
                 .containsExactly(SimWorkloads.BACKGROUND_COMPUTE, SimWorkloads.BACKGROUND_COMM);
         assertThat(loaded.sim().hasModels()).isFalse();
-        ThetaTable table = new NonaSolver(loaded.analyses(), CostModel.DEFAULT).solve(loaded.sim());
+        SimTable table = new NonaSolver(loaded.analyses(), CostModel.DEFAULT).solve(loaded.sim());
         assertThat(table.of(0)).isEmpty();
         assertThat(table.of(1)).isEmpty();
 

@@ -2,8 +2,8 @@ package dev.nona.sim.policy.expert;
 
 import dev.nona.sim.policy.Policy;
 import dev.nona.sim.policy.PolicyContext;
-import dev.nona.sim.policy.theta.ServerMapping;
-import dev.nona.sim.policy.theta.ThetaPolicy;
+import dev.nona.sim.policy.table.ServerMapping;
+import dev.nona.sim.policy.table.TablePolicy;
 
 /**
  * Expert: samples the best table that {@link ExpertSearch} found for the rates being simulated. The paper's
@@ -15,7 +15,7 @@ public final class ExpertPolicy {
     }
 
     public static Policy create(PolicyContext context) {
-        return new ThetaPolicy(context.expert().solve(context.workload()), context.random());
+        return new TablePolicy(context.expert().solve(context.workload()), context.random());
     }
 
     /**
@@ -23,6 +23,6 @@ public final class ExpertPolicy {
      * yardstick for Nona with live mapping. The search itself scores tables under the uniform mapping.
      */
     public static Policy createWithLiveMapping(PolicyContext context) {
-        return new ThetaPolicy(context.expert().solve(context.workload()), context.random(), ServerMapping.LIVE_QUEUES);
+        return new TablePolicy(context.expert().solve(context.workload()), context.random(), ServerMapping.LIVE_QUEUES);
     }
 }

@@ -5,11 +5,11 @@ import dev.nona.sim.SimSubgraph;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimConfig;
 import dev.nona.sim.engine.Simulator;
-import dev.nona.sim.policy.theta.SimTriplet;
-import dev.nona.sim.policy.theta.SubgraphTheta;
-import dev.nona.sim.policy.theta.ThetaPolicy;
-import dev.nona.sim.policy.theta.ThetaSolver;
-import dev.nona.sim.policy.theta.ThetaTable;
+import dev.nona.sim.policy.table.SimChoice;
+import dev.nona.sim.policy.table.SubgraphTable;
+import dev.nona.sim.policy.table.TablePolicy;
+import dev.nona.sim.policy.table.TableSolver;
+import dev.nona.sim.policy.table.SimTable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -36,7 +36,7 @@ import java.util.function.Consumer;
  * against the starting point and keeps the better (short runs can overfit their seed).
  * Cost: about {@code passes} $\cdot \sum (|\text{front}| + 9)$ short simulations. Not thread-safe.
  */
-public final class ExpertSearch implements ThetaSolver {
+public final class ExpertSearch implements TableSolver {
     /**
      * @param jobs        inference jobs per scoring simulation
      * @param seed        the common seed of every scoring simulation
@@ -73,15 +73,15 @@ public final class ExpertSearch implements ThetaSolver {
     }
 
     @Override
-    public ThetaTable solve(SimWorkload workload) {
+    public SimTable solve(SimWorkload workload) {
         List<JobClass> classes = workload.classes();
-        List<List<List<SimTriplet>>> options = new ArrayList<>();
+        List<List<List<SimChoice>>> options = new ArrayList<>();
         List<List<double[]>> current = new ArrayList<>();
         for (JobClass c : classes) {
-            List<List<SimTriplet>> perSg = new ArrayList<>();
+            List<List<SimChoice>> perSg = new ArrayList<>();
             List<double[]> dist = new ArrayList<>();
             for (SimSubgraph sg : c.subgraphs()) {
-                List<SimTriplet> o = SubgraphOptions.paretoFront(c, sg, workload.cluster(), settings.optionLimit());
+                List<SimChoice> o = SubgraphOptions.paretoFront(c, sg, workload.cluster(), settings.optionLimit());
                 perSg.add(o);
                 double[] d = new double[o.size()];
                 d[0] = 1;
@@ -106,7 +106,7 @@ public final class ExpertSearch implements ThetaSolver {
      * The searched table if a longer simulation with another seed confirms it beats the starting point (no
      * distribution), else the starting point: short scoring runs can overfit their one seed.
      */
-    private ThetaTable validated(SimWorkload w, List<List<List<SimTriplet>>> options, List<List<double[]>> start,
+    private SimTable validated(SimWorkload w, List<List<List<SimChoice>>> options, List<List<double[]>> start,
                                  List<List<double[]>> found) {
         long jobs = 4 * settings.jobs();
         double foundScore = score(w, table(options, found), jobs, settings.seed() + 1);
@@ -127,7 +127,7 @@ public final class ExpertSearch implements ThetaSolver {
         return out;
     }
 
-    private double improve(SimWorkload w, List<List<List<SimTriplet>>> options, List<List<double[]>> current, int[] cg, double best) {
+    private double improve(SimWorkload w, List<List<List<SimChoice>>> options, List<List<double[]>> current, int[] cg, double best) {
         int c = cg[0];
         int n = options.get(c).get(cg[1]).size();
         if (n < 2) {
@@ -174,13 +174,13 @@ public final class ExpertSearch implements ThetaSolver {
         }
     }
 
-    private double score(SimWorkload w, List<List<List<SimTriplet>>> options, List<List<double[]>> current) {
+    private double score(SimWorkload w, List<List<List<SimChoice>>> options, List<List<double[]>> current) {
         return score(w, table(options, current), settings.jobs(), settings.seed());
     }
 
-    private double score(SimWorkload w, ThetaTable table, long jobs, long seed) {
+    private double score(SimWorkload w, SimTable table, long jobs, long seed) {
         simulations++;
-        ThetaPolicy policy = new ThetaPolicy(table, new SplittableRandom(seed));
+        TablePolicy policy = new TablePolicy(table, new SplittableRandom(seed));
         SimConfig config = new SimConfig(jobs, jobs / 5, seed, 200_000_000L);
         double mean = new Simulator(w, policy, "expert-candidate", config).run().meanJctSeconds();
         return Double.isNaN(mean) ? Double.MAX_VALUE : mean;
@@ -228,17 +228,17 @@ public final class ExpertSearch implements ThetaSolver {
         return b.toString();
     }
 
-    private static ThetaTable table(List<List<List<SimTriplet>>> options, List<List<double[]>> current) {
-        List<List<SubgraphTheta>> perClass = new ArrayList<>();
+    private static SimTable table(List<List<List<SimChoice>>> options, List<List<double[]>> current) {
+        List<List<SubgraphTable>> perClass = new ArrayList<>();
         List<Double> predicted = new ArrayList<>();
         for (int c = 0; c < options.size(); c++) {
-            List<SubgraphTheta> thetas = new ArrayList<>();
+            List<SubgraphTable> subgraphTables = new ArrayList<>();
             for (int g = 0; g < options.get(c).size(); g++) {
-                thetas.add(new SubgraphTheta(options.get(c).get(g), current.get(c).get(g)));
+                subgraphTables.add(new SubgraphTable(options.get(c).get(g), current.get(c).get(g)));
             }
-            perClass.add(thetas);
+            perClass.add(subgraphTables);
             predicted.add(Double.NaN);
         }
-        return new ThetaTable(perClass, predicted);
+        return new SimTable(perClass, predicted);
     }
 }

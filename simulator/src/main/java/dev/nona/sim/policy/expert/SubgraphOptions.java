@@ -1,14 +1,20 @@
 package dev.nona.sim.policy.expert;
 
+import dev.nona.dag.Edge;
+import dev.nona.dag.EnumerationBound;
+import dev.nona.dag.Subgraph;
+import dev.nona.dag.Triplet;
+import dev.nona.dag.TripletEnumerator;
 import dev.nona.sim.JobClass;
 import dev.nona.sim.SimCluster;
 import dev.nona.sim.SimSubgraph;
-import dev.nona.sim.policy.theta.SimTriplet;
-import dev.nona.sim.policy.theta.TripletSpace;
+import dev.nona.sim.policy.table.SimChoice;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The triplets an expert would consider for one subgraph: those on the Pareto front of (seconds of link time per
@@ -21,8 +27,8 @@ public final class SubgraphOptions {
     }
 
     /** The Pareto-optimal triplets, in increasing link time (the first one cuts least, usually nothing). */
-    public static List<SimTriplet> paretoFront(JobClass c, SimSubgraph sg, SimCluster cluster, int enumerationLimit) {
-        List<SimTriplet> all = TripletSpace.enumerate(sg, enumerationLimit);
+    public static List<SimChoice> paretoFront(JobClass c, SimSubgraph sg, SimCluster cluster, int enumerationLimit) {
+        List<SimChoice> all = enumerate(c, sg, enumerationLimit);
         int n = all.size();
         double[] cut = new double[n];
         double[] latency = new double[n];
@@ -37,7 +43,7 @@ public final class SubgraphOptions {
         }
         Arrays.sort(order, Comparator.<Integer>comparingDouble(i -> cut[i]).thenComparingDouble(i -> latency[i])
                 .thenComparingInt(i -> all.get(i).partCount()));
-        List<SimTriplet> front = new ArrayList<>();
+        List<SimChoice> front = new ArrayList<>();
         double bestLatency = Double.POSITIVE_INFINITY;
         for (int i : order) {
             if (latency[i] < bestLatency * (1 - 1e-9)) {
@@ -48,8 +54,43 @@ public final class SubgraphOptions {
         return front;
     }
 
+    /**
+     * $\Omega_t$ of a subgraph, as Nona's optimiser enumerates it (policy-model's {@link TripletEnumerator}, within
+     * {@code limit} choices; a reduced family above it), in the simulator's task indices. Without intermediates the
+     * one choice is the sink with the root, as the optimiser has it.
+     */
+    static List<SimChoice> enumerate(JobClass c, SimSubgraph sg, int limit) {
+        if (sg.size() == 0) {
+            return List.of(new SimChoice(new int[0][], 0, 0, true));
+        }
+        Set<Integer> inside = new HashSet<>();
+        inside.add(sg.root());
+        inside.add(sg.sink());
+        List<String> intermediates = new ArrayList<>();
+        for (int i = 0; i < sg.size(); i++) {
+            inside.add(sg.intermediate(i));
+            intermediates.add(Integer.toString(sg.intermediate(i)));
+        }
+        List<Edge> edges = new ArrayList<>();
+        for (int e = 0; e < c.edges(); e++) {
+            if (inside.contains(c.edgeFrom(e)) && inside.contains(c.edgeTo(e))) {
+                edges.add(new Edge(Integer.toString(c.edgeFrom(e)), Integer.toString(c.edgeTo(e)), c.edgeBits(e) / 8));
+            }
+        }
+        Subgraph subgraph = new Subgraph(Integer.toString(sg.root()), Integer.toString(sg.sink()), intermediates, edges);
+        List<SimChoice> out = new ArrayList<>();
+        for (Triplet t : TripletEnumerator.enumerate(subgraph, new EnumerationBound(limit)).triplets()) {
+            int[][] parts = new int[t.parts().size()][];
+            for (int p = 0; p < parts.length; p++) {
+                parts[p] = t.parts().get(p).stream().mapToInt(Integer::parseInt).toArray();
+            }
+            out.add(SimChoice.of(parts, t.rootPart(), t.sinkPart()));
+        }
+        return out;
+    }
+
     /** {link seconds per job, unloaded latency} of one triplet. */
-    static double[] evaluate(JobClass c, SimSubgraph sg, SimTriplet t, SimCluster cluster) {
+    static double[] evaluate(JobClass c, SimSubgraph sg, SimChoice t, SimCluster cluster) {
         int tasks = c.tasks();
         int[] part = new int[tasks];
         Arrays.fill(part, -2);

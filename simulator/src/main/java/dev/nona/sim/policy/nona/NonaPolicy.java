@@ -2,11 +2,8 @@ package dev.nona.sim.policy.nona;
 
 import dev.nona.sim.policy.Policy;
 import dev.nona.sim.policy.PolicyContext;
-import dev.nona.sim.policy.theta.LedgerMapping;
-import dev.nona.sim.policy.theta.ServerMapping;
-import dev.nona.sim.policy.theta.ShardedMapping;
-import dev.nona.sim.policy.theta.ThetaPolicy;
-import dev.nona.sim.policy.theta.UnderTargetMapping;
+import dev.nona.sim.policy.table.ServerMapping;
+import dev.nona.sim.policy.table.TablePolicy;
 
 /**
  * Nona: samples the table that Nona's optimiser solved for the rates being simulated (the offline phase runs
@@ -17,7 +14,7 @@ public final class NonaPolicy {
     }
 
     public static Policy create(PolicyContext context) {
-        return new ThetaPolicy(context.nona().solve(context.workload()), context.random());
+        return new TablePolicy(context.nona().solve(context.workload()), context.random());
     }
 
     /**
@@ -26,39 +23,44 @@ public final class NonaPolicy {
      * servers (DESIGN.md, Section 6). Not in the paper.
      */
     public static Policy createWithLiveMapping(PolicyContext context) {
-        return new ThetaPolicy(context.nona().solve(context.workload()), context.random(), ServerMapping.LIVE_QUEUES);
+        return new TablePolicy(context.nona().solve(context.workload()), context.random(), ServerMapping.LIVE_QUEUES);
     }
 
     /**
-     * Nona as the controller deploys it, with its defaults: the triplets come from the table, the servers by the
-     * controller's rule ({@link LedgerMapping}: among servers with fewer than 3 requests in flight the least
-     * predicted backlog, else the least predicted backlog) over what telemetry reports once a second plus the
-     * controller's ledger of its own requests since. Not in the paper.
+     * Nona as the controller deploys it, with its defaults: the controller's own placement code
+     * ({@link ControllerPolicy}: policy-model's {@code ControllerPlacement} and {@code LiveServers}, as the Flink
+     * placement operator runs them) over what telemetry reports once a second plus the controller's ledger of its own
+     * requests since. Not in the paper.
      */
     public static Policy createWithControllerMapping(PolicyContext context) {
-        return new ThetaPolicy(context.nona().solve(context.workload()), context.random(),
-                new LedgerMapping(UnderTargetMapping.DEFAULT_TARGET, TELEMETRY_SECONDS, context.workload().cluster().opsPerSecond()));
+        return controller(context, TELEMETRY_SECONDS, 1, true);
     }
 
     /**
      * As {@link #createWithControllerMapping} with the placement operator at parallelism 2: two ledgers, each job
-     * placed by one of them, so each sees about half of the jobs between two reports; each prefers its half of the
+     * placed by one of them, so each sees about half of the jobs between two reports; each prefers its share of the
      * servers, as the controller's subtasks do. Not in the paper.
      */
     public static Policy createWithControllerMappingTwoSubtasks(PolicyContext context) {
-        double nu = context.workload().cluster().opsPerSecond();
-        return new ThetaPolicy(context.nona().solve(context.workload()), context.random(), new ShardedMapping(2,
-                i -> new LedgerMapping(UnderTargetMapping.DEFAULT_TARGET, TELEMETRY_SECONDS, nu, i, 2)));
+        return controller(context, TELEMETRY_SECONDS, 2, true);
     }
 
     /**
      * The controller's rule without its ledger (as the controller was before it counted its own decisions): every
-     * request between two reports goes to the servers that looked free at the last one. Kept to show why the
-     * ledger is there. Not in the paper.
+     * request between two reports goes by the servers' load at the last one. Kept to show why the ledger is there.
+     * Not in the paper.
      */
     public static Policy createWithStaleMapping(PolicyContext context) {
-        return new ThetaPolicy(context.nona().solve(context.workload()), context.random(),
-                new UnderTargetMapping(UnderTargetMapping.DEFAULT_TARGET, TELEMETRY_SECONDS));
+        return controller(context, TELEMETRY_SECONDS, 1, false);
+    }
+
+    /**
+     * The controller's placement with telemetry every {@code reportSeconds} (0: exact, before every job), at
+     * {@code placers} placement subtasks, with or without its ledger of its own requests.
+     */
+    public static Policy controller(PolicyContext context, double reportSeconds, int placers, boolean countOwn) {
+        return new ControllerPolicy(context.workload().classes(), context.nona().solve(context.workload()),
+                context.workload().cluster().opsPerSecond(), reportSeconds, placers, countOwn, context.random());
     }
 
     /** How often the servers report telemetry (the demo's agents: once a second). */

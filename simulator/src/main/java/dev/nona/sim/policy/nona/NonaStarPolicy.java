@@ -2,7 +2,7 @@ package dev.nona.sim.policy.nona;
 
 import dev.nona.sim.policy.Policy;
 import dev.nona.sim.policy.PolicyContext;
-import dev.nona.sim.policy.theta.ThetaPolicy;
+import dev.nona.sim.policy.table.TablePolicy;
 
 /**
  * Nona*: one table, solved once for a reference load (50% in the paper) and used unchanged at every load and
@@ -13,6 +13,6 @@ public final class NonaStarPolicy {
     }
 
     public static Policy create(PolicyContext context) {
-        return new ThetaPolicy(context.nonaStar().solve(context.workload()), context.random());
+        return new TablePolicy(context.nonaStar().solve(context.workload()), context.random());
     }
 }

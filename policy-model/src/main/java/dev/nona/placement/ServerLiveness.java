@@ -1,4 +1,4 @@
-package dev.nona.controller.cluster;
+package dev.nona.placement;
 
 import java.util.Arrays;
 import java.util.function.IntConsumer;

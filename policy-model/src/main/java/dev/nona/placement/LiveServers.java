@@ -1,12 +1,7 @@
-package dev.nona.controller.placement;
+package dev.nona.placement;
 
-import dev.nona.controller.cluster.ServerLiveness;
-import dev.nona.placement.ServerLedger;
-import dev.nona.topics.record.CachedModel;
-import dev.nona.topics.record.ServerTelemetry;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,54 +9,50 @@ import java.util.function.IntConsumer;
 import java.util.random.RandomGenerator;
 
 /**
- * The model registry as the placement operator sees it: which servers are up, which hold each model warm, and how
- * loaded each is, from the latest telemetry of every server plus a ledger of this operator's own requests since
- * that server's last report (policy-model's {@link ServerLedger}: the reported backlog drains at one second of work
- * per second, and every request placed there adds its stages' $\sum p^t/\nu$ behind it). Maps a request's parts to
- * servers warm first (the thesis's colocation rule, target 3 by default): among the warm servers with fewer
- * ongoing requests than the target, the one with the least predicted backlog; when there is none, the up server
- * with the least predicted backlog; further parts of the same request go to distinct servers while enough are up,
- * and when every up server is taken, any up server uniformly.
+ * The servers as the controller's placement sees them: which are live, which hold each model warm, and how loaded
+ * each is, from the latest report of every server plus a ledger of this placer's own requests since that server's
+ * last report ({@link ServerLedger}: the reported backlog drains at one second of work per second, and every
+ * request placed there adds its stages' $\sum p^t/\nu$ behind it). Maps a request's parts to servers warm first
+ * (the thesis's colocation rule, target 3 by default): among the warm servers with fewer ongoing requests than the
+ * target, the one with the least predicted backlog; when there is none, the up server with the least predicted
+ * backlog; further parts of the same request go to distinct servers while enough are up, and when every up server
+ * is taken, any up server uniformly. The Flink placement operator and the simulator's {@code nona-controller}
+ * policy both place through this class and {@link ControllerPlacement}; its API knows no Kafka or Flink type
+ * (server ids, the report's fields, epoch milliseconds).
  *
  * <p>A server is used only while it is <em>live</em>: its latest report says it is up with a compute rate above 0,
- * and it has been heard within the liveness timeout ({@code cluster.liveness-timeout}) on this operator's
- * processing-time clock ({@link ServerLiveness}; {@link #expireSilent} runs before every placement, so a server
- * that stops reporting stops receiving stages even if no telemetry arrives at all). Its next report makes it live
- * again.
+ * and it has been heard within the liveness timeout on the caller's processing-time clock ({@link ServerLiveness};
+ * {@link #expireSilent} runs before every placement, so a server that stops reporting stops receiving stages even
+ * if no report arrives at all). Its next report makes it live again.
  *
  * <p>Why the ledger: telemetry is about a second old. Without it, every request between two reports goes to the
  * servers that looked free at the last one; in the simulator (zoo workload, 70% load, 5 seeds) that made the
- * warm-first rule no better than uniform sampling ({@code nona-stale}, 0.431 s mean JCT vs 0.436 s); counting its
- * own requests until the next report brought 0.256 s; predicting when they finish from their work, as this class
- * does ({@code nona-controller}), 0.1465 s, level with join-the-shortest-queue on exact live queues. Each placement
+ * warm-first rule no better than uniform sampling; predicting when its own requests finish from their work, as
+ * this class does, brought the controller level with join-the-shortest-queue on exact live queues. Each placement
  * subtask keeps its own ledger and sees only its own requests between two reports, so each owns a share of the
  * servers (by a hash of the server id: the same share whatever order the reports come in) and keeps to its own
- * where it can (in the simulator at parallelism 2, {@code nona-controller-p2}: level with {@code spark-fair}, where
- * sharing every server would cost 50%). The ledger is not checkpointed (after a restore the next reports rebuild
- * it).
+ * where it can.
  *
  * <p>The ledger's clock is the requests' event time: a request drains the backlogs up to its own event time (at
  * most 5 s after the newest report: a client clock running ahead must not freeze a server's backlog), a report
  * resets a server's entry at the report's event time (see {@link ServerLedger} for out-of-order times).
  *
- * <p>Why not policy-model's {@code modelaware.WarmFirstServerPolicy} over a {@code ModelRegistry}: that pair serves
- * the thesis simulator, whose registry simulates each server's LRU memory and needs memory and model sizes;
- * telemetry reports the cached models as facts (sizes may be 0, no server memory).
- *
- * <p>Cost: a report ({@link #update}) is $O(w \log N)$ for a server warm for $w$ models (the ledger's index), a
- * pick $O(\log N)$ plus the servers it skips (see {@link ServerLedger}); neither scans the servers. Servers keep
- * their index once seen (a down or silent server keeps its entry). Not thread-safe: one instance per placement
- * subtask.
+ * <p>Cost: a report ({@link #report}) is $O(w \log N)$ for a server warm for $w$ models (the ledger's index), a
+ * pick $O(\log N)$ plus the servers it skips (see {@link ServerLedger}); neither scans the servers, and a pick
+ * does not allocate. Servers keep their index once seen (a down or silent server keeps its entry). Not
+ * thread-safe: one instance per placement subtask.
  *
  * <p>Based on: the model-aware scheduling thesis (SigmaOS + Ray Serve), colocation with a target of ongoing
  * requests and MASched's count of routed requests; join-the-shortest-queue on queued work.
  */
-public final class WarmFirstServers {
+public final class LiveServers {
     private static final int[] NONE = new int[0];
-    /** How far a request's event time may run ahead of the newest telemetry report (reports come about every second). */
+    /** How far a request's event time may run ahead of the newest report (reports come about every second). */
     static final long MAX_AHEAD_OF_TELEMETRY_MILLIS = 5_000;
-    /** A liveness timeout that never expires, for uses without a clock (tests, one-shot tools). */
+    /** A liveness timeout that never expires, for uses without a clock (tests, one-shot tools, the simulator). */
     public static final long NO_LIVENESS_TIMEOUT = Long.MAX_VALUE / 4;
+    /** The thesis's and the controller's default target of ongoing requests per server. */
+    public static final int DEFAULT_TARGET_ONGOING_REQUESTS = 3;
 
     private final ServerLedger ledger;
     private final ServerLiveness liveness;
@@ -69,7 +60,10 @@ public final class WarmFirstServers {
     private final int parallelism;
     private final Map<String, Integer> index = new HashMap<>();
     private final List<String> ids = new ArrayList<>();
-    private final List<ServerTelemetry> reports = new ArrayList<>();
+    /** Per server: its latest report's event time (epoch ms), compute rate and warm models; null models: none yet. */
+    private long[] reportedAt = new long[0];
+    private double[] reportedOps = new double[0];
+    private final List<List<String>> warmModels = new ArrayList<>();
     /** Whether each server's latest report makes it usable (up, compute rate above 0), and whether it went silent. */
     private boolean[] reportedUp = new boolean[0];
     private boolean[] silent = new boolean[0];
@@ -82,14 +76,14 @@ public final class WarmFirstServers {
     private long newestReport = Long.MIN_VALUE;
 
     /**
-     * No server yet; add them with {@link #update}.
+     * No server yet; add them with {@link #report}.
      *
      * @param targetOngoingRequests a warm server with fewer ongoing requests is preferred, {@code >= 1}
-     * @param subtask               this placement subtask's index, in {@code [0, parallelism)}
-     * @param parallelism           placement subtasks sharing the servers, {@code >= 1}
+     * @param subtask               this placer's index among those sharing the servers, in {@code [0, parallelism)}
+     * @param parallelism           placers sharing the servers, {@code >= 1}
      * @param livenessTimeoutMillis a server unheard for longer is not used, {@code > 0}
      */
-    public WarmFirstServers(int targetOngoingRequests, int subtask, int parallelism, long livenessTimeoutMillis) {
+    public LiveServers(int targetOngoingRequests, int subtask, int parallelism, long livenessTimeoutMillis) {
         if (targetOngoingRequests < 1) {
             throw new IllegalArgumentException("placement.target-ongoing-requests (" + targetOngoingRequests + ") must be >= 1");
         }
@@ -102,69 +96,76 @@ public final class WarmFirstServers {
         this.parallelism = parallelism;
     }
 
-    /** From the latest status of each server, heard now, without a liveness timeout; down servers are never chosen. */
-    public static WarmFirstServers of(Collection<ServerTelemetry> latest, int targetOngoingRequests) {
-        return of(latest, targetOngoingRequests, 0, 1);
-    }
-
-    /** As {@link #of(Collection, int)} for placement subtask {@code subtask} of {@code parallelism}. */
-    public static WarmFirstServers of(Collection<ServerTelemetry> latest, int targetOngoingRequests, int subtask, int parallelism) {
-        WarmFirstServers servers = new WarmFirstServers(targetOngoingRequests, subtask, parallelism, NO_LIVENESS_TIMEOUT);
-        latest.forEach(s -> servers.update(s, 0));
-        return servers;
-    }
-
     /**
-     * The latest report of a server, heard at {@code nowMillis} (processing time): resets its ledger entry, its warm
-     * models and whether it is usable, and makes it live again. A report older (by event time) than the one held is
-     * ignored. $O(w \log N)$.
+     * The latest report of server {@code serverId}, heard at {@code nowMillis} (processing time): resets its ledger
+     * entry, its warm models and whether it is usable, and makes it live again. A report older (by event time) than
+     * the one held is ignored. $O(w \log N)$; allocates only for a new server or a changed list of warm models.
+     *
+     * @param up              whether the server says it takes work
+     * @param opsPerSecond    its compute rate $\nu$, finite and {@code >= 0} (0: not usable)
+     * @param ongoingRequests requests in flight on it, {@code >= 0}
+     * @param backlogSeconds  seconds of work it holds, {@code >= 0}, or NaN when the report does not say
+     * @param warmModels      the models it holds warm (compared with the previous list by {@code equals})
+     * @param eventTimeMillis when the server took the report (epoch ms, the ledger's clock)
+     * @param nowMillis       when it was heard (processing time, epoch ms, the liveness clock)
+     * @return the server's index
      */
-    public void update(ServerTelemetry report, long nowMillis) {
-        Integer known = index.get(report.serverId());
+    public int report(String serverId, boolean up, double opsPerSecond, int ongoingRequests, double backlogSeconds,
+            List<String> warmModels, long eventTimeMillis, long nowMillis) {
+        Integer known = index.get(serverId);
         int s;
         if (known == null) {
-            s = ledger.addServer(report.opsPerSecond());
-            index.put(report.serverId(), s);
-            ids.add(report.serverId());
-            reports.add(null);
+            s = ledger.addServer(opsPerSecond);
+            index.put(serverId, s);
+            ids.add(serverId);
+            this.warmModels.add(null);
             if (s >= reportedUp.length) {
-                reportedUp = Arrays.copyOf(reportedUp, Math.max(4, 2 * s));
-                silent = Arrays.copyOf(silent, reportedUp.length);
+                int c = Math.max(4, 2 * s);
+                reportedUp = Arrays.copyOf(reportedUp, c);
+                silent = Arrays.copyOf(silent, c);
+                reportedAt = Arrays.copyOf(reportedAt, c);
+                reportedOps = Arrays.copyOf(reportedOps, c);
             }
             ledger.setUp(s, false);
-            ledger.setOwned(s, Math.floorMod(report.serverId().hashCode(), parallelism) == subtask);
+            ledger.setOwned(s, Math.floorMod(serverId.hashCode(), parallelism) == subtask);
         } else {
             s = known;
-            if (reports.get(s).eventTime() > report.eventTime()) {
-                return;
+            if (reportedAt[s] > eventTimeMillis) {
+                return s;
             }
         }
-        ServerTelemetry before = reports.get(s);
-        reports.set(s, report);
-        if (before == null || !before.cachedModels().equals(report.cachedModels())) {
-            int[] warm = new int[report.cachedModels().size()];
+        List<String> before = this.warmModels.get(s);
+        if (before == null || !before.equals(warmModels)) {
+            int[] warm = new int[warmModels.size()];
             int i = 0;
-            for (CachedModel m : report.cachedModels()) {
-                warm[i++] = pools.computeIfAbsent(m.model(), k -> pools.size());
+            for (String m : warmModels) {
+                warm[i++] = pools.computeIfAbsent(m, k -> pools.size());
             }
             ledger.setPools(s, warm);
+            this.warmModels.set(s, List.copyOf(warmModels));
         }
-        boolean wasLive = live(s);
-        ledger.setRate(s, report.opsPerSecond());
-        ledger.report(s, report.ongoingRequests(), report.backlogSeconds() == null ? Double.NaN : report.backlogSeconds(),
-                seconds(report.eventTime()));
+        boolean wasLive = ledger.isUp(s);
+        ledger.setRate(s, opsPerSecond);
+        ledger.report(s, ongoingRequests, backlogSeconds, seconds(eventTimeMillis));
         if (wasLive) {
-            liveOps -= before.opsPerSecond();
+            liveOps -= reportedOps[s];
         }
-        reportedUp[s] = report.up() && report.opsPerSecond() > 0;
+        reportedAt[s] = eventTimeMillis;
+        reportedOps[s] = opsPerSecond;
+        reportedUp[s] = up && opsPerSecond > 0;
         silent[s] = false;
         if (reportedUp[s]) {
             liveness.heard(s, nowMillis);
         } else {
             liveness.forget(s);
         }
-        setLive(s);
-        newestReport = Math.max(newestReport, report.eventTime());
+        boolean live = reportedUp[s];
+        ledger.setUp(s, live);
+        if (live) {
+            liveOps += opsPerSecond;
+        }
+        newestReport = Math.max(newestReport, eventTimeMillis);
+        return s;
     }
 
     /**
@@ -175,7 +176,7 @@ public final class WarmFirstServers {
         liveness.expire(nowMillis, s -> {
             silent[s] = true;
             if (ledger.isUp(s)) {
-                liveOps -= reports.get(s).opsPerSecond();
+                liveOps -= reportedOps[s];
             }
             ledger.setUp(s, false);
             silenced.accept(s);
@@ -185,18 +186,6 @@ public final class WarmFirstServers {
     /** As {@link #expireSilent(long, IntConsumer)}, ignoring which. */
     public void expireSilent(long nowMillis) {
         expireSilent(nowMillis, s -> { });
-    }
-
-    private boolean live(int s) {
-        return ledger.isUp(s);
-    }
-
-    private void setLive(int s) {
-        boolean live = reportedUp[s] && !silent[s];
-        ledger.setUp(s, live);
-        if (live) {
-            liveOps += reports.get(s).opsPerSecond();
-        }
     }
 
     /** Epoch milliseconds as the ledger's clock, seconds. */
@@ -253,12 +242,12 @@ public final class WarmFirstServers {
         return pools.getOrDefault(model, ServerLedger.NO_SERVER);
     }
 
-    /** Requests in flight on server {@code index} at {@code eventTime} (epoch ms) as this operator predicts them. */
+    /** Requests in flight on server {@code index} at {@code eventTime} (epoch ms) as this placer predicts them. */
     public int ongoing(int index, long eventTime) {
         return ledger.ongoing(index, requestSeconds(eventTime));
     }
 
-    /** Seconds of work on server {@code index} at {@code eventTime} (epoch ms) as this operator predicts them. */
+    /** Seconds of work on server {@code index} at {@code eventTime} (epoch ms) as this placer predicts them. */
     public double backlogSeconds(int index, long eventTime) {
         return ledger.backlog(index, requestSeconds(eventTime));
     }
@@ -273,6 +262,8 @@ public final class WarmFirstServers {
      * a server of pool {@code warm} ({@link #warm}) under the target with the least predicted backlog, else the up
      * one with the least predicted backlog, else (every up server taken) any up server. Does not record the
      * request: see {@link #record}.
+     *
+     * @throws IllegalStateException when no server is up
      */
     public int pickOther(int warm, int[] taken, int n, long eventTime, RandomGenerator rng) {
         if (ledger.upCount() == 0) {
@@ -293,7 +284,7 @@ public final class WarmFirstServers {
 
     /** The parts a request already uses, as the ledger asks. */
     private static final class TakenParts implements ServerLedger.Taken {
-        int[] parts = WarmFirstServers.NONE;
+        int[] parts = LiveServers.NONE;
         int count;
 
         @Override

@@ -1,4 +1,4 @@
-package dev.nona.sim.policy.theta;
+package dev.nona.sim.policy.table;
 
 import dev.nona.sim.JobClass;
 import dev.nona.sim.SimSubgraph;
@@ -19,23 +19,23 @@ import java.util.SplittableRandom;
  * (Opportunistic) or from a search (Expert).
  *
  * <p>Which servers run the parts is a {@link ServerMapping}: Nona's uniform rule by default; a live mapping
- * ({@link ServerMapping#LIVE_QUEUES}, {@link UnderTargetMapping}, as the controller maps parts from telemetry,
+ * ({@link ServerMapping#LIVE_QUEUES}; the controller's own mapping is {@code nona.ControllerPolicy}, as it maps parts from telemetry,
  * DESIGN.md Section 6) keeps the table's groupings but reads the queues, so the policy is then no longer
  * state-oblivious.
  */
-public final class ThetaPolicy implements Policy {
-    private final ThetaTable table;
+public final class TablePolicy implements Policy {
+    private final SimTable table;
     private final SplittableRandom random;
     private final ServerPicker picker = new ServerPicker(4096);
     private final ServerMapping mapping;
     private int[] partServer = new int[16];
     private ClusterView view;
 
-    public ThetaPolicy(ThetaTable table, SplittableRandom random) {
+    public TablePolicy(SimTable table, SplittableRandom random) {
         this(table, random, ServerMapping.UNIFORM);
     }
 
-    public ThetaPolicy(ThetaTable table, SplittableRandom random, ServerMapping mapping) {
+    public TablePolicy(SimTable table, SplittableRandom random, ServerMapping mapping) {
         this.table = table;
         this.random = random;
         this.mapping = Objects.requireNonNull(mapping, "server mapping");
@@ -47,20 +47,20 @@ public final class ThetaPolicy implements Policy {
         int first = mapping.first(view, random);
         Arrays.fill(servers, 0, jobClass.tasks(), first);
         List<SimSubgraph> subgraphs = jobClass.subgraphs();
-        List<SubgraphTheta> thetas = table.of(classIndex);
+        List<SubgraphTable> subgraphTables = table.of(classIndex);
         for (int g = 0; g < subgraphs.size(); g++) {
             SimSubgraph sg = subgraphs.get(g);
-            placeSubgraph(sg, thetas.get(g).sample(random), servers);
+            placeSubgraph(sg, subgraphTables.get(g).sample(random), servers);
         }
         mapping.placed(jobClass, servers, view);
     }
 
-    private void placeSubgraph(SimSubgraph sg, SimTriplet triplet, int[] servers) {
+    private void placeSubgraph(SimSubgraph sg, SimChoice choice, int[] servers) {
         int rootServer = servers[sg.root()];
-        int parts = triplet.partCount();
+        int parts = choice.partCount();
         if (parts == 0) {
             picker.reset(rootServer);
-            servers[sg.sink()] = triplet.sinkWithRoot() ? rootServer : pickOther();
+            servers[sg.sink()] = choice.sinkWithRoot() ? rootServer : pickOther();
             return;
         }
         if (partServer.length < parts) {
@@ -68,13 +68,13 @@ public final class ThetaPolicy implements Policy {
         }
         picker.reset(rootServer);
         for (int p = 0; p < parts; p++) {
-            int s = p == triplet.rootPart() ? rootServer : pickOther();
+            int s = p == choice.rootPart() ? rootServer : pickOther();
             partServer[p] = s;
-            for (int i = 0; i < triplet.partSize(p); i++) {
-                servers[triplet.task(p, i)] = s;
+            for (int i = 0; i < choice.partSize(p); i++) {
+                servers[choice.task(p, i)] = s;
             }
         }
-        servers[sg.sink()] = partServer[triplet.sinkPart()];
+        servers[sg.sink()] = partServer[choice.sinkPart()];
     }
 
     private int pickOther() {

@@ -1,11 +1,9 @@
-package dev.nona.controller.placement;
+package dev.nona.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.nona.topics.record.CachedModel;
-import dev.nona.topics.record.ServerTelemetry;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -13,22 +11,39 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-final class WarmFirstServersTest {
+final class LiveServersTest {
     /** Reports of t = 1 s, 1 Gops/s. */
     private static final long T = 1_000;
     private static final double[] ONE_SECOND = {1e9};
 
-    private static ServerTelemetry server(String id, boolean up, int ongoing, Double backlog, String... warm) {
-        return ServerTelemetry.of(id, up, 1e9, ongoing, Arrays.stream(warm).map(m -> new CachedModel(m, 0)).toList(),
-                null, T, backlog);
+    /** A server's report: its fields as the placement operator passes them on from telemetry. */
+    private record Report(String id, boolean up, double ops, int ongoing, double backlog, List<String> warm, long eventTime) {
+        void to(LiveServers servers, long now) {
+            servers.report(id, up, ops, ongoing, backlog, warm, eventTime, now);
+        }
     }
 
-    private static ServerTelemetry server(String id, boolean up, int ongoing, String... warm) {
+    private static Report server(String id, boolean up, int ongoing, Double backlog, String... warm) {
+        return new Report(id, up, 1e9, ongoing, backlog == null ? Double.NaN : backlog, List.of(warm), T);
+    }
+
+    private static Report server(String id, boolean up, int ongoing, String... warm) {
         return server(id, up, ongoing, (double) ongoing, warm);
     }
 
+    /** From the latest report of each server, heard at 0, without a liveness timeout. */
+    private static LiveServers of(List<Report> latest, int target) {
+        return of(latest, target, 0, 1);
+    }
+
+    private static LiveServers of(List<Report> latest, int target, int subtask, int parallelism) {
+        LiveServers servers = new LiveServers(target, subtask, parallelism, LiveServers.NO_LIVENESS_TIMEOUT);
+        latest.forEach(r -> r.to(servers, 0));
+        return servers;
+    }
+
     /** Picks a server for a one-task request of 1 s at {@code eventTime} and records it. */
-    private static int place(WarmFirstServers servers, String model, long eventTime, SplittableRandom rng) {
+    private static int place(LiveServers servers, String model, long eventTime, SplittableRandom rng) {
         int s = servers.pick(model, eventTime, rng);
         servers.record(new int[] {s}, ONE_SECOND, 1, eventTime);
         return s;
@@ -39,7 +54,7 @@ final class WarmFirstServersTest {
         // s0: warm, at the target (3); s1 and s4: warm, under it, 2 s and 1 s of work; s2: warm, down; s3: cold, idle.
         SplittableRandom rng = new SplittableRandom(1);
         for (int i = 0; i < 50; i++) {
-            WarmFirstServers servers = WarmFirstServers.of(List.of(server("s0", true, 3, "m"), server("s1", true, 2, "m"),
+            LiveServers servers = of(List.of(server("s0", true, 3, "m"), server("s1", true, 2, "m"),
                     server("s2", false, 0, "m"), server("s3", true, 0), server("s4", true, 1, "m")), 3);
             assertThat(servers.upCount()).isEqualTo(4);
             assertThat(servers.id(servers.pick("m", T, rng))).isEqualTo("s4");
@@ -54,10 +69,10 @@ final class WarmFirstServersTest {
      */
     @Test
     void ledger_countsItsOwnRequests_drainsThemInTime_andANewReportResetsTheServer() {
-        ServerTelemetry s0 = server("s0", true, 1, "m");
-        ServerTelemetry s1 = server("s1", true, 2, "m");
-        ServerTelemetry cold = server("s2", true, 0);
-        WarmFirstServers servers = WarmFirstServers.of(List.of(s0, s1, cold), 3);
+        Report s0 = server("s0", true, 1, "m");
+        Report s1 = server("s1", true, 2, "m");
+        Report cold = server("s2", true, 0);
+        LiveServers servers = of(List.of(s0, s1, cold), 3);
         SplittableRandom rng = new SplittableRandom(2);
         int[] hits = new int[3];
         for (int i = 0; i < 3; i++) {
@@ -74,7 +89,7 @@ final class WarmFirstServersTest {
         assertThat(servers.ongoing(0, 2_500)).as("the reported request done at 2 s; own ones at 3 s and 4 s").isEqualTo(2);
         // s0 reports again (idle at 2.5 s): only its entry is reset
         int s1Ongoing = servers.ongoing(1, 2_500);
-        servers.update(ServerTelemetry.of("s0", true, 1e9, 0, List.of(new CachedModel("m", 0)), null, 2_500, 0.0), 0);
+        new Report("s0", true, 1e9, 0, 0.0, List.of("m"), 2_500).to(servers, 0);
         assertThat(servers.ongoing(0, 2_500)).isZero();
         assertThat(servers.ongoing(1, 2_500)).isEqualTo(s1Ongoing);
         assertThat(servers.backlogSeconds(2, 2_500)).isCloseTo(1.5, within(1e-9));
@@ -83,18 +98,18 @@ final class WarmFirstServersTest {
 
     @Test
     void report_withoutBacklog_isEstimatedFromTheMeanRequest_andCountsUntilTheNextReport() {
-        WarmFirstServers first = WarmFirstServers.of(List.of(server("a", true, 0, 0.0, "m")), 3);
+        LiveServers first = of(List.of(server("a", true, 0, 0.0, "m")), 3);
         SplittableRandom rng = new SplittableRandom(5);
         place(first, "m", T, rng); // mean request: 1 s
-        first.update(server("b", true, 2, (Double) null, "m"), 0);
-        WarmFirstServers servers = first;
+        server("b", true, 2, (Double) null, "m").to(first, 0);
+        LiveServers servers = first;
         assertThat(servers.backlogSeconds(1, T)).isCloseTo(2.0, within(1e-9));
         assertThat(servers.ongoing(1, 60_000)).as("no backlog reported: its requests count until it reports again").isEqualTo(2);
     }
 
     @Test
     void pick_nothingWarm_spreadsOverTheLeastBackloggedUpServers() {
-        WarmFirstServers servers = WarmFirstServers.of(List.of(server("a", true, 0), server("b", true, 9, "m"),
+        LiveServers servers = of(List.of(server("a", true, 0), server("b", true, 9, "m"),
                 server("c", true, 0), server("d", false, 0)), 3);
         SplittableRandom rng = new SplittableRandom(2);
         int[] hits = new int[3];
@@ -114,7 +129,7 @@ final class WarmFirstServersTest {
     void pickOther_warmFirstThenDistinct_untilEveryServerIsTaken() {
         SplittableRandom rng = new SplittableRandom(3);
         for (int round = 0; round < 100; round++) {
-            WarmFirstServers servers = WarmFirstServers.of(List.of(server("s0", true, 0, "m"), server("s1", true, 0),
+            LiveServers servers = of(List.of(server("s0", true, 0, "m"), server("s1", true, 0),
                     server("s2", true, 0), server("s3", true, 0, "m")), 3);
             int[] taken = new int[6];
             int warm = servers.warm("m");
@@ -132,13 +147,13 @@ final class WarmFirstServersTest {
 
     @Test
     void subtasks_eachKeepToTheirShareOfTheServers() {
-        List<ServerTelemetry> four = List.of(server("a", true, 0, "m"), server("b", true, 0, "m"), server("c", false, 0, "m"),
+        List<Report> four = List.of(server("a", true, 0, "m"), server("b", true, 0, "m"), server("c", false, 0, "m"),
                 server("d", true, 0, "m"), server("e", true, 0, "m"));
         SplittableRandom rng = new SplittableRandom(6);
         Set<String> first = new HashSet<>();
         Set<String> second = new HashSet<>();
-        WarmFirstServers zero = WarmFirstServers.of(four, 3, 0, 2);
-        WarmFirstServers one = WarmFirstServers.of(four, 3, 1, 2);
+        LiveServers zero = of(four, 3, 0, 2);
+        LiveServers one = of(four, 3, 1, 2);
         for (int i = 0; i < 6; i++) {
             first.add(zero.id(place(zero, "m", T, rng)));
             second.add(one.id(place(one, "m", T, rng)));
@@ -150,19 +165,19 @@ final class WarmFirstServersTest {
 
     @Test
     void requestFromAClockAnHourAhead_drainsLikeOneFiveSecondsAfterTheNewestReport() {
-        WarmFirstServers servers = WarmFirstServers.of(List.of(server("a", true, 0, 0.0, "m")), 3);
+        LiveServers servers = of(List.of(server("a", true, 0, 0.0, "m")), 3);
         SplittableRandom rng = new SplittableRandom(7);
         place(servers, "m", T + 3_600_000, rng); // 1 s of work, "sent" at T + 5 s
         assertThat(servers.backlogSeconds(0, T + 3_600_000)).isCloseTo(1.0, within(1e-9));
-        servers.update(ServerTelemetry.of("a", true, 1e9, 0, List.of(new CachedModel("m", 0)), null, T + 7_000, 0.0), 0);
-        WarmFirstServers next = servers;
+        new Report("a", true, 1e9, 0, 0.0, List.of("m"), T + 7_000).to(servers, 0);
+        LiveServers next = servers;
         assertThat(next.backlogSeconds(0, T + 7_000)).as("the next reports see it done").isZero();
         assertThat(next.ongoing(0, T + 7_000)).isZero();
     }
 
     @Test
     void pick_noServerUp_isAnError() {
-        WarmFirstServers servers = WarmFirstServers.of(List.of(server("s0", false, 0, "m")), 3);
+        LiveServers servers = of(List.of(server("s0", false, 0, "m")), 3);
         assertThat(servers.upCount()).isZero();
         assertThatThrownBy(() -> servers.pick("x", T, new SplittableRandom(4))).hasMessageContaining("no server is up");
     }
@@ -170,9 +185,9 @@ final class WarmFirstServersTest {
     /** Timeout 3 s on the processing-time clock: s0 heard at 10 s, s1 at 12 s. */
     @Test
     void silentServer_isNotUsedAfterTheTimeout_andIsLiveAgainAtItsNextReport() {
-        WarmFirstServers servers = new WarmFirstServers(3, 0, 1, 3_000);
-        servers.update(server("s0", true, 0, 0.0, "m"), 10_000);
-        servers.update(server("s1", true, 2, 2.0, "m"), 12_000);
+        LiveServers servers = new LiveServers(3, 0, 1, 3_000);
+        server("s0", true, 0, 0.0, "m").to(servers, 10_000);
+        server("s1", true, 2, 2.0, "m").to(servers, 12_000);
         SplittableRandom rng = new SplittableRandom(8);
         servers.expireSilent(13_000);
         assertThat(servers.id(servers.pick("m", T, rng))).as("both live; s0 idle").isEqualTo("s0");
@@ -183,7 +198,7 @@ final class WarmFirstServersTest {
         for (int i = 0; i < 20; i++) {
             assertThat(servers.id(servers.pick("m", T, rng))).isEqualTo("s1");
         }
-        servers.update(ServerTelemetry.of("s0", true, 1e9, 0, List.of(new CachedModel("m", 0)), null, T + 3_000, 0.0), 14_000);
+        new Report("s0", true, 1e9, 0, 0.0, List.of("m"), T + 3_000).to(servers, 14_000);
         assertThat(servers.isLive(servers.indexOf("s0"))).isTrue();
         assertThat(servers.upCount()).isEqualTo(2);
         int[] s1Taken = {servers.indexOf("s1")};
@@ -195,11 +210,11 @@ final class WarmFirstServersTest {
 
     @Test
     void serverReportingDownOrZeroComputeRate_getsNoStage_andCannotGoSilent() {
-        WarmFirstServers servers = new WarmFirstServers(3, 0, 1, 3_000);
-        servers.update(server("a", true, 0, 0.0, "m"), 0);
-        servers.update(ServerTelemetry.of("b", true, 0, 0, List.of(new CachedModel("m", 0)), null, T, 0.0), 0);
-        servers.update(server("c", true, 0, 0.0, "m"), 0);
-        servers.update(server("c", false, 0, 0.0, "m"), 0);
+        LiveServers servers = new LiveServers(3, 0, 1, 3_000);
+        server("a", true, 0, 0.0, "m").to(servers, 0);
+        new Report("b", true, 0, 0, 0.0, List.of("m"), T).to(servers, 0);
+        server("c", true, 0, 0.0, "m").to(servers, 0);
+        server("c", false, 0, 0.0, "m").to(servers, 0);
         assertThat(servers.upCount()).isEqualTo(1);
         SplittableRandom rng = new SplittableRandom(9);
         for (int i = 0; i < 20; i++) {

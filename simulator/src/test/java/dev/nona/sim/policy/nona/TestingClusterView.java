@@ -1,4 +1,4 @@
-package dev.nona.sim.policy.theta;
+package dev.nona.sim.policy.nona;
 
 import dev.nona.sim.engine.ClusterView;
 

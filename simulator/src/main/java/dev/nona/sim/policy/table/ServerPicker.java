@@ -1,4 +1,4 @@
-package dev.nona.sim.policy.theta;
+package dev.nona.sim.policy.table;
 
 import dev.nona.placement.ServerLedger;
 import java.util.SplittableRandom;

@@ -1,4 +1,4 @@
-package dev.nona.sim.policy.theta;
+package dev.nona.sim.policy.table;
 
 import java.util.Arrays;
 
@@ -7,19 +7,19 @@ import java.util.Arrays;
  * on distinct servers), the root with part $k$, the sink with part $l$ (Nona, Section III-C). With no
  * intermediate tasks, {@code parts} is empty and the sink runs with the root when {@code sinkWithRoot}.
  */
-public final class SimTriplet {
+public final class SimChoice {
     private final int[][] parts;
     private final int rootPart;
     private final int sinkPart;
     private final boolean sinkWithRoot;
 
-    public SimTriplet(int[][] parts, int rootPart, int sinkPart, boolean sinkWithRoot) {
+    public SimChoice(int[][] parts, int rootPart, int sinkPart, boolean sinkWithRoot) {
         this.parts = new int[parts.length][];
         for (int i = 0; i < parts.length; i++) {
             this.parts[i] = parts[i].clone();
         }
         if (parts.length > 0 && (rootPart < 0 || rootPart >= parts.length || sinkPart < 0 || sinkPart >= parts.length)) {
-            throw new IllegalArgumentException("triplet rootPart (" + rootPart + ") and sinkPart (" + sinkPart
+            throw new IllegalArgumentException("choice rootPart (" + rootPart + ") and sinkPart (" + sinkPart
                     + ") must index one of its " + parts.length + " parts");
         }
         this.rootPart = rootPart;
@@ -28,8 +28,8 @@ public final class SimTriplet {
     }
 
     /** A triplet for a subgraph with parts: root with part {@code k}, sink with part {@code l}. */
-    public static SimTriplet of(int[][] parts, int k, int l) {
-        return new SimTriplet(parts, k, l, k == l);
+    public static SimChoice of(int[][] parts, int k, int l) {
+        return new SimChoice(parts, k, l, k == l);
     }
 
     public int partCount() {

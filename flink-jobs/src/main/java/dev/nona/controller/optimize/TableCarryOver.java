@@ -16,8 +16,8 @@ import java.util.Map;
  * as original task ids and their root and sink parts. When the current table puts mass on a triplet the new
  * problem does not admit (fewer servers now), or lacks a model or subgraph, the tables are not comparable.
  */
-final class ThetaMapping {
-    private ThetaMapping() {}
+final class TableCarryOver {
+    private TableCarryOver() {}
 
     /** $\theta$ per job and subgraph over the admissible triplets of {@code problem}, or {@code null}. */
     static List<List<double[]>> map(NonaProblem problem, PlacementTable current) {

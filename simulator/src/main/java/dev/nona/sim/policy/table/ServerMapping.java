@@ -1,11 +1,11 @@
-package dev.nona.sim.policy.theta;
+package dev.nona.sim.policy.table;
 
 import dev.nona.sim.JobClass;
 import dev.nona.sim.engine.ClusterView;
 import java.util.SplittableRandom;
 
 /**
- * How a table-driven policy turns the parts of a sampled triplet into servers. The table ({@link ThetaTable})
+ * How a table-driven policy turns the parts of a sampled triplet into servers. The table ({@link SimTable})
  * says how a job is grouped into parts and which part holds the root and the sink; servers are symmetric in Nona's
  * formulation, so which server runs a part is this mapping's choice. Nona's paper maps uniformly at random
  * ({@link #UNIFORM}, state-oblivious); the product's controller maps from live telemetry.

@@ -1,0 +1,39 @@
+package dev.nona.controller.placement;
+
+import dev.nona.placement.LiveServers;
+import dev.nona.topics.record.CachedModel;
+import dev.nona.topics.record.ServerTelemetry;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Passes server telemetry on to policy-model's {@link LiveServers}, the controller's server mapping (which the
+ * simulator's controller policy uses too): the record's fields, its cached models by name.
+ */
+public final class ServerReports {
+    private ServerReports() {}
+
+    /** The latest report of a server, heard at {@code nowMillis} (processing time); returns the server's index. */
+    public static int apply(LiveServers servers, ServerTelemetry report, long nowMillis) {
+        List<CachedModel> cached = report.cachedModels();
+        String[] warm = new String[cached.size()];
+        for (int i = 0; i < warm.length; i++) {
+            warm[i] = cached.get(i).model();
+        }
+        return servers.report(report.serverId(), report.up(), report.opsPerSecond(), report.ongoingRequests(),
+                report.backlogSeconds() == null ? Double.NaN : report.backlogSeconds(), List.of(warm), report.eventTime(),
+                nowMillis);
+    }
+
+    /** From the latest status of each server, heard now, without a liveness timeout; down servers are never chosen. */
+    public static LiveServers of(Collection<ServerTelemetry> latest, int targetOngoingRequests) {
+        return of(latest, targetOngoingRequests, 0, 1);
+    }
+
+    /** As {@link #of(Collection, int)} for placement subtask {@code subtask} of {@code parallelism}. */
+    public static LiveServers of(Collection<ServerTelemetry> latest, int targetOngoingRequests, int subtask, int parallelism) {
+        LiveServers servers = new LiveServers(targetOngoingRequests, subtask, parallelism, LiveServers.NO_LIVENESS_TIMEOUT);
+        latest.forEach(s -> apply(servers, s, 0));
+        return servers;
+    }
+}

@@ -1,0 +1,53 @@
+package dev.nona.controller.placement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nona.controller.TestingCluster;
+import dev.nona.controller.optimize.NonaTableSolver;
+import dev.nona.controller.optimize.SolveInput;
+import dev.nona.placement.ControllerPlacement;
+import dev.nona.placement.LiveServers;
+import dev.nona.placement.PlacementSampler;
+import dev.nona.placement.PlacementTable;
+import dev.nona.topics.record.CatalogDag;
+import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.topics.record.StageAssignment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The operator's placers are adapters of policy-model's {@link ControllerPlacement} (the class the simulator's
+ * {@code nona-controller} runs): same reports, same random stream, same servers.
+ */
+final class NonaPlacerTest {
+    @Test
+    void nonaPlacer_placesExactlyAsControllerPlacement() {
+        CatalogDag dag = TestingCluster.figure1();
+        SolveInput in = new SolveInput(Map.of("fig1", dag), Map.of("fig1", 20.0), TestingCluster.snapshot(6), "test");
+        PlacementTable table = PlacementTable.fromJson(new NonaTableSolver(false).solve(in, null).tableJson());
+        List<ServerTelemetry> reports = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            reports.add(i % 2 == 0 ? TestingCluster.server("s" + i, i, "fig1") : TestingCluster.server("s" + i, i));
+        }
+        LiveServers a = ServerReports.of(reports, 3);
+        LiveServers b = ServerReports.of(reports, 3);
+        NonaPlacer placer = new NonaPlacer(new PlacementSampler(table), "fig1", dag);
+        Map<String, Double> ops = new HashMap<>();
+        dag.tasks().forEach(t -> ops.put(t.id(), t.ops()));
+        ControllerPlacement placement = ControllerPlacement.of(new PlacementSampler(table), "fig1", ops);
+        SplittableRandom ra = new SplittableRandom(3);
+        SplittableRandom rb = new SplittableRandom(3);
+        for (int r = 0; r < 300; r++) {
+            List<StageAssignment> stages = placer.place(a, 1_000 + r, ra);
+            int[] servers = placement.place(b, 1_000 + r, rb);
+            for (int t = 0; t < stages.size(); t++) {
+                assertThat(stages.get(t).task()).isEqualTo(placement.tasks().get(t));
+                assertThat(stages.get(t).server()).as("request %d task %d", r, t).isEqualTo(b.id(servers[t]));
+            }
+        }
+    }
+}

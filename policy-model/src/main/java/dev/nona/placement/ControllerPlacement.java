@@ -1,0 +1,164 @@
+package dev.nona.placement;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+
+/**
+ * The controller's per-request placement of one model: a server for every original task of the model's DAG, on
+ * {@link LiveServers}, recorded in their ledger. Under a table ({@link #of}): the source on a server chosen warm
+ * first, a choice per subgraph sampled from $\theta_t$ in $O(1)$ ({@link PlacementSampler}), the other parts on
+ * distinct servers (warm first), the sink on its part's server. Without one ({@link #local}, the controller's
+ * fallback before its first table, for a model the table does not cover, and when no table is stable): the whole
+ * request on one server, warm first.
+ *
+ * <p>The Flink placement operator ({@code NonaPlacer} and {@code LocalPlacer} in {@code flink-jobs}) and the
+ * simulator's controller policies ({@code nona-controller}, {@code nona-controller-p2}, {@code nona-stale}) both
+ * place through this class, so a result about one is a result about the other.
+ *
+ * <p>Based on: Nona (CloudNet 2024), Section III-A (online scheduling), with the thesis's warm-first mapping.
+ * {@link #place} is $O(\text{tasks} \cdot \log N)$ and does not allocate. Not thread-safe (scratch arrays): one
+ * per placer.
+ */
+public final class ControllerPlacement implements ServerPolicy {
+    private static final int[] NONE = new int[0];
+    private final PlacementSampler sampler;
+    private final int modelIndex;
+    private final String model;
+    private final List<String> tasks;
+    /** A server per original task, in {@link #tasks}' order; reused by every request. */
+    private final int[] out;
+    /** Operations of each task in {@link #tasks}' order; for a local placement one entry: the whole DAG's. */
+    private final double[] ops;
+    /** The server of each root of the chain, then the last sink, of the latest request. */
+    private final int[] roots;
+    private LiveServers servers;
+    private long eventTime;
+    private int warm;
+
+    private ControllerPlacement(PlacementSampler sampler, int modelIndex, String model, List<String> tasks, double[] ops) {
+        this.sampler = sampler;
+        this.modelIndex = modelIndex;
+        this.model = model;
+        this.tasks = List.copyOf(tasks);
+        this.out = new int[Math.max(1, tasks.size())];
+        this.ops = ops;
+        this.roots = new int[sampler == null ? 1 : sampler.subgraphs(modelIndex) + 1];
+    }
+
+    /**
+     * Placement of {@code model} by {@code sampler}'s table.
+     *
+     * @param opsByTask the operations $p^t$ of each of the model's original tasks (at least the table's tasks)
+     * @throws IllegalArgumentException when the table does not know the model, or a task of the table has no ops
+     */
+    public static ControllerPlacement of(PlacementSampler sampler, String model, Map<String, Double> opsByTask) {
+        int m = sampler.modelIndex(model);
+        if (m < 0) {
+            throw new IllegalArgumentException("model '" + model + "' is not in the table");
+        }
+        List<String> tasks = sampler.tasks(m);
+        double[] ops = new double[tasks.size()];
+        for (int i = 0; i < ops.length; i++) {
+            Double o = opsByTask.get(tasks.get(i));
+            if (o == null) {
+                throw new IllegalArgumentException("task '" + tasks.get(i) + "' of the table is not in the DAG of model '"
+                        + model + "'");
+            }
+            ops[i] = o;
+        }
+        return new ControllerPlacement(sampler, m, model, tasks, ops);
+    }
+
+    /**
+     * The fallback placement of {@code model}: every one of {@code tasks} on one server, warm first.
+     *
+     * @param totalOps the operations of the whole DAG, finite and {@code >= 0}
+     */
+    public static ControllerPlacement local(String model, List<String> tasks, double totalOps) {
+        if (!(totalOps >= 0) || Double.isInfinite(totalOps)) {
+            throw new IllegalArgumentException("operations of model '" + model + "' (" + totalOps + ") must be finite and >= 0");
+        }
+        return new ControllerPlacement(null, -1, Objects.requireNonNull(model, "model"), tasks, new double[] {totalOps});
+    }
+
+    /** The model it places. */
+    public String model() {
+        return model;
+    }
+
+    /** The original task ids, in the order of {@link #place}'s servers. */
+    public List<String> tasks() {
+        return tasks;
+    }
+
+    /** Whether it places by a table (else locally, on one server). */
+    public boolean distributed() {
+        return sampler != null;
+    }
+
+    /** The table's predicted job completion time $\tau_j$ in seconds (0 when it has none, or for a local one). */
+    public double predictedJctSeconds() {
+        if (sampler == null) {
+            return 0;
+        }
+        double jct = sampler.table().models().get(modelIndex).predictedJctSeconds();
+        return Double.isFinite(jct) ? jct : 0;
+    }
+
+    /**
+     * Places one request of event time {@code eventTime} (epoch ms) and records it in {@code servers}' ledger.
+     *
+     * @return a server index of {@code servers} per original task, in {@link #tasks}' order (at least one entry):
+     *         an array this object reuses for the next request (copy what you keep)
+     * @throws IllegalStateException when no server is up
+     */
+    public int[] place(LiveServers servers, long eventTime, RandomGenerator rng) {
+        choose(servers, eventTime, rng);
+        if (sampler == null) {
+            servers.record(out, ops, 1, eventTime);
+        } else {
+            servers.record(out, ops, out.length, eventTime);
+        }
+        return out;
+    }
+
+    /**
+     * As {@link #place} without recording the request in the ledger: the rule on the reports alone (the
+     * simulator's {@code nona-stale}, and jobs that are not the controller's to count).
+     */
+    public int[] choose(LiveServers servers, long eventTime, RandomGenerator rng) {
+        if (sampler == null) {
+            Arrays.fill(out, servers.pick(model, eventTime, rng));
+            roots[0] = out[0];
+            return out;
+        }
+        this.servers = servers;
+        this.eventTime = eventTime;
+        this.warm = servers.warm(model);
+        sampler.place(modelIndex, this, rng, out, roots);
+        return out;
+    }
+
+    /**
+     * The latest request's server of every root of the model's chain of subgraphs, then of its last sink (where a
+     * virtual source or sink, which has no original task, stands); one entry for a local placement. Reused.
+     */
+    public int[] rootServers() {
+        return roots;
+    }
+
+    /** {@inheritDoc} The request's source: warm first. */
+    @Override
+    public int sourceServer(int model, RandomGenerator rnd) {
+        return servers.pickOther(warm, NONE, 0, eventTime, rnd);
+    }
+
+    /** {@inheritDoc} A further part: warm first, distinct from the request's parts so far. */
+    @Override
+    public int partServer(int model, int[] taken, int takenCount, RandomGenerator rnd) {
+        return servers.pickOther(warm, taken, takenCount, eventTime, rnd);
+    }
+}

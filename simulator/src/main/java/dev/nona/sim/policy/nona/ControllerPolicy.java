@@ -1,0 +1,174 @@
+package dev.nona.sim.policy.nona;
+
+import dev.nona.placement.ControllerPlacement;
+import dev.nona.placement.LiveServers;
+import dev.nona.placement.PlacementSampler;
+import dev.nona.placement.PlacementTable;
+import dev.nona.sim.JobClass;
+import dev.nona.sim.JobKind;
+import dev.nona.sim.SimSubgraph;
+import dev.nona.sim.engine.ClusterView;
+import dev.nona.sim.policy.Policy;
+import dev.nona.sim.policy.table.SimTable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Nona as the controller deploys it: every job is placed by the controller's own code, policy-model's
+ * {@link ControllerPlacement} over {@link LiveServers} (the class the Flink placement operator runs), from the
+ * controller's form of the table (policy-model's {@code PlacementTable}, built from the optimiser's solution as the
+ * controller builds it). The simulated servers report as the controller's agents do, every {@code reportSeconds}
+ * of simulated time (0: before every job, exact telemetry): up, compute rate $\nu$, their ongoing requests and the
+ * seconds of work placed on them and not done; every server holds every model warm. Between two reports each
+ * placer's ledger predicts the servers' load from its own jobs.
+ *
+ * <p>With {@code placers > 1} the placement operator runs at that parallelism: each job is placed by one placer
+ * drawn uniformly (requests are spread over subtasks by key), each with its own ledger and its own share of the
+ * servers. Without counting its own requests ({@code countOwn = false}) it is the controller's rule on the reports
+ * alone (as the controller was before it kept a ledger). A class the table does not place (background jobs, or
+ * every class of a table without the controller's form) runs whole on one server by the same rule, as the
+ * controller's fallback does; background jobs are not the controller's and are never counted in the ledger.
+ *
+ * <p>Simulated time is passed as epoch milliseconds (the controller's clock), so the ledger's clock has a
+ * resolution of 1 ms. Not thread-safe.
+ */
+public final class ControllerPolicy implements Policy {
+    private final SplittableRandom random;
+    private final LiveServers[] placers;
+    private final ControllerPlacement[] placements;
+    /** Per class: where each simulator task is in the placement's output, or null: a local placement. */
+    private final int[][] taskOf;
+    private final boolean[] counted;
+    private final double opsPerSecond;
+    private final double reportSeconds;
+    private final boolean countOwn;
+    private final List<String> warm;
+    private String[] ids = new String[0];
+    private double reportedAt = Double.NEGATIVE_INFINITY;
+
+    /**
+     * @param classes       the workload's job classes, in order
+     * @param table         the table to place with (its controller form, when it has one)
+     * @param opsPerSecond  every server's compute rate $\nu$, finite and {@code > 0}
+     * @param reportSeconds how often every server reports (0: before every job), finite and {@code >= 0}
+     * @param placers       placement subtasks sharing the servers, {@code >= 1}
+     * @param countOwn      whether each placer counts its own requests between reports (the controller's ledger)
+     */
+    public ControllerPolicy(List<JobClass> classes, SimTable table, double opsPerSecond, double reportSeconds,
+            int placers, boolean countOwn, SplittableRandom random) {
+        if (!(reportSeconds >= 0) || Double.isInfinite(reportSeconds)) {
+            throw new IllegalArgumentException("telemetry report period (" + reportSeconds + " s) must be finite and >= 0");
+        }
+        if (!(opsPerSecond > 0) || Double.isInfinite(opsPerSecond)) {
+            throw new IllegalArgumentException("server compute rate (" + opsPerSecond + " ops/s) must be finite and > 0");
+        }
+        if (placers < 1) {
+            throw new IllegalArgumentException("placers (" + placers + ") must be >= 1");
+        }
+        this.random = random;
+        this.opsPerSecond = opsPerSecond;
+        this.reportSeconds = reportSeconds;
+        this.countOwn = countOwn;
+        this.placers = new LiveServers[placers];
+        for (int i = 0; i < placers; i++) {
+            this.placers[i] = new LiveServers(LiveServers.DEFAULT_TARGET_ONGOING_REQUESTS, i, placers,
+                    LiveServers.NO_LIVENESS_TIMEOUT);
+        }
+        SimTable.ControllerForm form = table.controllerForm();
+        PlacementSampler sampler = form == null ? null : new PlacementSampler(form.table());
+        int n = classes.size();
+        placements = new ControllerPlacement[n];
+        taskOf = new int[n][];
+        counted = new boolean[n];
+        List<String> names = new ArrayList<>();
+        for (int c = 0; c < n; c++) {
+            JobClass jc = classes.get(c);
+            names.add(jc.name());
+            counted[c] = countOwn && jc.kind() == JobKind.INFERENCE;
+            int[] at = form == null ? null : form.taskOf().get(c);
+            if (at != null && sampler.modelIndex(jc.name()) >= 0) {
+                placements[c] = ControllerPlacement.of(sampler, jc.name(), opsByTask(jc, at, form.table().model(jc.name())));
+                taskOf[c] = at;
+            } else {
+                List<String> tasks = new ArrayList<>();
+                for (int t = 0; t < jc.tasks(); t++) {
+                    tasks.add(Integer.toString(t));
+                }
+                placements[c] = ControllerPlacement.local(jc.name(), tasks, jc.totalOps());
+            }
+        }
+        this.warm = List.copyOf(names);
+    }
+
+    /** Each simulator task's ops on the one original task that stands for it (the others 0: same server, same work). */
+    private static Map<String, Double> opsByTask(JobClass jc, int[] at, PlacementTable.ModelPlacement model) {
+        Map<String, Double> ops = new HashMap<>();
+        model.tasks().forEach(t -> ops.put(t, 0.0));
+        for (int t = 0; t < at.length; t++) {
+            if (at[t] >= 0) {
+                ops.put(model.tasks().get(at[t]), jc.taskOps(t));
+            }
+        }
+        return ops;
+    }
+
+    @Override
+    public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
+        double now = view.now();
+        long millis = Math.round(now * 1000);
+        if (ids.length != view.servers() || now - reportedAt >= reportSeconds) {
+            report(view, millis);
+            reportedAt = now;
+        }
+        LiveServers live = placers.length == 1 ? placers[0] : placers[random.nextInt(placers.length)];
+        ControllerPlacement p = placements[classIndex];
+        int[] out = counted[classIndex] ? p.place(live, millis, random) : p.choose(live, millis, random);
+        int[] at = taskOf[classIndex];
+        if (at == null) {
+            Arrays.fill(servers, 0, jobClass.tasks(), out[0]);
+            return;
+        }
+        for (int t = 0; t < at.length; t++) {
+            if (at[t] >= 0) {
+                servers[t] = out[at[t]];
+            }
+        }
+        // virtual source and sink: where the placement stood the chain's first root and last sink
+        int[] roots = p.rootServers();
+        List<SimSubgraph> subgraphs = jobClass.subgraphs();
+        for (int g = 0; g < subgraphs.size(); g++) {
+            if (at[subgraphs.get(g).root()] < 0) {
+                servers[subgraphs.get(g).root()] = roots[g];
+            }
+            if (at[subgraphs.get(g).sink()] < 0) {
+                servers[subgraphs.get(g).sink()] = roots[g + 1];
+            }
+        }
+    }
+
+    /** Every server reports to every placer: up, $\nu$, its ongoing requests and backlog, every model warm. */
+    private void report(ClusterView view, long millis) {
+        int n = view.servers();
+        if (ids.length != n) {
+            ids = new String[n];
+            for (int s = 0; s < n; s++) {
+                ids[s] = "s" + s;
+            }
+        }
+        for (LiveServers live : placers) {
+            for (int s = 0; s < n; s++) {
+                live.report(ids[s], true, opsPerSecond, view.assignedJobs(s), view.assignedWorkSeconds(s), warm, millis, millis);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "controller(" + (reportSeconds > 0 ? "reports every " + reportSeconds + " s" : "exact")
+                + (placers.length > 1 ? ", " + placers.length + " placers" : "") + (countOwn ? "" : ", no ledger") + ")";
+    }
+}

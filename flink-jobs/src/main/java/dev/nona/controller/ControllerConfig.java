@@ -47,7 +47,8 @@ import org.apache.flink.configuration.Configuration;
  * @param incrementalCheckpoints incremental (RocksDB) checkpoints instead of full ones
  * @param defaultLinkBitsPerSecond link capacity $\mu$ assumed until a server reports one
  * @param livenessTimeout       a server with no report for longer is treated as down ({@code cluster.liveness-timeout})
- * @param paperCostModel        solve the paper's formulation exactly (no server queueing)
+ * @param paperCostModel        solve the paper's formulation exactly (no server queueing); else the cost model of the
+ *                              controller's own mapping ({@code CostModel.CONTROLLER_MAPPING})
  * @param parallelism           parallelism of the request path
  * @param startFromEarliest     read topics from the earliest offset when the group has none (else latest)
  * @param controlLimits         largest catalog DAG accepted, and the known servers (empty: any server)
@@ -321,10 +322,10 @@ public record ControllerConfig(
     }
 
     private static boolean paperCostModel(String value) {
-        if (value.equals("default") || value.equals("paper")) {
+        if (value.equals("default") || value.equals("controller-mapping") || value.equals("paper")) {
             return value.equals("paper");
         }
-        throw new IllegalArgumentException("solver.cost-model (" + value + ") must be default or paper");
+        throw new IllegalArgumentException("solver.cost-model (" + value + ") must be default, controller-mapping or paper");
     }
 
     private static void requireText(String key, String value) {

@@ -3,6 +3,8 @@ package dev.nona.optimize;
 import dev.nona.dag.ContractedNode;
 import dev.nona.dag.Triplet;
 import dev.nona.queueing.LinkModel;
+import dev.nona.queueing.PooledServers;
+import dev.nona.queueing.PooledWait;
 import dev.nona.queueing.ServerQueue;
 import dev.nona.queueing.ServerWaits;
 import dev.nona.workload.Background;
@@ -39,6 +41,14 @@ final class CompiledProblem {
     /** The entry wait $W$ (0 in the paper's formulation; $+\infty$ when the servers are overloaded). */
     final double serverWait;
     final ServerWaits serverWaits;
+    /**
+     * Under the controller's mapping ({@link CostModel#controllerMapping}): the pooled queue's wait, paid once by
+     * every request (its mean, in {@link #fixedJct}) and again by every remote part (in the choices' fork&ndash;join
+     * delays); null otherwise.
+     */
+    final PooledWait pooledWait;
+    /** Under the controller's mapping: the wait of a remote part's first task ({@link PooledServers#remotePartWait}). */
+    final PooledWait remoteWait;
     final int[] firstSubgraph;
     /**
      * For each subgraph, the first subgraph whose triplets cost exactly the same (itself if none): the linear
@@ -65,6 +75,9 @@ final class CompiledProblem {
         double sumLambdaS2 = 0;
         double entryLambdaS = 0;
         double entryLambdaS2 = 0;
+        double requestLambda = 0;
+        double requestLambdaS = 0;
+        double requestLambdaS2 = 0;
         for (int j = 0; j < p.jobs().size(); j++) {
             JobClass job = p.jobs().get(j);
             firstSubgraph[j] = firsts.size();
@@ -90,7 +103,9 @@ final class CompiledProblem {
                 chain.add(job.nodes().get(sc.subgraph().sink()));
             }
             boolean firstReal = true;
+            double requestS = 0;
             for (ContractedNode n : chain) {
+                requestS += n.ops() / nu;
                 if (!n.virtual()) {
                     double s = n.ops() / nu;
                     sumLambdaS += job.ratePerSecond() * s;
@@ -101,6 +116,11 @@ final class CompiledProblem {
                         firstReal = false;
                     }
                 }
+            }
+            if (job.ratePerSecond() > 0) {
+                requestLambda += job.ratePerSecond();
+                requestLambdaS += job.ratePerSecond() * requestS;
+                requestLambdaS2 += job.ratePerSecond() * requestS * requestS;
             }
         }
         firstSubgraph[p.jobs().size()] = firsts.size();
@@ -122,9 +142,20 @@ final class CompiledProblem {
         entryLambdaS += bc.ratePerSecond() * bcS;
         entryLambdaS2 += bc.ratePerSecond() * bcS * bcS;
         serverUtilisation = ServerQueue.utilisation(sumLambdaS, servers);
-        serverWaits = p.costModel().serverQueueing()
-                ? ServerQueue.waits(sumLambdaS, sumLambdaS2, entryLambdaS, entryLambdaS2, servers) : ServerWaits.NONE;
-        serverWait = serverWaits.entry();
+        if (p.costModel().controllerMapping()) {
+            // the pooled queue's customers: whole requests (as the ledger records them) and background compute jobs
+            pooledWait = PooledServers.waits(servers, requestLambdaS + bc.ratePerSecond() * bcS,
+                    requestLambdaS2 + bc.ratePerSecond() * bcS * bcS, requestLambda + bc.ratePerSecond());
+            remoteWait = PooledServers.remotePartWait(sumLambdaS, sumLambdaS2, servers);
+            serverWaits = new ServerWaits(0, PooledServers.remoteStretch(serverUtilisation));
+            serverWait = pooledWait.finite() ? pooledWait.mean() : Double.POSITIVE_INFINITY;
+        } else {
+            pooledWait = null;
+            remoteWait = null;
+            serverWaits = p.costModel().serverQueueing()
+                    ? ServerQueue.waits(sumLambdaS, sumLambdaS2, entryLambdaS, entryLambdaS2, servers) : ServerWaits.NONE;
+            serverWait = serverWaits.entry();
+        }
 
         Background.Comm comm = p.background().comm();
         backgroundRate = comm.ratePerSecond();
@@ -154,7 +185,7 @@ final class CompiledProblem {
         for (int j = 0; j < p.jobs().size(); j++) {
             JobClass job = p.jobs().get(j);
             ContractedNode source = job.nodes().get(job.source());
-            double fixed = source.ops() / nu + (source.virtual() ? 0 : serverWait);
+            double fixed = source.ops() / nu + (pooledWait != null ? serverWait : source.virtual() ? 0 : serverWait);
             for (SubgraphChoices sc : job.subgraphs()) {
                 fixed += job.nodes().get(sc.subgraph().sink()).ops() / nu;
             }
@@ -183,7 +214,8 @@ final class CompiledProblem {
             }
         }
         for (int i = 0; i < triplets.size(); i++) {
-            cost[first[sg] + i] = ChoiceCost.compile(shape, triplets.get(i), serverWaits);
+            cost[first[sg] + i] = ChoiceCost.compile(shape, triplets.get(i), serverWaits,
+                    remoteWait != null && remoteWait.finite() ? remoteWait : null);
         }
     }
 

@@ -104,6 +104,34 @@ final class Figure1Test {
     }
 
     @Test
+    void workedExample_controllerMapping_pooledWaitOnceThenForkJoin() {
+        // By hand: the pooled queue's customers are whole requests of 22 ms at 10/s on N = 2 servers: a = 0.22, u = 0.11.
+        // Erlang B: B(1) = 0.22 / 1.22 = 0.18032787, B(2) = 0.22 B(1) / (2 + 0.22 B(1)) = 0.01945034;
+        // C = B(2) / (1 - 0.11 (1 - B(2))) = 0.02180151; one size, C_s^2 = 0: m = (1 + 0) / 2 * 0.022 / (2 * 0.89)
+        // = 6.17978e-3 s; W = C m = 1.347284e-4 s.
+        double b1 = 0.22 / 1.22;
+        double b2 = 0.22 * b1 / (2 + 0.22 * b1);
+        double c = b2 / (1 - 0.11 * (1 - b2));
+        double m = 0.5 * 0.022 / (2 * 0.89);
+        double w = c * m;
+        assertThat(c).isCloseTo(0.02180151, within(1e-8));
+        assertThat(w).isCloseTo(1.347284e-4, within(1e-9));
+        // Together: the request waits once, then runs its 22 ms back to back: 22 ms + W.
+        Solution together = NonaOptimizer.evaluate(Figure1.problem(10, Background.NONE, CostModel.CONTROLLER_MAPPING),
+                List.of(List.of(pure(Figure1.TOGETHER))));
+        assertThat(together.serverWaitSeconds()).isCloseTo(w, within(1e-15));
+        assertThat(together.job("f").predictedJctSeconds()).isCloseTo(0.022 + w, within(1e-15));
+        // Split, root and sink with 2: part {3} joins the other server and waits Y (0 with prob. 1 - C, else
+        // exponential of mean m). Fork-join: E[max(10 ms, 12 ms + 2 phi + Y)] = 12 ms + 2 phi + C m (the remote branch
+        // is the later one even without waiting), so JCT = 1 + W + (12 ms + 2 phi + W) + 1 = 14 ms + 2 phi + 2 W.
+        Solution split = NonaOptimizer.evaluate(Figure1.problem(10, Background.NONE, CostModel.CONTROLLER_MAPPING),
+                List.of(List.of(pure(Figure1.SPLIT_WITH_2))));
+        double phi = 2e-5 / (2 * 0.98);
+        assertThat(split.phi()).isCloseTo(phi, within(1e-15));
+        assertThat(split.job("f").predictedJctSeconds()).isCloseTo(0.014 + 2 * phi + 2 * w, within(1e-15));
+    }
+
+    @Test
     void infeasible_backgroundAloneSaturatesLink_reportsSmallestRho() {
         Background saturating = new Background(Background.Comm.ofLoad(1.2, 1e7, Figure1.MU), Background.Compute.NONE);
         Solution s = NonaOptimizer.solve(Figure1.problem(10, saturating, CostModel.PAPER));

@@ -34,7 +34,10 @@ public final class NonaTableSolver implements TableSolver {
     private final boolean paper;
     private transient JobClasses jobClasses;
 
-    /** @param paper true for the paper's formulation exactly, false for the default (with server queueing) */
+    /**
+     * @param paper true for the paper's formulation exactly, false for the default: server queueing under the
+     *              controller's own mapping ({@link CostModel#CONTROLLER_MAPPING})
+     */
     public NonaTableSolver(boolean paper) {
         this.paper = paper;
     }
@@ -91,6 +94,6 @@ public final class NonaTableSolver implements TableSolver {
         }
         Cluster cluster = new Cluster(input.cluster().upServers().size(), input.cluster().opsPerSecond(),
                 input.cluster().linkBitsPerSecond());
-        return new NonaProblem(jobs, cluster, Background.NONE, paper ? CostModel.PAPER : CostModel.DEFAULT);
+        return new NonaProblem(jobs, cluster, Background.NONE, paper ? CostModel.PAPER : CostModel.CONTROLLER_MAPPING);
     }
 }

@@ -36,7 +36,7 @@ public final class NonaPolicy {
      * controller's ledger of its own requests since. Not in the paper.
      */
     public static Policy createWithControllerMapping(PolicyContext context) {
-        return new ThetaPolicy(context.nona().solve(context.workload()), context.random(),
+        return new ThetaPolicy(context.controller().solve(context.workload()), context.random(),
                 new LedgerMapping(UnderTargetMapping.DEFAULT_TARGET, TELEMETRY_SECONDS, context.workload().cluster().opsPerSecond()));
     }
 
@@ -47,7 +47,7 @@ public final class NonaPolicy {
      */
     public static Policy createWithControllerMappingTwoSubtasks(PolicyContext context) {
         double nu = context.workload().cluster().opsPerSecond();
-        return new ThetaPolicy(context.nona().solve(context.workload()), context.random(), new ShardedMapping(2,
+        return new ThetaPolicy(context.controller().solve(context.workload()), context.random(), new ShardedMapping(2,
                 i -> new LedgerMapping(UnderTargetMapping.DEFAULT_TARGET, TELEMETRY_SECONDS, nu, i, 2)));
     }
 

@@ -104,31 +104,35 @@ final class Figure1Test {
     }
 
     @Test
-    void workedExample_controllerMapping_pooledWaitOnceThenForkJoin() {
+    void workedExample_controllerMapping_pooledWaitOnceThenRemotePartWait() {
         // By hand: the pooled queue's customers are whole requests of 22 ms at 10/s on N = 2 servers: a = 0.22, u = 0.11.
-        // Erlang B: B(1) = 0.22 / 1.22 = 0.18032787, B(2) = 0.22 B(1) / (2 + 0.22 B(1)) = 0.01945034;
-        // C = B(2) / (1 - 0.11 (1 - B(2))) = 0.02180151; one size, C_s^2 = 0: m = (1 + 0) / 2 * 0.022 / (2 * 0.89)
-        // = 6.17978e-3 s; W = C m = 1.347284e-4 s.
+        // Erlang B: B(1) = 0.22 / 1.22 = 0.18032787, B(2) = 0.22 B(1) / (2 + 0.22 B(1)) = 0.01945025;
+        // C = B(2) / (1 - 0.11 (1 - B(2))) = 0.02180180; one size, C_s^2 = 0: m = (1 + 0) / 2 * 0.022 / (2 * 0.89)
+        // = 6.17978e-3 s; W = C m = 1.347302e-4 s.
         double b1 = 0.22 / 1.22;
         double b2 = 0.22 * b1 / (2 + 0.22 * b1);
         double c = b2 / (1 - 0.11 * (1 - b2));
         double m = 0.5 * 0.022 / (2 * 0.89);
         double w = c * m;
-        assertThat(c).isCloseTo(0.02180151, within(1e-8));
-        assertThat(w).isCloseTo(1.347284e-4, within(1e-9));
+        assertThat(c).isCloseTo(0.02180180, within(1e-8));
+        assertThat(w).isCloseTo(1.347302e-4, within(1e-10));
         // Together: the request waits once, then runs its 22 ms back to back: 22 ms + W.
         Solution together = NonaOptimizer.evaluate(Figure1.problem(10, Background.NONE, CostModel.CONTROLLER_MAPPING),
                 List.of(List.of(pure(Figure1.TOGETHER))));
         assertThat(together.serverWaitSeconds()).isCloseTo(w, within(1e-15));
         assertThat(together.job("f").predictedJctSeconds()).isCloseTo(0.022 + w, within(1e-15));
-        // Split, root and sink with 2: part {3} joins the other server and waits Y (0 with prob. 1 - C, else
-        // exponential of mean m). Fork-join: E[max(10 ms, 12 ms + 2 phi + Y)] = 12 ms + 2 phi + C m (the remote branch
-        // is the later one even without waiting), so JCT = 1 + W + (12 ms + 2 phi + W) + 1 = 14 ms + 2 phi + 2 W.
+        // Split, root and sink with 2: part {3} joins the other server when its input arrives and meets it as a random
+        // server (PooledServers.remotePartWait): it waits with probability u = 0.11 an exponential time whose mean makes
+        // the mean wait the M/G/1 PK wait of every task, R / (1 - u) = (10 * 2.02e-4 / 2 / 2) / 0.89 = 5.674157e-4 s.
+        // Fork-join: the remote branch (1 + 10 + 1 ms + 2 phi) is later than the root part's (10 ms) even without its
+        // wait, so E[max] = 12 ms + 2 phi + 5.674157e-4 and JCT = 1 + W + E[max] + 1 ms.
         Solution split = NonaOptimizer.evaluate(Figure1.problem(10, Background.NONE, CostModel.CONTROLLER_MAPPING),
                 List.of(List.of(pure(Figure1.SPLIT_WITH_2))));
         double phi = 2e-5 / (2 * 0.98);
+        double remote = 10 * 2.02e-4 / 2 / 2 / 0.89;
+        assertThat(remote).isCloseTo(5.674157e-4, within(1e-10));
         assertThat(split.phi()).isCloseTo(phi, within(1e-15));
-        assertThat(split.job("f").predictedJctSeconds()).isCloseTo(0.014 + 2 * phi + 2 * w, within(1e-15));
+        assertThat(split.job("f").predictedJctSeconds()).isCloseTo(0.014 + 2 * phi + w + remote, within(1e-15));
     }
 
     @Test

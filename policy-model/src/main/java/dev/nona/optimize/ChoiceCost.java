@@ -94,6 +94,12 @@ final class ChoiceCost {
     private final int[] remoteN;
     private final double[] remoteAt;
     private final double[] maxScratch;
+    /**
+     * The delay a remote part causes the request whose chain holds its server (probability $P$ of the fork wait): that
+     * chain's tasks alternate with the part's, so it waits about the part's work; charged to this choice so that the
+     * objective $\sum_j \beta_j \tau_j$ counts it.
+     */
+    private final double externality;
 
     /** Whether it was compiled from a triplet with this structure (part of each intermediate, root part, sink part). */
     boolean sameStructure(int[] otherPartOf, Triplet t) {
@@ -158,7 +164,15 @@ final class ChoiceCost {
             remoteN = java.util.Arrays.copyOf(rn, remoteA.length);
             remoteAt = new double[remotes.size()];
             maxScratch = new double[remotes.size() + 1];
+            double remoteWork = 0;
+            for (int t = 0; t < partOf.length; t++) {
+                if (partOf[t] != rootPart) {
+                    remoteWork += compute[t];
+                }
+            }
+            externality = forkWait.probability() * remoteWork;
         } else {
+            externality = 0;
             detA = null;
             detN = null;
             remoteStart = null;
@@ -187,8 +201,8 @@ final class ChoiceCost {
             for (int r = 0; r < remotes; r++) {
                 remoteAt[r] = envelopeAt(remoteA, remoteN, remoteStart[r], remoteStart[r + 1], phi);
             }
-            return PooledServers.expectedMax(Math.max(0, envelopeAt(detA, detN, 0, detA.length, phi)), remoteAt, remotes,
-                    forkWait, maxScratch);
+            return externality + PooledServers.expectedMax(Math.max(0, envelopeAt(detA, detN, 0, detA.length, phi)), remoteAt,
+                    remotes, forkWait, maxScratch);
         }
         double max = 0;
         for (int i = 0; i < envelopeA.length; i++) {
@@ -201,7 +215,7 @@ final class ChoiceCost {
     boolean sameCost(ChoiceCost o) {
         return this == o || cutSeconds == o.cutSeconds && cutSquares == o.cutSquares
                 && java.util.Arrays.equals(envelopeA, o.envelopeA) && java.util.Arrays.equals(envelopeN, o.envelopeN)
-                && java.util.Objects.equals(forkWait, o.forkWait) && java.util.Arrays.equals(detA, o.detA)
+                && java.util.Objects.equals(forkWait, o.forkWait) && externality == o.externality && java.util.Arrays.equals(detA, o.detA)
                 && java.util.Arrays.equals(detN, o.detN) && java.util.Arrays.equals(remoteStart, o.remoteStart)
                 && java.util.Arrays.equals(remoteA, o.remoteA) && java.util.Arrays.equals(remoteN, o.remoteN);
     }

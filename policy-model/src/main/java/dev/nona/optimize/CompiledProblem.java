@@ -47,9 +47,16 @@ final class CompiledProblem {
      * delays); null otherwise.
      */
     final PooledWait pooledWait;
-    /** Under the controller's mapping: the wait of a remote part's first task ({@link PooledServers#remotePartWait}). */
-    final PooledWait remoteWait;
+    /**
+     * Under the controller's mapping, per job: the probability that a remote part's server is taken by another request
+     * before the part arrives ({@link PooledServers#reuseProbability}); null otherwise.
+     */
+    final double[] reused;
+    private final double[] remoteSums;
     final int[] firstSubgraph;
+    /** Per subgraph: the waits its choices are compiled with, and its remote parts' wait (null: none). */
+    private final ServerWaits[] waitsOf;
+    private final PooledWait[] remoteWaitOf;
     /**
      * For each subgraph, the first subgraph whose triplets cost exactly the same (itself if none): the linear
      * program treats such subgraphs as one, weighted by their summed rates, which has the same optimum.
@@ -78,6 +85,7 @@ final class CompiledProblem {
         double requestLambda = 0;
         double requestLambdaS = 0;
         double requestLambdaS2 = 0;
+        double[] jobWork = new double[p.jobs().size()];
         for (int j = 0; j < p.jobs().size(); j++) {
             JobClass job = p.jobs().get(j);
             firstSubgraph[j] = firsts.size();
@@ -117,6 +125,7 @@ final class CompiledProblem {
                     }
                 }
             }
+            jobWork[j] = requestS;
             if (job.ratePerSecond() > 0) {
                 requestLambda += job.ratePerSecond();
                 requestLambdaS += job.ratePerSecond() * requestS;
@@ -146,12 +155,18 @@ final class CompiledProblem {
             // the pooled queue's customers: whole requests (as the ledger records them) and background compute jobs
             pooledWait = PooledServers.waits(servers, requestLambdaS + bc.ratePerSecond() * bcS,
                     requestLambdaS2 + bc.ratePerSecond() * bcS * bcS, requestLambda + bc.ratePerSecond());
-            remoteWait = PooledServers.remotePartWait(sumLambdaS, sumLambdaS2, servers);
-            serverWaits = new ServerWaits(0, PooledServers.remoteStretch(serverUtilisation));
+            // a remote part arrives, on average, after half its request's work (the root's work before it)
+            reused = new double[p.jobs().size()];
+            for (int j = 0; j < reused.length; j++) {
+                reused[j] = PooledServers.reuseProbability(jobWork[j] / 2, servers, serverUtilisation, requestLambda);
+            }
+            remoteSums = new double[] {sumLambdaS, sumLambdaS2};
+            serverWaits = ServerWaits.NONE;
             serverWait = pooledWait.finite() ? pooledWait.mean() : Double.POSITIVE_INFINITY;
         } else {
             pooledWait = null;
-            remoteWait = null;
+            reused = null;
+            remoteSums = null;
             serverWaits = p.costModel().serverQueueing()
                     ? ServerQueue.waits(sumLambdaS, sumLambdaS2, entryLambdaS, entryLambdaS2, servers) : ServerWaits.NONE;
             serverWait = serverWaits.entry();
@@ -164,6 +179,17 @@ final class CompiledProblem {
         m2Background = backgroundRate * backgroundS * backgroundS;
 
         cost = new ChoiceCost[choiceCount];
+        waitsOf = new ServerWaits[subgraphs];
+        remoteWaitOf = new PooledWait[subgraphs];
+        for (int sg = 0; sg < subgraphs; sg++) {
+            if (reused != null) {
+                double r = Double.isInfinite(serverWait) ? 0 : reused[jobOf[sg]];
+                waitsOf[sg] = new ServerWaits(0, PooledServers.remoteStretch(r));
+                remoteWaitOf[sg] = PooledServers.remotePartWait(r, remoteSums[0], remoteSums[1], servers);
+            } else {
+                waitsOf[sg] = serverWaits;
+            }
+        }
         for (int sg = 0; sg < subgraphs; sg++) {
             if (stop.getAsBoolean()) {
                 throw new SolveCancelledException(0);
@@ -202,7 +228,8 @@ final class CompiledProblem {
         SubgraphShape shape = shapes.get(sg);
         List<Triplet> triplets = admissible.get(sg);
         for (int r = 0; r < sg; r++) {
-            if (admissible.get(r).size() == triplets.size() && shapes.get(r).sameNumbers(shape)) {
+            if (admissible.get(r).size() == triplets.size() && shapes.get(r).sameNumbers(shape)
+                    && waitsOf[r].equals(waitsOf[sg]) && java.util.Objects.equals(remoteWaitOf[r], remoteWaitOf[sg])) {
                 boolean same = true;
                 for (int i = 0; i < triplets.size() && same; i++) {
                     same = cost[first[r] + i].sameStructure(shape.partOf(triplets.get(i)), triplets.get(i));
@@ -214,8 +241,8 @@ final class CompiledProblem {
             }
         }
         for (int i = 0; i < triplets.size(); i++) {
-            cost[first[sg] + i] = ChoiceCost.compile(shape, triplets.get(i), serverWaits,
-                    remoteWait != null && remoteWait.finite() ? remoteWait : null);
+            cost[first[sg] + i] = ChoiceCost.compile(shape, triplets.get(i), waitsOf[sg],
+                    remoteWaitOf[sg] != null && remoteWaitOf[sg].finite() ? remoteWaitOf[sg] : null);
         }
     }
 

@@ -123,37 +123,64 @@ public final class PooledServers {
     }
 
     /**
-     * The wait of a remote part's first task under the controller's mapping (our approximation). The ledger picks the
-     * part's server when the request arrives, as the least work left then, but the part joins it only after the
-     * root's tasks and the transfer; meanwhile the ledger has seen the part's work drain (it predicts work from the
-     * moment it is placed) and sent other requests there. So the part meets the server in the state of a random
-     * server: busy with probability $u$, and then it waits for the residual of the running task, as in M/G/1 by
-     * PASTA: mean $R/(1-u)$ with $R = \frac{1}{N}\sum_k \lambda_k s_k^2/2$ over every task. The wait is taken as 0
-     * with probability $1 - u$ and otherwise exponential of mean $R/(u(1-u))$, so its mean is the M/G/1
-     * Pollaczek&ndash;Khinchine wait $R/(1-u)$.
+     * The probability that a remote part's server has been taken by another request before the part arrives (our
+     * approximation of the controller's mapping). The ledger picks the part's server when the request arrives: among
+     * the idle servers, the one idle longest; it then predicts the part's work to drain from that moment and ranks the
+     * server behind the other idle ones, about $K = \lceil N(1-u) \rceil$ of them. Requests take idle servers
+     * least-recently-used first, so the server is taken again at the $K$-th next arrival; the part arrives after
+     * $\Delta$. With Poisson arrivals of rate $\lambda$:
+     * $$P = P(\mathrm{Poisson}(\lambda\Delta) \ge K) = P(K, \lambda\Delta),$$
+     * the regularised lower incomplete gamma function (the Erlang-$K$ distribution function). About 0 at low load
+     * ($N = 80$, $u = 0.1$: $K = 72$ idle servers, $\lambda\Delta \approx 9$), near 1 where few servers are idle.
      *
+     * @param delaySeconds $\Delta \ge 0$
+     * @param servers      $N \ge 1$
+     * @param u            the server utilisation
+     * @param requestRate  $\lambda$, requests per second
+     */
+    public static double reuseProbability(double delaySeconds, int servers, double u, double requestRate) {
+        if (!(u < 1)) {
+            return 1;
+        }
+        if (!(requestRate > 0) || !(delaySeconds > 0)) {
+            return 0;
+        }
+        double idle = Math.max(1, Math.ceil(servers * (1 - u) - 1e-9));
+        return org.apache.commons.math3.special.Gamma.regularizedGammaP(idle, requestRate * delaySeconds);
+    }
+
+    /**
+     * The wait of a remote part's first task under the controller's mapping (our approximation): with probability
+     * {@code reused} ({@link #reuseProbability}) its server runs another request's chain when it arrives, and it
+     * waits for the residual of the running task, whose mean is $R/u$ with $R = \frac1N\sum_k \lambda_k s_k^2/2$ and
+     * $u = \frac1N\sum_k\lambda_k s_k$ over every task (the mean residual of a task in service, by PASTA);
+     * otherwise it waits nothing. The residual is taken as exponential.
+     *
+     * @param reused      the probability that the server is taken, in $[0, 1]$
      * @param sumLambdaS  $\sum_k \lambda_k s_k$ over every task (cluster-wide)
      * @param sumLambdaS2 $\sum_k \lambda_k s_k^2$ over every task
      * @param servers     $N \ge 1$
      */
-    public static PooledWait remotePartWait(double sumLambdaS, double sumLambdaS2, int servers) {
+    public static PooledWait remotePartWait(double reused, double sumLambdaS, double sumLambdaS2, int servers) {
         double u = ServerQueue.utilisation(sumLambdaS, servers);
         if (!(u < 1)) {
             return new PooledWait(1, Double.POSITIVE_INFINITY);
         }
-        if (u == 0) {
+        if (u == 0 || reused == 0) {
             return PooledWait.NONE;
         }
-        double mean = ServerQueue.waitingTime(sumLambdaS, sumLambdaS2, servers);
-        return new PooledWait(u, mean / u);
+        return new PooledWait(reused, sumLambdaS2 / servers / 2 / u);
     }
 
     /**
-     * The re-entry stretch of a remote part's further tasks under the controller's mapping: each waits for the work
-     * that arrived at its server during its previous task, $u\,s$ (the ledger keeps at most a few requests per
-     * server, so the part shares it with at most one or two chains rather than a processor-sharing crowd).
+     * The re-entry stretch $f$ of a remote part's further tasks (and of a sink on its server) under the controller's
+     * mapping: with probability {@code reused} the part shares its server with another request's chain and, both
+     * re-entering the FIFO queue after each task, their tasks alternate, so each of the part's tasks waits about one
+     * task of the other chain, taken as its own size ($f = 1$); otherwise it runs alone ($f = 0$). The ledger's
+     * target of ongoing requests keeps a server to one or two chains, not the processor-sharing crowd of the uniform
+     * mapping's $u/(1-u)$.
      */
-    public static double remoteStretch(double u) {
-        return u < 1 ? u : Double.POSITIVE_INFINITY;
+    public static double remoteStretch(double reused) {
+        return reused;
     }
 }

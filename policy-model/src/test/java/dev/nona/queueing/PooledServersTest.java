@@ -48,6 +48,30 @@ final class PooledServersTest {
     }
 
     @Test
+    void reuseProbability_workedExamples() {
+        // N = 2, u = 0.11: K = ceil(1.78) = 2 idle servers; lambda = 10/s, Delta = 11 ms: lambda Delta = 0.11;
+        // P(Poisson(0.11) >= 2) = 1 - e^{-0.11} (1 + 0.11)
+        assertThat(PooledServers.reuseProbability(0.011, 2, 0.11, 10)).isCloseTo(1 - Math.exp(-0.11) * 1.11, within(1e-15));
+        // N = 80, u = 0.1 (zoo at load 0.1: 54 requests/s, Delta = 0.16 s): K = 72 idle servers, lambda Delta = 8.6
+        assertThat(PooledServers.reuseProbability(0.16, 80, 0.1, 54)).isLessThan(1e-20);
+        // u = 0.9: K = 8, lambda Delta = 78: almost surely taken
+        assertThat(PooledServers.reuseProbability(0.16, 80, 0.9, 488)).isGreaterThan(1 - 1e-12);
+        assertThat(PooledServers.reuseProbability(0.16, 80, 1.0, 488)).isEqualTo(1);
+        assertThat(PooledServers.reuseProbability(0, 80, 0.5, 100)).isZero();
+    }
+
+    @Test
+    void remotePartWait_workedExample_residualOfTheTaskInService() {
+        // every task: sum lambda s = 0.22, sum lambda s^2 = 2.02e-3 on 2 servers: u = 0.11, R = 2.02e-3 / 2 / 2 = 5.05e-4,
+        // mean residual of the task in service R / u = 4.590909e-3 s; waits only if taken (probability 0.3)
+        PooledWait w = PooledServers.remotePartWait(0.3, 0.22, 2.02e-3, 2);
+        assertThat(w.probability()).isEqualTo(0.3);
+        assertThat(w.conditionalMean()).isCloseTo(4.590909e-3, within(1e-9));
+        assertThat(PooledServers.remotePartWait(0, 0.22, 2.02e-3, 2)).isEqualTo(PooledWait.NONE);
+        assertThat(PooledServers.remotePartWait(0.3, 2.2, 2.02e-3, 2).finite()).isFalse();
+    }
+
+    @Test
     void expectedMax_workedExamples() {
         double[] s = new double[4];
         // one branch: a + P m = 2 + 0.5 * 1

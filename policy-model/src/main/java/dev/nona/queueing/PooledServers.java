@@ -126,12 +126,14 @@ public final class PooledServers {
      * The probability that a remote part's server has been taken by another request before the part arrives (our
      * approximation of the controller's mapping). The ledger picks the part's server when the request arrives: among
      * the idle servers, the one idle longest; it then predicts the part's work to drain from that moment and ranks the
-     * server behind the other idle ones, about $K = \lceil N(1-u) \rceil$ of them. Requests take idle servers
-     * least-recently-used first, so the server is taken again at the $K$-th next arrival; the part arrives after
-     * $\Delta$. With Poisson arrivals of rate $\lambda$:
-     * $$P = P(\mathrm{Poisson}(\lambda\Delta) \ge K) = P(K, \lambda\Delta),$$
-     * the regularised lower incomplete gamma function (the Erlang-$K$ distribution function). About 0 at low load
-     * ($N = 80$, $u = 0.1$: $K = 72$ idle servers, $\lambda\Delta \approx 9$), near 1 where few servers are idle.
+     * server behind the other idle ones, $I$ of them. Requests take idle servers least-recently-used first, so the
+     * server is taken again at the $I$-th next arrival; the part arrives after $\Delta$. With Poisson arrivals of rate
+     * $\lambda$ (so $A \sim \mathrm{Poisson}(\lambda\Delta)$ arrivals meanwhile) and the busy servers $B = N - I$
+     * of an M/G/N queue with many servers, $B \sim \mathrm{Poisson}(a)$, $a = Nu$ (the M/G/$\infty$ law, ignoring
+     * the truncation at $N$): the server is taken when $A \ge N - B$, i.e. $A + B \ge N$, and $A + B$ is Poisson:
+     * $$P = P(\mathrm{Poisson}(a + \lambda\Delta) \ge N) = P(N, a + \lambda\Delta),$$
+     * the regularised lower incomplete gamma function. About 0 at low load ($N = 80$, $u = 0.1$, $\lambda\Delta
+     * \approx 9$: $P(\mathrm{Poisson}(17) \ge 80) \approx 10^{-25}$), near 1 where few servers are idle.
      *
      * @param delaySeconds $\Delta \ge 0$
      * @param servers      $N \ge 1$
@@ -142,11 +144,11 @@ public final class PooledServers {
         if (!(u < 1)) {
             return 1;
         }
-        if (!(requestRate > 0) || !(delaySeconds > 0)) {
+        double mean = servers * u + (requestRate > 0 && delaySeconds > 0 ? requestRate * delaySeconds : 0);
+        if (mean == 0) {
             return 0;
         }
-        double idle = Math.max(1, Math.ceil(servers * (1 - u) - 1e-9));
-        return org.apache.commons.math3.special.Gamma.regularizedGammaP(idle, requestRate * delaySeconds);
+        return org.apache.commons.math3.special.Gamma.regularizedGammaP(servers, mean);
     }
 
     /**

@@ -49,15 +49,17 @@ final class PooledServersTest {
 
     @Test
     void reuseProbability_workedExamples() {
-        // N = 2, u = 0.11: K = ceil(1.78) = 2 idle servers; lambda = 10/s, Delta = 11 ms: lambda Delta = 0.11;
-        // P(Poisson(0.11) >= 2) = 1 - e^{-0.11} (1 + 0.11)
-        assertThat(PooledServers.reuseProbability(0.011, 2, 0.11, 10)).isCloseTo(1 - Math.exp(-0.11) * 1.11, within(1e-15));
-        // N = 80, u = 0.1 (zoo at load 0.1: 54 requests/s, Delta = 0.16 s): K = 72 idle servers, lambda Delta = 8.6
+        // N = 2, u = 0.11: a = 0.22 busy on average; lambda = 10/s, Delta = 11 ms: lambda Delta = 0.11;
+        // P(Poisson(0.33) >= 2) = 1 - e^{-0.33} (1 + 0.33)
+        assertThat(PooledServers.reuseProbability(0.011, 2, 0.11, 10)).isCloseTo(1 - Math.exp(-0.33) * 1.33, within(1e-15));
+        // zoo at load 0.1 (N = 80, 54 requests/s, Delta = 0.16 s): P(Poisson(8 + 8.64) >= 80), about 1e-28
         assertThat(PooledServers.reuseProbability(0.16, 80, 0.1, 54)).isLessThan(1e-20);
-        // u = 0.9: K = 8, lambda Delta = 78: almost surely taken
-        assertThat(PooledServers.reuseProbability(0.16, 80, 0.9, 488)).isGreaterThan(1 - 1e-12);
+        // load 0.9: P(Poisson(72 + 78) >= 80): taken but for about 1.3e-10
+        assertThat(PooledServers.reuseProbability(0.16, 80, 0.9, 488)).isBetween(1 - 1e-9, 1 - 1e-11);
         assertThat(PooledServers.reuseProbability(0.16, 80, 1.0, 488)).isEqualTo(1);
-        assertThat(PooledServers.reuseProbability(0, 80, 0.5, 100)).isZero();
+        // no delay: the busy servers alone, P(Poisson(1) >= 2) = 1 - 2/e
+        assertThat(PooledServers.reuseProbability(0, 2, 0.5, 100)).isCloseTo(1 - 2 / Math.E, within(1e-15));
+        assertThat(PooledServers.reuseProbability(0, 2, 0, 0)).isZero();
     }
 
     @Test

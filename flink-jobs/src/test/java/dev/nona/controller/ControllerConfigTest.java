@@ -37,8 +37,11 @@ final class ControllerConfigTest {
         assertThat(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "solver.cost-model", "controller-mapping"))
                 .paperCostModel()).isFalse();
         assertThat(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "solver.cost-model", "paper")).paperCostModel()).isTrue();
+        assertThat(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b")).solverCostModel()).isEqualTo("controller-mapping");
+        assertThat(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "solver.cost-model", "server-queueing"))
+                .solverCostModel()).isEqualTo("server-queueing");
         assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "solver.cost-model", "exact")))
-                .hasMessageContaining("solver.cost-model (exact) must be default, controller-mapping or paper");
+                .hasMessageContaining("solver.cost-model (exact) must be default, controller-mapping, server-queueing or paper");
     }
 
     @Test

@@ -30,8 +30,8 @@ public final class CpuTimeReport {
     private CpuTimeReport() {}
 
     public static void main(String[] args) {
-        for (CostModel cm : List.of(CostModel.DEFAULT, CostModel.PAPER)) {
-            report("solve, 80 servers, " + (cm.serverQueueing() ? "default" : "paper"), ZooProblem.build(80, cm));
+        for (CostModel cm : List.of(CostModel.DEFAULT, CostModel.PAPER, CostModel.CONTROLLER_MAPPING)) {
+            report("solve, 80 servers, " + (cm == CostModel.DEFAULT ? "default" : cm.label()), ZooProblem.build(80, cm));
         }
         for (int n : new int[] {16, 80, 1000, 10000}) {
             report("solve, rates of 16 servers on " + n + " servers, default", ZooProblem.withRatesOf(16, n, CostModel.DEFAULT));

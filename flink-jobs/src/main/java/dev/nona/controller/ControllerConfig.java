@@ -48,6 +48,9 @@ import org.apache.flink.configuration.Configuration;
  * @param defaultLinkBitsPerSecond link capacity $\mu$ assumed until a server reports one
  * @param livenessTimeout       a server with no report for longer is treated as down ({@code cluster.liveness-timeout})
  * @param paperCostModel        solve the paper's formulation exactly (no server queueing)
+ * @param solverCostModel       the cost model the solver minimises, by name ({@code CostModel.named}):
+ *                              {@code controller-mapping} (the default: the controller's own mapping),
+ *                              {@code server-queueing} (a uniform mapping) or {@code paper}
  * @param parallelism           parallelism of the request path
  * @param startFromEarliest     read topics from the earliest offset when the group has none (else latest)
  * @param controlLimits         largest catalog DAG accepted, and the known servers (empty: any server)
@@ -77,6 +80,7 @@ public record ControllerConfig(
         double defaultLinkBitsPerSecond,
         Duration livenessTimeout,
         boolean paperCostModel,
+        String solverCostModel,
         int parallelism,
         boolean startFromEarliest,
         ControlLimits controlLimits,
@@ -267,7 +271,8 @@ public record ControllerConfig(
                 v.bool(CHECKPOINT_INCREMENTAL),
                 v.number(CLUSTER_DEFAULT_LINK_BITS_PER_SECOND),
                 v.duration(CLUSTER_LIVENESS_TIMEOUT),
-                paperCostModel(v.string(SOLVER_COST_MODEL)),
+                costModelName(v.string(SOLVER_COST_MODEL)).equals("paper"),
+                costModelName(v.string(SOLVER_COST_MODEL)),
                 v.integer(PARALLELISM),
                 v.bool(SOURCE_START_FROM_EARLIEST),
                 new ControlLimits(v.integer(CATALOG_MAX_TASKS), v.integer(CATALOG_MAX_EDGES),
@@ -320,11 +325,14 @@ public record ControllerConfig(
         }
     }
 
-    private static boolean paperCostModel(String value) {
-        if (value.equals("default") || value.equals("paper")) {
-            return value.equals("paper");
-        }
-        throw new IllegalArgumentException("solver.cost-model (" + value + ") must be default or paper");
+    /** The cost model's name for {@code CostModel.named}: {@code default} is {@code controller-mapping}. */
+    private static String costModelName(String value) {
+        return switch (value) {
+            case "default", "controller-mapping" -> "controller-mapping";
+            case "server-queueing", "paper" -> value;
+            default -> throw new IllegalArgumentException(
+                    "solver.cost-model (" + value + ") must be default, controller-mapping, server-queueing or paper");
+        };
     }
 
     private static void requireText(String key, String value) {

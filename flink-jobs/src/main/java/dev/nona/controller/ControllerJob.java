@@ -80,7 +80,7 @@ public final class ControllerJob {
     /** The controller against Kafka, as configured, with Nona's optimiser and sampler: the production job. */
     public static Streams build(StreamExecutionEnvironment env, ControllerConfig config) {
         return new ControllerJob(config, KafkaIo.sources(config), KafkaIo.sinks(config),
-                new NonaTableSolver(config.paperCostModel()), new NonaPlacerFactory()).addTo(env);
+                new NonaTableSolver(dev.nona.optimize.CostModel.named(config.solverCostModel())), new NonaPlacerFactory()).addTo(env);
     }
 
     /** Adds the controller's operators to {@code env}. */

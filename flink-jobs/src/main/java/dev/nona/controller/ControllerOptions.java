@@ -139,7 +139,9 @@ public final class ControllerOptions {
     public static final ConfigOption<String> SOLVER_COST_MODEL = ConfigOptions.key("solver.cost-model")
             .stringType()
             .defaultValue("default")
-            .withDescription("`default` (Nona plus server queueing) or `paper` (the paper's formulation exactly)");
+            .withDescription("`default` = `controller-mapping` (Nona plus server queueing under the controller's own "
+                    + "least-work-left mapping: pooled M/G/N wait and fork-join), `server-queueing` (server queueing under a "
+                    + "uniform mapping, the default before issue 14) or `paper` (the paper's formulation exactly)");
 
     public static final ConfigOption<Double> CLUSTER_DEFAULT_LINK_BITS_PER_SECOND =
             ConfigOptions.key("cluster.default-link-bits-per-second")

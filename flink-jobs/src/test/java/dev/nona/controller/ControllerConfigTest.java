@@ -32,6 +32,19 @@ final class ControllerConfigTest {
     }
 
     @Test
+    void solverCostModel_namesTheControllerMappingOrThePaper() {
+        assertThat(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b")).paperCostModel()).isFalse();
+        assertThat(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "solver.cost-model", "controller-mapping"))
+                .paperCostModel()).isFalse();
+        assertThat(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "solver.cost-model", "paper")).paperCostModel()).isTrue();
+        assertThat(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b")).solverCostModel()).isEqualTo("controller-mapping");
+        assertThat(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "solver.cost-model", "server-queueing"))
+                .solverCostModel()).isEqualTo("server-queueing");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "solver.cost-model", "exact")))
+                .hasMessageContaining("solver.cost-model (exact) must be default, controller-mapping, server-queueing or paper");
+    }
+
+    @Test
     void controlLimits_readFromTheirKeys() {
         ControllerConfig c = ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "catalog.max-tasks", "500",
                 "catalog.max-edges", "0", "cluster.servers", "server-0, server-1"));

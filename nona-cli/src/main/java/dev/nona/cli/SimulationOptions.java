@@ -13,7 +13,7 @@ final class SimulationOptions {
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the arrival and placement streams. Default: ${DEFAULT-VALUE}.")
     long seed;
 
-    @Option(names = "--cost-model", defaultValue = "server-queueing", description = "Formulation Nona's optimiser solves: server-queueing (the paper's plus server entry/re-entry waits) or paper (Eqs. I-XII). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--cost-model", defaultValue = "server-queueing", description = "Formulation Nona's optimiser solves: server-queueing (the paper's plus server entry/re-entry waits under a uniform mapping), paper (Eqs. I-XII) or controller-mapping (pooled M/G/N server wait and fork-join, the controller's mapping). The controller's policies (nona-controller, nona-controller-p2) solve controller-mapping unless this is paper. Default: ${DEFAULT-VALUE}.")
     String costModel;
 
     /** The {@code --cost-model} option as a cost model; throws naming the option and value if it is neither. */
@@ -21,7 +21,8 @@ final class SimulationOptions {
         return switch (costModel) {
             case "paper" -> CostModel.PAPER;
             case "server-queueing" -> CostModel.DEFAULT;
-            default -> throw new IllegalArgumentException("--cost-model (" + costModel + ") must be paper or server-queueing");
+            case "controller-mapping" -> CostModel.CONTROLLER_MAPPING;
+            default -> throw new IllegalArgumentException("--cost-model (" + costModel + ") must be " + CostModel.NAMES);
         };
     }
 

@@ -40,8 +40,13 @@ final class SolveCommand implements Callable<Integer> {
     @Option(names = "--workload", paramLabel = "FILE", required = true, description = "workload file (JSON, or YAML if .yaml/.yml)")
     Path workload;
 
-    @Option(names = "--paper", description = "the paper's formulation exactly (no server queueing, no cold-start term)")
+    @Option(names = "--paper", description = "the paper's formulation exactly (no server queueing, no cold-start term); the same as --cost-model paper")
     boolean paper;
+
+    @Option(names = "--cost-model", paramLabel = "NAME", defaultValue = "server-queueing",
+            description = "formulation: server-queueing (server waits under a uniform mapping), paper, or controller-mapping "
+                    + "(pooled M/G/N server wait and fork-join, the controller's mapping; what the controller solves). Default: ${DEFAULT-VALUE}")
+    String costModel;
 
     @Option(names = "--max-triplets", paramLabel = "N", defaultValue = "" + EnumerationBound.DEFAULT_MAX_TRIPLETS,
             description = "most triplets enumerated per subgraph before a reduced family is used (default: ${DEFAULT-VALUE})")
@@ -52,9 +57,10 @@ final class SolveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        CostModel model = costModel();
         Workload w = WorkloadReader.read(workload);
-        NonaProblem problem = Problems.fromWorkload(w, paper ? CostModel.PAPER : CostModel.DEFAULT, new EnumerationBound(maxTriplets));
-        if (!paper) { // model-aware extension: expected cold starts of models with coldStart figures (docs/model-aware.md)
+        NonaProblem problem = Problems.fromWorkload(w, model, new EnumerationBound(maxTriplets));
+        if (model.serverQueueing()) { // model-aware extension: expected cold starts of models with coldStart figures (docs/model-aware.md)
             problem = ColdStartCostTerm.apply(problem, ColdStartCostTerm.expectedSeconds(w, problem, ModelRegistry.DEFAULT_TARGET_ONGOING_REQUESTS));
         }
         Solution solution = NonaOptimizer.solve(problem);
@@ -67,6 +73,20 @@ final class SolveCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** {@code --cost-model}, or the paper's with {@code --paper}; throws naming the option for a bad or clashing value. */
+    private CostModel costModel() {
+        CostModel model;
+        try {
+            model = CostModel.named(costModel);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--cost-model (" + costModel + ") must be " + CostModel.NAMES);
+        }
+        if (paper && model != CostModel.PAPER && spec.commandLine().getParseResult().hasMatchedOption("--cost-model")) {
+            throw new IllegalArgumentException("--paper contradicts --cost-model " + costModel);
+        }
+        return paper ? CostModel.PAPER : model;
+    }
+
     /** The contract's JSON; non-finite numbers become null. */
     static ObjectNode render(Solution s, PlacementTable table) {
         ObjectNode root = JSON.createObjectNode();
@@ -76,7 +96,8 @@ final class SolveCommand implements Callable<Integer> {
         number(root, "solveMillis", s.solveMillis());
         root.put("feasible", s.feasible());
         root.put("diagnostic", s.diagnostic());
-        root.put("formulation", s.costModel().serverQueueing() ? "default" : "paper");
+        root.put("formulation", s.costModel().controllerMapping() ? "controller-mapping" : s.costModel().serverQueueing() ? "default" : "paper");
+        root.put("costModel", s.costModel().label());
         number(root, "serverUtilisation", s.serverUtilisation());
         number(root, "serverWaitSeconds", s.serverWaitSeconds());
         root.put("iterations", s.iterations());

@@ -100,8 +100,8 @@ final class SimulateCommandTest {
 
         assertThat(simulate).isNotZero();
         assertThat(experiment).isNotZero();
-        assertThat(cli.err().lines()).containsExactly("nona: --cost-model (exact) must be paper or server-queueing",
-                "nona: --cost-model (exact) must be paper or server-queueing");
+        assertThat(cli.err().lines()).containsExactly("nona: --cost-model (exact) must be paper, server-queueing or controller-mapping",
+                "nona: --cost-model (exact) must be paper, server-queueing or controller-mapping");
     }
 
     @Test

@@ -76,6 +76,30 @@ final class SolveCommandTest {
     }
 
     @Test
+    void solve_controllerMapping_namesTheModelAndSplits(@TempDir Path dir) throws Exception {
+        int exit = run("solve", "--workload", workload(dir, "").toString(), "--cost-model", "controller-mapping");
+
+        assertThat(exit).as(err.toString()).isZero();
+        JsonNode json = new ObjectMapper().readTree(out.toString());
+        assertThat(json.get("costModel").asText()).isEqualTo("controller-mapping");
+        assertThat(json.get("formulation").asText()).isEqualTo("controller-mapping");
+        // the pooled M/G/2 wait of Figure1Test's worked example
+        assertThat(json.get("serverWaitSeconds").asDouble()).isBetween(1.3473e-4, 1.3474e-4);
+        // split with 2 (by hand, Figure1Test: 14 ms + 2 phi + W + P R/u + P 10 ms = 14.79 ms) beats 22 ms + W together
+        assertThat(json.get("models").get(0).get("predictedJctSeconds").asDouble()).isBetween(0.0147, 0.0148);
+    }
+
+    @Test
+    void solve_paperAndAnotherCostModel_isAnErrorNamingBoth(@TempDir Path dir) throws Exception {
+        int exit = run("solve", "--workload", workload(dir, "").toString(), "--paper", "--cost-model", "controller-mapping");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("--paper contradicts --cost-model controller-mapping");
+        assertThat(run("solve", "--workload", workload(dir, "").toString(), "--cost-model", "exact")).isEqualTo(2);
+        assertThat(err.toString()).contains("--cost-model (exact) must be paper, server-queueing or controller-mapping");
+    }
+
+    @Test
     void solve_tableOut_writesReadablePlacementTable(@TempDir Path dir) throws Exception {
         Path table = dir.resolve("table.json");
         int exit = run("solve", "--workload", workload(dir, "").toString(), "--table-out", table.toString());

@@ -3,6 +3,8 @@ package dev.nona.optimize;
 import dev.nona.dag.ContractedNode;
 import dev.nona.dag.Subgraph;
 import dev.nona.dag.Triplet;
+import dev.nona.queueing.PooledServers;
+import dev.nona.queueing.PooledWait;
 import dev.nona.queueing.ServerWaits;
 import java.util.Map;
 
@@ -33,6 +35,16 @@ import java.util.Map;
  * $W$ after an input from another part (or the direct root edge) arrives, whichever is later. So the delay now
  * includes the sink's wait. All waits are constants of the solve, so the delay stays an upper envelope of affine
  * functions of $\phi$ and the optimiser's LP structure is unchanged.
+ *
+ * <p><b>Fork&ndash;join under the controller's mapping</b> ({@link CostModel#controllerMapping}; waits $(W, f)$ then
+ * zero). Every part other than the root's is sent to its own server, which it joins from outside: it waits there
+ * a random time $Y_i$ of the pooled queue ({@link PooledServers#waits}), independently of the other parts, so the
+ * subgraph's delay is the expected maximum $E[\max(d, \max_{i \ne k} (a_i + Y_i))]$
+ * ({@link PooledServers#expectedMax}), $d$ the root part's path (and a direct root-to-sink edge), $a_i$ the time part
+ * $i$'s outputs reach the sink without the wait. Each $a_i$ and $d$ is an upper envelope of affine functions of
+ * $\phi$ (precomputed per part), so the delay is non-decreasing in $\phi$, though no longer piecewise affine: the
+ * LP at a fixed $\hat\phi$ needs only its value there, and the search over $\hat\phi$ only its monotonicity. A part
+ * fed by another remote part does not inherit that part's wait (an approximation; zoo's subgraphs are fork-joins).
  *
  * <p>Not thread-safe (it keeps scratch arrays); build one per solving thread.
  */
@@ -71,6 +83,23 @@ final class ChoiceCost {
     private final double[] envelopeA;
     private final int[] envelopeN;
     private final ServerWaits envelopeWaits;
+    /** The remote parts' wait under the controller's mapping, or null (no fork&ndash;join term). */
+    private final PooledWait forkWait;
+    /** The deterministic branch's envelope (root part, direct edge) when {@link #forkWait} is set. */
+    private final double[] detA;
+    private final int[] detN;
+    /** The remote parts' envelopes, part r's in {@code [remoteStart[r], remoteStart[r+1])}. */
+    private final int[] remoteStart;
+    private final double[] remoteA;
+    private final int[] remoteN;
+    private final double[] remoteAt;
+    private final double[] maxScratch;
+    /**
+     * The delay a remote part causes the request whose chain holds its server (probability $P$ of the fork wait): that
+     * chain's tasks alternate with the part's, so it waits about the part's work; charged to this choice so that the
+     * objective $\sum_j \beta_j \tau_j$ counts it.
+     */
+    private final double externality;
 
     /** Whether it was compiled from a triplet with this structure (part of each intermediate, root part, sink part). */
     boolean sameStructure(int[] otherPartOf, Triplet t) {
@@ -106,6 +135,60 @@ final class ChoiceCost {
         Envelope env = new Envelope(this);
         this.envelopeA = env.a;
         this.envelopeN = env.n;
+        this.forkWait = b.forkWait;
+        if (forkWait != null) {
+            double[] det = env.base.clone();
+            java.util.List<double[]> remotes = new java.util.ArrayList<>();
+            for (int i = 0; i < parts; i++) {
+                if (i == rootPart) {
+                    for (int j = 0; j < det.length; j++) {
+                        det[j] = Math.max(det[j], env.part[i][j]);
+                    }
+                } else {
+                    remotes.add(env.part[i]);
+                }
+            }
+            Envelope.Reduced d = Envelope.reduce(det);
+            detA = d.a();
+            detN = d.n();
+            remoteStart = new int[remotes.size() + 1];
+            double[] ra = new double[remotes.size() * det.length];
+            int[] rn = new int[ra.length];
+            for (int r = 0; r < remotes.size(); r++) {
+                Envelope.Reduced e = Envelope.reduce(remotes.get(r));
+                System.arraycopy(e.a(), 0, ra, remoteStart[r], e.a().length);
+                System.arraycopy(e.n(), 0, rn, remoteStart[r], e.n().length);
+                remoteStart[r + 1] = remoteStart[r] + e.a().length;
+            }
+            remoteA = java.util.Arrays.copyOf(ra, remoteStart[remotes.size()]);
+            remoteN = java.util.Arrays.copyOf(rn, remoteA.length);
+            remoteAt = new double[remotes.size()];
+            maxScratch = new double[remotes.size() + 1];
+            double remoteWork = 0;
+            for (int t = 0; t < partOf.length; t++) {
+                if (partOf[t] != rootPart) {
+                    remoteWork += compute[t];
+                }
+            }
+            externality = forkWait.probability() * remoteWork;
+        } else {
+            externality = 0;
+            detA = null;
+            detN = null;
+            remoteStart = null;
+            remoteA = null;
+            remoteN = null;
+            remoteAt = null;
+            maxScratch = null;
+        }
+    }
+
+    private static double envelopeAt(double[] a, int[] n, int from, int to, double phi) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (int i = from; i < to; i++) {
+            max = Math.max(max, a[i] + n[i] * phi);
+        }
+        return max;
     }
 
     /**
@@ -113,6 +196,14 @@ final class ChoiceCost {
      * envelope: $O(\text{cut edges})$ and no scratch state.
      */
     double delay(double phi) {
+        if (forkWait != null) {
+            int remotes = remoteAt.length;
+            for (int r = 0; r < remotes; r++) {
+                remoteAt[r] = envelopeAt(remoteA, remoteN, remoteStart[r], remoteStart[r + 1], phi);
+            }
+            return externality + PooledServers.expectedMax(Math.max(0, envelopeAt(detA, detN, 0, detA.length, phi)), remoteAt,
+                    remotes, forkWait, maxScratch);
+        }
         double max = 0;
         for (int i = 0; i < envelopeA.length; i++) {
             max = Math.max(max, envelopeA[i] + envelopeN[i] * phi);
@@ -123,7 +214,10 @@ final class ChoiceCost {
     /** Whether this choice costs exactly the same as {@code o} for every $\phi$ (same traffic, same envelope). */
     boolean sameCost(ChoiceCost o) {
         return this == o || cutSeconds == o.cutSeconds && cutSquares == o.cutSquares
-                && java.util.Arrays.equals(envelopeA, o.envelopeA) && java.util.Arrays.equals(envelopeN, o.envelopeN);
+                && java.util.Arrays.equals(envelopeA, o.envelopeA) && java.util.Arrays.equals(envelopeN, o.envelopeN)
+                && java.util.Objects.equals(forkWait, o.forkWait) && externality == o.externality && java.util.Arrays.equals(detA, o.detA)
+                && java.util.Arrays.equals(detN, o.detN) && java.util.Arrays.equals(remoteStart, o.remoteStart)
+                && java.util.Arrays.equals(remoteA, o.remoteA) && java.util.Arrays.equals(remoteN, o.remoteN);
     }
 
     /** The server waits the envelope was compiled for. */
@@ -138,6 +232,12 @@ final class ChoiceCost {
     private static final class Envelope {
         final double[] a;
         final int[] n;
+        /** Per part: when its outputs are at the sink (incl. the sink's waits), by number of cut edges on the path. */
+        final double[][] part;
+        /** The sink's own re-entry and the direct root-to-sink edge, by number of cut edges. */
+        final double[] base;
+
+        record Reduced(double[] a, int[] n) {}
 
         Envelope(ChoiceCost c) {
             int k = c.cutEdges + 1;
@@ -174,13 +274,24 @@ final class ChoiceCost {
             if (c.directN > 0) {
                 total[1] = Math.max(total[1], c.directS + c.sinkEntry);
             }
+            base = total.clone();
+            part = new double[c.parts][];
             for (int i = 0; i < c.parts; i++) {
+                part[i] = empty(k);
                 double add = c.outS[i] + (i == c.sinkPart ? c.sinkReentry : c.outN[i] > 0 ? c.sinkEntry : 0);
                 for (int j = 0; j + c.outN[i] < k; j++) {
+                    part[i][j + c.outN[i]] = clock[i][j] + add;
                     total[j + c.outN[i]] = Math.max(total[j + c.outN[i]], clock[i][j] + add);
                 }
             }
-            // keep only slopes not dominated by a larger slope with a larger intercept (phi >= 0)
+            Reduced r = reduce(total);
+            a = r.a();
+            n = r.n();
+        }
+
+        /** Keeps only slopes not dominated by a larger slope with a larger intercept ($\phi \ge 0$). */
+        static Reduced reduce(double[] total) {
+            int k = total.length;
             int kept = 0;
             double[] ka = new double[k];
             int[] kn = new int[k];
@@ -192,8 +303,7 @@ final class ChoiceCost {
                     kn[kept++] = j;
                 }
             }
-            a = java.util.Arrays.copyOf(ka, kept);
-            n = java.util.Arrays.copyOf(kn, kept);
+            return new Reduced(java.util.Arrays.copyOf(ka, kept), java.util.Arrays.copyOf(kn, kept));
         }
 
         private static double[] empty(int k) {
@@ -247,7 +357,16 @@ final class ChoiceCost {
 
     /** Compiles a triplet of a subgraph shape; non-finite waits (overloaded servers) are compiled as none. */
     static ChoiceCost compile(SubgraphShape shape, Triplet triplet, ServerWaits waits) {
+        return compile(shape, triplet, waits, null);
+    }
+
+    /**
+     * Compiles a triplet with the fork&ndash;join wait {@code forkWait} of its remote parts (the controller's mapping;
+     * null: none, finite otherwise).
+     */
+    static ChoiceCost compile(SubgraphShape shape, Triplet triplet, ServerWaits waits, PooledWait forkWait) {
         Builder b = new Builder(shape, triplet);
+        b.forkWait = forkWait == null || forkWait.mean() == 0 ? null : forkWait;
         b.waits = waits.finite() ? waits : ServerWaits.NONE;
         int m = shape.compute.length;
         b.reentry = new double[m];
@@ -261,6 +380,21 @@ final class ChoiceCost {
         if (shape.sinkReal) {
             b.sinkReentry = b.waits.reentry(shape.sinkCompute);
             b.sinkEntry = b.waits.entry();
+        }
+        if (b.forkWait != null) {
+            // the controller's mapping: the root part and a sink with it run on the request's own server, which the
+            // ledger keeps free of other requests while the request holds work there: no wait; a remote part's first
+            // task waits Y (random, in the fork-join), its further tasks and a sink on it re-enter (f s, in waits)
+            for (int t = 0; t < m; t++) {
+                b.entry[t] = 0;
+                if (b.partOf[t] == b.rootPart) {
+                    b.reentry[t] = 0;
+                }
+            }
+            b.sinkEntry = 0;
+            if (b.sinkPart == b.rootPart) {
+                b.sinkReentry = 0;
+            }
         }
         return new ChoiceCost(b);
     }
@@ -282,6 +416,7 @@ final class ChoiceCost {
         double cutSquares;
         int cutEdges;
         ServerWaits waits;
+        PooledWait forkWait;
         double[] reentry;
         double[] entry;
         double sinkReentry;

@@ -3,6 +3,8 @@ package dev.nona.optimize;
 import dev.nona.dag.ContractedNode;
 import dev.nona.dag.Triplet;
 import dev.nona.queueing.LinkModel;
+import dev.nona.queueing.PooledServers;
+import dev.nona.queueing.PooledWait;
 import dev.nona.queueing.ServerQueue;
 import dev.nona.queueing.ServerWaits;
 import dev.nona.workload.Background;
@@ -39,7 +41,22 @@ final class CompiledProblem {
     /** The entry wait $W$ (0 in the paper's formulation; $+\infty$ when the servers are overloaded). */
     final double serverWait;
     final ServerWaits serverWaits;
+    /**
+     * Under the controller's mapping ({@link CostModel#controllerMapping}): the pooled queue's wait, paid once by
+     * every request (its mean, in {@link #fixedJct}) and again by every remote part (in the choices' fork&ndash;join
+     * delays); null otherwise.
+     */
+    final PooledWait pooledWait;
+    /**
+     * Under the controller's mapping, per job: the probability that a remote part's server is taken by another request
+     * before the part arrives ({@link PooledServers#reuseProbability}); null otherwise.
+     */
+    final double[] reused;
+    private final double[] remoteSums;
     final int[] firstSubgraph;
+    /** Per subgraph: the waits its choices are compiled with, and its remote parts' wait (null: none). */
+    private final ServerWaits[] waitsOf;
+    private final PooledWait[] remoteWaitOf;
     /**
      * For each subgraph, the first subgraph whose triplets cost exactly the same (itself if none): the linear
      * program treats such subgraphs as one, weighted by their summed rates, which has the same optimum.
@@ -65,6 +82,10 @@ final class CompiledProblem {
         double sumLambdaS2 = 0;
         double entryLambdaS = 0;
         double entryLambdaS2 = 0;
+        double requestLambda = 0;
+        double requestLambdaS = 0;
+        double requestLambdaS2 = 0;
+        double[] jobWork = new double[p.jobs().size()];
         for (int j = 0; j < p.jobs().size(); j++) {
             JobClass job = p.jobs().get(j);
             firstSubgraph[j] = firsts.size();
@@ -90,7 +111,9 @@ final class CompiledProblem {
                 chain.add(job.nodes().get(sc.subgraph().sink()));
             }
             boolean firstReal = true;
+            double requestS = 0;
             for (ContractedNode n : chain) {
+                requestS += n.ops() / nu;
                 if (!n.virtual()) {
                     double s = n.ops() / nu;
                     sumLambdaS += job.ratePerSecond() * s;
@@ -101,6 +124,12 @@ final class CompiledProblem {
                         firstReal = false;
                     }
                 }
+            }
+            jobWork[j] = requestS;
+            if (job.ratePerSecond() > 0) {
+                requestLambda += job.ratePerSecond();
+                requestLambdaS += job.ratePerSecond() * requestS;
+                requestLambdaS2 += job.ratePerSecond() * requestS * requestS;
             }
         }
         firstSubgraph[p.jobs().size()] = firsts.size();
@@ -122,9 +151,26 @@ final class CompiledProblem {
         entryLambdaS += bc.ratePerSecond() * bcS;
         entryLambdaS2 += bc.ratePerSecond() * bcS * bcS;
         serverUtilisation = ServerQueue.utilisation(sumLambdaS, servers);
-        serverWaits = p.costModel().serverQueueing()
-                ? ServerQueue.waits(sumLambdaS, sumLambdaS2, entryLambdaS, entryLambdaS2, servers) : ServerWaits.NONE;
-        serverWait = serverWaits.entry();
+        if (p.costModel().controllerMapping()) {
+            // the pooled queue's customers: whole requests (as the ledger records them) and background compute jobs
+            pooledWait = PooledServers.waits(servers, requestLambdaS + bc.ratePerSecond() * bcS,
+                    requestLambdaS2 + bc.ratePerSecond() * bcS * bcS, requestLambda + bc.ratePerSecond());
+            // a remote part arrives, on average, after half its request's work (the root's work before it)
+            reused = new double[p.jobs().size()];
+            for (int j = 0; j < reused.length; j++) {
+                reused[j] = PooledServers.reuseProbability(jobWork[j] / 2, servers, serverUtilisation, requestLambda);
+            }
+            remoteSums = new double[] {sumLambdaS, sumLambdaS2};
+            serverWaits = ServerWaits.NONE;
+            serverWait = pooledWait.finite() ? pooledWait.mean() : Double.POSITIVE_INFINITY;
+        } else {
+            pooledWait = null;
+            reused = null;
+            remoteSums = null;
+            serverWaits = p.costModel().serverQueueing()
+                    ? ServerQueue.waits(sumLambdaS, sumLambdaS2, entryLambdaS, entryLambdaS2, servers) : ServerWaits.NONE;
+            serverWait = serverWaits.entry();
+        }
 
         Background.Comm comm = p.background().comm();
         backgroundRate = comm.ratePerSecond();
@@ -133,6 +179,17 @@ final class CompiledProblem {
         m2Background = backgroundRate * backgroundS * backgroundS;
 
         cost = new ChoiceCost[choiceCount];
+        waitsOf = new ServerWaits[subgraphs];
+        remoteWaitOf = new PooledWait[subgraphs];
+        for (int sg = 0; sg < subgraphs; sg++) {
+            if (reused != null) {
+                double r = Double.isInfinite(serverWait) ? 0 : reused[jobOf[sg]];
+                waitsOf[sg] = new ServerWaits(0, PooledServers.remoteStretch(r));
+                remoteWaitOf[sg] = PooledServers.remotePartWait(r, remoteSums[0], remoteSums[1], servers);
+            } else {
+                waitsOf[sg] = serverWaits;
+            }
+        }
         for (int sg = 0; sg < subgraphs; sg++) {
             if (stop.getAsBoolean()) {
                 throw new SolveCancelledException(0);
@@ -154,7 +211,7 @@ final class CompiledProblem {
         for (int j = 0; j < p.jobs().size(); j++) {
             JobClass job = p.jobs().get(j);
             ContractedNode source = job.nodes().get(job.source());
-            double fixed = source.ops() / nu + (source.virtual() ? 0 : serverWait);
+            double fixed = source.ops() / nu + (pooledWait != null ? serverWait : source.virtual() ? 0 : serverWait);
             for (SubgraphChoices sc : job.subgraphs()) {
                 fixed += job.nodes().get(sc.subgraph().sink()).ops() / nu;
             }
@@ -171,7 +228,8 @@ final class CompiledProblem {
         SubgraphShape shape = shapes.get(sg);
         List<Triplet> triplets = admissible.get(sg);
         for (int r = 0; r < sg; r++) {
-            if (admissible.get(r).size() == triplets.size() && shapes.get(r).sameNumbers(shape)) {
+            if (admissible.get(r).size() == triplets.size() && shapes.get(r).sameNumbers(shape)
+                    && waitsOf[r].equals(waitsOf[sg]) && java.util.Objects.equals(remoteWaitOf[r], remoteWaitOf[sg])) {
                 boolean same = true;
                 for (int i = 0; i < triplets.size() && same; i++) {
                     same = cost[first[r] + i].sameStructure(shape.partOf(triplets.get(i)), triplets.get(i));
@@ -183,7 +241,8 @@ final class CompiledProblem {
             }
         }
         for (int i = 0; i < triplets.size(); i++) {
-            cost[first[sg] + i] = ChoiceCost.compile(shape, triplets.get(i), serverWaits);
+            cost[first[sg] + i] = ChoiceCost.compile(shape, triplets.get(i), waitsOf[sg],
+                    remoteWaitOf[sg] != null && remoteWaitOf[sg].finite() ? remoteWaitOf[sg] : null);
         }
     }
 

@@ -1,7 +1,9 @@
 package dev.nona.optimize;
 
 /**
- * Which formulation the optimiser minimises.
+ * Which formulation the optimiser minimises. Three are named: {@link #PAPER}, {@link #DEFAULT} (server queueing
+ * under a mapping drawn independently of the queues) and {@link #CONTROLLER_MAPPING} (server queueing under the
+ * controller's least-work-left mapping, with the fork&ndash;join wait of split subgraphs).
  *
  * @param serverQueueing        add the servers' waits ({@link dev.nona.queueing.ServerQueue#waits}): an entry wait $W$
  *                              where a task joins a server from outside (a job's first task, every remote part's
@@ -11,10 +13,45 @@ package dev.nona.optimize;
  * @param backgroundInObjective count background transfers (their link delay $\phi + S$, weighted by their rate) in
  *                              the objective, as the paper's evaluation does ("its objective function is an
  *                              average over the JCT of all jobs, including background", Section IV-E)
+ * @param controllerMapping     with {@code serverQueueing}: model the controller's mapping instead of a uniform one
+ *                              ({@link dev.nona.queueing.PooledServers}): every request waits once, in a pooled
+ *                              M/G/N queue, and every part sent to another server waits again, independently, so a
+ *                              split subgraph pays the expected maximum of its parts' times (fork&ndash;join)
  */
-public record CostModel(boolean serverQueueing, boolean backgroundInObjective) {
+public record CostModel(boolean serverQueueing, boolean backgroundInObjective, boolean controllerMapping) {
     /** The paper's formulation exactly: Eqs. (I)&ndash;(XII), background jobs counted in the objective. */
     public static final CostModel PAPER = new CostModel(false, true);
-    /** The default: the paper's formulation plus queueing at the servers (entry and re-entry waits). */
+    /** The paper's formulation plus queueing at uniformly drawn servers (entry and re-entry waits). */
     public static final CostModel DEFAULT = new CostModel(true, true);
+    /** The paper's formulation plus queueing under the controller's mapping (pooled wait, fork&ndash;join). */
+    public static final CostModel CONTROLLER_MAPPING = new CostModel(true, true, true);
+
+    /** The names {@link #named} accepts, in the order the CLI lists them. */
+    public static final String NAMES = "paper, server-queueing or controller-mapping";
+
+    public CostModel {
+        if (controllerMapping && !serverQueueing) {
+            throw new IllegalArgumentException("the controller mapping is a server-queueing model: serverQueueing must be true");
+        }
+    }
+
+    /** Without the controller's mapping (servers drawn independently of their queues, or no server waits). */
+    public CostModel(boolean serverQueueing, boolean backgroundInObjective) {
+        this(serverQueueing, backgroundInObjective, false);
+    }
+
+    /** {@code paper}, {@code server-queueing} or {@code controller-mapping} (background counted in every one). */
+    public static CostModel named(String name) {
+        return switch (name) {
+            case "paper" -> PAPER;
+            case "server-queueing" -> DEFAULT;
+            case "controller-mapping" -> CONTROLLER_MAPPING;
+            default -> throw new IllegalArgumentException("cost model (" + name + ") must be " + NAMES);
+        };
+    }
+
+    /** The name {@link #named} reads: {@code paper}, {@code server-queueing} or {@code controller-mapping}. */
+    public String label() {
+        return controllerMapping ? "controller-mapping" : serverQueueing ? "server-queueing" : "paper";
+    }
 }

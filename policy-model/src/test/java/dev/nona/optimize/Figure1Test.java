@@ -104,6 +104,43 @@ final class Figure1Test {
     }
 
     @Test
+    void workedExample_controllerMapping_pooledWaitOnceThenRemotePartWait() {
+        // By hand: the pooled queue's customers are whole requests of 22 ms at 10/s on N = 2 servers: a = 0.22, u = 0.11.
+        // Erlang B: B(1) = 0.22 / 1.22 = 0.18032787, B(2) = 0.22 B(1) / (2 + 0.22 B(1)) = 0.01945025;
+        // C = B(2) / (1 - 0.11 (1 - B(2))) = 0.02180180; one size, C_s^2 = 0: m = (1 + 0) / 2 * 0.022 / (2 * 0.89)
+        // = 6.17978e-3 s; W = C m = 1.347302e-4 s.
+        double b1 = 0.22 / 1.22;
+        double b2 = 0.22 * b1 / (2 + 0.22 * b1);
+        double c = b2 / (1 - 0.11 * (1 - b2));
+        double m = 0.5 * 0.022 / (2 * 0.89);
+        double w = c * m;
+        assertThat(c).isCloseTo(0.02180180, within(1e-8));
+        assertThat(w).isCloseTo(1.347302e-4, within(1e-10));
+        // Together: the request waits once, then runs its 22 ms back to back: 22 ms + W.
+        Solution together = NonaOptimizer.evaluate(Figure1.problem(10, Background.NONE, CostModel.CONTROLLER_MAPPING),
+                List.of(List.of(pure(Figure1.TOGETHER))));
+        assertThat(together.serverWaitSeconds()).isCloseTo(w, within(1e-15));
+        assertThat(together.job("f").predictedJctSeconds()).isCloseTo(0.022 + w, within(1e-15));
+        // Split, root and sink with 2: part {3}'s server was the longest idle one when the request arrived; it is taken
+        // again once the arrivals since (Poisson(lambda Delta), Delta = half the request's work = 11 ms) reach the idle
+        // servers (N - Poisson(a) busy): P = P(Poisson(a + lambda Delta) >= N) = P(Poisson(0.22 + 0.11) >= 2)
+        // = 1 - e^{-0.33} (1 + 0.33) = 4.383143e-2. If taken, the part waits the mean residual of a task in service,
+        // R / u = (10 * 2.02e-4 / 2 / 2) / 0.11 = 4.590909e-3 s, and the chain it meets waits its 10 ms of work (charged
+        // to the choice). Fork-join: the remote branch (1 + 10 + 1 ms + 2 phi) is later than the root part's (10 ms)
+        // even without its wait, so E[max] = 12 ms + 2 phi + P R/u, and JCT = 1 + W + E[max] + P * 10 ms + 1 ms.
+        Solution split = NonaOptimizer.evaluate(Figure1.problem(10, Background.NONE, CostModel.CONTROLLER_MAPPING),
+                List.of(List.of(pure(Figure1.SPLIT_WITH_2))));
+        double phi = 2e-5 / (2 * 0.98);
+        double reused = 1 - Math.exp(-0.33) * 1.33;
+        double residual = 10 * 2.02e-4 / 2 / 2 / 0.11;
+        assertThat(reused).isCloseTo(4.383143e-2, within(1e-8));
+        assertThat(residual).isCloseTo(4.590909e-3, within(1e-9));
+        assertThat(split.phi()).isCloseTo(phi, within(1e-15));
+        assertThat(split.job("f").predictedJctSeconds()).isCloseTo(0.014 + 2 * phi + w + reused * residual + reused * 0.010,
+                within(1e-15));
+    }
+
+    @Test
     void infeasible_backgroundAloneSaturatesLink_reportsSmallestRho() {
         Background saturating = new Background(Background.Comm.ofLoad(1.2, 1e7, Figure1.MU), Background.Compute.NONE);
         Solution s = NonaOptimizer.solve(Figure1.problem(10, saturating, CostModel.PAPER));

@@ -19,9 +19,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 final class LocalOptimalityTest {
 
     @ParameterizedTest
-    @CsvSource({"0.3, 0.1, true", "0.7, 0.3, true", "0.7, 0.3, false", "0.5, 0.8, false"})
-    void zooModels_noSingleSubgraphMoveImproves(double load, double rhoBackground, boolean queueing) {
-        NonaProblem p = problem(load, rhoBackground, queueing ? CostModel.DEFAULT : CostModel.PAPER);
+    @CsvSource({"0.3, 0.1, server-queueing", "0.7, 0.3, server-queueing", "0.7, 0.3, paper", "0.5, 0.8, paper",
+        "0.3, 0.1, controller-mapping", "0.9, 0.3, controller-mapping"})
+    void zooModels_noSingleSubgraphMoveImproves(double load, double rhoBackground, String costModel) {
+        NonaProblem p = problem(load, rhoBackground, CostModel.named(costModel));
         Solution s = NonaOptimizer.solve(p);
         assertThat(s.feasible()).isTrue();
 

@@ -20,7 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Time to solve Nona's optimisation for the five zoo models together ({@link ZooProblem}), including compiling
  * the problem (not the DAG analysis, which is cached per model in a controller): 80 servers, 10 Gbit/s, 70% load,
- * in both formulations. Read the {@code p0.50} line for
+ * in the three formulations ({@code default} = server-queueing; {@code controller-mapping}, what the controller
+ * solves). Read the {@code p0.50} line for
  * the median.
  *
  * <p>Run: {@code bin/jmh SolveBenchmark -wi 3 -i 5 -f 1}.
@@ -32,14 +33,14 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 public class SolveBenchmark {
-    @Param({"default", "paper"})
+    @Param({"default", "paper", "controller-mapping"})
     public String formulation;
 
     private NonaProblem problem;
 
     @Setup
     public void setUp() {
-        CostModel costModel = formulation.equals("paper") ? CostModel.PAPER : CostModel.DEFAULT;
+        CostModel costModel = formulation.equals("default") ? CostModel.DEFAULT : CostModel.named(formulation);
         problem = ZooProblem.requireFeasible(ZooProblem.build(80, costModel));
     }
 

@@ -31,12 +31,24 @@ public final class NonaTableSolver implements TableSolver {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(NonaTableSolver.class);
 
-    private final boolean paper;
+    /** The cost model's name ({@link CostModel#named}; a name, as {@link CostModel} is not serialisable). */
+    private final String costModel;
     private transient JobClasses jobClasses;
 
-    /** @param paper true for the paper's formulation exactly, false for the default (with server queueing) */
+    /**
+     * @param paper true for the paper's formulation exactly, false for the default: server queueing under the
+     *              controller's own mapping ({@link CostModel#CONTROLLER_MAPPING})
+     */
     public NonaTableSolver(boolean paper) {
-        this.paper = paper;
+        this(paper ? CostModel.PAPER : CostModel.CONTROLLER_MAPPING);
+    }
+
+    /** Solves in {@code costModel} (one of the three named ones, {@link CostModel#named}). */
+    public NonaTableSolver(CostModel costModel) {
+        this.costModel = CostModel.named(costModel.label()).equals(costModel) ? costModel.label() : null;
+        if (this.costModel == null) {
+            throw new IllegalArgumentException("cost model (" + costModel + ") is not one of " + CostModel.NAMES);
+        }
     }
 
     @Override
@@ -91,6 +103,6 @@ public final class NonaTableSolver implements TableSolver {
         }
         Cluster cluster = new Cluster(input.cluster().upServers().size(), input.cluster().opsPerSecond(),
                 input.cluster().linkBitsPerSecond());
-        return new NonaProblem(jobs, cluster, Background.NONE, paper ? CostModel.PAPER : CostModel.DEFAULT);
+        return new NonaProblem(jobs, cluster, Background.NONE, CostModel.named(costModel));
     }
 }

@@ -191,7 +191,9 @@ final class ControlLoopFunctionTest {
 
     @Test
     void sustainedRateShift_publishesNewTable_andClosedWindowsLeaveNoState() throws Exception {
-        try (var h = harness()) {
+        // the uniform-mapping server-queueing model (CostModel.DEFAULT), whose table changes with the rate here; the
+        // controller's default model keeps Fig. 1 whole on 2 servers at both rates (a remote part's server is taken)
+        try (var h = harness(new ControlLoopFunction(settings(), new NonaTableSolver(dev.nona.optimize.CostModel.DEFAULT)))) {
             // a 10 Gb/s link: at 2 requests/s Fig. 1 runs on one server, at 60/s splitting it predicts better
             for (String s : List.of("s0", "s1")) {
                 h.processElement(ControlInput.of(ServerTelemetry.of(s, true, TestingCluster.OPS_PER_SECOND, 0, List.of(),

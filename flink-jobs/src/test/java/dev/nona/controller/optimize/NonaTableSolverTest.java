@@ -31,6 +31,10 @@ final class NonaTableSolverTest {
         assertThat(table.model("fig1").tasks()).containsExactlyInAnyOrder("t1", "t2", "t3", "t4");
         assertThat(table.model("chain").tasks()).containsExactlyInAnyOrder("a", "b", "c");
         assertThat(r.currentObjective()).as("no current table").isNaN();
+        assertThat(table.solvedFor().costModel()).as("the controller's own mapping by default")
+                .isEqualTo(dev.nona.optimize.CostModel.CONTROLLER_MAPPING);
+        assertThat(PlacementTable.fromJson(new NonaTableSolver(true).solve(input(20, 50, 4), null).tableJson())
+                .solvedFor().costModel()).isEqualTo(dev.nona.optimize.CostModel.PAPER);
     }
 
     @Test

@@ -129,7 +129,8 @@ public final class ExperimentContext {
                         + "This run took %.0f s of wall-clock time on the shared 2-core machine.%n",
                 command != null ? command : String.format(Locale.ROOT, "bin/nona experiment %s --out DIR --jobs %d --seed %d%s",
                         out.getFileName(), jobs, seed, clusterLoad ? " --cluster-load" : ""),
-                costModel == CostModel.PAPER ? "cost model: paper" : "cost model: server-queueing", wallSeconds);
+                "cost model: " + costModel.label() + (costModel.serverQueueing() && !costModel.controllerMapping()
+                        ? "; controller policies: controller-mapping" : ""), wallSeconds);
         try {
             Files.createDirectories(out);
             Files.writeString(out.resolve("summary.md"), text);

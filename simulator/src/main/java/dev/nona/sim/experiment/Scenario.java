@@ -29,8 +29,10 @@ public final class Scenario {
     private final SimWorkloads.Loaded loaded;
     private final double referenceLoad;
     private final NonaSolver nona;
+    private final NonaSolver controller;
     private final ExpertSearch expert;
     private final Map<SimWorkload, SimTable> nonaCache = new IdentityHashMap<>();
+    private final Map<SimWorkload, SimTable> controllerCache = new IdentityHashMap<>();
     private final Map<SimWorkload, SimTable> expertCache = new IdentityHashMap<>();
     private SimTable nonaStarTable;
 
@@ -41,9 +43,19 @@ public final class Scenario {
     /** With Nona*'s reference load given as the per-server compute load {@code referenceLoad}. */
     public Scenario(SimWorkloads.Loaded loaded, CostModel costModel, ExpertSearch.Settings expertSettings, Consumer<String> progress,
                     double referenceLoad) {
+        this(loaded, costModel, defaultControllerModel(costModel), expertSettings, progress, referenceLoad);
+    }
+
+    /**
+     * With the controller's policies ({@code nona-controller}, {@code nona-controller-p2}) solved in
+     * {@code controllerCostModel}, the others in {@code costModel}.
+     */
+    public Scenario(SimWorkloads.Loaded loaded, CostModel costModel, CostModel controllerCostModel, ExpertSearch.Settings expertSettings,
+                    Consumer<String> progress, double referenceLoad) {
         this.loaded = loaded;
         this.referenceLoad = referenceLoad;
         this.nona = new NonaSolver(loaded.analyses(), costModel);
+        this.controller = new NonaSolver(loaded.analyses(), controllerCostModel);
         this.expert = new ExpertSearch(expertSettings, progress);
     }
 
@@ -53,6 +65,24 @@ public final class Scenario {
 
     public NonaSolver nonaSolver() {
         return nona;
+    }
+
+    /**
+     * The controller's cost model when a run names only Nona's: the controller's own mapping
+     * ({@link CostModel#CONTROLLER_MAPPING}), except the paper's formulation, which then holds for every table.
+     */
+    public static CostModel defaultControllerModel(CostModel costModel) {
+        return costModel.serverQueueing() ? CostModel.CONTROLLER_MAPPING : costModel;
+    }
+
+    /** The controller's optimiser (its own cost model), which {@code nona-controller} and {@code nona-controller-p2} sample. */
+    public NonaSolver controllerSolver() {
+        return controller;
+    }
+
+    /** The controller's table for {@code w}'s stated rates (cached per instance). */
+    public SimTable controllerTable(SimWorkload w) {
+        return controllerCache.computeIfAbsent(w, controller::solve);
     }
 
     /** Nona's table for {@code w}'s stated rates (cached per instance). */
@@ -81,7 +111,8 @@ public final class Scenario {
         TableSolver nonaSource = x -> nonaTable(solvedFor);
         TableSolver starSource = x -> nonaStarTable();
         TableSolver expertSource = x -> expertTable(solvedFor);
-        PolicyContext context = new PolicyContext(w, seed, nonaSource, starSource, expertSource);
+        TableSolver controllerSource = x -> controllerTable(solvedFor);
+        PolicyContext context = new PolicyContext(w, seed, nonaSource, starSource, expertSource, controllerSource);
         Policy p = PolicyRegistry.create(policy, context);
         return new Simulator(w, p, policy, SimConfig.of(jobs, seed)).run();
     }

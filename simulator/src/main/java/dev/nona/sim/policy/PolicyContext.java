@@ -14,10 +14,18 @@ import java.util.SplittableRandom;
  * @param nona       Nona's optimiser, solving for a workload's stated rates
  * @param nonaStar   the single table Nona* uses at every load (solved once, at a reference load)
  * @param expert     the simulation-guided search that produces Expert's table for a workload
+ * @param controller the controller's optimiser (the cost model of its own mapping, {@code controller-mapping}, unless
+ *                   a run asks for another), for the policies that place as the controller does
  */
-public record PolicyContext(SimWorkload workload, long seed, TableSolver nona, TableSolver nonaStar, TableSolver expert) {
+public record PolicyContext(SimWorkload workload, long seed, TableSolver nona, TableSolver nonaStar, TableSolver expert,
+                            TableSolver controller) {
     public PolicyContext {
         Objects.requireNonNull(workload, "policy context workload");
+    }
+
+    /** With the controller's policies solved by {@code nona} as well. */
+    public PolicyContext(SimWorkload workload, long seed, TableSolver nona, TableSolver nonaStar, TableSolver expert) {
+        this(workload, seed, nona, nonaStar, expert, nona);
     }
 
     /** The policy's own random stream, independent of the arrival streams. */
@@ -30,6 +38,6 @@ public record PolicyContext(SimWorkload workload, long seed, TableSolver nona, T
         TableSolver none = w -> {
             throw new IllegalStateException("no placement table solver is configured");
         };
-        return new PolicyContext(workload, seed, none, none, none);
+        return new PolicyContext(workload, seed, none, none, none, none);
     }
 }

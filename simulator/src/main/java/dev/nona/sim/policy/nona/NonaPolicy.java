@@ -59,7 +59,7 @@ public final class NonaPolicy {
      * {@code placers} placement subtasks, with or without its ledger of its own requests.
      */
     public static Policy controller(PolicyContext context, double reportSeconds, int placers, boolean countOwn) {
-        return new ControllerPolicy(context.workload().classes(), context.nona().solve(context.workload()),
+        return new ControllerPolicy(context.workload().classes(), context.controller().solve(context.workload()),
                 context.workload().cluster().opsPerSecond(), reportSeconds, placers, countOwn, context.random());
     }
 

@@ -151,17 +151,17 @@ final class QualitySummary {
         if (failures.isEmpty()) {
             return;
         }
-        ctx.md("%nWhere %s fails:%n", goal);
+        ctx.md("%nWhere %s fails (ratios to 5 decimals):%n", goal);
         ctx.md(againstBest ? "| workload | load | seed | %s / best | best | %s link util. | best's link util. |"
                 : "| workload | load | seed | %s / %s | %s link util. | %s link util. |", Quality.CONTROLLER,
                 againstBest ? Quality.CONTROLLER : Quality.EXPERT, Quality.CONTROLLER, Quality.EXPERT);
         ctx.md("| --- | --- | --- | --- | --- | --- |%s", againstBest ? " --- |" : "");
         for (Comparison c : failures) {
             if (againstBest) {
-                ctx.md("| %s | %.1f | %d | %.4f | %s%s | %.3f | %.3f |", c.workload(), c.load(), c.seed(), c.ratioBest(),
+                ctx.md("| %s | %.1f | %d | %.5f | %s%s | %.3f | %.3f |", c.workload(), c.load(), c.seed(), c.ratioBest(),
                         c.best().policy(), star(c.best()), c.controller().linkUtilization(), c.best().linkUtilization());
             } else {
-                ctx.md("| %s | %.1f | %d | %.4f | %.3f | %.3f |", c.workload(), c.load(), c.seed(), c.ratioExpert(),
+                ctx.md("| %s | %.1f | %d | %.5f | %.3f | %.3f |", c.workload(), c.load(), c.seed(), c.ratioExpert(),
                         c.controller().linkUtilization(), c.expert().linkUtilization());
             }
         }

@@ -96,12 +96,7 @@ final class QualityTest {
 
     @Test
     void load_missingPipedreamGraph_failsNamingThePathAndTheVariable() throws IOException {
-        Path file = dir.resolve("pd.json");
-        Files.writeString(file, """
-                {"cluster": {"servers": 8, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10},
-                 "models": [{"name": "vgg16", "dag": {"pipedream": "nowhere/vgg16.txt"}, "ratePerSecond": 20}]}
-                """);
-        QualityWorkload w = new QualityWorkload("pd", file, false);
+        QualityWorkload w = pipedreamWorkload("vgg16");
 
         assertThatThrownBy(() -> w.load(null)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(dir.resolve("nowhere/vgg16.txt").toString())
@@ -110,19 +105,24 @@ final class QualityTest {
 
     @Test
     void load_graphInTheSharedDagsFolder_isUsedInsteadOfTheNamedPath() throws IOException {
-        Path file = dir.resolve("pd.json");
-        Files.writeString(file, """
-                {"cluster": {"servers": 8, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10},
-                 "models": [{"name": "tiny", "dag": {"pipedream": "nowhere/tiny.txt"}, "ratePerSecond": 20}]}
-                """);
         Path shared = Files.createDirectories(dir.resolve("shared").resolve("tiny"));
         // a hand-written two-node graph in the profiler's format (not PipeDream data)
         Files.writeString(shared.resolve("graph.txt"), node("node1", "Input0", 0.0) + node("node2", "Conv2d(3, 64)", 2.0)
                 + "\tnode1 -- node2\n");
 
-        SimWorkloads.Loaded loaded = new QualityWorkload("pd", file, false).load(dir.resolve("shared").toString());
+        SimWorkloads.Loaded loaded = pipedreamWorkload("tiny").load(dir.resolve("shared").toString());
 
         assertThat(loaded.sim().classes().get(0).totalOps()).isPositive();
+    }
+
+    /** A workload of one model whose PipeDream graph the file names at {@code nowhere/<model>.txt}, a path that does not exist. */
+    private QualityWorkload pipedreamWorkload(String model) throws IOException {
+        Path file = dir.resolve("pd.json");
+        Files.writeString(file, """
+                {"cluster": {"servers": 8, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10},
+                 "models": [{"name": "%s", "dag": {"pipedream": "nowhere/%s.txt"}, "ratePerSecond": 20}]}
+                """.formatted(model, model));
+        return new QualityWorkload("pd", file, false);
     }
 
     private static String node(String id, String op, double forwardMs) {

@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
  * summary) in DIR; progress on stderr; prints a JSON line naming what it wrote.
  */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
-        description = "Regenerate an evaluation: fig3, headline, fig4, fig5, table3, robustness, model-vs-sim, md1; model-aware: thesis-tables, break-even, adaptive-sweep.")
+        description = "Regenerate an evaluation: fig3, headline, fig4, fig5, table3, robustness, model-vs-sim, md1, quality (issue 14: nona-controller vs the best baseline and expert-jsq, 3 workloads, loads 0.1-0.9, over --seeds seeds); model-aware: thesis-tables, break-even, adaptive-sweep.")
 final class ExperimentCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -43,6 +43,10 @@ final class ExperimentCommand implements Callable<Integer> {
             + "as the paper's Section IV-B writes it, instead of per server (divided by the number of servers).")
     boolean clusterLoad;
 
+    @Option(names = "--seeds", defaultValue = "5", description = "Seeds (from --seed on) for experiments that repeat over "
+            + "seeds (quality). Default: ${DEFAULT-VALUE}.")
+    int seeds;
+
     @Option(names = "--expert-jobs", defaultValue = "6000", description = "Inference jobs per scoring simulation of the expert search. Default: ${DEFAULT-VALUE}.")
     long expertJobs;
 
@@ -54,11 +58,12 @@ final class ExperimentCommand implements Callable<Integer> {
         ExpertSearch.Settings defaults = ExpertSearch.Settings.defaults();
         ExpertSearch.Settings expert = new ExpertSearch.Settings(expertJobs, defaults.seed(), defaults.passes(), defaults.optionLimit());
         ExperimentContext ctx = new ExperimentContext(SimWorkloads.read(workload), out, jobs, options.seed,
-                options.costModel(), expert, System.err::println, clusterLoad);
-        ctx.command(String.format(java.util.Locale.ROOT, "bin/nona experiment %s --out DIR%s --jobs %d --seed %d%s%s", name,
+                options.costModel(), expert, System.err::println, clusterLoad).seeds(seeds);
+        ctx.command(String.format(java.util.Locale.ROOT, "bin/nona experiment %s --out DIR%s --jobs %d --seed %d%s%s%s%s", name,
                 workload.equals(Path.of("examples/zoo.json")) ? "" : " --workload " + workload, jobs, options.seed,
                 "server-queueing".equals(options.costModel) ? "" : " --cost-model " + options.costModel,
-                clusterLoad ? " --cluster-load" : ""));
+                clusterLoad ? " --cluster-load" : "", seeds == 5 ? "" : " --seeds " + seeds,
+                expertJobs == defaults.jobs() ? "" : " --expert-jobs " + expertJobs));
         experiment.run(ctx);
         spec.commandLine().getOut().printf(java.util.Locale.ROOT, "{\"experiment\":\"%s\",\"out\":\"%s\",\"wallSeconds\":%.1f}%n",
                 name, out.toString().replace("\\", "\\\\").replace("\"", "\\\""), ctx.wallSeconds());

@@ -31,6 +31,7 @@ public final class ExperimentContext {
     private final Scenario scenario;
     private final boolean clusterLoad;
     private String command;
+    private int seeds = 5;
     private final StringBuilder summary = new StringBuilder();
     private final long startNanos = System.nanoTime();
 
@@ -78,6 +79,19 @@ public final class ExperimentContext {
     /** The command line that regenerates this run, as {@link #writeSummary} states it (default: built from the settings). */
     public ExperimentContext command(String commandLine) {
         this.command = commandLine;
+        return this;
+    }
+
+    /** How many seeds, from {@link #seed} on, an experiment that repeats over seeds runs ({@code --seeds}; default 5). */
+    public int seeds() {
+        return seeds;
+    }
+
+    public ExperimentContext seeds(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("seeds (" + count + ") must be >= 1");
+        }
+        this.seeds = count;
         return this;
     }
 

@@ -17,6 +17,7 @@ public final class Experiments {
         add(new Robustness());
         add(new ModelVsSim());
         add(new Md1Check());
+        add(new Quality());
         add(new dev.nona.sim.modelaware.ThesisTablesExperiment());
         add(new dev.nona.sim.modelaware.BreakEvenExperiment());
         add(new dev.nona.sim.modelaware.AdaptiveSweepExperiment());

@@ -131,7 +131,7 @@ public final class Quality implements Experiment {
         long start = System.nanoTime();
         Scenario scenario = new Scenario(p.loaded(), ctx.costModel(), ctx.expertSettings(), ctx::progress);
         SimWorkload w = p.workload().atLoad(p.loaded(), p.load());
-        double nonaSplit = scenario.nonaTable(w).maxSplitProbability();
+        double nonaSplit = scenario.controllerTable(w).maxSplitProbability(); // the table nona-controller samples
         double expertSplit = scenario.expertTable(w).maxSplitProbability();
         long solved = System.nanoTime();
         List<QualityRow> rows = new ArrayList<>();

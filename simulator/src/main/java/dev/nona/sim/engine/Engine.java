@@ -22,6 +22,9 @@ import java.util.function.BooleanSupplier;
  *   parallel beside their one model replica).</li>
  * </ul>
  *
+ * <p>A driver may also follow an outer clock ({@link #runUntil}), as issue 15's executor twin will, submitting work
+ * between calls and reading the servers' state for its telemetry.
+ *
  * <p>Items on servers and on the link are opaque {@code long}s the driver packs. Events are primitive (no
  * per-event object) except timed actions ({@link #after}), which the Nona path never uses. Ties in time run in
  * scheduling order, so a run is deterministic. Not thread-safe; one run per instance.
@@ -51,6 +54,13 @@ public final class Engine {
         /** The model {@code item} needs loaded, as an index into {@link ModelCaches}, or {@link #NO_MODEL}. */
         default int taskModel(long item) {
             return NO_MODEL;
+        }
+
+        /**
+         * {@code item} started on {@code server} now; {@code cold} if it first waits for its model's cold start.
+         * Called after {@link #taskSeconds}. Default: nothing.
+         */
+        default void taskStarted(int server, long item, boolean cold) {
         }
 
         /** {@code item} finished on {@code server} (the server's next queued task has already started). */
@@ -141,24 +151,47 @@ public final class Engine {
             if (eventCount >= maxEvents) {
                 return true;
             }
-            now = events.peekTime();
-            long e = events.pop();
-            eventCount++;
-            long type = e & TYPE_MASK;
-            int index = (int) (e & ~TYPE_MASK);
-            if (type == ARRIVAL) {
-                driver.arrival(index);
-            } else if (type == SERVER_DONE) {
-                serverDone(index);
-            } else if (type == LINK_DONE) {
-                linkDone();
-            } else if (type == TIMER) {
-                timer(index);
-            } else {
-                modelLoaded(index);
-            }
+            step();
         }
         return false;
+    }
+
+    /**
+     * Processes every event due at or before {@code until}, then moves the clock to {@code until}: for a driver
+     * that follows another clock (wall-clock time, as an executor twin does) and submits work between calls.
+     */
+    public void runUntil(double until) {
+        if (!(until >= now)) {
+            throw new IllegalArgumentException("until (" + until + ") must not be before now (" + now + ")");
+        }
+        while (!events.isEmpty() && events.peekTime() <= until) {
+            step();
+        }
+        now = until;
+    }
+
+    /** Time of the next event, or {@code +Infinity} when none is scheduled. */
+    public double nextEventTime() {
+        return events.isEmpty() ? Double.POSITIVE_INFINITY : events.peekTime();
+    }
+
+    private void step() {
+        now = events.peekTime();
+        long e = events.pop();
+        eventCount++;
+        long type = e & TYPE_MASK;
+        int index = (int) (e & ~TYPE_MASK);
+        if (type == ARRIVAL) {
+            driver.arrival(index);
+        } else if (type == SERVER_DONE) {
+            serverDone(index);
+        } else if (type == LINK_DONE) {
+            linkDone();
+        } else if (type == TIMER) {
+            timer(index);
+        } else {
+            modelLoaded(index);
+        }
     }
 
     /** Schedules an arrival of {@code stream} at absolute time {@code at}. */
@@ -213,11 +246,13 @@ public final class Engine {
                 pendingService[s] = service;
                 servers.start(s, item, now, now + load + service);
                 events.push(now + load, MODEL_LOADED | s);
+                driver.taskStarted(s, item, true);
                 return;
             }
         }
         servers.start(s, item, now, now + service);
         events.push(now + service, SERVER_DONE | s);
+        driver.taskStarted(s, item, false);
     }
 
     private void modelLoaded(int s) {

@@ -21,6 +21,7 @@ final class EngineTest {
         final Map<Long, Integer> model = new HashMap<>();
         final Map<Long, Double> done = new HashMap<>();
         final List<String> loads = new ArrayList<>();
+        final List<String> starts = new ArrayList<>();
         Engine engine;
 
         void submitAt(double at, int server, long item, double service, int m) {
@@ -47,6 +48,11 @@ final class EngineTest {
         @Override
         public int taskModel(long item) {
             return model.get(item);
+        }
+
+        @Override
+        public void taskStarted(int server, long item, boolean cold) {
+            starts.add(item + (cold ? " cold@" : " warm@") + engine.now());
         }
 
         @Override
@@ -171,5 +177,30 @@ final class EngineTest {
         ModelCaches caches = ModelCaches.of(2, 1000, List.of(model("a", 100, 1)));
         assertThatThrownBy(() -> new Engine(3, new Tasks(), new Engine.Options(caches, 0)))
                 .hasMessageContaining("model caches cover 2 servers, the engine has 3");
+    }
+
+    @Test
+    void runUntil_followsAnOuterClock_workSubmittedBetweenCallsStartsThen() {
+        // as an executor twin would: advance to each wall-clock tick, submit what arrived meanwhile
+        ModelCaches caches = ModelCaches.of(1, 1000, List.of(model("a", 100, 2)));
+        Tasks d = engine(1, caches);
+        d.engine.runUntil(0.5);
+        assertThat(d.engine.now()).isEqualTo(0.5);
+        for (long item = 1; item <= 2; item++) {
+            d.seconds.put(item, 1.0);
+            d.model.put(item, 0);
+        }
+        d.engine.caches().place(0, 0);
+        d.engine.submitTask(0, 1, 1.0); // starts cold at 0.5: loaded at 2.5, done at 3.5
+        d.engine.runUntil(3.0);
+        assertThat(d.done).isEmpty();
+        assertThat(d.engine.nextEventTime()).isEqualTo(3.5);
+        d.engine.submitTask(0, 2, 1.0); // queued behind it, warm
+        d.engine.runUntil(10);
+        assertThat(d.done).containsEntry(1L, 3.5).containsEntry(2L, 4.5);
+        assertThat(d.starts).containsExactly("1 cold@0.5", "2 warm@3.5");
+        assertThat(d.engine.now()).isEqualTo(10.0);
+        assertThat(d.engine.nextEventTime()).isInfinite();
+        assertThatThrownBy(() -> d.engine.runUntil(9)).hasMessageContaining("until (9.0) must not be before now (10.0)");
     }
 }

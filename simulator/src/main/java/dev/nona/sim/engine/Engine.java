@@ -144,16 +144,7 @@ public final class Engine {
      * @return true if it stopped at {@code maxEvents} with events left and {@code stop} false
      */
     public boolean run(BooleanSupplier stop, long maxEvents) {
-        while (!events.isEmpty()) {
-            if (stop.getAsBoolean()) {
-                return false;
-            }
-            if (eventCount >= maxEvents) {
-                return true;
-            }
-            step();
-        }
-        return false;
+        return loop(stop, maxEvents, Double.POSITIVE_INFINITY);
     }
 
     /**
@@ -164,9 +155,7 @@ public final class Engine {
         if (!(until >= now)) {
             throw new IllegalArgumentException("until (" + until + ") must not be before now (" + now + ")");
         }
-        while (!events.isEmpty() && events.peekTime() <= until) {
-            step();
-        }
+        loop(() -> false, Long.MAX_VALUE, until);
         now = until;
     }
 
@@ -175,23 +164,33 @@ public final class Engine {
         return events.isEmpty() ? Double.POSITIVE_INFINITY : events.peekTime();
     }
 
-    private void step() {
-        now = events.peekTime();
-        long e = events.pop();
-        eventCount++;
-        long type = e & TYPE_MASK;
-        int index = (int) (e & ~TYPE_MASK);
-        if (type == ARRIVAL) {
-            driver.arrival(index);
-        } else if (type == SERVER_DONE) {
-            serverDone(index);
-        } else if (type == LINK_DONE) {
-            linkDone();
-        } else if (type == TIMER) {
-            timer(index);
-        } else {
-            modelLoaded(index);
+    /** The event loop (one method, with the dispatch in it: this is the simulator's hot path). */
+    private boolean loop(BooleanSupplier stop, long maxEvents, double until) {
+        while (!events.isEmpty() && events.peekTime() <= until) {
+            if (stop.getAsBoolean()) {
+                return false;
+            }
+            if (eventCount >= maxEvents) {
+                return true;
+            }
+            now = events.peekTime();
+            long e = events.pop();
+            eventCount++;
+            long type = e & TYPE_MASK;
+            int index = (int) (e & ~TYPE_MASK);
+            if (type == ARRIVAL) {
+                driver.arrival(index);
+            } else if (type == SERVER_DONE) {
+                serverDone(index);
+            } else if (type == LINK_DONE) {
+                linkDone();
+            } else if (type == TIMER) {
+                timer(index);
+            } else {
+                modelLoaded(index);
+            }
         }
+        return false;
     }
 
     /** Schedules an arrival of {@code stream} at absolute time {@code at}. */

@@ -5,6 +5,7 @@ import dev.nona.sim.JobKind;
 import dev.nona.sim.SimCluster;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.policy.Policy;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -27,12 +28,13 @@ import java.util.SplittableRandom;
  * but if the system is unstable (a load $\rho \ge 1$ somewhere) the jobs in flight would grow without bound, so
  * arrivals stop once the jobs in flight reach four times their number at the window's end (at least 50,000), and
  * the result says {@code arrivalsStopped}. The run then drains and always ends.
+ *
+ * <p>This is a {@link Engine.Driver}: the events, the FIFO servers and the link are the one {@link Engine}'s. With
+ * {@link Engine.Options} that turn on model caches, each inference class is a model of the caches (matched by
+ * name): a task waits for its model's cold start on a server that has not loaded it, and placing a task routes
+ * its model there. With the default options a run is the paper's simulation, event for event.
  */
-public final class Simulator implements ClusterView {
-    private static final long ARRIVAL = 0L;
-    private static final long SERVER_DONE = 1L << 40;
-    private static final long LINK_DONE = 2L << 40;
-    private static final long TYPE_MASK = 3L << 40;
+public final class Simulator implements ClusterView, Engine.Driver {
     private static final int COMM_EDGE = 0xFFFFF;
     private static final int TASK_BITS = 20;
 
@@ -42,27 +44,32 @@ public final class Simulator implements ClusterView {
     private final String policyName;
     private final SimConfig config;
     private final ServiceTimeModel serviceModel;
-    private final EventQueue events = new EventQueue();
+    private final Engine engine;
     private final JobTable jobs;
     private final SplittableRandom[] arrivalRandom;
     private final int[] scratch;
     /** Per server: the arrival that last placed a task there, and that task (see {@link #assign}). */
     private final long[] firstSeen;
     private final int[] firstTask;
+    /** Per job class: its model's index in the engine's model caches, or {@link Engine#NO_MODEL}. */
+    private final int[] classModel;
+    private final ModelCaches caches;
     private long arrivals;
     private final Measurement measurement;
 
     private final Servers servers;
-    private final Link link = new Link();
-
-    private double now;
-    private long eventCount;
 
     public Simulator(SimWorkload workload, Policy policy, String policyName, SimConfig config) {
         this(workload, policy, policyName, config, ServiceTimeModel.DETERMINISTIC);
     }
 
     public Simulator(SimWorkload workload, Policy policy, String policyName, SimConfig config, ServiceTimeModel serviceModel) {
+        this(workload, policy, policyName, config, serviceModel, Engine.Options.NONE);
+    }
+
+    /** A run on an engine with {@code options} (model caches and cold starts; core pools are not used here). */
+    public Simulator(SimWorkload workload, Policy policy, String policyName, SimConfig config, ServiceTimeModel serviceModel,
+                     Engine.Options options) {
         this.cluster = workload.cluster();
         this.classes = workload.classes().toArray(new JobClass[0]);
         this.policy = policy;
@@ -83,7 +90,16 @@ public final class Simulator implements ClusterView {
         for (int i = 0; i < classes.length; i++) {
             arrivalRandom[i] = new SplittableRandom(config.seed() * 1_000_003L + i);
         }
-        this.servers = new Servers(cluster.servers());
+        this.engine = new Engine(cluster.servers(), this, options);
+        this.servers = engine.serverState();
+        this.caches = options.caches();
+        this.classModel = new int[classes.length];
+        Arrays.fill(classModel, Engine.NO_MODEL);
+        if (caches != null) {
+            for (int c = 0; c < classes.length; c++) {
+                classModel[c] = caches.modelIndex(classes[c].name());
+            }
+        }
         this.firstSeen = new long[cluster.servers()];
         this.firstTask = new int[cluster.servers()];
     }
@@ -94,41 +110,27 @@ public final class Simulator implements ClusterView {
         for (int c = 0; c < classes.length; c++) {
             scheduleArrival(c);
         }
-        boolean truncated = false;
-        while (!events.isEmpty()) {
-            if (measurement.complete()) {
-                break;
-            }
-            if (eventCount >= config.maxEvents()) {
-                truncated = true;
-                break;
-            }
-            now = events.peekTime();
-            long e = events.pop();
-            eventCount++;
-            long type = e & TYPE_MASK;
-            int index = (int) (e & ~TYPE_MASK);
-            if (type == ARRIVAL) {
-                arrive(index);
-            } else if (type == SERVER_DONE) {
-                serverDone(index);
-            } else {
-                linkDone();
-            }
-        }
+        boolean truncated = engine.run(measurement::complete, config.maxEvents());
         double wall = (System.nanoTime() - start) / 1e9;
-        return measurement.result(policyName, now, link.busySeconds(now), eventCount, wall, jobs.maxInFlight(), truncated);
+        return measurement.result(policyName, engine.now(), engine.linkBusySeconds(), engine.events(), wall,
+                jobs.maxInFlight(), truncated);
+    }
+
+    /** The engine this run drives (its cold starts, model caches). */
+    public Engine engine() {
+        return engine;
     }
 
     private void scheduleArrival(int c) {
         double rate = classes[c].ratePerSecond();
         if (rate > 0) {
             double gap = -Math.log(1.0 - arrivalRandom[c].nextDouble()) / rate;
-            events.push(now + gap, ARRIVAL | c);
+            engine.scheduleArrival(engine.now() + gap, c);
         }
     }
 
-    private void arrive(int c) {
+    @Override
+    public void arrival(int c) {
         JobClass jc = classes[c];
         boolean measured = measurement.arrival(jc);
         if (measurement.keepArriving(jobs.inFlight())) {
@@ -136,11 +138,11 @@ public final class Simulator implements ClusterView {
         }
         int slot = jobs.allocate();
         jobs.jobClass[slot] = c;
-        jobs.arrival[slot] = now;
+        jobs.arrival[slot] = engine.now();
         jobs.measured[slot] = measured;
         if (jc.kind() == JobKind.BACKGROUND_COMM) {
             jobs.remainingTasks[slot] = 0;
-            enqueueTransfer(slot, COMM_EDGE, jc.commBits());
+            engine.submitTransfer(item(slot, COMM_EDGE));
             return;
         }
         int n = jc.tasks();
@@ -158,6 +160,9 @@ public final class Simulator implements ClusterView {
             jobs.pendingInputs[base + t] = jc.inDegree(t);
             if (jc.taskOps(t) > 0) {
                 assign(base, t, s, jc.taskOps(t) / cluster.opsPerSecond());
+                if (classModel[c] != Engine.NO_MODEL) {
+                    caches.place(s, classModel[c]);
+                }
             }
         }
         for (int t = 0; t < n; t++) {
@@ -187,23 +192,25 @@ public final class Simulator implements ClusterView {
             taskDone(slot, t, s);
             return;
         }
-        long item = item(slot, t);
-        if (!servers.busy(s)) {
-            startTask(s, item, jc, t);
-        } else {
-            servers.enqueue(s, item, jc.taskOps(t) / cluster.opsPerSecond());
-        }
+        engine.submitTask(s, item(slot, t), jc.taskOps(t) / cluster.opsPerSecond());
     }
 
-    private void startTask(int s, long item, JobClass jc, int t) {
-        double service = serviceModel.taskSeconds(cluster, jc, t, s, now);
-        serviceModel.taskStarted(jc, t, s, now);
-        servers.start(s, item, now, now + service);
-        events.push(now + service, SERVER_DONE | s);
+    @Override
+    public double taskSeconds(int s, long item) {
+        JobClass jc = classes[jobs.jobClass[slotOf(item)]];
+        int t = indexOf(item);
+        double service = serviceModel.taskSeconds(cluster, jc, t, s, engine.now());
+        serviceModel.taskStarted(jc, t, s, engine.now());
+        return service;
     }
 
-    private void serverDone(int s) {
-        long item = servers.finish(s);
+    @Override
+    public int taskModel(long item) {
+        return classModel[jobs.jobClass[slotOf(item)]];
+    }
+
+    @Override
+    public void taskDone(int s, long item) {
         int slot = slotOf(item);
         int t = indexOf(item);
         int base = jobs.base(slot);
@@ -211,12 +218,7 @@ public final class Simulator implements ClusterView {
         if (--jobs.leftOnServer[base + jobs.firstOnServer[base + t]] == 0) {
             servers.jobs(s, -1);
         }
-        if (servers.hasQueued(s)) {
-            // start the next queued task before the finished one's children join the queue (FIFO)
-            long next = servers.pollQueued(s);
-            startTask(s, next, classes[jobs.jobClass[slotOf(next)]], indexOf(next));
-        }
-        taskDone(slotOf(item), indexOf(item), s);
+        taskDone(slot, t, s);
     }
 
     private void taskDone(int slot, int t, int s) {
@@ -230,7 +232,7 @@ public final class Simulator implements ClusterView {
             if (bits == 0 || jobs.server[base + child] == s) {
                 inputArrived(slot, child);
             } else {
-                enqueueTransfer(slot, e, bits);
+                engine.submitTransfer(item(slot, e));
             }
         }
         if (--jobs.remainingTasks[slot] == 0) {
@@ -244,31 +246,16 @@ public final class Simulator implements ClusterView {
         }
     }
 
-    private void enqueueTransfer(int slot, int edge, double bits) {
-        long item = item(slot, edge);
-        if (!link.busy()) {
-            startTransfer(item, bits, now);
-        } else {
-            link.enqueue(item, now);
-        }
-    }
-
-    private void startTransfer(long item, double bits, double enqueuedAt) {
+    @Override
+    public double transferSeconds(long item, double waitedSeconds) {
         if (jobs.measured[slotOf(item)]) {
-            measurement.transferStarted(now - enqueuedAt);
+            measurement.transferStarted(waitedSeconds);
         }
-        double service = serviceModel.transferSeconds(cluster, bits);
-        link.start(item, now, service);
-        events.push(now + service, LINK_DONE);
+        return serviceModel.transferSeconds(cluster, bitsOf(item));
     }
 
-    private void linkDone() {
-        long item = link.finish();
-        if (link.hasQueued()) {
-            double enqueuedAt = link.peekEnqueuedAt();
-            long next = link.pollQueued();
-            startTransfer(next, bitsOf(next), enqueuedAt);
-        }
+    @Override
+    public void transferDone(long item) {
         int slot = slotOf(item);
         int edge = indexOf(item);
         if (edge == COMM_EDGE) {
@@ -286,7 +273,7 @@ public final class Simulator implements ClusterView {
 
     private void jobDone(int slot) {
         if (jobs.measured[slot]) {
-            measurement.jobDone(jobs.jobClass[slot], now - jobs.arrival[slot]);
+            measurement.jobDone(jobs.jobClass[slot], engine.now() - jobs.arrival[slot]);
         }
         jobs.release(slot);
     }
@@ -311,7 +298,7 @@ public final class Simulator implements ClusterView {
 
     @Override
     public double now() {
-        return now;
+        return engine.now();
     }
 
     @Override
@@ -321,12 +308,12 @@ public final class Simulator implements ClusterView {
 
     @Override
     public int queueLength(int s) {
-        return servers.queueLength(s);
+        return engine.queueLength(s);
     }
 
     @Override
     public double queuedWorkSeconds(int s) {
-        return servers.queuedWorkSeconds(s, now);
+        return engine.queuedWorkSeconds(s);
     }
 
     @Override
@@ -336,7 +323,7 @@ public final class Simulator implements ClusterView {
 
     @Override
     public double assignedWorkSeconds(int s) {
-        return servers.assignedWorkSeconds(s, now);
+        return servers.assignedWorkSeconds(s, engine.now());
     }
 
     @Override
@@ -346,6 +333,6 @@ public final class Simulator implements ClusterView {
 
     @Override
     public int linkQueueLength() {
-        return link.queueLength();
+        return engine.linkQueueLength();
     }
 }

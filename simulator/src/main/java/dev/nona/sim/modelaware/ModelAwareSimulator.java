@@ -6,7 +6,10 @@ import dev.nona.modelaware.InferenceRequest;
 import dev.nona.modelaware.LatencyEstimator;
 import dev.nona.modelaware.ModelAwarePolicies;
 import dev.nona.modelaware.ModelAwarePolicy;
+import dev.nona.modelaware.ModelProfile;
 import dev.nona.modelaware.ModelRegistry;
+import dev.nona.sim.engine.Engine;
+import dev.nona.sim.engine.ModelCaches;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -29,17 +32,23 @@ import java.util.SplittableRandom;
  * <p>Based on: K. Liu, <i>Enabling Efficient ML Inference in SigmaOS with Model-Aware Scheduling</i>, MEng
  * thesis, MIT, 2025, Sections 4–6. It does not model σOS's own overheads (spawning procs, RPCs), which add a
  * few seconds to each of the thesis's measured workloads. Not thread-safe; one run per instance.
+ *
+ * <p>It runs on the simulator's one {@link Engine}, as a {@link Engine.Driver}: the machines' replicas are the
+ * engine's FIFO servers, their caches and cold starts the engine's {@link ModelCaches} (whose registry the
+ * policies read), their cores the engine's core pools, and CPU stages and network calls its timed actions.
  */
-public final class ModelAwareSimulator implements ClusterView {
+public final class ModelAwareSimulator implements ClusterView, Engine.Driver {
     private final ThesisWorkload workload;
     private final ModelAwarePolicy policy;
     private final long seed;
     private final boolean learn;
     private final ModelRegistry registry;
     private final LatencyEstimator estimator;
-    private final Map<String, SimServer> servers = new LinkedHashMap<>();
-    private final EventLoop loop = new EventLoop();
+    private final ModelCaches caches;
+    private final Engine engine;
+    private final SimModel[] models;
     private final LinkedList<SimRequest> waiting = new LinkedList<>();
+    private final SimRequest[] requests;
     private final double[] latencies;
     private final Map<String, Long> routes = new LinkedHashMap<>();
     private final Map<String, Long> strategies = new LinkedHashMap<>();
@@ -48,8 +57,6 @@ public final class ModelAwareSimulator implements ClusterView {
     private int groupOutstanding;
     private int groupToArrive;
     private int completed;
-    private long coldStarts;
-    private long evictions;
     private boolean ran;
 
     public ModelAwareSimulator(ThesisWorkload workload, String policyName, long seed) {
@@ -67,14 +74,21 @@ public final class ModelAwareSimulator implements ClusterView {
         ThesisCluster c = workload.cluster();
         this.registry = new ModelRegistry(c.targetOngoingRequests());
         this.estimator = new LatencyEstimator(c.networkLatencySeconds());
+        List<String> ids = new ArrayList<>();
         for (int i = 0; i < c.servers(); i++) {
-            String id = ThesisCluster.serverId(i);
-            servers.put(id, new SimServer(id, c.coresPerServer()));
-            registry.addServer(id, c.memoryMbPerServer());
+            ids.add(ThesisCluster.serverId(i));
         }
+        this.models = workload.models().toArray(new SimModel[0]);
+        List<ModelProfile> profiles = new ArrayList<>();
+        for (SimModel m : models) {
+            profiles.add(m.profile());
+        }
+        this.caches = new ModelCaches(registry, ids, c.memoryMbPerServer(), profiles);
+        this.engine = new Engine(c.servers(), this, new Engine.Options(caches, c.coresPerServer()));
         workload.models().forEach(m -> estimator.register(m.catalogProfile()));
         this.policy = ModelAwarePolicies.create(policyName, new SplittableRandom(seed), estimator);
         this.latencies = new double[workload.totalRequests()];
+        this.requests = new SimRequest[workload.totalRequests()];
     }
 
     /** Runs the whole request script and reports. */
@@ -83,8 +97,8 @@ public final class ModelAwareSimulator implements ClusterView {
             throw new IllegalStateException("a simulator runs once");
         }
         ran = true;
-        loop.after(0, this::startNextGroup);
-        loop.run();
+        engine.after(0, this::startNextGroup);
+        engine.run(() -> false, Long.MAX_VALUE);
         if (completed != latencies.length) {
             throw new IllegalStateException("BUG: " + (latencies.length - completed) + " requests never completed");
         }
@@ -92,8 +106,8 @@ public final class ModelAwareSimulator implements ClusterView {
         for (double x : latencies) {
             l.add(x);
         }
-        return new ModelAwareResult(policy.name(), seed, completed, loop.now(), coldStarts, evictions, l, routes,
-                strategies, loop.processed());
+        return new ModelAwareResult(policy.name(), seed, completed, engine.now(), engine.coldStarts(),
+                caches.evictions(), l, routes, strategies, engine.events());
     }
 
     @Override
@@ -103,7 +117,7 @@ public final class ModelAwareSimulator implements ClusterView {
 
     @Override
     public boolean hasRoom(String server, int cores) {
-        return servers.get(server).hasRoom(cores);
+        return engine.hasRoom(caches.serverIndex(server), cores);
     }
 
     private void startNextGroup() {
@@ -124,8 +138,9 @@ public final class ModelAwareSimulator implements ClusterView {
         groupToArrive--;
         int index = nextId++;
         SimRequest r = new SimRequest(new InferenceRequest("r" + index, g.model(), g.cores()),
-                workload.model(g.model()), nextGroup - 1, index);
-        r.arrival = loop.now();
+                workload.model(g.model()), caches.modelIndex(g.model()), nextGroup - 1, index);
+        r.arrival = engine.now();
+        requests[index] = r;
         waiting.add(r);
     }
 
@@ -141,18 +156,20 @@ public final class ModelAwareSimulator implements ClusterView {
 
     private void start(SimRequest r, Decision.Place p) {
         r.placement = p;
-        servers.get(p.cpuServer()).reserve(r.request.cores());
-        evictions += registry.assign(p.inferenceServer(), r.model.profile()).size();
+        r.cpuServer = caches.serverIndex(p.cpuServer());
+        r.inferenceServer = caches.serverIndex(p.inferenceServer());
+        engine.reserveCores(r.cpuServer, r.request.cores());
+        caches.place(r.inferenceServer, r.modelIndex);
         registry.beginRequest(p.inferenceServer());
         routes.merge(p.route().name(), 1L, Long::sum);
         strategies.merge(p.strategy(), 1L, Long::sum);
-        loop.after(r.model.preSeconds(), () -> callReplica(r));
+        engine.after(r.model.preSeconds(), () -> callReplica(r));
     }
 
     private void callReplica(SimRequest r) {
         if (r.placement.route() == Decision.Route.REMOTE) {
             double tN = workload.cluster().networkLatencySeconds();
-            loop.after(tN, () -> {
+            engine.after(tN, () -> {
                 if (learn) {
                     estimator.observeNetwork(tN);
                 }
@@ -164,49 +181,47 @@ public final class ModelAwareSimulator implements ClusterView {
     }
 
     private void enqueue(SimRequest r) {
-        SimServer s = servers.get(r.placement.inferenceServer());
-        s.enqueue(r);
-        serveNext(s);
+        engine.submitTask(r.inferenceServer, r.index, r.model.inferenceSeconds());
     }
 
-    private void serveNext(SimServer s) {
-        SimRequest r = s.nextForReplica();
-        if (r == null) {
-            return;
-        }
-        SimModel m = r.model;
-        if (registry.isLoaded(s.id, m.name())) {
-            infer(s, r);
-            return;
-        }
-        coldStarts++;
-        loop.after(m.coldStartSeconds(), () -> {
-            evictions += registry.markLoaded(s.id, m.profile()).size();
-            if (learn) {
-                estimator.observeColdStart(m.name(), m.coldStartSeconds());
-            }
-            infer(s, r);
-        });
+    @Override
+    public void arrival(int stream) {
+        throw new IllegalStateException("BUG: the thesis's request script schedules no Poisson arrivals");
     }
 
-    private void infer(SimServer s, SimRequest r) {
-        loop.after(r.model.inferenceSeconds(), () -> {
-            if (learn) {
-                estimator.observeInference(r.model.name(), r.model.inferenceSeconds());
-            }
-            s.replicaDone();
-            serveNext(s);
-            loop.after(r.model.postSeconds(), () -> finish(r));
-        });
+    @Override
+    public double taskSeconds(int server, long item) {
+        return requests[(int) item].model.inferenceSeconds();
+    }
+
+    @Override
+    public int taskModel(long item) {
+        return requests[(int) item].modelIndex;
+    }
+
+    @Override
+    public void modelLoaded(int server, int model, double seconds) {
+        if (learn) {
+            estimator.observeColdStart(models[model].name(), seconds);
+        }
+    }
+
+    @Override
+    public void taskDone(int server, long item) {
+        SimRequest r = requests[(int) item];
+        if (learn) {
+            estimator.observeInference(r.model.name(), r.model.inferenceSeconds());
+        }
+        engine.after(r.model.postSeconds(), () -> finish(r));
     }
 
     private void finish(SimRequest r) {
-        servers.get(r.placement.cpuServer()).release(r.request.cores());
+        engine.releaseCores(r.cpuServer, r.request.cores());
         registry.endRequest(r.placement.inferenceServer());
         if (learn) {
             estimator.observeCpu(r.model.name(), r.model.preSeconds() + r.model.postSeconds());
         }
-        latencies[r.index] = loop.now() - r.arrival;
+        latencies[r.index] = engine.now() - r.arrival;
         completed++;
         groupOutstanding--;
         RequestGroup g = workload.requests().get(r.group);

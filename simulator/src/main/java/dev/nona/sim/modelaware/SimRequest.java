@@ -3,18 +3,24 @@ package dev.nona.sim.modelaware;
 import dev.nona.modelaware.Decision;
 import dev.nona.modelaware.InferenceRequest;
 
-/** One request in flight in the model-aware simulator. */
+/** One request in flight in the model-aware simulator; its index is its item on the engine's servers. */
 final class SimRequest {
     final InferenceRequest request;
     final SimModel model;
+    /** The model's index in the engine's model caches. */
+    final int modelIndex;
     final int group;
     final int index;
     double arrival;
     Decision.Place placement;
+    /** Engine indices of the placement's servers. */
+    int cpuServer;
+    int inferenceServer;
 
-    SimRequest(InferenceRequest request, SimModel model, int group, int index) {
+    SimRequest(InferenceRequest request, SimModel model, int modelIndex, int group, int index) {
         this.request = request;
         this.model = model;
+        this.modelIndex = modelIndex;
         this.group = group;
         this.index = index;
     }

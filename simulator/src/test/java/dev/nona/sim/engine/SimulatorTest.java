@@ -150,4 +150,44 @@ final class SimulatorTest {
         assertThat(a.meanJctSeconds()).isEqualTo(b.meanJctSeconds());
         assertThat(a.events()).isEqualTo(b.events());
     }
+
+    private static SimResult run(SimWorkload w, dev.nona.sim.policy.Policy p, long jobs, Engine.Options options) {
+        return new Simulator(w, p, "test", new SimConfig(jobs, 0, 1, Long.MAX_VALUE), ServiceTimeModel.DETERMINISTIC,
+                options).run();
+    }
+
+    private static Engine.Options caches(int servers, String model, double coldStartSeconds) {
+        return new Engine.Options(ModelCaches.of(servers, 1000,
+                List.of(new dev.nona.modelaware.ModelProfile(model, 100, coldStartSeconds, 1, 0))), 0);
+    }
+
+    @Test
+    void modelCaches_theFirstJobOnAServerWaitsForItsModelsColdStart() {
+        // one job at a time, all four 1 s tasks on server 0: the first job loads the model (2.5 s), the rest run warm.
+        SimWorkload w = new SimWorkload(TestingWorkloads.cluster(2), List.of(TestingWorkloads.forkJoin(1e-6)));
+        Simulator sim = new Simulator(w, TestingWorkloads.fixed(0, 0, 0, 0), "test", new SimConfig(20, 0, 1, Long.MAX_VALUE),
+                ServiceTimeModel.DETERMINISTIC, caches(2, "forkjoin", 2.5));
+        SimResult r = sim.run();
+        assertThat(r.meanJctSeconds()).isCloseTo(4.0 + 2.5 / 20, within(1e-9));
+        assertThat(sim.engine().coldStarts()).isEqualTo(1);
+        // branch 2 on server 1 as well: server 1 loads it too, once, on the critical path (3.2 s + 2.5 s + 2.5 s).
+        Simulator split = new Simulator(w, TestingWorkloads.fixed(0, 0, 1, 0), "test", new SimConfig(20, 0, 1, Long.MAX_VALUE),
+                ServiceTimeModel.DETERMINISTIC, caches(2, "forkjoin", 2.5));
+        assertThat(split.run().meanJctSeconds()).isCloseTo(3.2 + 2 * 2.5 / 20, within(1e-9));
+        assertThat(split.engine().coldStarts()).isEqualTo(2);
+    }
+
+    @Test
+    void modelCaches_ofNoModelTheWorkloadRuns_leaveTheRunEventForEventAsTheDefault() {
+        SimWorkload w = new SimWorkload(TestingWorkloads.cluster(4), List.of(TestingWorkloads.forkJoin(0.5)));
+        SimResult off = run(w, TestingWorkloads.fixed(0, 1, 2, 3), 2_000);
+        SimResult on = run(w, TestingWorkloads.fixed(0, 1, 2, 3), 2_000, caches(4, "another-model", 2.5));
+        assertThat(on.meanJctSeconds()).isEqualTo(off.meanJctSeconds());
+        assertThat(on.p99JctSeconds()).isEqualTo(off.p99JctSeconds());
+        assertThat(on.linkUtilization()).isEqualTo(off.linkUtilization());
+        assertThat(on.events()).isEqualTo(off.events());
+        // and with the workload's model cached, the cold starts cost something
+        assertThat(run(w, TestingWorkloads.fixed(0, 1, 2, 3), 2_000, caches(4, "forkjoin", 2.5)).meanJctSeconds())
+                .isGreaterThan(off.meanJctSeconds());
+    }
 }

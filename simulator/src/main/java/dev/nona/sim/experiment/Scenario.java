@@ -30,8 +30,10 @@ public final class Scenario {
     private final double referenceLoad;
     private final NonaSolver nona;
     private final ExpertSearch expert;
+    private final ExpertSearch expertLive;
     private final Map<SimWorkload, SimTable> nonaCache = new IdentityHashMap<>();
     private final Map<SimWorkload, SimTable> expertCache = new IdentityHashMap<>();
+    private final Map<SimWorkload, SimTable> expertLiveCache = new IdentityHashMap<>();
     private SimTable nonaStarTable;
 
     public Scenario(SimWorkloads.Loaded loaded, CostModel costModel, ExpertSearch.Settings expertSettings, Consumer<String> progress) {
@@ -45,6 +47,7 @@ public final class Scenario {
         this.referenceLoad = referenceLoad;
         this.nona = new NonaSolver(loaded.analyses(), costModel);
         this.expert = new ExpertSearch(expertSettings, progress);
+        this.expertLive = ExpertSearch.withLiveMapping(expertSettings, progress, this::nonaTable);
     }
 
     public SimWorkloads.Loaded loaded() {
@@ -65,6 +68,11 @@ public final class Scenario {
         return expertCache.computeIfAbsent(w, expert::solve);
     }
 
+    /** {@code expert-jsq}'s table for {@code w}: searched under the live mapping, from whole and Nona's table (cached per instance). */
+    public SimTable expertLiveTable(SimWorkload w) {
+        return expertLiveCache.computeIfAbsent(w, expertLive::solve);
+    }
+
     /**
      * Nona*'s single table: solved once, for the workload file's cluster and mix at {@link #REFERENCE_LOAD}
      * (the paper: 50% load, 10 Gbit/s), then used for every load, bandwidth and rate error.
@@ -81,7 +89,8 @@ public final class Scenario {
         TableSolver nonaSource = x -> nonaTable(solvedFor);
         TableSolver starSource = x -> nonaStarTable();
         TableSolver expertSource = x -> expertTable(solvedFor);
-        PolicyContext context = new PolicyContext(w, seed, nonaSource, starSource, expertSource);
+        TableSolver expertLiveSource = x -> expertLiveTable(solvedFor);
+        PolicyContext context = new PolicyContext(w, seed, nonaSource, starSource, expertSource, expertLiveSource);
         Policy p = PolicyRegistry.create(policy, context);
         return new Simulator(w, p, policy, SimConfig.of(jobs, seed)).run();
     }

@@ -13,11 +13,19 @@ import java.util.SplittableRandom;
  * @param seed       the run's seed
  * @param nona       Nona's optimiser, solving for a workload's stated rates
  * @param nonaStar   the single table Nona* uses at every load (solved once, at a reference load)
- * @param expert     the simulation-guided search that produces Expert's table for a workload
+ * @param expert     the simulation-guided search that produces Expert's table for a workload (scored under Nona's
+ *                   uniform mapping, the paper's Expert)
+ * @param expertLive the same search scoring its candidates under the live mapping {@code expert-jsq} deploys
  */
-public record PolicyContext(SimWorkload workload, long seed, TableSolver nona, TableSolver nonaStar, TableSolver expert) {
+public record PolicyContext(SimWorkload workload, long seed, TableSolver nona, TableSolver nonaStar, TableSolver expert,
+                            TableSolver expertLive) {
     public PolicyContext {
         Objects.requireNonNull(workload, "policy context workload");
+    }
+
+    /** A context without the live-mapping expert search ({@code expert-jsq} then fails with a clear error). */
+    public PolicyContext(SimWorkload workload, long seed, TableSolver nona, TableSolver nonaStar, TableSolver expert) {
+        this(workload, seed, nona, nonaStar, expert, unconfigured("the live-mapping expert search (expert-jsq)"));
     }
 
     /** The policy's own random stream, independent of the arrival streams. */
@@ -27,9 +35,13 @@ public record PolicyContext(SimWorkload workload, long seed, TableSolver nona, T
 
     /** A context for policies that need no table. */
     public static PolicyContext basic(SimWorkload workload, long seed) {
-        TableSolver none = w -> {
-            throw new IllegalStateException("no placement table solver is configured");
+        TableSolver none = unconfigured("a placement table solver");
+        return new PolicyContext(workload, seed, none, none, none, none);
+    }
+
+    private static TableSolver unconfigured(String what) {
+        return w -> {
+            throw new IllegalStateException("no " + what + " is configured");
         };
-        return new PolicyContext(workload, seed, none, none, none);
     }
 }

@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
@@ -40,7 +41,7 @@ import java.util.function.Consumer;
  * than the incumbent. The paper's Expert mixes only the best pure option $a$ with the runner-up $b$ and makes
  * {@code passes} passes (unchanged, so that the paper's experiments reproduce). The live search is exhaustive over
  * the shortlist coordinate by coordinate: it mixes every pair of options $(a, b)$ and repeats passes until one
- * changes nothing (at most {@link #MAX_PASSES}), so its result is a coordinate-wise optimum: no single coordinate's
+ * changes nothing (at most {@link #MAX_PASSES}; the scoring runs are deterministic, so another pass would repeat it), so its result is a coordinate-wise optimum: no single coordinate's
  * pure option or pairwise mixture on the grid beats it by 0.5% in the scoring run. It is not an exhaustive search
  * over the product of the coordinates (exponential), nor over mixtures of three or more options.
  *
@@ -56,7 +57,7 @@ public final class ExpertSearch implements TableSolver {
     /**
      * @param jobs        inference jobs per scoring simulation
      * @param seed        the common seed of every scoring simulation
-     * @param passes      passes over the subgraphs (the live search: at least this many, until one changes nothing)
+     * @param passes      passes over the subgraphs (the paper's Expert; the live search passes until one changes nothing)
      * @param optionLimit most triplets enumerated per subgraph before the Pareto filter
      */
     public record Settings(long jobs, long seed, int passes, int optionLimit) {
@@ -132,6 +133,8 @@ public final class ExpertSearch implements TableSolver {
 
     @Override
     public SimTable solve(SimWorkload workload) {
+        long startNanos = System.nanoTime();
+        int startSimulations = simulations;
         List<JobClass> classes = workload.classes();
         SimTable given = startingTable == null ? null : startingTable.solve(workload);
         List<List<List<SubgraphTable>>> options = new ArrayList<>();
@@ -175,15 +178,15 @@ public final class ExpertSearch implements TableSolver {
             }
         }
         List<int[]> coordinates = coordinates(classes);
-        int maxPasses = exhaustive ? Math.max(settings.passes(), MAX_PASSES) : settings.passes();
+        int maxPasses = exhaustive ? MAX_PASSES : settings.passes();
         for (int pass = 0; pass < maxPasses; pass++) {
             double before = best;
             for (int[] cg : coordinates) {
                 best = improve(workload, options, current, cg, best);
             }
             progress.accept("expert search (" + mapping + "): pass " + (pass + 1) + " mean JCT " + best + " s after " + simulations + " simulations");
-            if (exhaustive && pass + 1 >= settings.passes() && !(best < before)) {
-                break;
+            if (exhaustive && !(best < before)) {
+                break; // the scoring runs are deterministic: a pass that changed nothing would repeat itself
             }
         }
         Map<String, SimTable> candidates = new LinkedHashMap<>();
@@ -192,7 +195,10 @@ public final class ExpertSearch implements TableSolver {
         if (given != null) {
             candidates.put("starting table", given);
         }
-        return validated(workload, candidates);
+        SimTable kept = validated(workload, candidates);
+        progress.accept(String.format(Locale.ROOT, "expert search (%s): solved in %.1f s (starting table included), %d simulations",
+                mapping, (System.nanoTime() - startNanos) / 1e9, simulations - startSimulations));
+        return kept;
     }
 
     /**

@@ -25,7 +25,7 @@ public record PolicyContext(SimWorkload workload, long seed, TableSolver nona, T
 
     /** A context without the live-mapping expert search ({@code expert-jsq} then fails with a clear error). */
     public PolicyContext(SimWorkload workload, long seed, TableSolver nona, TableSolver nonaStar, TableSolver expert) {
-        this(workload, seed, nona, nonaStar, expert, unconfigured("the live-mapping expert search (expert-jsq)"));
+        this(workload, seed, nona, nonaStar, expert, unconfigured("live-mapping expert search (expert-jsq)"));
     }
 
     /** The policy's own random stream, independent of the arrival streams. */
@@ -35,7 +35,7 @@ public record PolicyContext(SimWorkload workload, long seed, TableSolver nona, T
 
     /** A context for policies that need no table. */
     public static PolicyContext basic(SimWorkload workload, long seed) {
-        TableSolver none = unconfigured("a placement table solver");
+        TableSolver none = unconfigured("placement table solver");
         return new PolicyContext(workload, seed, none, none, none, none);
     }
 

@@ -93,6 +93,8 @@ public final class ExpertSearch implements TableSolver {
     private final TableSolver startingTable;
     private final boolean exhaustive;
     private int simulations;
+    /** The best short-run score of any candidate in the current pass, kept or not (for the progress line). */
+    private double bestSeen;
     private Validation lastValidation;
 
     /** The paper's Expert: scores under Nona's uniform mapping, starts from whole. */
@@ -183,10 +185,12 @@ public final class ExpertSearch implements TableSolver {
         int maxPasses = exhaustive ? MAX_PASSES : settings.passes();
         for (int pass = 0; pass < maxPasses; pass++) {
             double before = best;
+            bestSeen = Double.MAX_VALUE;
             for (int[] cg : coordinates) {
                 best = improve(workload, options, current, cg, best);
             }
-            progress.accept("expert search (" + mapping + "): pass " + (pass + 1) + " mean JCT " + best + " s after " + simulations + " simulations");
+            progress.accept("expert search (" + mapping + "): pass " + (pass + 1) + " mean JCT " + best + " s after " + simulations
+                    + " simulations (best candidate " + bestSeen + " s)");
             if (exhaustive && !(best < before)) {
                 break; // the scoring runs are deterministic: a pass that changed nothing would repeat itself
             }
@@ -302,7 +306,9 @@ public final class ExpertSearch implements TableSolver {
         TablePolicy policy = new TablePolicy(table, new SplittableRandom(seed), mapping);
         SimConfig config = new SimConfig(jobs, jobs / 5, seed, 200_000_000L);
         double mean = new Simulator(w, policy, "expert-candidate", config).run().meanJctSeconds();
-        return Double.isNaN(mean) ? Double.MAX_VALUE : mean;
+        double s = Double.isNaN(mean) ? Double.MAX_VALUE : mean;
+        bestSeen = Math.min(bestSeen, s);
+        return s;
     }
 
     /** One coordinate {@code {class, subgraph...}} per class and subgraph shape, heaviest class first. */

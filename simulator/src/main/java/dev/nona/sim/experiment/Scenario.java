@@ -31,9 +31,11 @@ public final class Scenario {
     private final NonaSolver nona;
     private final NonaSolver controller;
     private final ExpertSearch expert;
+    private final ExpertSearch expertLive;
     private final Map<SimWorkload, SimTable> nonaCache = new IdentityHashMap<>();
     private final Map<SimWorkload, SimTable> controllerCache = new IdentityHashMap<>();
     private final Map<SimWorkload, SimTable> expertCache = new IdentityHashMap<>();
+    private final Map<SimWorkload, SimTable> expertLiveCache = new IdentityHashMap<>();
     private SimTable nonaStarTable;
 
     public Scenario(SimWorkloads.Loaded loaded, CostModel costModel, ExpertSearch.Settings expertSettings, Consumer<String> progress) {
@@ -57,6 +59,7 @@ public final class Scenario {
         this.nona = new NonaSolver(loaded.analyses(), costModel);
         this.controller = new NonaSolver(loaded.analyses(), controllerCostModel);
         this.expert = new ExpertSearch(expertSettings, progress);
+        this.expertLive = ExpertSearch.withLiveMapping(expertSettings, progress, this::controllerTable); // starts from the table it measures
     }
 
     public SimWorkloads.Loaded loaded() {
@@ -95,6 +98,11 @@ public final class Scenario {
         return expertCache.computeIfAbsent(w, expert::solve);
     }
 
+    /** {@code expert-jsq}'s table for {@code w}: searched under the live mapping, from whole and Nona's table (cached per instance). */
+    public SimTable expertLiveTable(SimWorkload w) {
+        return expertLiveCache.computeIfAbsent(w, expertLive::solve);
+    }
+
     /**
      * Nona*'s single table: solved once, for the workload file's cluster and mix at {@link #REFERENCE_LOAD}
      * (the paper: 50% load, 10 Gbit/s), then used for every load, bandwidth and rate error.
@@ -112,7 +120,9 @@ public final class Scenario {
         TableSolver starSource = x -> nonaStarTable();
         TableSolver expertSource = x -> expertTable(solvedFor);
         TableSolver controllerSource = x -> controllerTable(solvedFor);
-        PolicyContext context = new PolicyContext(w, seed, nonaSource, starSource, expertSource, controllerSource);
+        TableSolver expertLiveSource = x -> expertLiveTable(solvedFor);
+        PolicyContext context = new PolicyContext(w, seed, nonaSource, starSource, expertSource, expertLiveSource,
+                controllerSource);
         Policy p = PolicyRegistry.create(policy, context);
         return new Simulator(w, p, policy, SimConfig.of(jobs, seed)).run();
     }

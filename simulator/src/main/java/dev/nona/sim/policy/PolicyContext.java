@@ -13,19 +13,24 @@ import java.util.SplittableRandom;
  * @param seed       the run's seed
  * @param nona       Nona's optimiser, solving for a workload's stated rates
  * @param nonaStar   the single table Nona* uses at every load (solved once, at a reference load)
- * @param expert     the simulation-guided search that produces Expert's table for a workload
+ * @param expert     the simulation-guided search that produces Expert's table for a workload (scored under Nona's
+ *                   uniform mapping, the paper's Expert)
+ * @param expertLive the same search scoring its candidates under the live mapping {@code expert-jsq} deploys
  * @param controller the controller's optimiser (the cost model of its own mapping, {@code controller-mapping}, unless
  *                   a run asks for another), for the policies that place as the controller does
  */
 public record PolicyContext(SimWorkload workload, long seed, TableSolver nona, TableSolver nonaStar, TableSolver expert,
-                            TableSolver controller) {
+                            TableSolver expertLive, TableSolver controller) {
     public PolicyContext {
         Objects.requireNonNull(workload, "policy context workload");
     }
 
-    /** With the controller's policies solved by {@code nona} as well. */
+    /**
+     * A context without the live-mapping expert search ({@code expert-jsq} then fails with a clear error), whose
+     * controller policies sample {@code nona}'s tables.
+     */
     public PolicyContext(SimWorkload workload, long seed, TableSolver nona, TableSolver nonaStar, TableSolver expert) {
-        this(workload, seed, nona, nonaStar, expert, nona);
+        this(workload, seed, nona, nonaStar, expert, unconfigured("live-mapping expert search (expert-jsq)"), nona);
     }
 
     /** The policy's own random stream, independent of the arrival streams. */
@@ -35,9 +40,13 @@ public record PolicyContext(SimWorkload workload, long seed, TableSolver nona, T
 
     /** A context for policies that need no table. */
     public static PolicyContext basic(SimWorkload workload, long seed) {
-        TableSolver none = w -> {
-            throw new IllegalStateException("no placement table solver is configured");
+        TableSolver none = unconfigured("placement table solver");
+        return new PolicyContext(workload, seed, none, none, none, none, none);
+    }
+
+    private static TableSolver unconfigured(String what) {
+        return w -> {
+            throw new IllegalStateException("no " + what + " is configured");
         };
-        return new PolicyContext(workload, seed, none, none, none, none);
     }
 }

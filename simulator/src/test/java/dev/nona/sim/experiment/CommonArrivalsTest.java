@@ -58,7 +58,7 @@ final class CommonArrivalsTest {
     /** "class@time" of every inference job placed, in order, by {@code policy} at {@code seed}. */
     private List<String> arrivals(String policy, long seed) {
         PolicyContext context = new PolicyContext(w, seed, x -> scenario.nonaTable(w), x -> scenario.nonaStarTable(),
-                x -> scenario.expertTable(w));
+                x -> scenario.expertTable(w), x -> scenario.expertLiveTable(w), x -> scenario.controllerTable(w));
         Policy placing = PolicyRegistry.create(policy, context);
         List<String> seen = new ArrayList<>();
         Policy recording = (int classIndex, JobClass jobClass, ClusterView view, int[] servers) -> {

@@ -11,6 +11,7 @@ import dev.nona.sim.engine.SimConfig;
 import dev.nona.sim.engine.SimResult;
 import dev.nona.sim.engine.Simulator;
 import dev.nona.sim.policy.baseline.OpportunisticPolicy;
+import dev.nona.sim.policy.expert.SubgraphOptions;
 import dev.nona.sim.policy.table.SimChoice;
 import dev.nona.sim.policy.table.SubgraphTable;
 import dev.nona.sim.policy.table.TablePolicy;
@@ -32,6 +33,21 @@ final class PoliciesTest {
         assertThat(PolicyRegistry.experimentPolicies()).containsExactlyInAnyOrderElementsOf(PolicyRegistry.names());
         assertThatThrownBy(() -> PolicyRegistry.create("decima", PolicyContext.basic(FORK, 1)))
                 .hasMessageContaining("'decima'");
+    }
+
+    @Test
+    void expertAndExpertJsq_takeTheirOwnTables() {
+        List<SimChoice> front = SubgraphOptions.paretoFront(FORK.classes().get(0),
+                FORK.classes().get(0).subgraphs().get(0), FORK.cluster(), 1000);
+        SimTable split = new SimTable(List.of(List.of(SubgraphTable.pure(front.get(1)))), List.of(Double.NaN));
+        SimTable whole = new SimTable(List.of(List.of(SubgraphTable.pure(front.get(0)))), List.of(Double.NaN));
+        PolicyContext context = new PolicyContext(FORK, 3, w -> split, w -> split, w -> split, w -> whole, w -> split);
+        SimConfig config = new SimConfig(3_000, 300, 3, Long.MAX_VALUE);
+        assertThat(new Simulator(FORK, PolicyRegistry.create("expert", context), "expert", config).run().linkUtilization()).isPositive();
+        assertThat(new Simulator(FORK, PolicyRegistry.create("expert-jsq", context), "expert-jsq", config).run().linkUtilization()).isZero();
+        PolicyContext withoutLive = new PolicyContext(FORK, 3, w -> split, w -> split, w -> split);
+        assertThatThrownBy(() -> PolicyRegistry.create("expert-jsq", withoutLive))
+                .hasMessageContaining("no live-mapping expert search (expert-jsq) is configured");
     }
 
     @Test

@@ -19,10 +19,11 @@ public final class ExpertPolicy {
     }
 
     /**
-     * Expert's table with the live server mapping of {@code nona-jsq} ({@link ServerMapping#LIVE_QUEUES}), the
-     * yardstick for Nona with live mapping. The search itself scores tables under the uniform mapping.
+     * {@code expert-jsq}: the live server mapping of {@code nona-jsq} ({@link ServerMapping#LIVE_QUEUES}) with the table
+     * that {@link ExpertSearch#withLiveMapping} found scoring every candidate under that same mapping (from whole and
+     * from Nona's table): the yardstick for Nona with live mapping and for the controller.
      */
     public static Policy createWithLiveMapping(PolicyContext context) {
-        return new TablePolicy(context.expert().solve(context.workload()), context.random(), ServerMapping.LIVE_QUEUES);
+        return new TablePolicy(context.expertLive().solve(context.workload()), context.random(), ServerMapping.LIVE_QUEUES);
     }
 }

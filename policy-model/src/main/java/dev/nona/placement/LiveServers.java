@@ -74,6 +74,9 @@ public final class LiveServers {
     private double liveOps;
     /** The newest event time among the reports (epoch ms). */
     private long newestReport = Long.MIN_VALUE;
+    /** Event-time ticks per second of the ledger's clock: 1,000 (epoch ms, the controller's) unless given. */
+    private final long ticksPerSecond;
+    private final long maxAheadTicks;
 
     /**
      * No server yet; add them with {@link #report}.
@@ -84,6 +87,25 @@ public final class LiveServers {
      * @param livenessTimeoutMillis a server unheard for longer is not used, {@code > 0}
      */
     public LiveServers(int targetOngoingRequests, int subtask, int parallelism, long livenessTimeoutMillis) {
+        this(targetOngoingRequests, subtask, parallelism, livenessTimeoutMillis, 1_000);
+    }
+
+    /**
+     * As {@link #LiveServers(int, int, int, long)}, with event times (every {@code eventTime} and
+     * {@code eventTimeMillis} argument) in ticks of {@code 1 / eventTicksPerSecond} s instead of milliseconds: the
+     * simulator passes nanoseconds of simulated time, so that rounding to its clock does not perturb the ledger
+     * (with milliseconds a server predicted to drain could still hold up to half a millisecond of work). The
+     * liveness clock stays in milliseconds.
+     *
+     * @param eventTicksPerSecond event-time ticks per second, {@code >= 1}
+     */
+    public LiveServers(int targetOngoingRequests, int subtask, int parallelism, long livenessTimeoutMillis,
+            long eventTicksPerSecond) {
+        if (eventTicksPerSecond < 1) {
+            throw new IllegalArgumentException("event ticks per second (" + eventTicksPerSecond + ") must be >= 1");
+        }
+        this.ticksPerSecond = eventTicksPerSecond;
+        this.maxAheadTicks = Math.multiplyExact(MAX_AHEAD_OF_TELEMETRY_MILLIS, eventTicksPerSecond) / 1_000;
         if (targetOngoingRequests < 1) {
             throw new IllegalArgumentException("placement.target-ongoing-requests (" + targetOngoingRequests + ") must be >= 1");
         }
@@ -188,9 +210,9 @@ public final class LiveServers {
         expireSilent(nowMillis, s -> { });
     }
 
-    /** Epoch milliseconds as the ledger's clock, seconds. */
-    static double seconds(long epochMillis) {
-        return epochMillis / 1000.0;
+    /** Event time (epoch ms, or the ticks given at construction) as the ledger's clock, seconds. */
+    private double seconds(long eventTime) {
+        return (double) eventTime / ticksPerSecond;
     }
 
     /**
@@ -199,7 +221,7 @@ public final class LiveServers {
      * into the future (it would stop draining until the real time caught up).
      */
     private double requestSeconds(long eventTime) {
-        return seconds(newestReport == Long.MIN_VALUE ? eventTime : Math.min(eventTime, newestReport + MAX_AHEAD_OF_TELEMETRY_MILLIS));
+        return seconds(newestReport == Long.MIN_VALUE ? eventTime : Math.min(eventTime, newestReport + maxAheadTicks));
     }
 
     /** Live servers. */

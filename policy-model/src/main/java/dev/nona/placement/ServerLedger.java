@@ -79,7 +79,7 @@ public final class ServerLedger {
     private double[] backlog = new double[0];
     private double[] asOf = new double[0];
     private int[] reported = new int[0];
-    /** Until when the reported requests count at least: report time plus reported work; infinite when unknown. */
+    /** When the reported work drains: report time plus reported work; infinite when unknown (count to the next report). */
     private double[] reportedUntil = new double[0];
     /** Per server, a FIFO of this placer's own requests since the report (until it drains): send time, work. */
     private Requests[] own = new Requests[0];
@@ -381,11 +381,21 @@ public final class ServerLedger {
      * unknown).
      */
     public int ongoing(int s, double now) {
-        double drained = asOf[s] + backlog[s];
-        if (now >= drained) {
+        forgetIfDrained(s, now);
+        return reported[s] + own[s].size;
+    }
+
+    /**
+     * Forgets server {@code s}'s requests once it is predicted to drain by {@code now} (the reported ones only when
+     * their work is known: else they count until the next report).
+     */
+    private void forgetIfDrained(int s, double now) {
+        if (now >= asOf[s] + backlog[s]) {
             own[s].clear();
+            if (reportedUntil[s] != Double.POSITIVE_INFINITY) {
+                reported[s] = 0;
+            }
         }
-        return (now < reportedUntil[s] || now < drained ? reported[s] : 0) + own[s].size;
     }
 
     /**
@@ -397,12 +407,9 @@ public final class ServerLedger {
             throw new IllegalArgumentException("request work (" + workSeconds + " s) must be finite and >= 0");
         }
         double t = Math.max(now, asOf[s]);
-        double left = backlog(s, t);
+        forgetIfDrained(s, t); // keeps the ring as long as the requests in flight, even if nobody asks ongoing()
         Requests q = own[s];
-        if (left == 0) {
-            q.clear(); // drained: keeps the ring as long as the requests in flight, even if nobody asks ongoing()
-        }
-        backlog[s] = left + workSeconds;
+        backlog[s] = backlog(s, t) + workSeconds;
         asOf[s] = t;
         double finish = t + backlog[s];
         if (q.size == maxTracked) {

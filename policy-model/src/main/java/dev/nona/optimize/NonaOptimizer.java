@@ -45,7 +45,7 @@ public final class NonaOptimizer {
         /**
          * The default {@code minSplitGain} under the controller's mapping: 0.5%. On {@code examples/zoo.json} the
          * controller-mapping optimum gains 1.9&ndash;3.4% over the whole-job $\theta$ at loads 0.1&ndash;0.3 (the
-         * simulated {@code nona-controller} gains 1.5&ndash;3.1% over {@code jsq} there), but only 0.036&ndash;0.052%
+         * simulated {@code nona-controller} gains 1.7&ndash;3.1% over {@code jsq} there), but only 0.036&ndash;0.052%
          * at 0.4&ndash;0.6, where the simulated split tables were 0.07&ndash;0.45% slower than whole jobs: a gain
          * smaller than the model's error on the difference between two tables (docs/optimizer.md).
          */

@@ -49,6 +49,22 @@ final class LiveServersTest {
         return s;
     }
 
+    /**
+     * Event times in nanoseconds (the simulator's clock): a report at 1 s of 0.5 s of work has 0.25 s left at
+     * 1.25 s, and 1 ns later 1 ns less, which milliseconds could not tell.
+     */
+    @Test
+    void eventTicks_nanoseconds_keepTheLedgersClockUnrounded() {
+        LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT, 1_000_000_000L);
+        int s = servers.report("a", true, 1e9, 1, 0.5, List.of("m"), 1_000_000_000L, 1_000);
+        assertThat(servers.backlogSeconds(s, 1_250_000_000L)).isCloseTo(0.25, within(1e-12));
+        assertThat(servers.backlogSeconds(s, 1_250_000_001L)).isCloseTo(0.25 - 1e-9, within(1e-12));
+        assertThat(servers.ongoing(s, 1_499_999_999L)).isEqualTo(1);
+        assertThat(servers.ongoing(s, 1_500_000_000L)).as("drained at 1.5 s").isZero();
+        assertThatThrownBy(() -> new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT, 0))
+                .hasMessageContaining("event ticks per second (0)");
+    }
+
     @Test
     void pick_warmUnderTarget_leastBacklogFirst() {
         // s0: warm, at the target (3); s1 and s4: warm, under it, 2 s and 1 s of work; s2: warm, down; s3: cold, idle.

@@ -25,7 +25,7 @@ final class ControllerConfigTest {
         assertThat(c.solveRetry().max()).isEqualTo(Duration.ofSeconds(60));
         assertThat(c.topics().requests()).isEqualTo("inference-requests");
         assertThat(c.stateBackend()).isEqualTo("hashmap");
-        assertThat(c.targetOngoingRequests()).isEqualTo(3);
+        assertThat(c.targetOngoingRequests()).isEqualTo(2);
         assertThat(c.controlLimits().maxTasks()).isEqualTo(10_000);
         assertThat(c.controlLimits().maxEdges()).isEqualTo(20_000);
         assertThat(c.controlLimits().knownServers()).as("cluster.servers unset: every server").isEmpty();

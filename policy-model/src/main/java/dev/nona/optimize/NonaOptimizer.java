@@ -31,14 +31,46 @@ import java.util.function.BooleanSupplier;
  * Congestion-Aware Job Scheduler for Real-Time Inference Queries", CloudNet 2024, Section III-C.
  */
 public final class NonaOptimizer {
-    /** Search effort. */
-    public record Options(int gridPoints, int refineSteps, int polishSteps) {
+    /**
+     * Search effort, and how much the optimum must gain to split.
+     *
+     * @param minSplitGain the least relative gain of the optimum over the least-cut $\theta$ (every subgraph on the
+     *                     triplet cutting the fewest bits, usually whole) for the optimum to be kept, in $[0, 1)$;
+     *                     below it the least-cut $\theta$ is returned. NaN: the cost model's default,
+     *                     {@link #DEFAULT_CONTROLLER_MAPPING_MIN_SPLIT_GAIN} under the controller's mapping, else 0
+     *                     (the paper's formulation and the uniform mapping are solved exactly).
+     */
+    public record Options(int gridPoints, int refineSteps, int polishSteps, double minSplitGain) {
         public static final Options DEFAULT = new Options(24, 40, 10);
+        /**
+         * The default {@code minSplitGain} under the controller's mapping: 0.5%. On {@code examples/zoo.json} the
+         * controller-mapping optimum gains 1.9&ndash;3.4% over the whole-job $\theta$ at loads 0.1&ndash;0.3 (the
+         * simulated {@code nona-controller} gains 1.7&ndash;3.1% over {@code jsq} there), but only 0.036&ndash;0.052%
+         * at 0.4&ndash;0.6, where the simulated split tables were 0.07&ndash;0.45% slower than whole jobs: a gain
+         * smaller than the model's error on the difference between two tables (docs/optimizer.md).
+         */
+        public static final double DEFAULT_CONTROLLER_MAPPING_MIN_SPLIT_GAIN = 0.005;
+
+        /** With {@code minSplitGain} NaN: the cost model's default. */
+        public Options(int gridPoints, int refineSteps, int polishSteps) {
+            this(gridPoints, refineSteps, polishSteps, Double.NaN);
+        }
 
         public Options {
             if (gridPoints < 2 || refineSteps < 0 || polishSteps < 0) {
                 throw new IllegalArgumentException("options: gridPoints (" + gridPoints + ") must be >= 2, steps >= 0");
             }
+            if (!Double.isNaN(minSplitGain) && !(minSplitGain >= 0 && minSplitGain < 1)) {
+                throw new IllegalArgumentException("options: minSplitGain (" + minSplitGain + ") must be in [0, 1), or NaN");
+            }
+        }
+
+        /** {@code minSplitGain}, or the default of {@code costModel} when it is NaN. */
+        public double minSplitGain(CostModel costModel) {
+            if (!Double.isNaN(minSplitGain)) {
+                return minSplitGain;
+            }
+            return costModel.controllerMapping() ? DEFAULT_CONTROLLER_MAPPING_MIN_SPLIT_GAIN : 0;
         }
     }
 

@@ -52,6 +52,14 @@ final class PhiSearch {
         if (best == null) {
             return result(minCut, iterations, "BUG: no feasible theta found although rho_min = " + rhoMin + " < 1");
         }
+        // keep the least-cut theta unless the optimum gains more than the model's error on such a difference
+        double margin = options.minSplitGain(cp.problem.costModel());
+        if (margin > 0 && best != minCut) {
+            double leastCut = cp.evaluate(minCut).objective();
+            if (bestObjective >= leastCut * (1 - margin)) {
+                return result(minCut, iterations, "");
+            }
+        }
         return result(best, iterations, "");
     }
 

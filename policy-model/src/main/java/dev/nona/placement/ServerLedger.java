@@ -10,9 +10,13 @@ import java.util.random.RandomGenerator;
  * requests it has in flight and the seconds of work it holds (queued, running, and stages waiting for their
  * inputs) at a time $t_r$; between reports the ledger predicts, as the thesis's {@code MASched} counts a request the
  * moment it routes it: the backlog drains at one second of work per second, and every request this placer sends
- * there adds its work $\sum_t p^t/\nu$ (the tasks it runs there) behind the backlog, FIFO, so it is predicted to
- * finish at $t + B(t) + w$. The ongoing requests of a server at $t$ are those of its report (until its reported
- * work has drained) plus this placer's own requests not yet predicted finished.
+ * there adds its work $\sum_t p^t/\nu$ (the tasks it runs there), so the server is predicted to drain at
+ * $t + B(t) + w$. A server serves its ready tasks in turn, so the requests it holds interleave (about processor
+ * sharing, not first-come-first-served): the ongoing requests of a server at $t$ are those of its report and this
+ * placer's own requests since, all counted until the server is predicted to drain. (Predicting them to finish one
+ * after the other, FCFS, undercounted busy servers: at load 0.9 on {@code examples/zoo.json} with 1-s telemetry the
+ * simulated controller's mean JCT was 1.3&ndash;2.1% higher than with this rule at a target of 3, and
+ * 1.7&ndash;2.8% at a target of 2, seeds 1&ndash;3.)
  *
  * <p>A report forgets this placer's requests sent at or before $t_r$ (the report counts them) and re-queues the later
  * ones behind the reported work. When a report does not say its work (an older agent), the backlog is estimated as
@@ -76,9 +80,9 @@ public final class ServerLedger {
     private double[] backlog = new double[0];
     private double[] asOf = new double[0];
     private int[] reported = new int[0];
-    /** When the reported requests are predicted done: report time plus reported work; infinite when unknown. */
+    /** When the reported work drains: report time plus reported work; infinite when unknown (count to the next report). */
     private double[] reportedUntil = new double[0];
-    /** Per server, a FIFO of this placer's own requests since the report: send time, work, predicted finish. */
+    /** Per server, a FIFO of this placer's own requests since the report (until it drains): send time, work. */
     private Requests[] own = new Requests[0];
     private boolean[] up = new boolean[0];
     private boolean[] owned = new boolean[0];
@@ -361,7 +365,6 @@ public final class ServerLedger {
             double start = Math.max(q.sent[k], asOf[s]);
             backlog[s] = Math.max(0, backlog[s] - (start - asOf[s])) + q.work[k];
             asOf[s] = start;
-            q.finish[k] = start + backlog[s];
         }
         parked[s] = false; // the next pick looks at its new count
         present(s);
@@ -373,31 +376,47 @@ public final class ServerLedger {
         return Math.max(0, backlog[s] - Math.max(0, now - asOf[s]));
     }
 
-    /** Predicted requests in flight at server {@code s} at time {@code now}. */
+    /**
+     * Predicted requests in flight at server {@code s} at time {@code now}: the reported ones and this placer's own
+     * since, until the server is predicted to drain (the reported ones until the next report when their work is
+     * unknown).
+     */
     public int ongoing(int s, double now) {
-        Requests q = own[s];
-        q.dropFinishedBy(now);
-        return (now < reportedUntil[s] ? reported[s] : 0) + q.size;
+        forgetIfDrained(s, now);
+        return reported[s] + own[s].size;
+    }
+
+    /**
+     * Forgets server {@code s}'s requests once it is predicted to drain by {@code now} (the reported ones only when
+     * their work is known: else they count until the next report).
+     */
+    private void forgetIfDrained(int s, double now) {
+        if (now >= asOf[s] + backlog[s]) {
+            own[s].clear();
+            if (reportedUntil[s] != Double.POSITIVE_INFINITY) {
+                reported[s] = 0;
+            }
+        }
     }
 
     /**
      * Records a request sent to server {@code s} at {@code now} with {@code workSeconds} of work there; returns its
-     * predicted finish time.
+     * predicted finish time, when the server is predicted to drain.
      */
     public double assign(int s, double workSeconds, double now) {
         if (!(workSeconds >= 0) || Double.isInfinite(workSeconds)) {
             throw new IllegalArgumentException("request work (" + workSeconds + " s) must be finite and >= 0");
         }
         double t = Math.max(now, asOf[s]);
+        forgetIfDrained(s, t); // keeps the ring as long as the requests in flight, even if nobody asks ongoing()
+        Requests q = own[s];
         backlog[s] = backlog(s, t) + workSeconds;
         asOf[s] = t;
         double finish = t + backlog[s];
-        Requests q = own[s];
-        q.dropFinishedBy(t); // keeps the ring as long as the requests in flight, even if nobody asks ongoing()
         if (q.size == maxTracked) {
             q.dropOldest(); // the backlog still counts its work; only the count stops growing
         }
-        q.add(now, workSeconds, finish);
+        q.add(now, workSeconds);
         reranked(s);
         ownWorkSum += workSeconds;
         ownCount++;
@@ -528,33 +547,19 @@ public final class ServerLedger {
     }
 
     /**
-     * The earliest time at which server {@code s}'s predicted count is under the target, given its reported
-     * requests (counted until {@code reportedUntil}) and its own requests (each until its predicted finish, in
-     * order): at the finish of the request that brings the count under the target before the reported ones are
-     * done, else when they are done and enough own requests have finished too.
+     * The earliest time at which server {@code s}'s predicted count is under the target, when it is at the target
+     * now: when it drains, or at its next report when its reported requests alone reach the target and their work
+     * is unknown.
      */
     private double underTargetFrom(int s) {
-        Requests q = own[s];
-        int room = target - reported[s];
-        if (room > 0) {
-            int mustFinish = q.size - room + 1;
-            if (mustFinish <= 0) {
-                return Double.NEGATIVE_INFINITY;
-            }
-            double t = q.finish[q.slot(mustFinish - 1)];
-            if (t < reportedUntil[s]) {
-                return t;
-            }
-        }
-        int mustFinish = q.size - target + 1;
-        return Math.max(reportedUntil[s], mustFinish <= 0 ? Double.NEGATIVE_INFINITY : q.finish[q.slot(mustFinish - 1)]);
+        return Double.isInfinite(reportedUntil[s]) && reported[s] >= target
+                ? Double.POSITIVE_INFINITY : asOf[s] + backlog[s];
     }
 
     /** A growable ring of requests, in send order. */
     private static final class Requests {
         double[] sent = new double[4];
         double[] work = new double[4];
-        double[] finish = new double[4];
         int head;
         int size;
 
@@ -562,23 +567,19 @@ public final class ServerLedger {
             return (head + i) & (sent.length - 1);
         }
 
-        void add(double at, double w, double f) {
+        void add(double at, double w) {
             if (size == sent.length) {
                 grow();
             }
             int k = slot(size);
             sent[k] = at;
             work[k] = w;
-            finish[k] = f;
             size++;
         }
 
-        /** Drops the requests predicted finished by {@code now} (finish times grow along the ring). */
-        void dropFinishedBy(double now) {
-            while (size > 0 && finish[head] <= now) {
-                head = (head + 1) & (sent.length - 1);
-                size--;
-            }
+        void clear() {
+            head = 0;
+            size = 0;
         }
 
         void dropOldest() {
@@ -595,16 +596,14 @@ public final class ServerLedger {
         }
 
         private void grow() {
-            double[][] next = {new double[sent.length * 2], new double[sent.length * 2], new double[sent.length * 2]};
+            double[][] next = {new double[sent.length * 2], new double[sent.length * 2]};
             for (int i = 0; i < size; i++) {
                 int k = slot(i);
                 next[0][i] = sent[k];
                 next[1][i] = work[k];
-                next[2][i] = finish[k];
             }
             sent = next[0];
             work = next[1];
-            finish = next[2];
             head = 0;
         }
 
@@ -612,7 +611,6 @@ public final class ServerLedger {
             Requests c = new Requests();
             c.sent = sent.clone();
             c.work = work.clone();
-            c.finish = finish.clone();
             c.head = head;
             c.size = size;
             return c;

@@ -140,6 +140,31 @@ final class Figure1Test {
                 within(1e-15));
     }
 
+    /**
+     * The least-cut rule: on Fig. 1 at 10 jobs/s under the controller's mapping, splitting {3} off cuts the JCT from
+     * 22 ms + W to about 14 ms + W (a gain of about 36%). A required gain of 0.5% (the default) or 0 keeps the split;
+     * one of 50% returns the least-cut theta (together), with the together objective.
+     */
+    @Test
+    void minSplitGain_keepsTheLeastCutThetaUnlessTheOptimumGainsMore() {
+        NonaProblem p = Figure1.problem(10, Background.NONE, CostModel.CONTROLLER_MAPPING);
+        NonaOptimizer.Options base = NonaOptimizer.Options.DEFAULT;
+        Solution byDefault = NonaOptimizer.solve(p);
+        Solution exact = NonaOptimizer.solve(p, new NonaOptimizer.Options(base.gridPoints(), base.refineSteps(), base.polishSteps(), 0));
+        Solution strict = NonaOptimizer.solve(p, new NonaOptimizer.Options(base.gridPoints(), base.refineSteps(), base.polishSteps(), 0.5));
+        Solution together = NonaOptimizer.evaluate(p, List.of(List.of(pure(Figure1.TOGETHER))));
+        assertThat(byDefault.job("f").subgraphs().get(0).probability(Figure1.SPLIT_WITH_2)).isGreaterThanOrEqualTo(0.9);
+        assertThat(byDefault.objective()).isEqualTo(exact.objective());
+        assertThat(exact.objective()).isLessThan(together.objective() * 0.7);
+        assertThat(strict.job("f").subgraphs().get(0).probability(Figure1.TOGETHER)).isEqualTo(1.0);
+        assertThat(strict.objective()).isCloseTo(together.objective(), within(1e-15));
+        assertThat(NonaOptimizer.Options.DEFAULT.minSplitGain(CostModel.CONTROLLER_MAPPING)).isEqualTo(0.005);
+        assertThat(NonaOptimizer.Options.DEFAULT.minSplitGain(CostModel.PAPER)).isZero();
+        assertThat(NonaOptimizer.Options.DEFAULT.minSplitGain(CostModel.DEFAULT)).isZero();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new NonaOptimizer.Options(24, 40, 10, 1.0))
+                .hasMessageContaining("minSplitGain (1.0)");
+    }
+
     @Test
     void infeasible_backgroundAloneSaturatesLink_reportsSmallestRho() {
         Background saturating = new Background(Background.Comm.ofLoad(1.2, 1e7, Figure1.MU), Background.Compute.NONE);

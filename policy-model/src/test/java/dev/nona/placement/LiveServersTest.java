@@ -49,6 +49,22 @@ final class LiveServersTest {
         return s;
     }
 
+    /**
+     * Event times in nanoseconds (the simulator's clock): a report at 1 s of 0.5 s of work has 0.25 s left at
+     * 1.25 s, and 1 ns later 1 ns less, which milliseconds could not tell.
+     */
+    @Test
+    void eventTicks_nanoseconds_keepTheLedgersClockUnrounded() {
+        LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT, 1_000_000_000L);
+        int s = servers.report("a", true, 1e9, 1, 0.5, List.of("m"), 1_000_000_000L, 1_000);
+        assertThat(servers.backlogSeconds(s, 1_250_000_000L)).isCloseTo(0.25, within(1e-12));
+        assertThat(servers.backlogSeconds(s, 1_250_000_001L)).isCloseTo(0.25 - 1e-9, within(1e-12));
+        assertThat(servers.ongoing(s, 1_499_999_999L)).isEqualTo(1);
+        assertThat(servers.ongoing(s, 1_500_000_000L)).as("drained at 1.5 s").isZero();
+        assertThatThrownBy(() -> new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT, 0))
+                .hasMessageContaining("event ticks per second (0)");
+    }
+
     @Test
     void pick_warmUnderTarget_leastBacklogFirst() {
         // s0: warm, at the target (3); s1 and s4: warm, under it, 2 s and 1 s of work; s2: warm, down; s3: cold, idle.
@@ -65,7 +81,7 @@ final class LiveServersTest {
      * Worked example: s0 reports 1 request and 1 s of work at t = 1 s, s1 2 requests and 2 s, s2 (cold) nothing.
      * Requests of 1 s each at t = 1 s: the first goes to s0 (1 s < 2 s), the second to s0 or s1 (both 2 s), then
      * the other, so both warm servers hold 3 requests: the target. The next three go to the cold idle s2. At
-     * t = 2.5 s the predicted backlogs have drained by 1.5 s, and s0's reported request is done.
+     * t = 2.5 s the predicted backlogs have drained by 1.5 s; s0 drains at 4 s, so its 3 requests count until then.
      */
     @Test
     void ledger_countsItsOwnRequests_drainsThemInTime_andANewReportResetsTheServer() {
@@ -86,7 +102,8 @@ final class LiveServersTest {
             assertThat(servers.id(place(servers, "m", T, rng))).as("every warm server at the target").isEqualTo("s2");
         }
         assertThat(servers.backlogSeconds(2, 2_500)).isCloseTo(1.5, within(1e-9));
-        assertThat(servers.ongoing(0, 2_500)).as("the reported request done at 2 s; own ones at 3 s and 4 s").isEqualTo(2);
+        assertThat(servers.ongoing(0, 2_500)).as("interleaved: all 3 count until s0 drains at 4 s").isEqualTo(3);
+        assertThat(servers.ongoing(0, 4_000)).isZero();
         // s0 reports again (idle at 2.5 s): only its entry is reset
         int s1Ongoing = servers.ongoing(1, 2_500);
         new Report("s0", true, 1e9, 0, 0.0, List.of("m"), 2_500).to(servers, 0);

@@ -13,12 +13,12 @@ class ServerLedgerTest {
     private static final double EPS = 1e-12;
 
     /**
-     * Worked example. Server 0 reports at t = 10 s: 2 requests holding 1.0 s of work. At 10.25 s, 0.75 s are left;
-     * the reported requests are done at 11 s. A request of 0.5 s sent at 10.5 s queues behind the 0.5 s left, so it
-     * is predicted to finish at 10.5 + 0.5 + 0.5 = 11.5 s.
+     * Worked example. Server 0 reports at t = 10 s: 2 requests holding 1.0 s of work. At 10.25 s, 0.75 s are left.
+     * A request of 0.5 s sent at 10.5 s adds to the 0.5 s left, so the server drains at 10.5 + 0.5 + 0.5 = 11.5 s;
+     * the server interleaves the three requests' tasks, so all three count until then.
      */
     @Test
-    void backlog_drainsInTime_andOwnRequestsQueueBehindIt() {
+    void backlog_drainsInTime_andItsRequestsCountUntilItDrains() {
         ServerLedger ledger = new ServerLedger(2, 3);
         ledger.report(0, 2, 1.0, 10);
         assertThat(ledger.backlog(0, 10.25)).isCloseTo(0.75, within(EPS));
@@ -26,16 +26,19 @@ class ServerLedgerTest {
         assertThat(ledger.assign(0, 0.5, 10.5)).isCloseTo(11.5, within(EPS));
         assertThat(ledger.backlog(0, 10.5)).isCloseTo(1.0, within(EPS));
         assertThat(ledger.ongoing(0, 10.9)).as("2 reported + 1 own").isEqualTo(3);
-        assertThat(ledger.ongoing(0, 11.2)).as("the reported work has drained").isEqualTo(1);
+        assertThat(ledger.ongoing(0, 11.2)).as("interleaved: none predicted done before the server drains").isEqualTo(3);
         assertThat(ledger.ongoing(0, 11.5)).isZero();
+        assertThat(ledger.assign(0, 0.25, 11.75)).as("drained: a new request alone").isCloseTo(12.0, within(EPS));
+        assertThat(ledger.ongoing(0, 11.9)).isEqualTo(1);
         assertThat(ledger.backlog(0, 12)).isZero();
+        assertThat(ledger.ongoing(0, 12)).isZero();
         assertThat(ledger.backlog(1, 12)).as("a server never reported nor used").isZero();
     }
 
     /**
      * Own requests at 5.0 s (0.2 s) and 6.0 s (0.3 s); then a report taken at 5.5 s says 1 request, 2.0 s of work:
-     * it counts the first request, not the second, which now waits behind the 2.0 - 0.5 = 1.5 s left at 6.0 s and
-     * is predicted to finish at 6.0 + 1.5 + 0.3 = 7.8 s.
+     * it counts the first request, not the second, which now adds to the 2.0 - 0.5 = 1.5 s left at 6.0 s: the
+     * server drains at 6.0 + 1.5 + 0.3 = 7.8 s, and both requests count until then.
      */
     @Test
     void report_forgetsWhatItCounts_andRequeuesLaterRequests() {
@@ -45,7 +48,7 @@ class ServerLedgerTest {
         ledger.report(0, 1, 2.0, 5.5);
         assertThat(ledger.backlog(0, 6.0)).isCloseTo(1.8, within(EPS));
         assertThat(ledger.ongoing(0, 6.0)).as("1 reported + the request of 6.0 s").isEqualTo(2);
-        assertThat(ledger.ongoing(0, 7.6)).as("reported done at 7.5 s").isEqualTo(1);
+        assertThat(ledger.ongoing(0, 7.6)).as("the reported work alone would drain at 7.5 s; interleaved").isEqualTo(2);
         assertThat(ledger.ongoing(0, 7.8)).isZero();
     }
 

@@ -33,10 +33,13 @@ import java.util.SplittableRandom;
  * every class of a table without the controller's form) runs whole on one server by the same rule, as the
  * controller's fallback does; background jobs are not the controller's and are never counted in the ledger.
  *
- * <p>Simulated time is passed as epoch milliseconds (the controller's clock), so the ledger's clock has a
- * resolution of 1 ms. Not thread-safe.
+ * <p>Simulated time is passed to the placers in nanoseconds (the controller passes epoch milliseconds), so that
+ * rounding does not perturb the ledger; the liveness clock (never expiring here) gets milliseconds. Not
+ * thread-safe.
  */
 public final class ControllerPolicy implements Policy {
+    /** The ledger's clock: nanoseconds of simulated time. */
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private final SplittableRandom random;
     private final LiveServers[] placers;
     private final ControllerPlacement[] placements;
@@ -76,7 +79,7 @@ public final class ControllerPolicy implements Policy {
         this.placers = new LiveServers[placers];
         for (int i = 0; i < placers; i++) {
             this.placers[i] = new LiveServers(LiveServers.DEFAULT_TARGET_ONGOING_REQUESTS, i, placers,
-                    LiveServers.NO_LIVENESS_TIMEOUT);
+                    LiveServers.NO_LIVENESS_TIMEOUT, NANOS_PER_SECOND);
         }
         SimTable.ControllerForm form = table.controllerForm();
         PlacementSampler sampler = form == null ? null : new PlacementSampler(form.table());
@@ -119,14 +122,14 @@ public final class ControllerPolicy implements Policy {
     @Override
     public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
         double now = view.now();
-        long millis = Math.round(now * 1000);
+        long nanos = Math.round(now * NANOS_PER_SECOND);
         if (ids.length != view.servers() || now - reportedAt >= reportSeconds) {
-            report(view, millis);
+            report(view, nanos, Math.round(now * 1000));
             reportedAt = now;
         }
         LiveServers live = placers.length == 1 ? placers[0] : placers[random.nextInt(placers.length)];
         ControllerPlacement p = placements[classIndex];
-        int[] out = counted[classIndex] ? p.place(live, millis, random) : p.choose(live, millis, random);
+        int[] out = counted[classIndex] ? p.place(live, nanos, random) : p.choose(live, nanos, random);
         int[] at = taskOf[classIndex];
         if (at == null) {
             Arrays.fill(servers, 0, jobClass.tasks(), out[0]);
@@ -151,7 +154,7 @@ public final class ControllerPolicy implements Policy {
     }
 
     /** Every server reports to every placer: up, $\nu$, its ongoing requests and backlog, every model warm. */
-    private void report(ClusterView view, long millis) {
+    private void report(ClusterView view, long nanos, long millis) {
         int n = view.servers();
         if (ids.length != n) {
             ids = new String[n];
@@ -161,7 +164,7 @@ public final class ControllerPolicy implements Policy {
         }
         for (LiveServers live : placers) {
             for (int s = 0; s < n; s++) {
-                live.report(ids[s], true, opsPerSecond, view.assignedJobs(s), view.assignedWorkSeconds(s), warm, millis, millis);
+                live.report(ids[s], true, opsPerSecond, view.assignedJobs(s), view.assignedWorkSeconds(s), warm, nanos, millis);
             }
         }
     }

@@ -13,7 +13,7 @@ import java.util.random.RandomGenerator;
  * each is, from the latest report of every server plus a ledger of this placer's own requests since that server's
  * last report ({@link ServerLedger}: the reported backlog drains at one second of work per second, and every
  * request placed there adds its stages' $\sum p^t/\nu$ behind it). Maps a request's parts to servers warm first
- * (the thesis's colocation rule, target 3 by default): among the warm servers with fewer ongoing requests than the
+ * (the thesis's colocation rule; target 2 by default, the thesis uses 3): among the warm servers with fewer ongoing requests than the
  * target, the one with the least predicted backlog; when there is none, the up server with the least predicted
  * backlog; further parts of the same request go to distinct servers while enough are up, and when every up server
  * is taken, any up server uniformly. The Flink placement operator and the simulator's {@code nona-controller}

@@ -68,7 +68,7 @@ public final class HeadlineSeeds implements Experiment {
         claims(ctx, mean, "nona", "expert", "Nona as the paper defines it (state-oblivious, servers uniform)");
         claims(ctx, mean, "nona-controller", "expert-jsq", "Nona as the controller deploys it (the table's groupings; servers by "
                 + "the least backlog predicted from telemetry reported once a second plus the work of its own requests since, "
-                + "among those with fewer than 3 requests in flight first)");
+                + "among those with fewer than placement.target-ongoing-requests (2) requests in flight first)");
         claims(ctx, mean, "nona-controller-p2", "expert-jsq", "The same at parallelism 2 (two placement subtasks, each with "
                 + "its own ledger, each keeping to its half of the servers)");
         claims(ctx, mean, "nona-stale", "expert", "The controller's rule on 1 s-old counts without a ledger of its own requests");

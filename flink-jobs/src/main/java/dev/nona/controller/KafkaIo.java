@@ -3,6 +3,8 @@ package dev.nona.controller;
 import dev.nona.controller.ControllerJob.Sinks;
 import dev.nona.controller.ControllerJob.Sources;
 import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.controller.outcome.OutcomeDeserializer;
+import dev.nona.controller.outcome.OutcomeRecord;
 import dev.nona.controller.sink.DecisionSerializer;
 import dev.nona.controller.sink.TableRecordSerializer;
 import dev.nona.controller.sink.TopicRecordSerializer;
@@ -47,7 +49,15 @@ public final class KafkaIo {
                         .setProperties(clientProperties(config))
                         .build(),
                 controlSource(config, t.telemetry(), "-telemetry", ControlDeserializer.Kind.TELEMETRY),
-                controlSource(config, t.catalog(), "-catalog", ControlDeserializer.Kind.CATALOG));
+                controlSource(config, t.catalog(), "-catalog", ControlDeserializer.Kind.CATALOG),
+                KafkaSource.<OutcomeRecord>builder()
+                        .setBootstrapServers(config.bootstrapServers())
+                        .setTopics(t.outcomes())
+                        .setGroupId(config.controllerId() + "-outcomes")
+                        .setStartingOffsets(startingOffsets(config))
+                        .setDeserializer(new OutcomeDeserializer())
+                        .setProperties(clientProperties(config))
+                        .build());
     }
 
     private static KafkaSource<ControlRecord> controlSource(ControllerConfig config, String topic, String group,

@@ -1,0 +1,203 @@
+package dev.nona.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.nona.topics.record.CatalogTask;
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.ControllerEventType;
+import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.record.InferenceRequest;
+import dev.nona.topics.record.ModelCatalogEntry;
+import dev.nona.topics.record.OutcomePart;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.PlacementOutcome;
+import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.topics.record.StageAssignment;
+import dev.nona.topics.serde.JsonSerde;
+import dev.nona.topics.testing.InProcessKafka;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The outcome loop on a real in-process KRaft broker: the controller places requests, an executor (this test)
+ * reads the decisions and publishes for each one an outcome that took twice the predicted JCT, with every server
+ * computing at 1/1.5 of its reported speed; the controller must join them and report it in {@code CALIBRATION}
+ * events: a ratio of 2, every outcome counted, none missing, and each server's effective speed. A malformed
+ * outcome must reach {@code dead-letters} with its reason.
+ */
+final class OutcomeCalibrationITCase {
+    @RegisterExtension
+    static final InProcessKafka KAFKA = new InProcessKafka();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    private static final int REQUESTS = 200;
+    private static final double SLOWDOWN = 1.5;
+
+    private final JsonSerde<InferenceRequest> requests = new JsonSerde<>(InferenceRequest.class, 1 << 20);
+    private final JsonSerde<ServerTelemetry> telemetry = new JsonSerde<>(ServerTelemetry.class, 1 << 20);
+    private final JsonSerde<ModelCatalogEntry> catalog = new JsonSerde<>(ModelCatalogEntry.class, 1 << 20);
+    private final JsonSerde<PlacementDecision> decisions = new JsonSerde<>(PlacementDecision.class, 1 << 20);
+    private final JsonSerde<PlacementOutcome> outcomes = new JsonSerde<>(PlacementOutcome.class, 1 << 20);
+    private final JsonSerde<ControllerEvent> events = new JsonSerde<>(ControllerEvent.class, 1 << 20);
+    private final JsonSerde<DeadLetter> deadLetters = new JsonSerde<>(DeadLetter.class, 1 << 20);
+
+    @Test
+    void outcomesTwiceThePrediction_calibrationEventsReportRatio2_everyOutcome_andServerSpeeds() throws Exception {
+        ControllerConfig config = config();
+        createTopics(config.topics());
+        var env = ControllerEnvironment.create(config);
+        ControllerJob.build(env, config);
+        JobClient job = env.executeAsync("outcome-calibration-it");
+        Map<String, Double> taskOps = new HashMap<>();
+        for (CatalogTask t : TestingCluster.figure1().tasks()) {
+            taskOps.put(t.id(), t.ops());
+        }
+        try (KafkaProducer<byte[], byte[]> producer = KAFKA.producer();
+                KafkaConsumer<byte[], byte[]> decided = KAFKA.consumerFromStart(config.topics().decisions(), false);
+                KafkaConsumer<byte[], byte[]> eventReader = KAFKA.consumerFromStart(config.topics().events(), false);
+                KafkaConsumer<byte[], byte[]> deadReader = KAFKA.consumerFromStart(config.topics().deadLetters(), false)) {
+            long now = System.currentTimeMillis();
+            for (int i = 0; i < 4; i++) {
+                send(producer, config.topics().telemetry(), "s" + i, telemetry.serialize(ServerTelemetry.of("s" + i,
+                        true, TestingCluster.OPS_PER_SECOND, 0, List.of(), TestingCluster.LINK_BITS_PER_SECOND, now)));
+            }
+            send(producer, config.topics().catalog(), "fig1",
+                    catalog.serialize(TestingCluster.entry("fig1", TestingCluster.figure1())));
+            for (int i = 0; i < REQUESTS; i++) {
+                String id = "r-" + i;
+                send(producer, config.topics().requests(), id,
+                        requests.serialize(InferenceRequest.of(id, "fig1", "acme", now + i, 1024L)));
+            }
+            send(producer, config.topics().outcomes(), "bad", "{\"schemaVersion\":1}".getBytes(StandardCharsets.UTF_8));
+            producer.flush();
+
+            // The executor: the first decision per request wins; its outcome took twice the prediction.
+            Map<String, PlacementDecision> first = new LinkedHashMap<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (first.size() < REQUESTS && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : decided.poll(Duration.ofMillis(200))) {
+                    PlacementDecision d = decisions.parse(r.value()).value();
+                    if (first.putIfAbsent(d.requestId(), d) == null) {
+                        send(producer, config.topics().outcomes(), d.requestId(), outcomes.serialize(outcomeOf(d, taskOps)));
+                    }
+                }
+                producer.flush();
+                assertThat(job.getJobStatus().get().isGloballyTerminalState()).isFalse();
+            }
+            assertThat(first).hasSize(REQUESTS);
+            assertThat(first.values()).allSatisfy(d -> assertThat(d.predictedJctSeconds()).isPositive());
+
+            List<ControllerEvent> calibrations = new ArrayList<>();
+            long ok = 0;
+            while (ok < REQUESTS && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : eventReader.poll(Duration.ofMillis(200))) {
+                    ControllerEvent e = events.parse(r.value()).value();
+                    if (e.type() == ControllerEventType.CALIBRATION) {
+                        calibrations.add(e);
+                        ok += ((Number) e.details().get("okOutcomes")).longValue();
+                    }
+                }
+            }
+            assertThat(ok).as("ok outcomes over the CALIBRATION events %s", calibrations).isEqualTo(REQUESTS);
+            assertThat(calibrations).allSatisfy(e -> {
+                Map<String, Object> d = e.details();
+                assertThat(((Number) d.get("calibrationRatio")).doubleValue()).isCloseTo(2.0, within(1e-9));
+                assertThat(((Number) d.get("model.fig1.calibrationRatio")).doubleValue()).isCloseTo(2.0, within(1e-9));
+                assertThat(((Number) d.get("missingOutcomes")).longValue()).isZero();
+                assertThat(((Number) d.get("unmatchedOutcomes")).longValue()).isZero();
+                assertThat(((Number) d.get("outcomes")).longValue()).isEqualTo(((Number) d.get("okOutcomes")).longValue());
+                assertThat(d).containsEntry("windowMillis", 1000);
+                List<String> speeds = d.keySet().stream().filter(k -> k.endsWith(".effectiveOpsPerSecond")).toList();
+                assertThat(speeds).isNotEmpty().allSatisfy(k -> assertThat(((Number) d.get(k)).doubleValue())
+                        .as(k).isCloseTo(TestingCluster.OPS_PER_SECOND / SLOWDOWN, within(1.0)));
+            });
+
+            DeadLetter bad = null;
+            while (bad == null && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : deadReader.poll(Duration.ofMillis(200))) {
+                    DeadLetter d = deadLetters.parse(r.value()).value();
+                    if (d.sourceTopic().equals(config.topics().outcomes())) {
+                        bad = d;
+                    }
+                }
+            }
+            assertThat(bad).as("the malformed outcome's dead letter").isNotNull();
+            assertThat(bad.reason()).isEqualTo("field 'requestId' is missing");
+        } finally {
+            job.cancel().get();
+        }
+    }
+
+    /**
+     * An ok outcome with one part per server of the decision (no task list: the controller takes the decision's
+     * stages on that server), each computing at 1/{@link #SLOWDOWN} of the reported speed, and twice the
+     * predicted JCT.
+     */
+    private static PlacementOutcome outcomeOf(PlacementDecision d, Map<String, Double> taskOps) {
+        Map<String, Double> opsPerServer = new LinkedHashMap<>();
+        for (StageAssignment s : d.stages()) {
+            opsPerServer.merge(s.server(), taskOps.get(s.task()), Double::sum);
+        }
+        long start = d.eventTime();
+        List<OutcomePart> parts = new ArrayList<>();
+        for (Map.Entry<String, Double> e : opsPerServer.entrySet()) {
+            double compute = e.getValue() * SLOWDOWN / TestingCluster.OPS_PER_SECOND;
+            long end = start + (long) Math.ceil(compute * 1000);
+            parts.add(new OutcomePart(e.getKey(), start, end, false, null, compute));
+            start = end;
+        }
+        return PlacementOutcome.ok(d.requestId(), d.model(), d.tableVersion(), parts, 0, start,
+                2 * d.predictedJctSeconds());
+    }
+
+    private static ControllerConfig config() {
+        Map<String, String> m = new HashMap<>(Map.of(
+                "bootstrap.servers", KAFKA.bootstrapServers(),
+                "controller.id", "outcomes-" + UUID.randomUUID(),
+                "rates.window", "1s",
+                "watermark.idleness", "300ms",
+                "cluster.liveness-timeout", "10m",
+                "flink.restart-strategy.type", "none"));
+        String prefix = m.get("controller.id") + "-";
+        for (String topic : List.of("requests", "telemetry", "catalog", "decisions", "tables", "events", "dead-letters",
+                "outcomes")) {
+            m.put("topics." + topic, prefix + topic);
+        }
+        return ControllerConfig.fromMap(m);
+    }
+
+    private static void createTopics(ControllerConfig.Topics t) throws Exception {
+        try (Admin admin = Admin.create(KAFKA.clientProperties())) {
+            admin.createTopics(List.of(new NewTopic(t.requests(), 2, (short) 1), new NewTopic(t.telemetry(), 1, (short) 1),
+                    new NewTopic(t.catalog(), 1, (short) 1), new NewTopic(t.decisions(), 2, (short) 1),
+                    new NewTopic(t.tables(), 1, (short) 1), new NewTopic(t.events(), 1, (short) 1),
+                    new NewTopic(t.deadLetters(), 1, (short) 1), new NewTopic(t.outcomes(), 2, (short) 1)))
+                    .all().get();
+        }
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, String key, byte[] value) {
+        producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value));
+    }
+}

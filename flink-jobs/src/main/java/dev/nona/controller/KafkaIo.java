@@ -17,6 +17,7 @@ import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.Topics;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Pattern;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -34,6 +35,8 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 public final class KafkaIo {
     /** Kafka transactions must not outlive the broker's {@code transaction.max.timeout.ms} (15 min by default). */
     static final String TRANSACTION_TIMEOUT_MS = "600000";
+    /** How often the outcomes source looks for its topic and new partitions. */
+    static final String OUTCOME_DISCOVERY_MS = "10000";
 
     private KafkaIo() {}
 
@@ -50,14 +53,24 @@ public final class KafkaIo {
                         .build(),
                 controlSource(config, t.telemetry(), "-telemetry", ControlDeserializer.Kind.TELEMETRY),
                 controlSource(config, t.catalog(), "-catalog", ControlDeserializer.Kind.CATALOG),
-                KafkaSource.<OutcomeRecord>builder()
-                        .setBootstrapServers(config.bootstrapServers())
-                        .setTopics(t.outcomes())
-                        .setGroupId(config.controllerId() + "-outcomes")
-                        .setStartingOffsets(startingOffsets(config))
-                        .setDeserializer(new OutcomeDeserializer())
-                        .setProperties(clientProperties(config))
-                        .build());
+                outcomeSource(config));
+    }
+
+    /**
+     * The outcomes are written by the executors, which may be deployed after the controller: the topic is
+     * subscribed by a pattern matching its name alone, so that the job starts without it and finds it (and any new
+     * partition, read from the earliest offset) within {@link #OUTCOME_DISCOVERY_MS}.
+     */
+    private static KafkaSource<OutcomeRecord> outcomeSource(ControllerConfig config) {
+        return KafkaSource.<OutcomeRecord>builder()
+                .setBootstrapServers(config.bootstrapServers())
+                .setTopicPattern(Pattern.compile(Pattern.quote(config.topics().outcomes())))
+                .setGroupId(config.controllerId() + "-outcomes")
+                .setStartingOffsets(startingOffsets(config))
+                .setDeserializer(new OutcomeDeserializer())
+                .setProperty("partition.discovery.interval.ms", OUTCOME_DISCOVERY_MS)
+                .setProperties(clientProperties(config))
+                .build();
     }
 
     private static KafkaSource<ControlRecord> controlSource(ControllerConfig config, String topic, String group,

@@ -41,7 +41,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * reads the decisions and publishes for each one an outcome that took twice the predicted JCT, with every server
  * computing at 1/1.5 of its reported speed; the controller must join them and report it in {@code CALIBRATION}
  * events: a ratio of 2, every outcome counted, none missing, and each server's effective speed. A malformed
- * outcome must reach {@code dead-letters} with its reason.
+ * outcome must reach {@code dead-letters} with its reason. The outcomes topic is created only after the controller
+ * has started (as when the executors are deployed later): the controller must find it.
  */
 final class OutcomeCalibrationITCase {
     @RegisterExtension
@@ -89,7 +90,6 @@ final class OutcomeCalibrationITCase {
                 send(producer, config.topics().requests(), id,
                         requests.serialize(InferenceRequest.of(id, "fig1", "acme", now + i, 1024L)));
             }
-            send(producer, config.topics().outcomes(), "bad", "{\"schemaVersion\":1}".getBytes(StandardCharsets.UTF_8));
             producer.flush();
 
             // The executor: the first decision per request wins; its outcome took twice the prediction.
@@ -98,14 +98,20 @@ final class OutcomeCalibrationITCase {
             while (first.size() < REQUESTS && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> r : decided.poll(Duration.ofMillis(200))) {
                     PlacementDecision d = decisions.parse(r.value()).value();
-                    if (first.putIfAbsent(d.requestId(), d) == null) {
-                        send(producer, config.topics().outcomes(), d.requestId(), outcomes.serialize(outcomeOf(d, taskOps)));
-                    }
+                    first.putIfAbsent(d.requestId(), d);
                 }
-                producer.flush();
                 assertThat(job.getJobStatus().get().isGloballyTerminalState()).isFalse();
             }
             assertThat(first).hasSize(REQUESTS);
+            // The job is running (it placed every request) and has no outcomes topic yet.
+            try (Admin admin = Admin.create(KAFKA.clientProperties())) {
+                admin.createTopics(List.of(new NewTopic(config.topics().outcomes(), 2, (short) 1))).all().get();
+            }
+            send(producer, config.topics().outcomes(), "bad", "{\"schemaVersion\":1}".getBytes(StandardCharsets.UTF_8));
+            for (PlacementDecision d : first.values()) {
+                send(producer, config.topics().outcomes(), d.requestId(), outcomes.serialize(outcomeOf(d, taskOps)));
+            }
+            producer.flush();
             assertThat(first.values()).allSatisfy(d -> assertThat(d.predictedJctSeconds()).isPositive());
 
             List<ControllerEvent> calibrations = new ArrayList<>();
@@ -192,8 +198,7 @@ final class OutcomeCalibrationITCase {
             admin.createTopics(List.of(new NewTopic(t.requests(), 2, (short) 1), new NewTopic(t.telemetry(), 1, (short) 1),
                     new NewTopic(t.catalog(), 1, (short) 1), new NewTopic(t.decisions(), 2, (short) 1),
                     new NewTopic(t.tables(), 1, (short) 1), new NewTopic(t.events(), 1, (short) 1),
-                    new NewTopic(t.deadLetters(), 1, (short) 1), new NewTopic(t.outcomes(), 2, (short) 1)))
-                    .all().get();
+                    new NewTopic(t.deadLetters(), 1, (short) 1))).all().get();
         }
     }
 

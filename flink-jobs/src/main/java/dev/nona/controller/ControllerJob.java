@@ -8,6 +8,8 @@ import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.optimize.NonaTableSolver;
 import dev.nona.controller.optimize.TableSolver;
 import dev.nona.controller.outcome.CalibrationFunction;
+import dev.nona.controller.outcome.DecisionDigest;
+import dev.nona.controller.outcome.DecisionSummary;
 import dev.nona.controller.outcome.JoinedOutcome;
 import dev.nona.controller.outcome.OutcomeJoin;
 import dev.nona.controller.outcome.OutcomeRecord;
@@ -50,8 +52,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *                   +--> model --keyBy--> RateEstimator --+
  * telemetry --------+-------------------------------------+--> ControlLoop (p=1) --> tables, events
  * catalog ----------+
- * decisions --keyBy requestId--+--> OutcomeJoin --> Calibration (p=1, with the catalog) --> CALIBRATION events
- * outcomes --parse--keyBy-------+
+ * decisions --digest (+catalog)--keyBy requestId--+--> OutcomeJoin --> Calibration (p=1, + catalog) --> CALIBRATION events
+ * outcomes --parse--keyBy--------------------------+
  * every rejected record ------------------------------------------------------------> dead letters
  * </pre>
  */
@@ -174,8 +176,13 @@ public final class ControllerJob {
                 .process(new RejectedOutcomes()).returns(JsonRecordTypeInfo.of(PlacementOutcome.class))
                 .setParallelism(p).uid("parse-outcomes").name("parse outcomes");
         ControllerConfig.OutcomeSettings settings = config.outcomes();
-        SingleOutputStreamOperator<JoinedOutcome> joined = decisions
-                .keyBy(PlacementDecision::requestId, Types.STRING)
+        // Summarised next to placement (forward), so that the join holds a few numbers per decision, not its stages.
+        SingleOutputStreamOperator<DecisionSummary> summaries = decisions
+                .connect(catalog.broadcast(DecisionDigest.TASK_OPS))
+                .process(new DecisionDigest()).returns(JsonRecordTypeInfo.of(DecisionSummary.class))
+                .setParallelism(p).uid("decision-digest").name("decision digest");
+        SingleOutputStreamOperator<JoinedOutcome> joined = summaries
+                .keyBy(DecisionSummary::requestId, Types.STRING)
                 .connect(outcomes.keyBy(PlacementOutcome::requestId, Types.STRING))
                 .process(new OutcomeJoin(config.topics().outcomes(), settings.maxWait().toMillis(),
                         settings.decisionWait().toMillis()))

@@ -67,7 +67,8 @@ public final class ControllerOptions {
             .stringType()
             .defaultValue("placement-outcomes")
             .withDescription("topic the executors' outcomes are read from (joined with the decisions; a bad "
-                    + "outcome is a dead letter)");
+                    + "outcome is a dead letter); may be created after the controller starts. Empty: no outcome "
+                    + "input, no join, no `CALIBRATION` events");
 
     public static final ConfigOption<Duration> RATES_WINDOW = ConfigOptions.key("rates.window")
             .durationType()

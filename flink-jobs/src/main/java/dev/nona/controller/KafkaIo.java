@@ -53,7 +53,7 @@ public final class KafkaIo {
                         .build(),
                 controlSource(config, t.telemetry(), "-telemetry", ControlDeserializer.Kind.TELEMETRY),
                 controlSource(config, t.catalog(), "-catalog", ControlDeserializer.Kind.CATALOG),
-                outcomeSource(config));
+                config.topics().outcomes().isBlank() ? null : outcomeSource(config));
     }
 
     /**

@@ -126,6 +126,8 @@ final class OutcomeCalibrationITCase {
                 }
             }
             assertThat(ok).as("ok outcomes over the CALIBRATION events %s", calibrations).isEqualTo(REQUESTS);
+            System.out.printf("OutcomeCalibrationITCase: %d CALIBRATION events, %d ok outcomes; first: %s%n",
+                    calibrations.size(), ok, calibrations.get(0).details());
             assertThat(calibrations).allSatisfy(e -> {
                 Map<String, Object> d = e.details();
                 assertThat(((Number) d.get("calibrationRatio")).doubleValue()).isCloseTo(2.0, within(1e-9));

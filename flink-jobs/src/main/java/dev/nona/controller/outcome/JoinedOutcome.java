@@ -2,7 +2,6 @@ package dev.nona.controller.outcome;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.PlacementOutcome;
 import java.util.Objects;
 
@@ -16,8 +15,8 @@ public sealed interface JoinedOutcome {
     /** The request's model. */
     String model();
 
-    /** A decision and its outcome. */
-    record Matched(PlacementDecision decision, PlacementOutcome outcome) implements JoinedOutcome {
+    /** A decision (its summary) and its outcome. */
+    record Matched(DecisionSummary decision, PlacementOutcome outcome) implements JoinedOutcome {
         public Matched {
             Objects.requireNonNull(decision, "decision");
             Objects.requireNonNull(outcome, "outcome");

@@ -3,7 +3,6 @@ package dev.nona.controller.outcome;
 import dev.nona.controller.serde.ControlJson;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.topics.record.DeadLetter;
-import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.PlacementOutcome;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -16,7 +15,8 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Joins the controller's own decisions with their outcomes by request id (keyed by it), in processing time.
+ * Joins the controller's own decisions (their {@link DecisionSummary}) with their outcomes by request id (keyed by
+ * it), in processing time.
  *
  * <ul>
  *   <li>A decision waits up to {@code maxWaitMillis} for its outcome; then it is {@link JoinedOutcome.Missing}.
@@ -34,7 +34,7 @@ import org.apache.flink.util.OutputTag;
  * then every state entry and timer of the key is gone. State is therefore bounded by the decision and outcome rates
  * times about twice {@code maxWaitMillis}. Everything is keyed state and timers, so it is checkpointed.
  */
-public final class OutcomeJoin extends KeyedCoProcessFunction<String, PlacementDecision, PlacementOutcome, JoinedOutcome> {
+public final class OutcomeJoin extends KeyedCoProcessFunction<String, DecisionSummary, PlacementOutcome, JoinedOutcome> {
     private static final long serialVersionUID = 1L;
 
     public static final OutputTag<DeadLetter> DEAD_LETTERS =
@@ -44,7 +44,7 @@ public final class OutcomeJoin extends KeyedCoProcessFunction<String, PlacementD
     private final long maxWaitMillis;
     private final long decisionWaitMillis;
 
-    private transient ValueState<PlacementDecision> decision;
+    private transient ValueState<DecisionSummary> decision;
     private transient ValueState<PlacementOutcome> outcome;
     private transient ValueState<Long> timer;
     private transient ValueState<Boolean> done;
@@ -72,7 +72,7 @@ public final class OutcomeJoin extends KeyedCoProcessFunction<String, PlacementD
     @Override
     public void open(OpenContext openContext) {
         decision = getRuntimeContext().getState(
-                new ValueStateDescriptor<>("decision", JsonRecordTypeInfo.of(PlacementDecision.class)));
+                new ValueStateDescriptor<>("decision", JsonRecordTypeInfo.of(DecisionSummary.class)));
         outcome = getRuntimeContext().getState(
                 new ValueStateDescriptor<>("outcome", JsonRecordTypeInfo.of(PlacementOutcome.class)));
         timer = getRuntimeContext().getState(new ValueStateDescriptor<>("timer", Types.LONG));
@@ -86,7 +86,7 @@ public final class OutcomeJoin extends KeyedCoProcessFunction<String, PlacementD
     }
 
     @Override
-    public void processElement1(PlacementDecision d, Context ctx, Collector<JoinedOutcome> out) throws Exception {
+    public void processElement1(DecisionSummary d, Context ctx, Collector<JoinedOutcome> out) throws Exception {
         if (done.value() != null || decision.value() != null) {
             duplicateDecisions.inc();
             return;
@@ -113,7 +113,7 @@ public final class OutcomeJoin extends KeyedCoProcessFunction<String, PlacementD
             ignoredOutcomes.inc();
             return;
         }
-        PlacementDecision d = decision.value();
+        DecisionSummary d = decision.value();
         if (d == null) {
             outcome.update(o);
             schedule(ctx, decisionWaitMillis);
@@ -133,7 +133,7 @@ public final class OutcomeJoin extends KeyedCoProcessFunction<String, PlacementD
             done.clear();
             return;
         }
-        PlacementDecision d = decision.value();
+        DecisionSummary d = decision.value();
         PlacementOutcome o = outcome.value();
         if (d != null) {
             missing.inc();
@@ -165,7 +165,7 @@ public final class OutcomeJoin extends KeyedCoProcessFunction<String, PlacementD
         timer.update(at);
     }
 
-    private DeadLetter wrongModel(PlacementOutcome o, PlacementDecision d, Context ctx) throws Exception {
+    private DeadLetter wrongModel(PlacementOutcome o, DecisionSummary d, Context ctx) throws Exception {
         byte[] raw = ControlJson.write(o).getBytes(StandardCharsets.UTF_8);
         return DeadLetter.of(raw, outcomesTopic, -1, -1L, "field 'model' ('" + o.model()
                 + "') is not the model of request " + o.requestId() + "'s decision ('" + d.model() + "')",

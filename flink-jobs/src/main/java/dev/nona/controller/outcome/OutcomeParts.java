@@ -2,19 +2,18 @@ package dev.nona.controller.outcome;
 
 import dev.nona.calibration.PartObservation;
 import dev.nona.topics.record.OutcomePart;
-import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.PlacementOutcome;
-import dev.nona.topics.record.StageAssignment;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The parts of an outcome as {@link PartObservation}s: each part's tasks are its {@code tasks} when the executor
- * lists them, else every stage its decision put on the part's server. Their ops are the catalog's task ops
- * summed; unknown (NaN) when the model or a task is not in the catalog, and when the part lists no tasks while
- * another part of the same request ran on the same server (the stages cannot be told apart).
+ * The parts of an outcome as {@link PartObservation}s. A part's ops are the catalog's task ops of its
+ * {@code tasks} when the executor lists them, else those of every stage its decision put on the part's server
+ * ({@link DecisionSummary#opsPerServer()}); unknown (NaN) when the model or a task is not in the catalog, and when
+ * the part lists no tasks while another part of the same request ran on the same server (the stages cannot be
+ * told apart).
  */
 final class OutcomeParts {
     private OutcomeParts() {}
@@ -22,7 +21,7 @@ final class OutcomeParts {
     /**
      * @param taskOps the model's task ops by task id, or {@code null} when the catalog does not hold the model
      */
-    static List<PartObservation> of(PlacementDecision decision, PlacementOutcome outcome, Map<String, Double> taskOps) {
+    static List<PartObservation> of(DecisionSummary decision, PlacementOutcome outcome, Map<String, Double> taskOps) {
         Map<String, Integer> partsPerServer = new HashMap<>();
         for (OutcomePart p : outcome.parts()) {
             partsPerServer.merge(p.server(), 1, Integer::sum);
@@ -35,22 +34,12 @@ final class OutcomeParts {
             } else if (partsPerServer.get(p.server()) > 1) {
                 ops = Double.NaN;
             } else {
-                ops = ops(stagesOn(decision, p.server()), taskOps);
+                ops = decision.opsPerServer().getOrDefault(p.server(), Double.NaN);
             }
             parts.add(new PartObservation(p.server(), ops, (p.finishedAt() - p.startedAt()) / 1000.0,
                     p.computeSeconds(), p.cold()));
         }
         return parts;
-    }
-
-    private static List<String> stagesOn(PlacementDecision decision, String server) {
-        List<String> tasks = new ArrayList<>();
-        for (StageAssignment s : decision.stages()) {
-            if (s.server().equals(server)) {
-                tasks.add(s.task());
-            }
-        }
-        return tasks;
     }
 
     private static double ops(List<String> tasks, Map<String, Double> taskOps) {

@@ -86,15 +86,38 @@ final class CalibrationFunctionTest {
     }
 
     @Test
-    void unknownModel_noSpeed_butJctFigures() throws Exception {
+    void decisionWithoutOps_noSpeed_butJctFigures() throws Exception {
         try (var h = harness()) {
             h.open();
             h.setProcessingTime(0);
-            h.processElement1(matched("r1"), 0); // no catalog yet
+            JoinedOutcome.Matched m = matched("r1");
+            // the digest did not know the model yet
+            h.processElement1(new JoinedOutcome.Matched(new DecisionSummary("r1", "m", 1, 0.5, Map.of()), m.outcome()), 0);
             h.setProcessingTime(WINDOW);
             Map<String, Object> d = h.extractOutputValues().get(0).details();
             assertThat(d).containsEntry("server.s1.parts", 1L).doesNotContainKey("server.s1.effectiveOpsPerSecond");
             assertThat((double) d.get("calibrationRatio")).isCloseTo(2.0, within(1e-12));
+        }
+    }
+
+    @Test
+    void partsListingTheirTasks_opsFromTheCatalogInput() throws Exception {
+        PlacementOutcome listed = PlacementOutcome.ok("r1", "m", 1, List.of(
+                new OutcomePart("s1", 0, 1_000, false, List.of("a", "b"), 1.0)), 0, 1_000, 1.0);
+        JoinedOutcome.Matched m = new JoinedOutcome.Matched(OutcomeJoinTest.decision("r1", "m", 0.5), listed);
+        try (var h = harness()) {
+            h.open();
+            h.setProcessingTime(0);
+            h.processElement1(m, 0); // no catalog: the listed tasks' ops are unknown
+            h.setProcessingTime(WINDOW);
+            h.processElement2(catalog(), 0);
+            h.processElement1(m, 0);
+            h.setProcessingTime(2 * WINDOW);
+            List<ControllerEvent> events = h.extractOutputValues();
+            assertThat(events).hasSize(2);
+            assertThat(events.get(0).details()).doesNotContainKey("server.s1.effectiveOpsPerSecond");
+            // a and b: 5e12 ops in 1 s (not the decision's 4e12 on s1)
+            assertThat((double) events.get(1).details().get("server.s1.effectiveOpsPerSecond")).isCloseTo(5e12, within(1.0));
         }
     }
 

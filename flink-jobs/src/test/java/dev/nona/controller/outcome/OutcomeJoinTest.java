@@ -24,16 +24,18 @@ final class OutcomeJoinTest {
     private static final long MAX_WAIT = 60_000;
     private static final long DECISION_WAIT = 5_000;
 
-    private static KeyedTwoInputStreamOperatorTestHarness<String, PlacementDecision, PlacementOutcome, JoinedOutcome>
+    private static KeyedTwoInputStreamOperatorTestHarness<String, DecisionSummary, PlacementOutcome, JoinedOutcome>
             harness() throws Exception {
         return ProcessFunctionTestHarnesses.forKeyedCoProcessFunction(
                 new OutcomeJoin("placement-outcomes", MAX_WAIT, DECISION_WAIT),
-                PlacementDecision::requestId, PlacementOutcome::requestId, Types.STRING);
+                DecisionSummary::requestId, PlacementOutcome::requestId, Types.STRING);
     }
 
-    static PlacementDecision decision(String id, String model, double predicted) {
-        return PlacementDecision.of(id, model, "acme", 1, false,
-                List.of(new StageAssignment("a", "s1"), new StageAssignment("b", "s2")), predicted, 1_000);
+    /** A decision's summary: task a (4e12 ops) on s1, task b (1e12 ops) on s2. */
+    static DecisionSummary decision(String id, String model, double predicted) {
+        return DecisionSummary.of(PlacementDecision.of(id, model, "acme", 1, false,
+                List.of(new StageAssignment("a", "s1"), new StageAssignment("b", "s2")), predicted, 1_000),
+                java.util.Map.of("a", 4e12, "b", 1e12));
     }
 
     static PlacementOutcome outcome(String id, String model, double observed) {
@@ -147,8 +149,8 @@ final class OutcomeJoinTest {
             snapshot = h.snapshot(1, 0);
         }
         var operator = new KeyedCoProcessOperator<>(new OutcomeJoin("placement-outcomes", MAX_WAIT, DECISION_WAIT));
-        try (var restored = new KeyedTwoInputStreamOperatorTestHarness<String, PlacementDecision, PlacementOutcome, JoinedOutcome>(
-                operator, PlacementDecision::requestId, PlacementOutcome::requestId, Types.STRING)) {
+        try (var restored = new KeyedTwoInputStreamOperatorTestHarness<String, DecisionSummary, PlacementOutcome, JoinedOutcome>(
+                operator, DecisionSummary::requestId, PlacementOutcome::requestId, Types.STRING)) {
             restored.setup();
             restored.initializeState(snapshot);
             restored.open();

@@ -10,9 +10,11 @@ import dev.nona.controller.optimize.TableSolver;
 import dev.nona.controller.outcome.CalibrationFunction;
 import dev.nona.controller.outcome.DecisionDigest;
 import dev.nona.controller.outcome.DecisionSummary;
+import dev.nona.controller.outcome.DecisionSummarySerializer;
 import dev.nona.controller.outcome.JoinedOutcome;
 import dev.nona.controller.outcome.OutcomeJoin;
 import dev.nona.controller.outcome.OutcomeRecord;
+import dev.nona.controller.outcome.PlacementDecisionSerializer;
 import dev.nona.controller.outcome.RejectedOutcomes;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.BroadcastUpdate;
@@ -178,8 +180,10 @@ public final class ControllerJob {
         ControllerConfig.OutcomeSettings settings = config.outcomes();
         // Summarised next to placement (forward), so that the join holds a few numbers per decision, not its stages.
         SingleOutputStreamOperator<DecisionSummary> summaries = decisions
+                .map(d -> d).returns(new PlacementDecisionSerializer.TypeInfo()) // chained: a binary edge to the digest
+                .setParallelism(p).name("decisions to digest")
                 .connect(catalog.broadcast(DecisionDigest.TASK_OPS))
-                .process(new DecisionDigest()).returns(JsonRecordTypeInfo.of(DecisionSummary.class))
+                .process(new DecisionDigest()).returns(new DecisionSummarySerializer.TypeInfo())
                 .setParallelism(p).uid("decision-digest").name("decision digest");
         SingleOutputStreamOperator<JoinedOutcome> joined = summaries
                 .keyBy(DecisionSummary::requestId, Types.STRING)

@@ -72,7 +72,7 @@ public final class OutcomeJoin extends KeyedCoProcessFunction<String, DecisionSu
     @Override
     public void open(OpenContext openContext) {
         decision = getRuntimeContext().getState(
-                new ValueStateDescriptor<>("decision", JsonRecordTypeInfo.of(DecisionSummary.class)));
+                new ValueStateDescriptor<>("decision", new DecisionSummarySerializer.TypeInfo()));
         outcome = getRuntimeContext().getState(
                 new ValueStateDescriptor<>("outcome", JsonRecordTypeInfo.of(PlacementOutcome.class)));
         timer = getRuntimeContext().getState(new ValueStateDescriptor<>("timer", Types.LONG));

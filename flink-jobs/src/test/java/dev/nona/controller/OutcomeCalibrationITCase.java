@@ -7,12 +7,9 @@ import dev.nona.topics.record.CatalogTask;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
-import dev.nona.topics.record.InferenceRequest;
-import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.OutcomePart;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.PlacementOutcome;
-import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.record.StageAssignment;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.testing.InProcessKafka;
@@ -23,7 +20,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -32,7 +28,6 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -55,9 +50,6 @@ final class OutcomeCalibrationITCase {
     private static final int REQUESTS = 200;
     private static final double SLOWDOWN = 1.5;
 
-    private final JsonSerde<InferenceRequest> requests = new JsonSerde<>(InferenceRequest.class, 1 << 20);
-    private final JsonSerde<ServerTelemetry> telemetry = new JsonSerde<>(ServerTelemetry.class, 1 << 20);
-    private final JsonSerde<ModelCatalogEntry> catalog = new JsonSerde<>(ModelCatalogEntry.class, 1 << 20);
     private final JsonSerde<PlacementDecision> decisions = new JsonSerde<>(PlacementDecision.class, 1 << 20);
     private final JsonSerde<PlacementOutcome> outcomes = new JsonSerde<>(PlacementOutcome.class, 1 << 20);
     private final JsonSerde<ControllerEvent> events = new JsonSerde<>(ControllerEvent.class, 1 << 20);
@@ -65,8 +57,8 @@ final class OutcomeCalibrationITCase {
 
     @Test
     void outcomesTwiceThePrediction_calibrationEventsReportRatio2_everyOutcome_andServerSpeeds() throws Exception {
-        ControllerConfig config = config();
-        createTopics(config.topics());
+        ControllerConfig config = TestingBroker.config(KAFKA, "outcomes");
+        TestingBroker.createTopics(KAFKA, config.topics());
         var env = ControllerEnvironment.create(config);
         ControllerJob.build(env, config);
         JobClient job = env.executeAsync("outcome-calibration-it");
@@ -78,19 +70,7 @@ final class OutcomeCalibrationITCase {
                 KafkaConsumer<byte[], byte[]> decided = KAFKA.consumerFromStart(config.topics().decisions(), false);
                 KafkaConsumer<byte[], byte[]> eventReader = KAFKA.consumerFromStart(config.topics().events(), false);
                 KafkaConsumer<byte[], byte[]> deadReader = KAFKA.consumerFromStart(config.topics().deadLetters(), false)) {
-            long now = System.currentTimeMillis();
-            for (int i = 0; i < 4; i++) {
-                send(producer, config.topics().telemetry(), "s" + i, telemetry.serialize(ServerTelemetry.of("s" + i,
-                        true, TestingCluster.OPS_PER_SECOND, 0, List.of(), TestingCluster.LINK_BITS_PER_SECOND, now)));
-            }
-            send(producer, config.topics().catalog(), "fig1",
-                    catalog.serialize(TestingCluster.entry("fig1", TestingCluster.figure1())));
-            for (int i = 0; i < REQUESTS; i++) {
-                String id = "r-" + i;
-                send(producer, config.topics().requests(), id,
-                        requests.serialize(InferenceRequest.of(id, "fig1", "acme", now + i, 1024L)));
-            }
-            producer.flush();
+            TestingBroker.sendClusterAndRequests(producer, config.topics(), REQUESTS, System.currentTimeMillis());
 
             // The executor: the first decision per request wins; its outcome took twice the prediction.
             Map<String, PlacementDecision> first = new LinkedHashMap<>();
@@ -107,9 +87,9 @@ final class OutcomeCalibrationITCase {
             try (Admin admin = Admin.create(KAFKA.clientProperties())) {
                 admin.createTopics(List.of(new NewTopic(config.topics().outcomes(), 2, (short) 1))).all().get();
             }
-            send(producer, config.topics().outcomes(), "bad", "{\"schemaVersion\":1}".getBytes(StandardCharsets.UTF_8));
+            TestingBroker.send(producer, config.topics().outcomes(), "bad", "{\"schemaVersion\":1}".getBytes(StandardCharsets.UTF_8));
             for (PlacementDecision d : first.values()) {
-                send(producer, config.topics().outcomes(), d.requestId(), outcomes.serialize(outcomeOf(d, taskOps)));
+                TestingBroker.send(producer, config.topics().outcomes(), d.requestId(), outcomes.serialize(outcomeOf(d, taskOps)));
             }
             producer.flush();
             assertThat(first.values()).allSatisfy(d -> assertThat(d.predictedJctSeconds()).isPositive());
@@ -177,34 +157,5 @@ final class OutcomeCalibrationITCase {
         }
         return PlacementOutcome.ok(d.requestId(), d.model(), d.tableVersion(), parts, 0, start,
                 2 * d.predictedJctSeconds());
-    }
-
-    private static ControllerConfig config() {
-        Map<String, String> m = new HashMap<>(Map.of(
-                "bootstrap.servers", KAFKA.bootstrapServers(),
-                "controller.id", "outcomes-" + UUID.randomUUID(),
-                "rates.window", "1s",
-                "watermark.idleness", "300ms",
-                "cluster.liveness-timeout", "10m",
-                "flink.restart-strategy.type", "none"));
-        String prefix = m.get("controller.id") + "-";
-        for (String topic : List.of("requests", "telemetry", "catalog", "decisions", "tables", "events", "dead-letters",
-                "outcomes")) {
-            m.put("topics." + topic, prefix + topic);
-        }
-        return ControllerConfig.fromMap(m);
-    }
-
-    private static void createTopics(ControllerConfig.Topics t) throws Exception {
-        try (Admin admin = Admin.create(KAFKA.clientProperties())) {
-            admin.createTopics(List.of(new NewTopic(t.requests(), 2, (short) 1), new NewTopic(t.telemetry(), 1, (short) 1),
-                    new NewTopic(t.catalog(), 1, (short) 1), new NewTopic(t.decisions(), 2, (short) 1),
-                    new NewTopic(t.tables(), 1, (short) 1), new NewTopic(t.events(), 1, (short) 1),
-                    new NewTopic(t.deadLetters(), 1, (short) 1))).all().get();
-        }
-    }
-
-    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, String key, byte[] value) {
-        producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value));
     }
 }

@@ -7,6 +7,7 @@ import dev.nona.topics.record.CatalogTask;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ModelCatalogEntry;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -114,7 +115,7 @@ public final class CalibrationFunction extends KeyedCoProcessFunction<String, Jo
 
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
-        checkpointed.update(java.util.List.of(new Snapshot(windowEnd, window.state(), taskOps)));
+        checkpointed.update(List.of(new Snapshot(windowEnd, window.state(), taskOps)));
     }
 
     @Override

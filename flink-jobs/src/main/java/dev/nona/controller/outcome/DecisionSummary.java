@@ -1,7 +1,11 @@
 package dev.nona.controller.outcome;
 
 import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.StageAssignment;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.Objects;
 
 /**
@@ -26,9 +30,9 @@ public record DecisionSummary(String requestId, String model, long tableVersion,
 
     /** The summary of {@code d}, with per-server ops from the model's task ops ({@code null}: not in the catalog). */
     public static DecisionSummary of(PlacementDecision d, Map<String, Double> taskOps) {
-        Map<String, Double> ops = new java.util.HashMap<>(4);
-        java.util.Set<String> unknown = new java.util.HashSet<>(2);
-        for (var s : d.stages()) {
+        Map<String, Double> ops = new HashMap<>(4);
+        Set<String> unknown = new HashSet<>(2);
+        for (StageAssignment s : d.stages()) {
             Double taskOp = taskOps == null ? null : taskOps.get(s.task());
             if (taskOp == null) {
                 unknown.add(s.server());

@@ -20,7 +20,8 @@ import org.apache.flink.util.Collector;
 /**
  * Feeds joined outcomes into a {@link CalibrationWindow} and, at the end of each processing-time window of
  * {@code rates.window} that received any, emits its figures as a {@code CALIBRATION} event
- * ({@link CalibrationEvents}). The catalog input gives the task ops a part's speed is computed from. Runs with
+ * ({@link CalibrationEvents}). The catalog input gives the task ops of parts that list their {@code tasks} (the
+ * others take their server's ops from the {@link DecisionSummary}). Runs with
  * parallelism 1 on one constant key ({@link #KEY}): the window and the catalog's task ops live on the heap and are
  * checkpointed as operator state; the window's end is a processing-time timer.
  *

@@ -67,8 +67,9 @@ public final class ControllerOptions {
             .stringType()
             .defaultValue("placement-outcomes")
             .withDescription("topic the executors' outcomes are read from (joined with the decisions; a bad "
-                    + "outcome is a dead letter); may be created after the controller starts. Empty: no outcome "
-                    + "input, no join, no `CALIBRATION` events");
+                    + "outcome is a dead letter). It must exist when the controller starts, else the controller "
+                    + "runs without outcomes (a WARN says so). Empty: no outcome input, no join, no `CALIBRATION` "
+                    + "events");
 
     public static final ConfigOption<Duration> RATES_WINDOW = ConfigOptions.key("rates.window")
             .durationType()

@@ -140,7 +140,8 @@ final class ControllerConfigTest {
         assertThat(c.topics().outcomes()).isEqualTo("placement-outcomes");
         assertThat(c.outcomes().maxWait()).isEqualTo(Duration.ofSeconds(60));
         assertThat(c.outcomes().decisionWait()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(KafkaIo.sources(c).outcomes()).isNotNull();
+        assertThat(KafkaIo.sources(c, true).outcomes()).isNotNull();
+        assertThat(KafkaIo.sources(c, false).outcomes()).isNull();
         ControllerConfig off = ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "topics.outcomes", ""));
         assertThat(KafkaIo.sources(off).outcomes()).as("empty topics.outcomes: no outcome input").isNull();
         assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "outcomes.max-wait", "0s")))

@@ -36,8 +36,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * reads the decisions and publishes for each one an outcome that took twice the predicted JCT, with every server
  * computing at 1/1.5 of its reported speed; the controller must join them and report it in {@code CALIBRATION}
  * events: a ratio of 2, every outcome counted, none missing, and each server's effective speed. A malformed
- * outcome must reach {@code dead-letters} with its reason. The outcomes topic is created only after the controller
- * has started (as when the executors are deployed later): the controller must find it.
+ * outcome must reach {@code dead-letters} with its reason. The first requests come before any table (each runs
+ * whole on one server); the rest after the first table, which splits and spreads them over the servers.
  */
 final class OutcomeCalibrationITCase {
     @RegisterExtension
@@ -47,7 +47,7 @@ final class OutcomeCalibrationITCase {
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
-    private static final int REQUESTS = 200;
+    private static final int REQUESTS = 100;
     private static final double SLOWDOWN = 1.5;
 
     private final JsonSerde<PlacementDecision> decisions = new JsonSerde<>(PlacementDecision.class, 1 << 20);
@@ -59,6 +59,9 @@ final class OutcomeCalibrationITCase {
     void outcomesTwiceThePrediction_calibrationEventsReportRatio2_everyOutcome_andServerSpeeds() throws Exception {
         ControllerConfig config = TestingBroker.config(KAFKA, "outcomes");
         TestingBroker.createTopics(KAFKA, config.topics());
+        try (Admin admin = Admin.create(KAFKA.clientProperties())) {
+            admin.createTopics(List.of(new NewTopic(config.topics().outcomes(), 2, (short) 1))).all().get();
+        }
         var env = ControllerEnvironment.create(config);
         ControllerJob.build(env, config);
         JobClient job = env.executeAsync("outcome-calibration-it");
@@ -70,23 +73,20 @@ final class OutcomeCalibrationITCase {
                 KafkaConsumer<byte[], byte[]> decided = KAFKA.consumerFromStart(config.topics().decisions(), false);
                 KafkaConsumer<byte[], byte[]> eventReader = KAFKA.consumerFromStart(config.topics().events(), false);
                 KafkaConsumer<byte[], byte[]> deadReader = KAFKA.consumerFromStart(config.topics().deadLetters(), false)) {
-            TestingBroker.sendClusterAndRequests(producer, config.topics(), REQUESTS, System.currentTimeMillis());
-
-            // The executor: the first decision per request wins; its outcome took twice the prediction.
+            long now = System.currentTimeMillis();
+            // 100 requests within one second of event time: the first window's rate, feasible on four servers.
+            TestingBroker.sendClusterAndRequests(producer, config.topics(), REQUESTS, now);
+            // The executor (this test): the first decision per request wins.
             Map<String, PlacementDecision> first = new LinkedHashMap<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-            while (first.size() < REQUESTS && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : decided.poll(Duration.ofMillis(200))) {
-                    PlacementDecision d = decisions.parse(r.value()).value();
-                    first.putIfAbsent(d.requestId(), d);
-                }
-                assertThat(job.getJobStatus().get().isGloballyTerminalState()).isFalse();
-            }
-            assertThat(first).hasSize(REQUESTS);
-            // The job is running (it placed every request) and has no outcomes topic yet.
-            try (Admin admin = Admin.create(KAFKA.clientProperties())) {
-                admin.createTopics(List.of(new NewTopic(config.topics().outcomes(), 2, (short) 1))).all().get();
-            }
+            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            readDecisions(decided, first, REQUESTS, deadline, job);
+            // Before the first table every request runs whole on one server. Move event time past the first window,
+            // wait for the first table, then send as many requests again: the table splits and spreads them.
+            TestingBroker.sendRequests(producer, config.topics().requests(), "w-", 20, now + 5_000);
+            awaitTablePublished(eventReader, deadline);
+            TestingBroker.sendRequests(producer, config.topics().requests(), "c-", REQUESTS, now + 6_000);
+            readDecisions(decided, first, 2 * REQUESTS + 20, deadline, job);
+            int total = first.size();
             TestingBroker.send(producer, config.topics().outcomes(), "bad", "{\"schemaVersion\":1}".getBytes(StandardCharsets.UTF_8));
             for (PlacementDecision d : first.values()) {
                 TestingBroker.send(producer, config.topics().outcomes(), d.requestId(), outcomes.serialize(outcomeOf(d, taskOps)));
@@ -96,7 +96,8 @@ final class OutcomeCalibrationITCase {
 
             List<ControllerEvent> calibrations = new ArrayList<>();
             long ok = 0;
-            while (ok < REQUESTS && System.nanoTime() < deadline) {
+            while (ok < total && System.nanoTime() < deadline) {
+                assertRunning(job);
                 for (ConsumerRecord<byte[], byte[]> r : eventReader.poll(Duration.ofMillis(200))) {
                     ControllerEvent e = events.parse(r.value()).value();
                     if (e.type() == ControllerEventType.CALIBRATION) {
@@ -105,7 +106,7 @@ final class OutcomeCalibrationITCase {
                     }
                 }
             }
-            assertThat(ok).as("ok outcomes over the CALIBRATION events %s", calibrations).isEqualTo(REQUESTS);
+            assertThat(ok).as("ok outcomes over the CALIBRATION events %s", calibrations).isEqualTo(total);
             System.out.printf("OutcomeCalibrationITCase: %d CALIBRATION events, %d ok outcomes; first: %s%n",
                     calibrations.size(), ok, calibrations.get(0).details());
             assertThat(calibrations).allSatisfy(e -> {
@@ -121,6 +122,10 @@ final class OutcomeCalibrationITCase {
                         .as(k).isCloseTo(TestingCluster.OPS_PER_SECOND / SLOWDOWN, within(1.0)));
             });
 
+            assertThat(calibrations.stream().flatMap(e -> e.details().keySet().stream())
+                    .filter(k -> k.startsWith("server.") && k.endsWith(".parts")).distinct())
+                    .as("servers that ran parts, over the CALIBRATION events").hasSizeGreaterThanOrEqualTo(2);
+
             DeadLetter bad = null;
             while (bad == null && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> r : deadReader.poll(Duration.ofMillis(200))) {
@@ -135,6 +140,44 @@ final class OutcomeCalibrationITCase {
         } finally {
             job.cancel().get();
         }
+    }
+
+    /** Reads decisions until {@code n} requests are decided (the first decision per request kept). */
+    private void readDecisions(KafkaConsumer<byte[], byte[]> consumer, Map<String, PlacementDecision> first, int n,
+            long deadline, JobClient job) throws Exception {
+        while (first.size() < n && System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                PlacementDecision d = decisions.parse(r.value()).value();
+                first.putIfAbsent(d.requestId(), d);
+            }
+            assertRunning(job);
+        }
+        assertThat(first).hasSize(n);
+    }
+
+    /** Fails with the job's failure when it has stopped. */
+    private static void assertRunning(JobClient job) throws Exception {
+        if (job.getJobStatus().get().isGloballyTerminalState()) {
+            Throwable cause = null;
+            try {
+                job.getJobExecutionResult().get();
+            } catch (Exception e) {
+                cause = e;
+            }
+            throw new AssertionError("the job stopped: " + job.getJobStatus().get(), cause);
+        }
+    }
+
+    /** Reads events until a table is published. */
+    private void awaitTablePublished(KafkaConsumer<byte[], byte[]> eventReader, long deadline) {
+        boolean published = false;
+        while (!published && System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> r : eventReader.poll(Duration.ofMillis(200))) {
+                ControllerEvent e = events.parse(r.value()).value();
+                published |= e.type() == ControllerEventType.TABLE_PUBLISHED;
+            }
+        }
+        assertThat(published).as("a first table was published").isTrue();
     }
 
     /**

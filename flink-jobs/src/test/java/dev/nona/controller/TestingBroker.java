@@ -66,9 +66,14 @@ final class TestingBroker {
                     TestingCluster.OPS_PER_SECOND, 0, List.of(), TestingCluster.LINK_BITS_PER_SECOND, now)));
         }
         send(producer, t.catalog(), "fig1", CATALOG.serialize(TestingCluster.entry("fig1", TestingCluster.figure1())));
-        for (int i = 0; i < requests; i++) {
-            String id = "r-" + i;
-            send(producer, t.requests(), id, REQUESTS.serialize(InferenceRequest.of(id, "fig1", "acme", now + i, 1024L)));
+        sendRequests(producer, t.requests(), "r-", requests, now);
+    }
+
+    /** Requests {@code prefix}0.. of fig1, one per millisecond of event time from {@code start}, flushed. */
+    static void sendRequests(KafkaProducer<byte[], byte[]> producer, String topic, String prefix, int n, long start) {
+        for (int i = 0; i < n; i++) {
+            String id = prefix + i;
+            send(producer, topic, id, REQUESTS.serialize(InferenceRequest.of(id, "fig1", "acme", start + i, 1024L)));
         }
         producer.flush();
     }

@@ -149,10 +149,8 @@ final class ControllerConfigTest {
 
     @Test
     void outcomes_defaultsAndBadValues() {
-        ControllerConfig byDefault = ControllerConfig.withBootstrap("b");
-        assertThat(byDefault.topics().outcomes()).as("off by default").isEmpty();
-        assertThat(KafkaIo.sources(byDefault).outcomes()).as("no broker asked, no outcome source").isNull();
-        ControllerConfig c = ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "topics.outcomes", "placement-outcomes"));
+        ControllerConfig c = ControllerConfig.withBootstrap("b");
+        assertThat(c.topics().outcomes()).isEqualTo("placement-outcomes");
         assertThat(c.outcomes().maxWait()).isEqualTo(Duration.ofSeconds(60));
         assertThat(c.outcomes().decisionWait()).isEqualTo(Duration.ofSeconds(5));
         assertThat(KafkaIo.sources(c, true).outcomes()).isNotNull();

@@ -128,7 +128,8 @@ final class ControllerOnClusterIT {
 
             long killedAt = System.nanoTime();
             long killedAtMillis = System.currentTimeMillis();
-            flink.killTaskManager(0);
+            int killed = flink.killTaskManagerRunning(job);
+            LOG.info("killed TaskManager {}, which ran tasks of the controller job", killed);
             awaitRestart(job);
             flink.awaitRunning(job, Duration.ofSeconds(120));
             LOG.info("controller running again {} ms after kill -9 of a TaskManager; {} requests sent; table v{} before",

@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -141,6 +143,27 @@ public final class FlinkRest {
             }
             return true;
         }).orElse(false);
+    }
+
+    /**
+     * The resource ids of the TaskManagers that run at least one of the job's subtasks
+     * ({@code /jobs/<id>/vertices/<vertex>}, field {@code taskmanager-id}); empty when the JobManager does not answer.
+     */
+    public Set<String> taskManagersRunning(String jobId) {
+        Set<String> ids = new TreeSet<>();
+        get("/jobs/" + jobId).ifPresent(job -> {
+            for (JsonNode v : job.path("vertices")) {
+                get("/jobs/" + jobId + "/vertices/" + v.path("id").asText()).ifPresent(vertex -> {
+                    for (JsonNode subtask : vertex.path("subtasks")) {
+                        String tm = subtask.path("taskmanager-id").asText("");
+                        if (!tm.isEmpty() && !"(unassigned)".equals(tm)) {
+                            ids.add(tm);
+                        }
+                    }
+                });
+            }
+        });
+        return ids;
     }
 
     /** A job-level metric (e.g. {@code numRestarts}), or empty when not (yet) reported. */

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.client.deployment.StandaloneClusterId;
@@ -162,6 +163,29 @@ public final class LocalFlinkCluster implements AutoCloseable {
         tm.kill();
     }
 
+    /**
+     * {@code kill -9} of a TaskManager that runs at least one of the job's tasks, and returns its index. Which
+     * TaskManager gets a job's slots is the scheduler's choice: with two TaskManagers of two slots and a job of
+     * parallelism 2, both slots may come from one of them, and killing the other one restarts nothing.
+     */
+    public int killTaskManagerRunning(JobID job) {
+        Set<String> running = rest.taskManagersRunning(job.toHexString());
+        for (int i = 0; i < taskManagers.size(); i++) {
+            if (taskManagers.get(i).isAlive() && running.contains(resourceId(i))) {
+                LOG.info("job {} runs on TaskManagers {}", job, running);
+                killTaskManager(i);
+                return i;
+            }
+        }
+        throw new IllegalStateException("no live TaskManager of " + taskManagers.size() + " runs a task of job " + job
+                + " (its tasks run on " + running + ")");
+    }
+
+    /** The resource id TaskManager {@code index} registers with, as Flink's REST API reports it. */
+    static String resourceId(int index) {
+        return "tm-" + index;
+    }
+
     /** Starts one more TaskManager (e.g. to replace a killed one) and waits until it registers. */
     public void addTaskManager() {
         int alive = (int) taskManagers.stream().filter(ChildJvm::isAlive).count();
@@ -198,7 +222,9 @@ public final class LocalFlinkCluster implements AutoCloseable {
     private ChildJvm launchTaskManager(int index) {
         Path log = workDir.resolve("log/taskmanager-" + index + ".log");
         FlinkProcessOptions.Options tm = FlinkProcessOptions.taskManager(config.asConfiguration(), confDir(), log);
-        return ChildJvm.start("flink-taskmanager-" + index, tm.jvm(), classpath, TM_MAIN, tm.args(), log);
+        List<String> args = new ArrayList<>(tm.args());
+        args.addAll(List.of("-D", "taskmanager.resource-id=" + resourceId(index)));
+        return ChildJvm.start("flink-taskmanager-" + index, tm.jvm(), classpath, TM_MAIN, args, log);
     }
 
     private Configuration clientConfig() {

@@ -54,6 +54,7 @@ import org.apache.flink.configuration.Configuration;
  * @param parallelism           parallelism of the request path
  * @param startFromEarliest     read topics from the earliest offset when the group has none (else latest)
  * @param controlLimits         largest catalog DAG accepted, and the known servers (empty: any server)
+ * @param outcomes              how decisions are joined with their outcomes
  * @param kafka                 Kafka client properties passed to every source and sink (copied)
  * @param flink                 Flink configuration entries (copied)
  */
@@ -84,12 +85,26 @@ public record ControllerConfig(
         int parallelism,
         boolean startFromEarliest,
         ControlLimits controlLimits,
+        OutcomeSettings outcomes,
         Map<String, String> kafka,
         Map<String, String> flink) implements Serializable {
 
     /** The topic names (DESIGN.md §3). */
     public record Topics(String requests, String telemetry, String catalog, String decisions, String tables,
-            String events, String deadLetters) implements Serializable {}
+            String events, String deadLetters, String outcomes) implements Serializable {}
+
+    /**
+     * How decisions are joined with their outcomes.
+     *
+     * @param maxWait      a decision with no outcome for this long is a missing outcome ({@code outcomes.max-wait})
+     * @param decisionWait an outcome with no decision for this long is unmatched ({@code outcomes.decision-wait})
+     */
+    public record OutcomeSettings(Duration maxWait, Duration decisionWait) implements Serializable {
+        public OutcomeSettings {
+            requirePositive("outcomes.max-wait", maxWait);
+            requirePositive("outcomes.decision-wait", decisionWait);
+        }
+    }
 
     /**
      * The drift detector's settings.
@@ -198,6 +213,7 @@ public record ControllerConfig(
             throw new IllegalArgumentException("parallelism (" + parallelism + ") must be >= 1");
         }
         Objects.requireNonNull(controlLimits, "control limits");
+        Objects.requireNonNull(outcomes, "outcome settings");
         kafka = Map.copyOf(kafka);
         flink = Map.copyOf(flink);
     }
@@ -251,7 +267,7 @@ public record ControllerConfig(
                 v.string(CONTROLLER_ID),
                 new Topics(v.string(TOPICS_REQUESTS), v.string(TOPICS_TELEMETRY), v.string(TOPICS_CATALOG),
                         v.string(TOPICS_DECISIONS), v.string(TOPICS_TABLES), v.string(TOPICS_EVENTS),
-                        v.string(TOPICS_DEAD_LETTERS)),
+                        v.string(TOPICS_DEAD_LETTERS), v.string(TOPICS_OUTCOMES)),
                 v.duration(RATES_WINDOW),
                 v.duration(WATERMARK_OUT_OF_ORDERNESS),
                 v.duration(WATERMARK_IDLENESS),
@@ -277,6 +293,7 @@ public record ControllerConfig(
                 v.bool(SOURCE_START_FROM_EARLIEST),
                 new ControlLimits(v.integer(CATALOG_MAX_TASKS), v.integer(CATALOG_MAX_EDGES),
                         ControlLimits.parseServers(v.string(CLUSTER_SERVERS))),
+                new OutcomeSettings(v.duration(OUTCOMES_MAX_WAIT), v.duration(OUTCOMES_DECISION_WAIT)),
                 kafka,
                 flink);
     }

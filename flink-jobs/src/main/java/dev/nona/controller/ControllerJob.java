@@ -7,6 +7,15 @@ import dev.nona.controller.loop.ControlLoopSettings;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.optimize.NonaTableSolver;
 import dev.nona.controller.optimize.TableSolver;
+import dev.nona.controller.outcome.CalibrationFunction;
+import dev.nona.controller.outcome.DecisionDigest;
+import dev.nona.controller.outcome.DecisionSummary;
+import dev.nona.controller.outcome.DecisionSummarySerializer;
+import dev.nona.controller.outcome.JoinedOutcome;
+import dev.nona.controller.outcome.OutcomeJoin;
+import dev.nona.controller.outcome.OutcomeRecord;
+import dev.nona.controller.outcome.PlacementDecisionSerializer;
+import dev.nona.controller.outcome.RejectedOutcomes;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.BroadcastUpdate;
 import dev.nona.controller.placement.BroadcastUpdateTypeInfo;
@@ -23,6 +32,7 @@ import dev.nona.controller.source.RequestTimestamps;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.PlacementOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -44,13 +54,26 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *                   +--> model --keyBy--> RateEstimator --+
  * telemetry --------+-------------------------------------+--> ControlLoop (p=1) --> tables, events
  * catalog ----------+
+ * decisions --digest (+catalog)--keyBy requestId--+--> OutcomeJoin --> Calibration (p=1, + catalog) --> CALIBRATION events
+ * outcomes --parse--keyBy--------------------------+
  * every rejected record ------------------------------------------------------------> dead letters
  * </pre>
  */
 public final class ControllerJob {
-    /** The job's inputs. */
+    /**
+     * The job's inputs.
+     *
+     * @param outcomes the executors' outcomes, or {@code null} for a job that does not learn from outcomes (no
+     *                 join, no {@code CALIBRATION} events)
+     */
     public record Sources(Source<RequestRecord, ?, ?> requests, Source<ControlRecord, ?, ?> telemetry,
-            Source<ControlRecord, ?, ?> catalog) {}
+            Source<ControlRecord, ?, ?> catalog, Source<OutcomeRecord, ?, ?> outcomes) {
+        /** Inputs without outcomes. */
+        public Sources(Source<RequestRecord, ?, ?> requests, Source<ControlRecord, ?, ?> telemetry,
+                Source<ControlRecord, ?, ?> catalog) {
+            this(requests, telemetry, catalog, null);
+        }
+    }
 
     /** The job's outputs. */
     public record Sinks(Sink<PlacementDecision> decisions, Sink<ControllerTable> tables, Sink<ControllerEvent> events,
@@ -126,6 +149,11 @@ public final class ControllerJob {
                 .union(telemetry.getSideOutput(RejectedControls.DEAD_LETTERS),
                         catalog.getSideOutput(RejectedControls.DEAD_LETTERS),
                         decisions.getSideOutput(PlacementFunction.UNPLACED));
+        if (sources.outcomes() != null) {
+            Learning learning = learnFromOutcomes(env, decisions, catalog);
+            events = events.union(learning.events());
+            deadLetters = deadLetters.union(learning.deadLetters());
+        }
 
         decisions.sinkTo(sinks.decisions()).setParallelism(p).uid("decisions-sink").name("decisions sink");
         tables.sinkTo(sinks.tables()).setParallelism(1).uid("tables-sink").name("tables sink");
@@ -135,6 +163,43 @@ public final class ControllerJob {
                 .uid("dead-letters-log").name("dead letters log");
         deadLetters.sinkTo(sinks.deadLetters()).setParallelism(1).uid("dead-letters-sink").name("dead letters sink");
         return new Streams(decisions, tables, events, deadLetters, rates);
+    }
+
+    /** The calibration events and the rejected outcomes of the outcome path. */
+    private record Learning(DataStream<ControllerEvent> events, DataStream<DeadLetter> deadLetters) {}
+
+    /** Outcomes joined with the job's own decisions by request id, and the calibration they give. */
+    private Learning learnFromOutcomes(StreamExecutionEnvironment env, DataStream<PlacementDecision> decisions,
+            DataStream<ControlInput> catalog) {
+        int p = config.parallelism();
+        SingleOutputStreamOperator<PlacementOutcome> outcomes = env
+                .fromSource(sources.outcomes(), WatermarkStrategy.noWatermarks(), "outcomes")
+                .setParallelism(p).uid("outcomes-source")
+                .process(new RejectedOutcomes()).returns(JsonRecordTypeInfo.of(PlacementOutcome.class))
+                .setParallelism(p).uid("parse-outcomes").name("parse outcomes");
+        ControllerConfig.OutcomeSettings settings = config.outcomes();
+        // Summarised next to placement (forward), so that the join holds a few numbers per decision, not its stages.
+        SingleOutputStreamOperator<DecisionSummary> summaries = decisions
+                .map(d -> d).returns(new PlacementDecisionSerializer.TypeInfo()) // chained: a binary edge to the digest
+                .setParallelism(p).name("decisions to digest")
+                .connect(catalog.broadcast(DecisionDigest.TASK_OPS))
+                .process(new DecisionDigest()).returns(new DecisionSummarySerializer.TypeInfo())
+                .setParallelism(p).uid("decision-digest").name("decision digest");
+        SingleOutputStreamOperator<JoinedOutcome> joined = summaries
+                .keyBy(DecisionSummary::requestId, Types.STRING)
+                .connect(outcomes.keyBy(PlacementOutcome::requestId, Types.STRING))
+                .process(new OutcomeJoin(config.topics().outcomes(), settings.maxWait().toMillis(),
+                        settings.decisionWait().toMillis()))
+                .returns(JsonRecordTypeInfo.of(JoinedOutcome.class))
+                .setParallelism(p).uid("outcome-join").name("outcome join");
+        SingleOutputStreamOperator<ControllerEvent> calibration = joined
+                .keyBy(x -> CalibrationFunction.KEY, Types.STRING)
+                .connect(catalog.keyBy(x -> CalibrationFunction.KEY, Types.STRING))
+                .process(new CalibrationFunction(config.rateWindow().toMillis()))
+                .returns(JsonRecordTypeInfo.of(ControllerEvent.class))
+                .setParallelism(1).setMaxParallelism(1).uid("calibration").name("calibration");
+        return new Learning(calibration, outcomes.getSideOutput(RejectedOutcomes.DEAD_LETTERS)
+                .union(joined.getSideOutput(OutcomeJoin.DEAD_LETTERS)));
     }
 
     private SingleOutputStreamOperator<ControlInput> controlSource(StreamExecutionEnvironment env,

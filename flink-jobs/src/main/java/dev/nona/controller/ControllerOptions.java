@@ -26,7 +26,7 @@ public final class ControllerOptions {
     public static final ConfigOption<String> CONTROLLER_ID = ConfigOptions.key("controller.id")
             .stringType()
             .defaultValue("nona-controller")
-            .withDescription("prefix of the consumer groups (`<id>-requests`, `-telemetry`, `-catalog`) and of the"
+            .withDescription("prefix of the consumer groups (`<id>-requests`, `-telemetry`, `-catalog`, `-outcomes`) and of the"
                     + " decision sink's transactional ids (`<id>-decisions`); the key of the tables it "
                     + "writes");
 
@@ -64,6 +64,14 @@ public final class ControllerOptions {
             .stringType()
             .defaultValue("dead-letters")
             .withDescription("topic rejected records are written to, each with its reason");
+
+    public static final ConfigOption<String> TOPICS_OUTCOMES = ConfigOptions.key("topics.outcomes")
+            .stringType()
+            .defaultValue("placement-outcomes")
+            .withDescription("topic the executors' outcomes are read from (joined with the decisions; a bad "
+                    + "outcome is a dead letter). It must exist when the controller starts, else the controller "
+                    + "runs without outcomes (a WARN says so). Empty: no outcome input, no join, no `CALIBRATION` "
+                    + "events");
 
     public static final ConfigOption<Duration> RATES_WINDOW = ConfigOptions.key("rates.window")
             .durationType()
@@ -257,17 +265,30 @@ public final class ControllerOptions {
                     + "reporting); set it in production so that a misconfigured agent or a typo cannot add "
                     + "a phantom server that placement would send stages to");
 
+    public static final ConfigOption<Duration> OUTCOMES_MAX_WAIT = ConfigOptions.key("outcomes.max-wait")
+            .durationType()
+            .defaultValue(Duration.ofSeconds(60))
+            .withDescription("a decision with no outcome for this long (processing time) counts as a missing "
+                    + "outcome (`missingOutcomes` in `CALIBRATION`); also how long a joined request id is "
+                    + "remembered, so that a replayed decision or a repeated outcome is not counted twice");
+
+    public static final ConfigOption<Duration> OUTCOMES_DECISION_WAIT = ConfigOptions.key("outcomes.decision-wait")
+            .durationType()
+            .defaultValue(Duration.ofSeconds(5))
+            .withDescription("an outcome that arrives before its decision waits this long for it, then counts "
+                    + "as unmatched (`unmatchedOutcomes`)");
+
     /** Every option, in the order of the table in {@code docs/controller.md}. */
     public static final List<ConfigOption<?>> ALL = List.of(
             BOOTSTRAP_SERVERS, CONTROLLER_ID, TOPICS_REQUESTS, TOPICS_TELEMETRY, TOPICS_CATALOG,
-            TOPICS_DECISIONS, TOPICS_TABLES, TOPICS_EVENTS, TOPICS_DEAD_LETTERS, RATES_WINDOW,
+            TOPICS_DECISIONS, TOPICS_TABLES, TOPICS_EVENTS, TOPICS_DEAD_LETTERS, TOPICS_OUTCOMES, RATES_WINDOW,
             WATERMARK_OUT_OF_ORDERNESS, WATERMARK_IDLENESS, DRIFT_THRESHOLD, DRIFT_SIGNIFICANCE,
             DRIFT_WINDOWS, DRIFT_DEBOUNCE, DRIFT_MIN_RATE, SOLVE_TIMEOUT, SOLVE_POLL, SOLVE_RETRY_BACKOFF,
             SOLVE_RETRY_MAX_BACKOFF, SOLVER_COST_MODEL, CLUSTER_DEFAULT_LINK_BITS_PER_SECOND,
             CLUSTER_LIVENESS_TIMEOUT, PLACEMENT_TARGET_ONGOING_REQUESTS, PLACEMENT_STARTUP_BUFFER,
             CHECKPOINT_INTERVAL, DECISIONS_DELIVERY, DECISIONS_LINGER, NETWORK_BUFFER_TIMEOUT,
             CHECKPOINT_DIR, STATE_BACKEND, CHECKPOINT_INCREMENTAL, PARALLELISM, SOURCE_START_FROM_EARLIEST,
-            CATALOG_MAX_TASKS, CATALOG_MAX_EDGES, CLUSTER_SERVERS);
+            CATALOG_MAX_TASKS, CATALOG_MAX_EDGES, CLUSTER_SERVERS, OUTCOMES_MAX_WAIT, OUTCOMES_DECISION_WAIT);
 
     /** The keys of {@link #ALL}. */
     public static final Set<String> KEYS = ALL.stream().map(ConfigOption::key).collect(Collectors.toUnmodifiableSet());

@@ -3,6 +3,8 @@ package dev.nona.controller;
 import dev.nona.controller.ControllerJob.Sinks;
 import dev.nona.controller.ControllerJob.Sources;
 import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.controller.outcome.OutcomeDeserializer;
+import dev.nona.controller.outcome.OutcomeRecord;
 import dev.nona.controller.sink.DecisionSerializer;
 import dev.nona.controller.sink.TableRecordSerializer;
 import dev.nona.controller.sink.TopicRecordSerializer;
@@ -15,6 +17,11 @@ import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.Topics;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -32,10 +39,22 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 public final class KafkaIo {
     /** Kafka transactions must not outlive the broker's {@code transaction.max.timeout.ms} (15 min by default). */
     static final String TRANSACTION_TIMEOUT_MS = "600000";
+    /** How long the job's build waits for the broker to say whether the outcomes topic exists. */
+    static final String TOPIC_CHECK_TIMEOUT_MS = "10000";
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaIo.class);
 
     private KafkaIo() {}
 
+    /**
+     * The sources; the outcome source only when {@code topics.outcomes} is set and the topic exists now (asked of
+     * the broker, with a WARN when it does not: the controller then runs without the outcome path until restarted).
+     */
     public static Sources sources(ControllerConfig config) {
+        return sources(config, !config.topics().outcomes().isBlank() && topicExists(config, config.topics().outcomes()));
+    }
+
+    /** The sources, with the outcome source or without it. */
+    public static Sources sources(ControllerConfig config, boolean withOutcomes) {
         ControllerConfig.Topics t = config.topics();
         return new Sources(
                 KafkaSource.<RequestRecord>builder()
@@ -47,7 +66,43 @@ public final class KafkaIo {
                         .setProperties(clientProperties(config))
                         .build(),
                 controlSource(config, t.telemetry(), "-telemetry", ControlDeserializer.Kind.TELEMETRY),
-                controlSource(config, t.catalog(), "-catalog", ControlDeserializer.Kind.CATALOG));
+                controlSource(config, t.catalog(), "-catalog", ControlDeserializer.Kind.CATALOG),
+                withOutcomes ? outcomeSource(config) : null);
+    }
+
+    /**
+     * The outcomes source. Not subscribed by pattern (which would let the job start before the executors create
+     * the topic): with a pattern subscription the outcome path stalled in tests (docs/controller.md).
+     */
+    private static KafkaSource<OutcomeRecord> outcomeSource(ControllerConfig config) {
+        return KafkaSource.<OutcomeRecord>builder()
+                .setBootstrapServers(config.bootstrapServers())
+                .setTopics(config.topics().outcomes())
+                .setGroupId(config.controllerId() + "-outcomes")
+                .setStartingOffsets(startingOffsets(config))
+                .setDeserializer(new OutcomeDeserializer())
+                .setProperties(clientProperties(config))
+                .build();
+    }
+
+    /** Whether {@code topic} exists, asked of the broker within {@link #TOPIC_CHECK_TIMEOUT_MS}. */
+    static boolean topicExists(ControllerConfig config, String topic) {
+        Properties props = clientProperties(config);
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, TOPIC_CHECK_TIMEOUT_MS);
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, TOPIC_CHECK_TIMEOUT_MS);
+        try (Admin admin = Admin.create(props)) {
+            boolean exists = admin.listTopics().names().get(Integer.parseInt(TOPIC_CHECK_TIMEOUT_MS),
+                    TimeUnit.MILLISECONDS).contains(topic);
+            if (!exists) {
+                LOG.warn("topic {} (topics.outcomes) does not exist: the controller runs without outcomes (no "
+                        + "CALIBRATION events); create it (bin/nona topics create) and restart the controller", topic);
+            }
+            return exists;
+        } catch (Exception e) {
+            LOG.warn("cannot tell whether topic {} (topics.outcomes) exists: running without outcomes", topic, e);
+            return false;
+        }
     }
 
     private static KafkaSource<ControlRecord> controlSource(ControllerConfig config, String topic, String group,

@@ -146,4 +146,20 @@ final class ControllerConfigTest {
         assertThat(new ControllerConfig.RetryBackoff(Duration.ofSeconds(1), Duration.ofSeconds(5)).delayMillis(3)).isEqualTo(4000);
         assertThat(new ControllerConfig.RetryBackoff(Duration.ofSeconds(1), Duration.ofSeconds(5)).delayMillis(40)).isEqualTo(5000);
     }
+
+    @Test
+    void outcomes_defaultsAndBadValues() {
+        ControllerConfig c = ControllerConfig.withBootstrap("b");
+        assertThat(c.topics().outcomes()).isEqualTo("placement-outcomes");
+        assertThat(c.outcomes().maxWait()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(c.outcomes().decisionWait()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(KafkaIo.sources(c, true).outcomes()).isNotNull();
+        assertThat(KafkaIo.sources(c, false).outcomes()).isNull();
+        ControllerConfig off = ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "topics.outcomes", ""));
+        assertThat(KafkaIo.sources(off).outcomes()).as("empty topics.outcomes: no outcome input").isNull();
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "outcomes.max-wait", "0s")))
+                .hasMessage("outcomes.max-wait (0ms) must be > 0");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "outcomes.decision-wait", "-1s")))
+                .hasMessage("outcomes.decision-wait (-1000ms) must be > 0");
+    }
 }

@@ -3,9 +3,6 @@ package dev.nona.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.nona.topics.record.InferenceRequest;
-import dev.nona.topics.record.ServerTelemetry;
-import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.testing.InProcessKafka;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,19 +13,15 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -44,11 +37,6 @@ final class DecisionDeliveryITCase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
-
-    private final JsonSerde<InferenceRequest> requests = new JsonSerde<>(InferenceRequest.class, 1 << 20);
-    private final JsonSerde<ServerTelemetry> telemetry = new JsonSerde<>(ServerTelemetry.class, 1 << 20);
-    private final JsonSerde<dev.nona.topics.record.ModelCatalogEntry> catalog =
-            new JsonSerde<>(dev.nona.topics.record.ModelCatalogEntry.class, 1 << 20);
 
     /**
      * Checkpoints every 1,000 hours: Flink takes the first one at a random time within the first interval, so
@@ -77,23 +65,7 @@ final class DecisionDeliveryITCase {
     private record Run(Map<String, Integer> decided, long completedCheckpoints) {}
 
     private static ControllerConfig config(String... keyValues) {
-        Map<String, String> m = new HashMap<>(Map.of(
-                "bootstrap.servers", KAFKA.bootstrapServers(),
-                "controller.id", "delivery-" + UUID.randomUUID(),
-                "rates.window", "1s",
-                "watermark.idleness", "300ms",
-                // The servers report once, at the start: on a busy machine the job can still be placing requests
-                // more than the default 3 s later, and would then hold the rest for a server that never reports.
-                "cluster.liveness-timeout", "10m",
-                "flink.restart-strategy.type", "none"));
-        for (int i = 0; i < keyValues.length; i += 2) {
-            m.put(keyValues[i], keyValues[i + 1]);
-        }
-        String prefix = m.get("controller.id") + "-";
-        for (String topic : List.of("requests", "telemetry", "catalog", "decisions", "tables", "events", "dead-letters")) {
-            m.put("topics." + topic, prefix + topic);
-        }
-        return ControllerConfig.fromMap(m);
+        return TestingBroker.config(KAFKA, "delivery", keyValues);
     }
 
     /**
@@ -102,25 +74,13 @@ final class DecisionDeliveryITCase {
      * duplicate).
      */
     private Run runAndRead(ControllerConfig config, int n) throws Exception {
-        createTopics(config.topics());
+        TestingBroker.createTopics(KAFKA, config.topics());
         var env = ControllerEnvironment.create(config);
         ControllerJob.build(env, config);
         JobClient job = env.executeAsync("delivery-it");
         try (KafkaProducer<byte[], byte[]> producer = KAFKA.producer();
                 KafkaConsumer<byte[], byte[]> consumer = KAFKA.consumerFromStart(config.topics().decisions(), true)) {
-            long now = System.currentTimeMillis();
-            for (int i = 0; i < 4; i++) {
-                send(producer, config.topics().telemetry(), "s" + i, telemetry.serialize(ServerTelemetry.of("s" + i, true,
-                        TestingCluster.OPS_PER_SECOND, 0, List.of(), 1.0e10, now)));
-            }
-            send(producer, config.topics().catalog(), "fig1",
-                    catalog.serialize(TestingCluster.entry("fig1", TestingCluster.figure1())));
-            for (int i = 0; i < n; i++) {
-                String id = "r-" + i;
-                send(producer, config.topics().requests(), id,
-                        requests.serialize(InferenceRequest.of(id, "fig1", "acme", now + i, 1024L)));
-            }
-            producer.flush();
+            TestingBroker.sendClusterAndRequests(producer, config.topics(), n, System.currentTimeMillis());
             Map<String, Integer> decided = new HashMap<>();
             long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
             while (decided.size() < n && System.nanoTime() < deadline) {
@@ -154,18 +114,5 @@ final class DecisionDeliveryITCase {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
             decided.merge(new String(r.key(), StandardCharsets.UTF_8), 1, Integer::sum);
         }
-    }
-
-    private static void createTopics(ControllerConfig.Topics t) throws Exception {
-        try (Admin admin = Admin.create(KAFKA.clientProperties())) {
-            admin.createTopics(List.of(new NewTopic(t.requests(), 2, (short) 1), new NewTopic(t.telemetry(), 1, (short) 1),
-                    new NewTopic(t.catalog(), 1, (short) 1), new NewTopic(t.decisions(), 2, (short) 1),
-                    new NewTopic(t.tables(), 1, (short) 1), new NewTopic(t.events(), 1, (short) 1),
-                    new NewTopic(t.deadLetters(), 1, (short) 1))).all().get();
-        }
-    }
-
-    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, String key, byte[] value) {
-        producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value));
     }
 }

@@ -28,5 +28,10 @@ public enum ControllerEventType {
      */
     SOLVE_FAILED,
     /** A solve ran past {@code solve.timeout} and was cancelled: the trigger stays and is retried with backoff. */
-    SOLVE_TIMED_OUT
+    SOLVE_TIMED_OUT,
+    /**
+     * Once per window with outcomes: what the controller learned by joining its decisions with their outcomes
+     * (observed against predicted JCT per model, effective speed and cold-start time per server; bounded).
+     */
+    CALIBRATION
 }

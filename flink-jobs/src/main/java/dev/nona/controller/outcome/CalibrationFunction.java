@@ -1,0 +1,135 @@
+package dev.nona.controller.outcome;
+
+import dev.nona.calibration.CalibrationWindow;
+import dev.nona.controller.loop.ControlInput;
+import dev.nona.controller.serde.JsonRecordTypeInfo;
+import dev.nona.topics.record.CatalogTask;
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.ModelCatalogEntry;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Feeds joined outcomes into a {@link CalibrationWindow} and, at the end of each processing-time window of
+ * {@code rates.window} that received any, emits its figures as a {@code CALIBRATION} event
+ * ({@link CalibrationEvents}). The catalog input gives the task ops of parts that list their {@code tasks} (the
+ * others take their server's ops from the {@link DecisionSummary}). Runs with
+ * parallelism 1 on one constant key ({@link #KEY}): the window and the catalog's task ops live on the heap and are
+ * checkpointed as operator state; the window's end is a processing-time timer.
+ *
+ * <p>Windows are aligned to multiples of the window size since the epoch, in processing time: an outcome counts
+ * in the window in which the controller learned it, not in the one its request arrived in.
+ */
+public final class CalibrationFunction extends KeyedCoProcessFunction<String, JoinedOutcome, ControlInput, ControllerEvent>
+        implements CheckpointedFunction {
+    private static final long serialVersionUID = 1L;
+
+    /** The constant key both inputs are keyed by. */
+    public static final String KEY = "calibration";
+
+    /**
+     * What is checkpointed.
+     *
+     * @param windowEnd end of the open window (its timer), 0 when none is open
+     * @param window    the open window's tallies
+     * @param taskOps   per model in the catalog, the ops of each task
+     */
+    public record Snapshot(long windowEnd, CalibrationWindow.State window, Map<String, Map<String, Double>> taskOps) {}
+
+    private final long windowMillis;
+
+    private transient CalibrationWindow window;
+    private transient long windowEnd;
+    private transient Map<String, Map<String, Double>> taskOps;
+    private transient ListState<Snapshot> checkpointed;
+
+    /** @param windowMillis the window size, {@code > 0} */
+    public CalibrationFunction(long windowMillis) {
+        if (windowMillis <= 0) {
+            throw new IllegalArgumentException("window (" + windowMillis + " ms) must be > 0");
+        }
+        this.windowMillis = windowMillis;
+    }
+
+    @Override
+    public void processElement1(JoinedOutcome joined, Context ctx, Collector<ControllerEvent> out) {
+        if (windowEnd == 0) {
+            long now = ctx.timerService().currentProcessingTime();
+            windowEnd = now - Math.floorMod(now, windowMillis) + windowMillis;
+            ctx.timerService().registerProcessingTimeTimer(windowEnd);
+        }
+        if (joined instanceof JoinedOutcome.Matched m) {
+            add(m);
+        } else if (joined instanceof JoinedOutcome.Missing m) {
+            window.missing(m.model());
+        } else if (joined instanceof JoinedOutcome.Unmatched u) {
+            window.unmatched(u.model());
+        }
+    }
+
+    private void add(JoinedOutcome.Matched m) {
+        String model = m.model();
+        switch (m.outcome().status()) {
+            case OK -> window.ok(model, m.outcome().observedJctSeconds(), m.decision().predictedJctSeconds(),
+                    OutcomeParts.of(m.decision(), m.outcome(), taskOps.get(model)));
+            case FAILED -> window.failed(model);
+            case TIMEOUT -> window.timedOut(model);
+        }
+    }
+
+    @Override
+    public void processElement2(ControlInput input, Context ctx, Collector<ControllerEvent> out) {
+        if (input.catalog() != null) {
+            taskOps.put(input.catalog().model(), opsOf(input.catalog()));
+        } else if (input.removedModel() != null) {
+            taskOps.remove(input.removedModel());
+        }
+    }
+
+    private static Map<String, Double> opsOf(ModelCatalogEntry entry) {
+        Map<String, Double> ops = new HashMap<>(entry.dag().tasks().size() * 2);
+        for (CatalogTask t : entry.dag().tasks()) {
+            ops.put(t.id(), t.ops());
+        }
+        return ops;
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<ControllerEvent> out) {
+        if (timestamp != windowEnd) {
+            return; // not the open window's end (none is open): nothing to close
+        }
+        if (!window.isEmpty()) {
+            out.collect(CalibrationEvents.of(window.report(), timestamp, windowMillis));
+        }
+        window = new CalibrationWindow();
+        windowEnd = 0;
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        checkpointed.update(List.of(new Snapshot(windowEnd, window.state(), taskOps)));
+    }
+
+    @Override
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        checkpointed = context.getOperatorStateStore().getListState(
+                new ListStateDescriptor<>("calibration", JsonRecordTypeInfo.of(Snapshot.class)));
+        window = new CalibrationWindow();
+        windowEnd = 0;
+        taskOps = new HashMap<>();
+        for (Snapshot s : checkpointed.get()) {
+            window = CalibrationWindow.restore(s.window());
+            windowEnd = s.windowEnd();
+            s.taskOps().forEach((m, ops) -> taskOps.put(m, new HashMap<>(ops)));
+        }
+    }
+}

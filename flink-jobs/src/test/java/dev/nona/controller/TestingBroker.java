@@ -1,0 +1,84 @@
+package dev.nona.controller;
+
+import dev.nona.topics.record.InferenceRequest;
+import dev.nona.topics.record.ModelCatalogEntry;
+import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.topics.serde.JsonSerde;
+import dev.nona.topics.testing.InProcessKafka;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/** What the ITCases on the in-process broker share: a controller config of their own, its topics, the inputs. */
+final class TestingBroker {
+    private static final JsonSerde<InferenceRequest> REQUESTS = new JsonSerde<>(InferenceRequest.class, 1 << 20);
+    private static final JsonSerde<ServerTelemetry> TELEMETRY = new JsonSerde<>(ServerTelemetry.class, 1 << 20);
+    private static final JsonSerde<ModelCatalogEntry> CATALOG = new JsonSerde<>(ModelCatalogEntry.class, 1 << 20);
+
+    private TestingBroker() {}
+
+    /**
+     * A config with a fresh {@code controller.id} ({@code idPrefix}-uuid) and topics named after it, 1 s rate
+     * windows, no restarts, and {@code keyValues} on top.
+     */
+    static ControllerConfig config(InProcessKafka kafka, String idPrefix, String... keyValues) {
+        Map<String, String> m = new HashMap<>(Map.of(
+                "bootstrap.servers", kafka.bootstrapServers(),
+                "controller.id", idPrefix + "-" + UUID.randomUUID(),
+                "rates.window", "1s",
+                "watermark.idleness", "300ms",
+                // The servers report once, at the start: on a busy machine the job can still be placing requests
+                // more than the default 3 s later, and would then hold the rest for a server that never reports.
+                "cluster.liveness-timeout", "10m",
+                "flink.restart-strategy.type", "none"));
+        for (int i = 0; i < keyValues.length; i += 2) {
+            m.put(keyValues[i], keyValues[i + 1]);
+        }
+        String prefix = m.get("controller.id") + "-";
+        for (String topic : List.of("requests", "telemetry", "catalog", "decisions", "tables", "events", "dead-letters",
+                "outcomes")) {
+            m.put("topics." + topic, prefix + topic);
+        }
+        return ControllerConfig.fromMap(m);
+    }
+
+    /** Creates the controller's topics, except the outcomes topic. */
+    static void createTopics(InProcessKafka kafka, ControllerConfig.Topics t) throws Exception {
+        try (Admin admin = Admin.create(kafka.clientProperties())) {
+            admin.createTopics(List.of(new NewTopic(t.requests(), 2, (short) 1), new NewTopic(t.telemetry(), 1, (short) 1),
+                    new NewTopic(t.catalog(), 1, (short) 1), new NewTopic(t.decisions(), 2, (short) 1),
+                    new NewTopic(t.tables(), 1, (short) 1), new NewTopic(t.events(), 1, (short) 1),
+                    new NewTopic(t.deadLetters(), 1, (short) 1))).all().get();
+        }
+    }
+
+    /** Four idle servers s0..s3 reporting at {@code now}, the fig1 catalog entry, and requests r-0.. of fig1. */
+    static void sendClusterAndRequests(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t, int requests,
+            long now) {
+        for (int i = 0; i < 4; i++) {
+            send(producer, t.telemetry(), "s" + i, TELEMETRY.serialize(ServerTelemetry.of("s" + i, true,
+                    TestingCluster.OPS_PER_SECOND, 0, List.of(), TestingCluster.LINK_BITS_PER_SECOND, now)));
+        }
+        send(producer, t.catalog(), "fig1", CATALOG.serialize(TestingCluster.entry("fig1", TestingCluster.figure1())));
+        sendRequests(producer, t.requests(), "r-", requests, now);
+    }
+
+    /** Requests {@code prefix}0.. of fig1, one per millisecond of event time from {@code start}, flushed. */
+    static void sendRequests(KafkaProducer<byte[], byte[]> producer, String topic, String prefix, int n, long start) {
+        for (int i = 0; i < n; i++) {
+            String id = prefix + i;
+            send(producer, topic, id, REQUESTS.serialize(InferenceRequest.of(id, "fig1", "acme", start + i, 1024L)));
+        }
+        producer.flush();
+    }
+
+    static void send(KafkaProducer<byte[], byte[]> producer, String topic, String key, byte[] value) {
+        producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value));
+    }
+}

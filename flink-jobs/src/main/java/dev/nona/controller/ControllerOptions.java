@@ -67,11 +67,11 @@ public final class ControllerOptions {
 
     public static final ConfigOption<String> TOPICS_OUTCOMES = ConfigOptions.key("topics.outcomes")
             .stringType()
-            .defaultValue("placement-outcomes")
+            .defaultValue("")
             .withDescription("topic the executors' outcomes are read from (joined with the decisions; a bad "
-                    + "outcome is a dead letter). It must exist when the controller starts, else the controller "
-                    + "runs without outcomes (a WARN says so). Empty: no outcome input, no join, no `CALIBRATION` "
-                    + "events");
+                    + "outcome is a dead letter), e.g. `placement-outcomes`. It must exist when the controller starts, "
+                    + "else the controller runs without outcomes (a WARN says so). Empty (the default, until the "
+                    + "outcome path's latency cost is removed): no outcome input, no join, no `CALIBRATION` events");
 
     public static final ConfigOption<Duration> RATES_WINDOW = ConfigOptions.key("rates.window")
             .durationType()

@@ -149,8 +149,10 @@ final class ControllerConfigTest {
 
     @Test
     void outcomes_defaultsAndBadValues() {
-        ControllerConfig c = ControllerConfig.withBootstrap("b");
-        assertThat(c.topics().outcomes()).isEqualTo("placement-outcomes");
+        ControllerConfig byDefault = ControllerConfig.withBootstrap("b");
+        assertThat(byDefault.topics().outcomes()).as("off by default").isEmpty();
+        assertThat(KafkaIo.sources(byDefault).outcomes()).as("no broker asked, no outcome source").isNull();
+        ControllerConfig c = ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "topics.outcomes", "placement-outcomes"));
         assertThat(c.outcomes().maxWait()).isEqualTo(Duration.ofSeconds(60));
         assertThat(c.outcomes().decisionWait()).isEqualTo(Duration.ofSeconds(5));
         assertThat(KafkaIo.sources(c, true).outcomes()).isNotNull();

@@ -98,11 +98,25 @@ public record ControllerConfig(
      *
      * @param maxWait      a decision with no outcome for this long is a missing outcome ({@code outcomes.max-wait})
      * @param decisionWait an outcome with no decision for this long is unmatched ({@code outcomes.decision-wait})
+     * @param rollbackMargin     how much worse a new table may be observed before it is rolled back ({@code rollback.margin})
+     * @param rollbackMinSamples ok outcomes each table needs before it is judged ({@code rollback.min-samples})
      */
-    public record OutcomeSettings(Duration maxWait, Duration decisionWait) implements Serializable {
+    public record OutcomeSettings(Duration maxWait, Duration decisionWait, double rollbackMargin, int rollbackMinSamples)
+            implements Serializable {
         public OutcomeSettings {
             requirePositive("outcomes.max-wait", maxWait);
             requirePositive("outcomes.decision-wait", decisionWait);
+            if (!(rollbackMargin >= 0) || Double.isInfinite(rollbackMargin)) {
+                throw new IllegalArgumentException("rollback.margin (" + rollbackMargin + ") must be finite and >= 0");
+            }
+            if (rollbackMinSamples < 1) {
+                throw new IllegalArgumentException("rollback.min-samples (" + rollbackMinSamples + ") must be >= 1");
+            }
+        }
+
+        /** The rule these settings give. */
+        public dev.nona.calibration.RollbackRule rollbackRule() {
+            return new dev.nona.calibration.RollbackRule(rollbackMargin, rollbackMinSamples);
         }
     }
 
@@ -293,7 +307,8 @@ public record ControllerConfig(
                 v.bool(SOURCE_START_FROM_EARLIEST),
                 new ControlLimits(v.integer(CATALOG_MAX_TASKS), v.integer(CATALOG_MAX_EDGES),
                         ControlLimits.parseServers(v.string(CLUSTER_SERVERS))),
-                new OutcomeSettings(v.duration(OUTCOMES_MAX_WAIT), v.duration(OUTCOMES_DECISION_WAIT)),
+                new OutcomeSettings(v.duration(OUTCOMES_MAX_WAIT), v.duration(OUTCOMES_DECISION_WAIT),
+                        v.number(ROLLBACK_MARGIN), v.integer(ROLLBACK_MIN_SAMPLES)),
                 kafka,
                 flink);
     }

@@ -14,7 +14,6 @@ import dev.nona.controller.outcome.DecisionSummarySerializer;
 import dev.nona.controller.outcome.JoinedOutcome;
 import dev.nona.controller.outcome.OutcomeJoin;
 import dev.nona.controller.outcome.OutcomeRecord;
-import dev.nona.controller.outcome.PlacementDecisionSerializer;
 import dev.nona.controller.outcome.RejectedOutcomes;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.BroadcastUpdate;
@@ -43,6 +42,9 @@ import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.common.eventtime.WatermarkGenerator;
+import org.apache.flink.api.common.eventtime.WatermarkOutput;
 
 /**
  * The controller job (DESIGN.md §1): requests, telemetry and the model catalog in; placement decisions, tables,
@@ -54,8 +56,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *                   +--> model --keyBy--> RateEstimator --+
  * telemetry --------+-------------------------------------+--> ControlLoop (p=1) --> tables, events
  * catalog ----------+
- * decisions --digest (+catalog)--keyBy requestId--+--> OutcomeJoin --> Calibration (p=1, + catalog) --> CALIBRATION events
- * outcomes --parse--keyBy--------------------------+
+ * decisions (read back) --digest (+catalog)--keyBy requestId--+--> OutcomeJoin --> Calibration (p=1, + catalog)
+ * outcomes --parse--keyBy--------------------------------------+      --> CALIBRATION events; learned speeds and
+ *                                                                          per-table JCT --> ControlLoop, placement
  * every rejected record ------------------------------------------------------------> dead letters
  * </pre>
  */
@@ -63,15 +66,24 @@ public final class ControllerJob {
     /**
      * The job's inputs.
      *
-     * @param outcomes the executors' outcomes, or {@code null} for a job that does not learn from outcomes (no
-     *                 join, no {@code CALIBRATION} events)
+     * @param outcomes  the executors' outcomes, or {@code null} for a job that does not learn from outcomes (no
+     *                  join, no {@code CALIBRATION} events)
+     * @param decisions the job's own decisions read back (from {@code placement-decisions}) for the outcome join;
+     *                  {@code null} exactly when {@code outcomes} is
      */
     public record Sources(Source<RequestRecord, ?, ?> requests, Source<ControlRecord, ?, ?> telemetry,
-            Source<ControlRecord, ?, ?> catalog, Source<OutcomeRecord, ?, ?> outcomes) {
+            Source<ControlRecord, ?, ?> catalog, Source<OutcomeRecord, ?, ?> outcomes,
+            Source<PlacementDecision, ?, ?> decisions) {
+        public Sources {
+            if ((outcomes == null) != (decisions == null)) {
+                throw new IllegalArgumentException("the outcome join needs both the outcomes and the decisions read back");
+            }
+        }
+
         /** Inputs without outcomes. */
         public Sources(Source<RequestRecord, ?, ?> requests, Source<ControlRecord, ?, ?> telemetry,
                 Source<ControlRecord, ?, ?> catalog) {
-            this(requests, telemetry, catalog, null);
+            this(requests, telemetry, catalog, null, null);
         }
     }
 
@@ -124,22 +136,31 @@ public final class ControllerJob {
                 .process(new RateEstimator(config.rateWindow().toMillis())).setParallelism(p)
                 .uid("rate-estimator").name("rate estimator");
 
-        SingleOutputStreamOperator<ControllerTable> tables = rates
+        Learning learning = sources.outcomes() == null ? null : learnFromOutcomes(env, catalog);
+        DataStream<ControlInput> controlInputs = rates
                 .map(ControlInput::of).returns(JsonRecordTypeInfo.of(ControlInput.class)).setParallelism(p)
-                .union(telemetry, catalog)
+                .union(telemetry, catalog);
+        if (learning != null) {
+            controlInputs = controlInputs.union(learning.learned());
+        }
+        SingleOutputStreamOperator<ControllerTable> tables = controlInputs
                 .keyBy(x -> ControlLoopFunction.KEY, Types.STRING)
                 .process(new ControlLoopFunction(ControlLoopSettings.of(config), solver))
                 .returns(JsonRecordTypeInfo.of(ControllerTable.class))
                 .setParallelism(1).setMaxParallelism(1).uid("control-loop").name("control loop");
         DataStream<ControllerEvent> events = tables.getSideOutput(ControlLoopFunction.EVENTS);
 
+        DataStream<ControlInput> toPlacement = telemetry.union(catalog);
+        if (learning != null) {
+            toPlacement = toPlacement.union(learning.learned()); // the learned speeds replace the reported ones
+        }
         DataStream<BroadcastUpdate> updates = tables
                 .map(BroadcastUpdate::of).returns(new BroadcastUpdateTypeInfo()).setParallelism(1)
-                .union(telemetry.union(catalog)
+                .union(toPlacement
                         .map(ControllerJob::toUpdate).returns(new BroadcastUpdateTypeInfo())
                         .setParallelism(1));
         SingleOutputStreamOperator<PlacementDecision> decisions = requests
-                .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS))
+                .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS, PlacementFunction.LEARNED))
                 .process(new PlacementFunction(config.topics().requests(), config.targetOngoingRequests(), placers,
                         List.of(), config.startupBuffer(), config.livenessTimeout().toMillis()))
                 .returns(JsonRecordTypeInfo.of(PlacementDecision.class)) // immutable: chained operators pass it on uncopied
@@ -149,8 +170,7 @@ public final class ControllerJob {
                 .union(telemetry.getSideOutput(RejectedControls.DEAD_LETTERS),
                         catalog.getSideOutput(RejectedControls.DEAD_LETTERS),
                         decisions.getSideOutput(PlacementFunction.UNPLACED));
-        if (sources.outcomes() != null) {
-            Learning learning = learnFromOutcomes(env, decisions, catalog);
+        if (learning != null) {
             events = events.union(learning.events());
             deadLetters = deadLetters.union(learning.deadLetters());
         }
@@ -165,12 +185,20 @@ public final class ControllerJob {
         return new Streams(decisions, tables, events, deadLetters, rates);
     }
 
-    /** The calibration events and the rejected outcomes of the outcome path. */
-    private record Learning(DataStream<ControllerEvent> events, DataStream<DeadLetter> deadLetters) {}
+    /**
+     * The outcome path's outputs: calibration events, rejected outcomes, and what each window learned (for the
+     * control loop and the placement operator).
+     */
+    private record Learning(DataStream<ControllerEvent> events, DataStream<DeadLetter> deadLetters,
+            DataStream<ControlInput> learned) {}
 
-    /** Outcomes joined with the job's own decisions by request id, and the calibration they give. */
-    private Learning learnFromOutcomes(StreamExecutionEnvironment env, DataStream<PlacementDecision> decisions,
-            DataStream<ControlInput> catalog) {
+    /**
+     * Outcomes joined by request id with the job's own decisions, read back from {@code placement-decisions} (not
+     * taken from the placement operator: the request path carries nothing for the outcome path, and the learned
+     * values can flow back into the control loop and placement without a cycle in the job graph), and the
+     * calibration they give.
+     */
+    private Learning learnFromOutcomes(StreamExecutionEnvironment env, DataStream<ControlInput> catalog) {
         int p = config.parallelism();
         SingleOutputStreamOperator<PlacementOutcome> outcomes = env
                 .fromSource(sources.outcomes(), WatermarkStrategy.noWatermarks(), "outcomes")
@@ -179,9 +207,9 @@ public final class ControllerJob {
                 .setParallelism(p).uid("parse-outcomes").name("parse outcomes");
         ControllerConfig.OutcomeSettings settings = config.outcomes();
         // Summarised next to placement (forward), so that the join holds a few numbers per decision, not its stages.
-        SingleOutputStreamOperator<DecisionSummary> summaries = decisions
-                .map(d -> d).returns(new PlacementDecisionSerializer.TypeInfo()) // chained: a binary edge to the digest
-                .setParallelism(p).name("decisions to digest")
+        SingleOutputStreamOperator<DecisionSummary> summaries = env
+                .fromSource(sources.decisions(), WatermarkStrategy.noWatermarks(), "decisions read back")
+                .setParallelism(p).uid("decisions-read-back")
                 .connect(catalog.broadcast(DecisionDigest.TASK_OPS))
                 .process(new DecisionDigest()).returns(new DecisionSummarySerializer.TypeInfo())
                 .setParallelism(p).uid("decision-digest").name("decision digest");
@@ -198,8 +226,25 @@ public final class ControllerJob {
                 .process(new CalibrationFunction(config.rateWindow().toMillis()))
                 .returns(JsonRecordTypeInfo.of(ControllerEvent.class))
                 .setParallelism(1).setMaxParallelism(1).uid("calibration").name("calibration");
+        // The outcome path has no event time (its sources emit no watermarks), so its output would hold the control
+        // loop's and placement's event time back forever: it carries the final watermark instead, which leaves
+        // their event time to their other inputs.
+        DataStream<ControlInput> learned = calibration.getSideOutput(CalibrationFunction.LEARNED)
+                .assignTimestampsAndWatermarks(WatermarkStrategy.<ControlInput>forGenerator(c -> new NoEventTime<>()))
+                .setParallelism(1).name("learned (no event time)");
         return new Learning(calibration, outcomes.getSideOutput(RejectedOutcomes.DEAD_LETTERS)
-                .union(joined.getSideOutput(OutcomeJoin.DEAD_LETTERS)));
+                .union(joined.getSideOutput(OutcomeJoin.DEAD_LETTERS)), learned);
+    }
+
+    /** A stream without event time: its watermark is the final one, so it never holds back a stream it joins. */
+    static final class NoEventTime<T> implements WatermarkGenerator<T> {
+        @Override
+        public void onEvent(T event, long eventTimestamp, WatermarkOutput output) {}
+
+        @Override
+        public void onPeriodicEmit(WatermarkOutput output) {
+            output.emitWatermark(new Watermark(Long.MAX_VALUE));
+        }
     }
 
     private SingleOutputStreamOperator<ControlInput> controlSource(StreamExecutionEnvironment env,
@@ -216,6 +261,9 @@ public final class ControllerJob {
         }
         if (in.catalog() != null) {
             return BroadcastUpdate.of(in.catalog());
+        }
+        if (in.learned() != null) {
+            return BroadcastUpdate.learned(in.learned().opsPerSecond());
         }
         if (in.removedModel() != null) {
             return BroadcastUpdate.removed(in.removedModel());

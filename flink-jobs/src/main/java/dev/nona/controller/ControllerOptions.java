@@ -278,6 +278,18 @@ public final class ControllerOptions {
             .withDescription("an outcome that arrives before its decision waits this long for it, then counts "
                     + "as unmatched (`unmatchedOutcomes`)");
 
+    public static final ConfigOption<Double> ROLLBACK_MARGIN = ConfigOptions.key("rollback.margin")
+            .doubleType()
+            .defaultValue(0.2)
+            .withDescription("a published table whose observed mean JCT is worse by more than this fraction than "
+                    + "what the table it replaced would have given at the same rates is rolled back "
+                    + "(`TABLE_ROLLED_BACK`); needs the outcome path (`topics.outcomes`)");
+
+    public static final ConfigOption<Integer> ROLLBACK_MIN_SAMPLES = ConfigOptions.key("rollback.min-samples")
+            .intType()
+            .defaultValue(200)
+            .withDescription("ok outcomes each of the two tables needs before the rollback rule judges the newer one");
+
     /** Every option, in the order of the table in {@code docs/controller.md}. */
     public static final List<ConfigOption<?>> ALL = List.of(
             BOOTSTRAP_SERVERS, CONTROLLER_ID, TOPICS_REQUESTS, TOPICS_TELEMETRY, TOPICS_CATALOG,
@@ -288,7 +300,8 @@ public final class ControllerOptions {
             CLUSTER_LIVENESS_TIMEOUT, PLACEMENT_TARGET_ONGOING_REQUESTS, PLACEMENT_STARTUP_BUFFER,
             CHECKPOINT_INTERVAL, DECISIONS_DELIVERY, DECISIONS_LINGER, NETWORK_BUFFER_TIMEOUT,
             CHECKPOINT_DIR, STATE_BACKEND, CHECKPOINT_INCREMENTAL, PARALLELISM, SOURCE_START_FROM_EARLIEST,
-            CATALOG_MAX_TASKS, CATALOG_MAX_EDGES, CLUSTER_SERVERS, OUTCOMES_MAX_WAIT, OUTCOMES_DECISION_WAIT);
+            CATALOG_MAX_TASKS, CATALOG_MAX_EDGES, CLUSTER_SERVERS, OUTCOMES_MAX_WAIT, OUTCOMES_DECISION_WAIT,
+            ROLLBACK_MARGIN, ROLLBACK_MIN_SAMPLES);
 
     /** The keys of {@link #ALL}. */
     public static final Set<String> KEYS = ALL.stream().map(ConfigOption::key).collect(Collectors.toUnmodifiableSet());

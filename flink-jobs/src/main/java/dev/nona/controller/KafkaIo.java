@@ -3,6 +3,7 @@ package dev.nona.controller;
 import dev.nona.controller.ControllerJob.Sinks;
 import dev.nona.controller.ControllerJob.Sources;
 import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.controller.outcome.DecisionReadBack;
 import dev.nona.controller.outcome.OutcomeDeserializer;
 import dev.nona.controller.outcome.OutcomeRecord;
 import dev.nona.controller.sink.DecisionSerializer;
@@ -14,6 +15,7 @@ import dev.nona.controller.source.RequestDeserializer;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.Topics;
 import java.util.Map;
 import java.util.Properties;
@@ -67,7 +69,26 @@ public final class KafkaIo {
                         .build(),
                 controlSource(config, t.telemetry(), "-telemetry", ControlDeserializer.Kind.TELEMETRY),
                 controlSource(config, t.catalog(), "-catalog", ControlDeserializer.Kind.CATALOG),
-                withOutcomes ? outcomeSource(config) : null);
+                withOutcomes ? outcomeSource(config) : null,
+                withOutcomes ? decisionReadBack(config) : null);
+    }
+
+    /**
+     * The controller's own decisions, read back for the outcome join: committed ones only (so that with
+     * {@code exactly-once} an aborted decision, which no executor saw, is not waited for), from the latest offset
+     * on a fresh start (earlier decisions' outcomes are not waited for).
+     */
+    private static KafkaSource<PlacementDecision> decisionReadBack(ControllerConfig config) {
+        Properties props = clientProperties(config);
+        props.put("isolation.level", "read_committed");
+        return KafkaSource.<PlacementDecision>builder()
+                .setBootstrapServers(config.bootstrapServers())
+                .setTopics(config.topics().decisions())
+                .setGroupId(config.controllerId() + "-decisions-read-back")
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.LATEST))
+                .setDeserializer(new DecisionReadBack())
+                .setProperties(props)
+                .build();
     }
 
     /**

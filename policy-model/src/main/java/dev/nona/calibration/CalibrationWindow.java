@@ -18,32 +18,36 @@ public final class CalibrationWindow {
      * @param models  per model
      * @param servers per server
      */
-    public record State(Map<String, ModelTally.State> models, Map<String, ServerTally> servers) {
+    public record State(Map<String, ModelTally.State> models, Map<String, ServerTally> servers,
+            Map<Long, JctTally> versions) {
         public State {
             models = Map.copyOf(models);
             servers = Map.copyOf(servers);
+            versions = versions == null ? Map.of() : Map.copyOf(versions); // null: a checkpoint from before versions
         }
     }
 
     private final TreeMap<String, ModelTally> models = new TreeMap<>();
     private final TreeMap<String, ServerTally> servers = new TreeMap<>();
+    private final TreeMap<Long, JctTally> versions = new TreeMap<>();
 
     public static CalibrationWindow restore(State state) {
         CalibrationWindow w = new CalibrationWindow();
         state.models().forEach((m, s) -> w.models.put(m, ModelTally.restore(s)));
         w.servers.putAll(state.servers());
+        w.versions.putAll(state.versions());
         return w;
     }
 
     public State state() {
         Map<String, ModelTally.State> m = new TreeMap<>();
         models.forEach((name, tally) -> m.put(name, tally.state()));
-        return new State(m, servers);
+        return new State(m, servers, versions);
     }
 
     /** True when nothing was added. */
     public boolean isEmpty() {
-        return models.isEmpty() && servers.isEmpty();
+        return models.isEmpty() && servers.isEmpty() && versions.isEmpty();
     }
 
     /** An ok outcome of {@code model} and the parts it ran. */
@@ -52,6 +56,11 @@ public final class CalibrationWindow {
         for (PartObservation part : parts) {
             servers.merge(part.server(), ServerTally.EMPTY.plus(part), (old, one) -> old.plus(part));
         }
+    }
+
+    /** An ok outcome of a decision sampled from table {@code tableVersion}: how that table did. */
+    public void version(long tableVersion, double observedJctSeconds, double predictedJctSeconds) {
+        versions.merge(tableVersion, JctTally.EMPTY.plus(observedJctSeconds, predictedJctSeconds), JctTally::plus);
     }
 
     public void failed(String model) {
@@ -80,7 +89,7 @@ public final class CalibrationWindow {
             perModel.put(name, tally.result());
             all.merge(tally);
         });
-        return new CalibrationReport(perModel, all.result(), servers);
+        return new CalibrationReport(perModel, all.result(), servers, versions);
     }
 
     private ModelTally tally(String model) {

@@ -197,6 +197,32 @@ public final class LiveServers {
     }
 
     /**
+     * Replaces a known server's compute speed, e.g. by the speed its outcomes showed, without counting as a report:
+     * its liveness, its reported backlog and the requests placed on it since are unchanged, and so is whether it is
+     * up. A server that reported no speed (0, so no stages) keeps it. Later reports set the speed they carry: a
+     * caller that learned a speed passes it in place of the reported one ({@code report}'s {@code opsPerSecond}).
+     *
+     * @return false when the server is unknown or reported 0 ops/s (nothing changed)
+     */
+    public boolean recalibrate(String serverId, double opsPerSecond) {
+        if (!(opsPerSecond > 0) || Double.isInfinite(opsPerSecond)) {
+            throw new IllegalArgumentException("learned speed of " + serverId + " (" + opsPerSecond
+                    + " ops/s) must be finite and > 0");
+        }
+        Integer known = index.get(serverId);
+        if (known == null || reportedOps[known] == 0) {
+            return false;
+        }
+        int s = known;
+        ledger.setRate(s, opsPerSecond);
+        if (ledger.isUp(s)) {
+            liveOps += opsPerSecond - reportedOps[s];
+        }
+        reportedOps[s] = opsPerSecond;
+        return true;
+    }
+
+    /**
      * Stops using the servers unheard for longer than the liveness timeout at {@code nowMillis} (processing time);
      * gives each newly silent server's index to {@code silenced}. $O(1)$ plus the servers silenced.
      */

@@ -112,9 +112,25 @@ final class CalibrationWindowTest {
         CalibrationWindow w = new CalibrationWindow();
         w.ok("m", 2, 1, List.of(new PartObservation("s1", 1e12, 2, 1.0, true)));
         w.missing("n");
+        w.version(3, 2, 1);
         CalibrationWindow restored = CalibrationWindow.restore(w.state());
         assertThat(restored.report()).isEqualTo(w.report());
         assertThat(restored.isEmpty()).isFalse();
         assertThat(new CalibrationWindow().isEmpty()).isTrue();
+    }
+
+    @Test
+    void versions_tallyEachTablesOkOutcomes() {
+        CalibrationWindow w = new CalibrationWindow();
+        w.version(1, 2, 1);
+        w.version(1, 4, 1);
+        w.version(2, 9, 3);
+        CalibrationReport r = w.report();
+        assertThat(r.versions()).containsOnlyKeys(1L, 2L);
+        assertThat(r.versions().get(1L)).isEqualTo(new JctTally(2, 6, 2));
+        assertThat(r.versions().get(2L).ratio()).isEqualTo(3.0);
+        CalibrationWindow justVersions = new CalibrationWindow();
+        justVersions.version(1, 1, 1);
+        assertThat(justVersions.isEmpty()).isFalse();
     }
 }

@@ -102,6 +102,31 @@ public final class ClusterTracker {
         return rateChange();
     }
 
+    /**
+     * Replaces the compute speed of a known server's latest report, e.g. by the speed its outcomes showed, without
+     * counting it as heard (its liveness is unchanged). A server that is down or reported 0 ops/s keeps its report.
+     *
+     * @return the cluster change it makes (the live servers' mean compute rate moved past the threshold), or null
+     */
+    public Change recalibrate(String serverId, double opsPerSecond) {
+        Integer known = index.get(serverId);
+        if (known == null) {
+            return null;
+        }
+        int s = known;
+        ServerTelemetry r = latest.get(s);
+        if (!r.up() || r.opsPerSecond() == 0 || r.opsPerSecond() == opsPerSecond) {
+            return null;
+        }
+        boolean wasLive = live[s];
+        leave(s);
+        latest.set(s, r.withOpsPerSecond(opsPerSecond));
+        if (wasLive) {
+            join(s);
+        }
+        return seen ? rateChange() : null;
+    }
+
     /** The servers silent at {@code now} (processing time): one change each, in the order they went silent. */
     public List<Change> expire(long now) {
         List<Change> changes = new ArrayList<>();

@@ -5,31 +5,36 @@ import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.ServerTelemetry;
 
 /**
- * One input of the control loop: exactly one of a rate estimate, a server's status, a catalog entry, or the
- * name of a model removed from the catalog (a tombstone).
+ * One input of the control loop: exactly one of a rate estimate, a server's status, a catalog entry, the
+ * name of a model removed from the catalog (a tombstone), or what a calibration window learned from outcomes.
  */
-public record ControlInput(RateEstimate rate, ServerTelemetry server, ModelCatalogEntry catalog, String removedModel) {
+public record ControlInput(RateEstimate rate, ServerTelemetry server, ModelCatalogEntry catalog, String removedModel,
+        Learned learned) {
     public ControlInput {
         int set = (rate != null ? 1 : 0) + (server != null ? 1 : 0) + (catalog != null ? 1 : 0)
-                + (removedModel != null ? 1 : 0);
+                + (removedModel != null ? 1 : 0) + (learned != null ? 1 : 0);
         if (set != 1) {
             throw new IllegalArgumentException("BUG: a control input holds exactly one thing, not " + set);
         }
     }
 
     public static ControlInput of(RateEstimate rate) {
-        return new ControlInput(rate, null, null, null);
+        return new ControlInput(rate, null, null, null, null);
     }
 
     public static ControlInput of(ServerTelemetry server) {
-        return new ControlInput(null, server, null, null);
+        return new ControlInput(null, server, null, null, null);
     }
 
     public static ControlInput of(ModelCatalogEntry catalog) {
-        return new ControlInput(null, null, catalog, null);
+        return new ControlInput(null, null, catalog, null, null);
     }
 
     public static ControlInput removed(String model) {
-        return new ControlInput(null, null, null, model);
+        return new ControlInput(null, null, null, model, null);
+    }
+
+    public static ControlInput of(Learned learned) {
+        return new ControlInput(null, null, null, null, learned);
     }
 }

@@ -1,5 +1,7 @@
 package dev.nona.controller.loop;
 
+import dev.nona.calibration.JctTally;
+import dev.nona.calibration.RollbackRule;
 import dev.nona.controller.cluster.ClusterSnapshot;
 import dev.nona.controller.cluster.ClusterTracker;
 import dev.nona.controller.drift.DriftDetector;
@@ -20,6 +22,7 @@ import dev.nona.topics.record.ServerTelemetry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -77,6 +80,11 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     private final TableSolver solver;
 
     private transient MapState<String, ServerTelemetry> servers;
+    private transient MapState<String, Double> learnedSpeeds;
+    private transient ValueState<ControllerTable> previous;
+    private transient MapState<Long, JctTally> versionJct;
+    private transient ValueState<RolledBack> rolledBack;
+    private transient Counter rollbacks;
     private transient MapState<String, CatalogDag> catalog;
     private transient MapState<Long, RateVector> windows;
     private transient ValueState<DriftState> drift;
@@ -109,11 +117,16 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         current = rc.getState(new ValueStateDescriptor<>("current-table", JsonRecordTypeInfo.of(ControllerTable.class)));
         backlog = rc.getState(new ValueStateDescriptor<>("solve-backlog", JsonRecordTypeInfo.of(SolveBacklog.class)));
         running = rc.getState(new ValueStateDescriptor<>("running-solve-v2", JsonRecordTypeInfo.of(RunningSolve.class)));
+        learnedSpeeds = rc.getMapState(new MapStateDescriptor<>("learned-speeds", Types.STRING, Types.DOUBLE));
+        previous = rc.getState(new ValueStateDescriptor<>("previous-table", JsonRecordTypeInfo.of(ControllerTable.class)));
+        versionJct = rc.getMapState(new MapStateDescriptor<>("table-outcomes", Types.LONG, JsonRecordTypeInfo.of(JctTally.class)));
+        rolledBack = rc.getState(new ValueStateDescriptor<>("rolled-back", JsonRecordTypeInfo.of(RolledBack.class)));
         solverThread = new SolverThread(solver);
         var metrics = rc.getMetricGroup();
         driftEvents = metrics.counter("driftEvents");
         solves = metrics.counter("solves");
         failedSolves = metrics.counter("failedSolves");
+        rollbacks = metrics.counter("rollbacks");
         metrics.gauge("solveMillis", () -> lastSolveMillis);
         metrics.gauge("tableVersion", () -> tableVersion);
         metrics.gauge("linkLoad", () -> linkLoad);
@@ -139,6 +152,8 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
             onServer(in.server(), ctx);
         } else if (in.catalog() != null) {
             onCatalog(in.catalog(), ctx);
+        } else if (in.learned() != null) {
+            onLearned(in.learned(), ctx, out);
         } else {
             onRemoved(in.removedModel(), ctx);
         }
@@ -164,7 +179,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
             return; // an older status than the one we hold: keep the newest (deterministic whatever the order)
         }
         servers.put(status.serverId(), status);
-        ClusterTracker.Change change = tracker(ctx).report(status, ctx.timerService().currentProcessingTime());
+        ClusterTracker.Change change = tracker(ctx).report(calibrated(status), ctx.timerService().currentProcessingTime());
         if (change != null) {
             onClusterChange(change, ctx);
         }
@@ -178,12 +193,114 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
                     settings.livenessTimeout().toMillis());
             long now = ctx.timerService().currentProcessingTime();
             for (ServerTelemetry s : servers.values()) {
-                tracker.report(s, now);
+                tracker.report(calibrated(s), now);
             }
             livenessTimer = 0;
             scheduleLiveness(ctx);
         }
         return tracker;
+    }
+
+    /** The status with the speed the server's outcomes showed in place of the reported one (a 0 stays 0). */
+    private ServerTelemetry calibrated(ServerTelemetry status) throws Exception {
+        Double learned = learnedSpeeds.get(status.serverId());
+        return learned == null || status.opsPerSecond() == 0 ? status : status.withOpsPerSecond(learned);
+    }
+
+    /**
+     * What a calibration window learned: each table's outcomes (for the rollback rule) and the servers' effective
+     * speeds, which replace the reported ones in the cluster view the next solve sees. A speed that moved by more
+     * than {@code drift.threshold} from the one in use is a cluster change: a re-optimisation at the next window end.
+     */
+    private void onLearned(Learned learned, Context ctx, Collector<ControllerTable> out) throws Exception {
+        ControllerTable cur = current.value();
+        ControllerTable prev = previous.value();
+        for (Map.Entry<Long, JctTally> e : learned.versions().entrySet()) {
+            long v = e.getKey();
+            if ((cur != null && v == cur.version()) || (prev != null && v == prev.version())) {
+                JctTally before = versionJct.get(v);
+                versionJct.put(v, before == null ? e.getValue() : before.plus(e.getValue()));
+            }
+        }
+        if (cur != null && prev != null) {
+            judge(cur, prev, ctx, out);
+        }
+        List<String> moved = new ArrayList<>();
+        for (Map.Entry<String, Double> e : learned.opsPerSecond().entrySet()) {
+            String id = e.getKey();
+            double ops = e.getValue();
+            ServerTelemetry reported = servers.get(id);
+            if (reported == null || reported.opsPerSecond() == 0 || !(ops > 0) || Double.isInfinite(ops)) {
+                continue;
+            }
+            Double before = learnedSpeeds.get(id);
+            double inUse = before != null ? before : reported.opsPerSecond();
+            learnedSpeeds.put(id, ops);
+            if (Math.abs(ops / inUse - 1) > settings.drift().threshold()) {
+                moved.add(String.format(Locale.ROOT, "server %s runs at %.4g ops/s (reports %.4g)", id, ops,
+                        reported.opsPerSecond()));
+            }
+            ClusterTracker.Change change = tracker(ctx).recalibrate(id, ops);
+            if (change != null) {
+                onClusterChange(change, ctx);
+            }
+        }
+        if (!moved.isEmpty()) {
+            String cause = "calibration: " + String.join(", ", moved.subList(0, Math.min(3, moved.size())))
+                    + (moved.size() > 3 ? " and " + (moved.size() - 3) + " more" : "");
+            LOG.info("Learned from outcomes: {}", cause);
+            markPending(cause);
+            rolledBack.clear(); // the cost model's inputs changed: a table rolled back before may be judged anew
+        }
+    }
+
+    /**
+     * The gate on measurement ({@link RollbackRule}): the current table against the one it replaced, once both have
+     * enough outcomes. A table observed worse is replaced by the previous table again, published as a new version
+     * ({@code TABLE_ROLLED_BACK} with both figures), and is not published again until the inputs change.
+     */
+    private void judge(ControllerTable cur, ControllerTable prev, Context ctx, Collector<ControllerTable> out)
+            throws Exception {
+        JctTally now = versionJct.get(cur.version());
+        JctTally before = versionJct.get(prev.version());
+        if (now == null || before == null) {
+            return;
+        }
+        var verdict = settings.rollback().judge(now, before, cur.replacedPredictedMeanJctSeconds());
+        if (verdict.isEmpty()) {
+            return;
+        }
+        RollbackRule.Rollback r = verdict.get();
+        long at = ctx.timerService().currentProcessingTime();
+        long version = cur.version() + 1;
+        String cause = String.format(Locale.ROOT, "rollback: table v%d observed %.4g s mean JCT, v%d would give %.4g s",
+                cur.version(), r.observedMeanJctSeconds(), prev.version(), r.previousExpectedMeanJctSeconds());
+        ControllerTable restored = prev.republished(version, at, cause);
+        RolledBack list = rolledBack.value();
+        rolledBack.update((list == null ? RolledBack.NONE : list).with(cur.tableJson()));
+        current.update(restored);
+        previous.clear();
+        versionJct.clear();
+        tableVersion = version;
+        linkLoad = restored.linkLoad();
+        rollbacks.inc();
+        out.collect(restored);
+        LOG.warn("Rolled back table v{} to the table of v{} (now v{}): {}", cur.version(), prev.version(), version, cause);
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("cause", cause);
+        details.put("fromVersion", cur.version());
+        details.put("restoredVersion", prev.version());
+        details.put("tableVersion", version);
+        details.put("observedMeanJctSeconds", r.observedMeanJctSeconds());
+        details.put("previousExpectedMeanJctSeconds", r.previousExpectedMeanJctSeconds());
+        details.put("previousObservedMeanJctSeconds", r.previousObservedMeanJctSeconds());
+        if (Double.isFinite(r.previousCalibrationRatio())) {
+            details.put("previousCalibrationRatio", r.previousCalibrationRatio());
+        }
+        details.put("samples", now.samples());
+        details.put("previousSamples", before.samples());
+        details.put("margin", settings.rollback().margin());
+        emit(ctx, ControllerEventType.TABLE_ROLLED_BACK, details);
     }
 
     /** A processing-time timer at the next liveness deadline, unless one is set for it or earlier. */
@@ -390,9 +507,26 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
             throws Exception {
         long now = ctx.timerService().currentProcessingTime();
         TableGate.Verdict verdict = TableGate.decide(current.value(), solve.input(), result, now);
+        RolledBack bad = rolledBack.value();
+        if (verdict.publish() != null && bad != null && bad.contains(verdict.publish().tableJson())) {
+            verdict = TableGate.refuse(verdict, now, "this table was rolled back after it was observed to do worse "
+                    + "than the one it replaced; it is not published again until what the controller learned changes");
+        }
         verdict.events().forEach(e -> ctx.output(EVENTS, e));
         LoopLog.verdict(solve.input(), result, verdict);
         if (verdict.publish() != null) {
+            ControllerTable replaced = current.value();
+            if (replaced != null && !replaced.fallback() && !verdict.publish().fallback()) {
+                previous.update(replaced);
+                JctTally kept = versionJct.get(replaced.version());
+                versionJct.clear();
+                if (kept != null) {
+                    versionJct.put(replaced.version(), kept);
+                }
+            } else {
+                previous.clear();
+                versionJct.clear();
+            }
             current.update(verdict.publish());
             tableVersion = verdict.publish().version();
             linkLoad = verdict.publish().linkLoad();

@@ -18,10 +18,14 @@ import java.util.TreeMap;
  * @param linkLoad            predicted link load $\rho$ at {@code rates}; NaN for the fallback table
  * @param predictedJctSeconds predicted $\tau_j$ per model (copied)
  * @param tableJson           the solved table (policy-model's placement table as JSON); {@code null} when fallback
+ * @param replacedPredictedMeanJctSeconds the cost model's mean JCT, at this table's {@code rates}, of the table this
+ *                            one replaced ($\sum_j \beta_j \tau_j / \sum_j \beta_j$ with the old table's
+ *                            $\tau_j$); NaN (or 0 in records written before it existed) when unknown. The rollback
+ *                            rule compares this table's observed JCT with it.
  */
 public record ControllerTable(long version, boolean fallback, long createdAt, String cause, Map<String, Double> rates,
         ClusterSnapshot cluster, double objective, double linkLoad, Map<String, Double> predictedJctSeconds,
-        String tableJson) {
+        String tableJson, double replacedPredictedMeanJctSeconds) {
     public ControllerTable {
         if (version < 1) {
             throw new IllegalArgumentException("table version (" + version + ") must be >= 1");
@@ -31,5 +35,19 @@ public record ControllerTable(long version, boolean fallback, long createdAt, St
         if (!fallback && tableJson == null) {
             throw new IllegalArgumentException("BUG: a solved table (version " + version + ") needs its tableJson");
         }
+    }
+
+    /** A table without a prediction for the table it replaced. */
+    public ControllerTable(long version, boolean fallback, long createdAt, String cause, Map<String, Double> rates,
+            ClusterSnapshot cluster, double objective, double linkLoad, Map<String, Double> predictedJctSeconds,
+            String tableJson) {
+        this(version, fallback, createdAt, cause, rates, cluster, objective, linkLoad, predictedJctSeconds, tableJson,
+                Double.NaN);
+    }
+
+    /** This table again, as version {@code newVersion}, published at {@code now} for {@code newCause}. */
+    public ControllerTable republished(long newVersion, long now, String newCause) {
+        return new ControllerTable(newVersion, fallback, now, newCause, rates, cluster, objective, linkLoad,
+                predictedJctSeconds, tableJson, Double.NaN);
     }
 }

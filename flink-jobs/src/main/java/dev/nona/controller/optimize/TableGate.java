@@ -53,12 +53,34 @@ public final class TableGate {
             events.add(ControllerEvent.of(ControllerEventType.TABLE_REJECTED, now, finished));
             return new Verdict(null, events);
         }
+        double totalRate = input.rates().values().stream().mapToDouble(Double::doubleValue).sum();
+        double replacedMean = currentUsable && totalRate > 0 ? result.currentObjective() / totalRate : Double.NaN;
         ControllerTable table = new ControllerTable(nextVersion, false, now, input.cause(), input.rates(),
-                input.cluster(), result.objective(), result.linkLoad(), result.predictedJctSeconds(), result.tableJson());
+                input.cluster(), result.objective(), result.linkLoad(), result.predictedJctSeconds(), result.tableJson(),
+                replacedMean);
         Map<String, Object> published = new LinkedHashMap<>(finished);
         published.put("tableVersion", nextVersion);
         events.add(ControllerEvent.of(ControllerEventType.TABLE_PUBLISHED, now, published));
         return new Verdict(table, events);
+    }
+
+    /**
+     * {@code verdict} with its table not published: the {@code TABLE_PUBLISHED} event becomes a
+     * {@code TABLE_REJECTED} with {@code reason}.
+     */
+    public static Verdict refuse(Verdict verdict, long now, String reason) {
+        List<ControllerEvent> events = new ArrayList<>();
+        for (ControllerEvent e : verdict.events()) {
+            if (e.type() == ControllerEventType.TABLE_PUBLISHED) {
+                Map<String, Object> d = new LinkedHashMap<>(e.details());
+                d.remove("tableVersion");
+                d.put("reason", reason);
+                events.add(ControllerEvent.of(ControllerEventType.TABLE_REJECTED, now, d));
+            } else {
+                events.add(e);
+            }
+        }
+        return new Verdict(null, events);
     }
 
     private static Map<String, Object> details(SolveInput input, SolveResult result, ControllerTable current) {

@@ -14,7 +14,9 @@ import java.util.TreeMap;
  * A window's {@link CalibrationReport} as a {@code CALIBRATION} controller event, bounded: the totals, then at
  * most {@link #MAX_MODELS} models (those with the most outcomes) and {@link #MAX_SERVERS} servers (those with the
  * most parts), each as {@code model.<name>.<figure>} and {@code server.<id>.<figure>}; {@code modelsOmitted} and
- * {@code serversOmitted} count the rest. A figure that is NaN (no ok outcome, no timed part) is left out.
+ * {@code serversOmitted} count the rest; then per table version whose decisions had ok outcomes
+ * {@code table.<version>.okOutcomes}, {@code .observedMeanJctSeconds} and {@code .calibrationRatio}. A figure that
+ * is NaN (no ok outcome, no timed part) is left out.
  */
 final class CalibrationEvents {
     /** Most models listed in one event. */
@@ -47,6 +49,12 @@ final class CalibrationEvents {
         if (servers.size() > MAX_SERVERS) {
             d.put("serversOmitted", servers.size() - MAX_SERVERS);
         }
+        // Per table version (at most a few: the decisions of a window come from the last tables).
+        report.versions().forEach((v, t) -> {
+            d.put("table." + v + ".okOutcomes", t.samples());
+            putFinite(d, "table." + v + ".observedMeanJctSeconds", t.observedMean());
+            putFinite(d, "table." + v + ".calibrationRatio", t.ratio());
+        });
         return ControllerEvent.of(ControllerEventType.CALIBRATION, time, d);
     }
 

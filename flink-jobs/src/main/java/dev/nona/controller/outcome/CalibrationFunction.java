@@ -1,7 +1,9 @@
 package dev.nona.controller.outcome;
 
+import dev.nona.calibration.CalibrationReport;
 import dev.nona.calibration.CalibrationWindow;
 import dev.nona.controller.loop.ControlInput;
+import dev.nona.controller.loop.Learned;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.topics.record.CatalogTask;
 import dev.nona.topics.record.ControllerEvent;
@@ -9,6 +11,7 @@ import dev.nona.topics.record.ModelCatalogEntry;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
@@ -16,6 +19,7 @@ import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 
 /**
  * Feeds joined outcomes into a {@link CalibrationWindow} and, at the end of each processing-time window of
@@ -34,6 +38,14 @@ public final class CalibrationFunction extends KeyedCoProcessFunction<String, Jo
 
     /** The constant key both inputs are keyed by. */
     public static final String KEY = "calibration";
+    /** What each window taught, for the control loop: effective server speeds, and how each table did. */
+    public static final OutputTag<ControlInput> LEARNED =
+            new OutputTag<>("learned", JsonRecordTypeInfo.of(ControlInput.class));
+    /**
+     * Timed parts a server needs in a window before its effective speed replaces the reported one: a server
+     * seen a few times says more about the requests it ran than about itself.
+     */
+    public static final long MIN_TIMED_PARTS = 5;
 
     /**
      * What is checkpointed.
@@ -78,8 +90,12 @@ public final class CalibrationFunction extends KeyedCoProcessFunction<String, Jo
     private void add(JoinedOutcome.Matched m) {
         String model = m.model();
         switch (m.outcome().status()) {
-            case OK -> window.ok(model, m.outcome().observedJctSeconds(), m.decision().predictedJctSeconds(),
-                    OutcomeParts.of(m.decision(), m.outcome(), taskOps.get(model)));
+            case OK -> {
+                window.ok(model, m.outcome().observedJctSeconds(), m.decision().predictedJctSeconds(),
+                        OutcomeParts.of(m.decision(), m.outcome(), taskOps.get(model)));
+                window.version(m.decision().tableVersion(), m.outcome().observedJctSeconds(),
+                        m.decision().predictedJctSeconds());
+            }
             case FAILED -> window.failed(model);
             case TIMEOUT -> window.timedOut(model);
         }
@@ -108,10 +124,23 @@ public final class CalibrationFunction extends KeyedCoProcessFunction<String, Jo
             return; // not the open window's end (none is open): nothing to close
         }
         if (!window.isEmpty()) {
-            out.collect(CalibrationEvents.of(window.report(), timestamp, windowMillis));
+            CalibrationReport report = window.report();
+            out.collect(CalibrationEvents.of(report, timestamp, windowMillis));
+            ctx.output(LEARNED, ControlInput.of(learned(report, timestamp)));
         }
         window = new CalibrationWindow();
         windowEnd = 0;
+    }
+
+    /** The window's effective speeds (servers with {@link #MIN_TIMED_PARTS}) and per-table tallies. */
+    static Learned learned(CalibrationReport report, long windowEnd) {
+        Map<String, Double> speeds = new TreeMap<>();
+        report.servers().forEach((server, tally) -> {
+            if (tally.timedParts() >= MIN_TIMED_PARTS && Double.isFinite(tally.effectiveOpsPerSecond())) {
+                speeds.put(server, tally.effectiveOpsPerSecond());
+            }
+        });
+        return new Learned(windowEnd, speeds, report.versions());
     }
 
     @Override

@@ -3,33 +3,41 @@ package dev.nona.controller.placement;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.ServerTelemetry;
+import java.util.Map;
 
 /**
  * One element of the broadcast stream into the placement operator: exactly one of a published table, a server's
- * status, a catalog entry, or a model removed from the catalog.
+ * status, a catalog entry, a model removed from the catalog, or the servers' speeds learned from outcomes (server id
+ * to ops/s, used in place of the reported speeds).
  */
-public record BroadcastUpdate(ControllerTable table, ServerTelemetry server, ModelCatalogEntry catalog, String removedModel) {
+public record BroadcastUpdate(ControllerTable table, ServerTelemetry server, ModelCatalogEntry catalog, String removedModel,
+        Map<String, Double> learnedSpeeds) {
     public BroadcastUpdate {
         int set = (table != null ? 1 : 0) + (server != null ? 1 : 0) + (catalog != null ? 1 : 0)
-                + (removedModel != null ? 1 : 0);
+                + (removedModel != null ? 1 : 0) + (learnedSpeeds != null ? 1 : 0);
         if (set != 1) {
             throw new IllegalArgumentException("BUG: a broadcast update holds exactly one thing, not " + set);
         }
     }
 
     public static BroadcastUpdate of(ControllerTable table) {
-        return new BroadcastUpdate(table, null, null, null);
+        return new BroadcastUpdate(table, null, null, null, null);
     }
 
     public static BroadcastUpdate of(ServerTelemetry server) {
-        return new BroadcastUpdate(null, server, null, null);
+        return new BroadcastUpdate(null, server, null, null, null);
     }
 
     public static BroadcastUpdate of(ModelCatalogEntry catalog) {
-        return new BroadcastUpdate(null, null, catalog, null);
+        return new BroadcastUpdate(null, null, catalog, null, null);
     }
 
     public static BroadcastUpdate removed(String model) {
-        return new BroadcastUpdate(null, null, null, model);
+        return new BroadcastUpdate(null, null, null, model, null);
+    }
+
+    /** What a calibration window learned: each server's effective speed. */
+    public static BroadcastUpdate learned(Map<String, Double> speeds) {
+        return new BroadcastUpdate(null, null, null, null, Map.copyOf(speeds));
     }
 }

@@ -74,6 +74,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             new MapStateDescriptor<>("placement-table", Types.STRING, JsonRecordTypeInfo.of(ControllerTable.class));
     public static final MapStateDescriptor<String, ServerTelemetry> SERVERS =
             new MapStateDescriptor<>("servers", Types.STRING, JsonRecordTypeInfo.of(ServerTelemetry.class));
+    /** Per server, the speed its outcomes showed (ops/s), used in place of the speed it reports. */
+    public static final MapStateDescriptor<String, Double> LEARNED =
+            new MapStateDescriptor<>("learned-speeds", Types.STRING, Types.DOUBLE);
     public static final MapStateDescriptor<String, CatalogDag> MODELS =
             new MapStateDescriptor<>("models", Types.STRING, JsonRecordTypeInfo.of(CatalogDag.class));
     /** Requests held at most while the controller starts (no server or no catalog known yet). */
@@ -162,7 +165,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     @Override
     public void processElement(RequestRecord record, ReadOnlyContext ctx, Collector<PlacementDecision> out) throws Exception {
         if (serversDirty || tableDirty) {
-            refresh(ctx.getBroadcastState(SERVERS), ctx.getBroadcastState(TABLE), ctx.currentProcessingTime());
+            refresh(ctx.getBroadcastState(SERVERS), ctx.getBroadcastState(TABLE), ctx.getBroadcastState(LEARNED),
+                    ctx.currentProcessingTime());
         }
         expireSilent(ctx.currentProcessingTime());
         placeOrHold(record, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
@@ -214,7 +218,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         if (held.isEmpty()) {
             return;
         }
-        refresh(ctx.getBroadcastState(SERVERS), ctx.getBroadcastState(TABLE), ctx.currentProcessingTime());
+        refresh(ctx.getBroadcastState(SERVERS), ctx.getBroadcastState(TABLE), ctx.getBroadcastState(LEARNED),
+                    ctx.currentProcessingTime());
         expireSilent(ctx.currentProcessingTime());
         List<RequestRecord> waiting = new ArrayList<>(held);
         held.clear();
@@ -261,7 +266,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     }
 
     private void refresh(ReadOnlyBroadcastState<String, ServerTelemetry> serverState,
-            ReadOnlyBroadcastState<String, ControllerTable> tableState, long now) throws Exception {
+            ReadOnlyBroadcastState<String, ControllerTable> tableState, ReadOnlyBroadcastState<String, Double> learned,
+            long now) throws Exception {
         if (serversDirty) {
             // Once per operator instance (and once after the bootstrap servers give way to real reports); every
             // later report updates the mapping in place (processBroadcastElement).
@@ -276,7 +282,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             var task = getRuntimeContext().getTaskInfo();
             servers = new LiveServers(targetOngoingRequests, task.getIndexOfThisSubtask(),
                     task.getNumberOfParallelSubtasks(), livenessTimeoutMillis);
-            all.forEach(s -> ServerReports.apply(servers, s, now));
+            for (ServerTelemetry s : all) {
+                ServerReports.apply(servers, s, learned.get(s.serverId()), now);
+            }
             serversDirty = false;
             onServersChanged();
         }
@@ -330,13 +338,25 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
                 if (servers == null || serversFromBootstrap) {
                     serversDirty = true;
                 } else {
-                    ServerReports.apply(servers, update.server(), ctx.currentProcessingTime());
+                    ServerReports.apply(servers, update.server(), ctx.getBroadcastState(LEARNED).get(update.server().serverId()),
+                            ctx.currentProcessingTime());
                     onServersChanged();
                 }
             }
         } else if (update.catalog() != null) {
             ctx.getBroadcastState(MODELS).put(update.catalog().model(), update.catalog().dag());
             tableDirty = true;
+        } else if (update.learnedSpeeds() != null) {
+            BroadcastState<String, Double> state = ctx.getBroadcastState(LEARNED);
+            for (Map.Entry<String, Double> e : update.learnedSpeeds().entrySet()) {
+                state.put(e.getKey(), e.getValue());
+                if (servers != null && !serversFromBootstrap) {
+                    servers.recalibrate(e.getKey(), e.getValue());
+                }
+            }
+            if (servers != null) {
+                onServersChanged();
+            }
         } else {
             ctx.getBroadcastState(MODELS).remove(update.removedModel());
             tableDirty = true;

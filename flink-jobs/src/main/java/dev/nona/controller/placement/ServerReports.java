@@ -15,12 +15,22 @@ public final class ServerReports {
 
     /** The latest report of a server, heard at {@code nowMillis} (processing time); returns the server's index. */
     public static int apply(LiveServers servers, ServerTelemetry report, long nowMillis) {
+        return apply(servers, report, null, nowMillis);
+    }
+
+    /**
+     * As {@link #apply(LiveServers, ServerTelemetry, long)}, with the speed the server's outcomes showed in place of
+     * the one it reports ({@code learnedOpsPerSecond}; null when none was learned). A report of 0 ops/s stays 0:
+     * the server asked for no stages.
+     */
+    public static int apply(LiveServers servers, ServerTelemetry report, Double learnedOpsPerSecond, long nowMillis) {
         List<CachedModel> cached = report.cachedModels();
         String[] warm = new String[cached.size()];
         for (int i = 0; i < warm.length; i++) {
             warm[i] = cached.get(i).model();
         }
-        return servers.report(report.serverId(), report.up(), report.opsPerSecond(), report.ongoingRequests(),
+        double ops = learnedOpsPerSecond != null && report.opsPerSecond() > 0 ? learnedOpsPerSecond : report.opsPerSecond();
+        return servers.report(report.serverId(), report.up(), ops, report.ongoingRequests(),
                 report.backlogSeconds() == null ? Double.NaN : report.backlogSeconds(), List.of(warm), report.eventTime(),
                 nowMillis);
     }

@@ -33,5 +33,11 @@ public enum ControllerEventType {
      * Once per window with outcomes: what the controller learned by joining its decisions with their outcomes
      * (observed against predicted JCT per model, effective speed and cold-start time per server; bounded).
      */
-    CALIBRATION
+    CALIBRATION,
+    /**
+     * A published table was observed to do worse than the one it replaced (over enough outcomes, by more than
+     * {@code rollback.margin}): the controller published the previous table again, as a new version (both
+     * figures in the details).
+     */
+    TABLE_ROLLED_BACK
 }

@@ -65,6 +65,12 @@ public record ServerTelemetry(
                 linkBitsPerSecond, eventTime, backlogSeconds);
     }
 
+    /** This status with another compute speed (e.g. the speed its outcomes showed), all else unchanged. */
+    public ServerTelemetry withOpsPerSecond(double ops) {
+        return new ServerTelemetry(schemaVersion, serverId, up, ops, ongoingRequests, cachedModels, linkBitsPerSecond,
+                eventTime, backlogSeconds);
+    }
+
     private static void requireDistinctModels(List<CachedModel> cachedModels) {
         for (int i = 0; i < cachedModels.size(); i++) {
             for (int j = 0; j < i; j++) {

@@ -242,4 +242,25 @@ final class LiveServersTest {
         assertThat(silenced).as("down servers do not go silent").containsExactly("a");
         assertThat(servers.meanOpsPerSecond()).isZero();
     }
+
+    @Test
+    void recalibrate_changesTheSpeedOnly_notLivenessNorBacklog_andAZeroReportStaysZero() {
+        LiveServers servers = new LiveServers(3, 0, 1, 3_000);
+        int a = servers.report("a", true, 1e9, 0, 0.0, List.of("m"), 0, 0);
+        servers.report("b", true, 1e9, 0, 0.0, List.of("m"), 0, 0);
+        servers.report("z", true, 0, 0, 0.0, List.of("m"), 0, 0);
+        // 1e9 ops placed on a at 1e9 ops/s: 1 s of work; at a learned 2.5e8 ops/s the same work is 4 s
+        servers.record(new int[] {a}, new double[] {1e9}, 1, 0);
+        assertThat(servers.backlogSeconds(a, 0)).isCloseTo(1.0, within(1e-9));
+        assertThat(servers.recalibrate("a", 2.5e8)).isTrue();
+        assertThat(servers.meanOpsPerSecond()).isCloseTo((2.5e8 + 1e9) / 2, within(1.0));
+        assertThat(servers.heardAt(a)).isZero();
+        servers.record(new int[] {a}, new double[] {1e9}, 1, 0);
+        assertThat(servers.backlogSeconds(a, 0)).as("the second request at the learned speed").isCloseTo(5.0, within(1e-9));
+        assertThat(servers.recalibrate("z", 1e9)).as("reported 0 ops/s: no stages, whatever was learned").isFalse();
+        assertThat(servers.recalibrate("nobody", 1e9)).isFalse();
+        assertThatThrownBy(() -> servers.recalibrate("a", 0)).hasMessageContaining("learned speed of a (0.0 ops/s)");
+        servers.expireSilent(3_001);
+        assertThat(servers.isLive(a)).as("recalibrating is not hearing from it").isFalse();
+    }
 }

@@ -3,6 +3,7 @@ package dev.nona.controller.loop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.nona.calibration.JctTally;
 import dev.nona.controller.ControllerConfig.DriftSettings;
 import dev.nona.controller.ControllerConfig.RetryBackoff;
 import dev.nona.controller.TestingCluster;
@@ -18,6 +19,7 @@ import dev.nona.controller.optimize.TableSolver;
 import dev.nona.optimize.SolveCancelledException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -417,5 +419,106 @@ final class ControlLoopFunctionTest {
 
     private static List<ControllerEvent> clusterChanges(KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> h) {
         return events(h).stream().filter(e -> e.type() == ControllerEventType.CLUSTER_CHANGED).toList();
+    }
+
+    /** Nona's solver, recording each input; from its second solve on it returns that solve's result forever, with
+     *  the objective halved (a table predicted much better than it is). */
+    private static final class TestingOverconfidentSolver implements TableSolver {
+        private static final long serialVersionUID = 1L;
+        final List<SolveInput> inputs = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private SolveResult stuck;
+
+        @Override
+        public SolveResult solve(SolveInput input, ControllerTable current, BooleanSupplier cancelled) {
+            inputs.add(input);
+            if (stuck != null) {
+                return stuck;
+            }
+            SolveResult r = new NonaTableSolver(dev.nona.optimize.CostModel.DEFAULT).solve(input, current, cancelled);
+            if (inputs.size() == 1) {
+                return r;
+            }
+            stuck = new SolveResult(r.error(), r.feasible(), r.tableJson(), r.objective() / 2, r.linkLoad(),
+                    r.linkWaitSeconds(), r.predictedJctSeconds(), r.solveMillis(), r.iterations(),
+                    r.currentObjective(), r.currentFeasible());
+            return stuck;
+        }
+    }
+
+    private static ControlInput learned(Map<String, Double> speeds, Map<Long, JctTally> versions) {
+        return ControlInput.of(new Learned(0, speeds, versions));
+    }
+
+    @Test
+    void learnedSpeed_replacesTheReportedOne_inTheNextSolve_andMovingPastTheThresholdIsACause() throws Exception {
+        TestingOverconfidentSolver solver = new TestingOverconfidentSolver();
+        try (var h = harness(new ControlLoopFunction(reportingOnce(), solver))) {
+            twoServersAndFig1(h);
+            window(h, 0, 10);
+            awaitSolve(h, 0, 0);
+            assertThat(solver.inputs.get(0).cluster().opsPerSecond()).isEqualTo(TestingCluster.OPS_PER_SECOND);
+            // s1's outcomes show a third of its reported speed; s0's agree with its report (no cause of its own)
+            h.processElement(learned(Map.of("s1", TestingCluster.OPS_PER_SECOND / 3, "s0", TestingCluster.OPS_PER_SECOND),
+                    Map.of()), 1000);
+            window(h, 1, 10);
+            awaitSolve(h, 1, 1);
+            assertThat(solver.inputs).hasSize(2);
+            assertThat(solver.inputs.get(1).cause()).contains("calibration: server s1 runs at 3.333e+11 ops/s (reports 1.000e+12)")
+                    .doesNotContain("server s0");
+            assertThat(solver.inputs.get(1).cluster().opsPerSecond()).as("mean of the learned and the reported speed")
+                    .isCloseTo(TestingCluster.OPS_PER_SECOND * 2 / 3, org.assertj.core.api.Assertions.within(1.0));
+            // a later report of s1 still says 1e12: the learned speed stays in use (no new cause)
+            h.processElement(ControlInput.of(TestingCluster.server("s1", 1500)), 1500);
+            window(h, 2, 10);
+            window(h, 3, 10);
+            assertThat(solver.inputs).hasSize(2);
+        }
+    }
+
+    @Test
+    void tableObservedWorseThanTheOneItReplaced_isRolledBack_andNotPublishedAgain() throws Exception {
+        TestingOverconfidentSolver solver = new TestingOverconfidentSolver();
+        try (var h = harness(new ControlLoopFunction(new ControlLoopSettings(new DriftSettings(0.25, 1, Duration.ZERO, 1.0),
+                Duration.ofMillis(WINDOW), 1e10, Duration.ofSeconds(30), Duration.ofMillis(10),
+                new RetryBackoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ofMinutes(10),
+                new dev.nona.calibration.RollbackRule(0.2, 100)), solver))) {
+            twoServersAndFig1(h);
+            window(h, 0, 10);
+            awaitSolve(h, 0, 0);
+            window(h, 1, 40); // drift: v2, predicted twice as good as it is
+            awaitSolve(h, 1, 1);
+            List<ControllerTable> tables = h.extractOutputValues();
+            assertThat(tables).hasSize(2);
+            ControllerTable v1 = tables.get(0);
+            ControllerTable v2 = tables.get(1);
+            double p = v2.replacedPredictedMeanJctSeconds();
+            assertThat(p).as("v1's predicted mean JCT at v2's rates").isPositive();
+            // v1 observed as predicted (ratio 1: it would give p now); v2 observed at 1.5 p > 1.2 p
+            h.processElement(learned(Map.of(), Map.of(1L, new JctTally(150, 150 * 0.01, 150 * 0.01),
+                    2L, new JctTally(60, 60 * 1.5 * p, 60 * p / 2))), 2000);
+            assertThat(events(h, ControllerEventType.TABLE_ROLLED_BACK)).as("60 of v2's outcomes: not yet").isEmpty();
+            h.processElement(learned(Map.of(), Map.of(2L, new JctTally(60, 60 * 1.5 * p, 60 * p / 2))), 2000);
+            assertThat(events(h, ControllerEventType.TABLE_ROLLED_BACK)).singleElement().satisfies(e -> {
+                assertThat(e.details()).containsEntry("fromVersion", 2L).containsEntry("restoredVersion", 1L)
+                        .containsEntry("tableVersion", 3L).containsEntry("samples", 120L)
+                        .containsEntry("previousSamples", 150L);
+                assertThat((double) e.details().get("observedMeanJctSeconds")).isCloseTo(1.5 * p,
+                        org.assertj.core.api.Assertions.within(1e-12));
+                assertThat((double) e.details().get("previousExpectedMeanJctSeconds")).isCloseTo(p,
+                        org.assertj.core.api.Assertions.within(1e-12));
+            });
+            assertThat(h.extractOutputValues()).hasSize(3).last().satisfies(t -> {
+                assertThat(t.version()).isEqualTo(3);
+                assertThat(t.tableJson()).isEqualTo(v1.tableJson());
+                assertThat(t.cause()).startsWith("rollback: table v2");
+            });
+            // the next drift solves to v2's table again: refused
+            window(h, 2, 10);
+            awaitSolve(h, 3, 2);
+            assertThat(solver.inputs).hasSize(3);
+            assertThat(h.extractOutputValues()).hasSize(3);
+            assertThat(events(h, ControllerEventType.TABLE_REJECTED)).last().satisfies(e ->
+                    assertThat((String) e.details().get("reason")).contains("rolled back"));
+        }
     }
 }

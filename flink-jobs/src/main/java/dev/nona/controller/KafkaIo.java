@@ -43,6 +43,12 @@ public final class KafkaIo {
     static final String TRANSACTION_TIMEOUT_MS = "600000";
     /** How long the job's build waits for the broker to say whether the outcomes topic exists. */
     static final String TOPIC_CHECK_TIMEOUT_MS = "10000";
+    /**
+     * How long a topic the broker does not list yet is asked for again: a freshly created topic reaches every
+     * broker's metadata within milliseconds (the outcome path once started without its topic, created a moment
+     * before, in a test).
+     */
+    static final long TOPIC_VISIBLE_WAIT_MS = 3000;
     private static final Logger LOG = LoggerFactory.getLogger(KafkaIo.class);
 
     private KafkaIo() {}
@@ -113,14 +119,26 @@ public final class KafkaIo {
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, TOPIC_CHECK_TIMEOUT_MS);
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, TOPIC_CHECK_TIMEOUT_MS);
         try (Admin admin = Admin.create(props)) {
+            // A topic created a moment ago may not be in the answering broker's metadata yet (KRaft: the create
+            // returns once the controller committed it; brokers apply it shortly after): a first miss is asked
+            // again for TOPIC_VISIBLE_WAIT_MS before it counts as absent.
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TOPIC_VISIBLE_WAIT_MS);
             boolean exists = admin.listTopics().names().get(Integer.parseInt(TOPIC_CHECK_TIMEOUT_MS),
                     TimeUnit.MILLISECONDS).contains(topic);
+            while (!exists && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                exists = admin.listTopics().names().get(Integer.parseInt(TOPIC_CHECK_TIMEOUT_MS),
+                        TimeUnit.MILLISECONDS).contains(topic);
+            }
             if (!exists) {
                 LOG.warn("topic {} (topics.outcomes) does not exist: the controller runs without outcomes (no "
                         + "CALIBRATION events); create it (bin/nona topics create) and restart the controller", topic);
             }
             return exists;
         } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
             LOG.warn("cannot tell whether topic {} (topics.outcomes) exists: running without outcomes", topic, e);
             return false;
         }

@@ -1,0 +1,273 @@
+package dev.nona.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.controller.optimize.NonaTableSolver;
+import dev.nona.controller.optimize.SolveInput;
+import dev.nona.controller.optimize.SolveResult;
+import dev.nona.controller.optimize.TableSolver;
+import dev.nona.controller.placement.NonaPlacerFactory;
+import dev.nona.topics.record.CatalogTask;
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.ControllerEventType;
+import dev.nona.topics.record.OutcomePart;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.PlacementOutcome;
+import dev.nona.topics.record.StageAssignment;
+import dev.nona.topics.serde.JsonSerde;
+import dev.nona.topics.testing.InProcessKafka;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.ToDoubleFunction;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The controller learning from outcomes, on a real in-process KRaft broker. The executor is this test: it reads
+ * the decisions, runs each part for its ops at its server's true speed, and publishes the outcome. (The executor
+ * twin, {@code bin/nona executor}, does the same with a simulated cluster in wall-clock time.)
+ * <ul>
+ *   <li>A server that computes at a third of the speed it reports: the controller learns its speed from the
+ *       outcomes ({@code CALIBRATION}), re-optimises for it, and its server mapping gives it a smaller share of
+ *       the stages than before.
+ *   <li>A table predicted better than it is (a solver hook halves the objective it reports from its second solve
+ *       on) and observed three times slower than predicted: the controller rolls it back.
+ * </ul>
+ */
+final class LearningLoopITCase {
+    @RegisterExtension
+    static final InProcessKafka KAFKA = new InProcessKafka();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    private static final double SLOW = 3.0;
+
+    private final JsonSerde<PlacementDecision> decisions = new JsonSerde<>(PlacementDecision.class, 1 << 20);
+    private final JsonSerde<PlacementOutcome> outcomes = new JsonSerde<>(PlacementOutcome.class, 1 << 20);
+    private final JsonSerde<ControllerEvent> events = new JsonSerde<>(ControllerEvent.class, 1 << 20);
+
+    /** The running test: its executor, and what it has read. */
+    private final class Loop implements AutoCloseable {
+        final ControllerConfig config;
+        final JobClient job;
+        final KafkaProducer<byte[], byte[]> producer = KAFKA.producer();
+        final KafkaConsumer<byte[], byte[]> decided;
+        final KafkaConsumer<byte[], byte[]> eventReader;
+        final Map<String, PlacementDecision> first = new LinkedHashMap<>();
+        final List<ControllerEvent> seen = new ArrayList<>();
+        final Map<String, Double> taskOps = new HashMap<>();
+        final long start = System.currentTimeMillis();
+        int round;
+
+        Loop(ControllerConfig config, TableSolver solver) throws Exception {
+            this.config = config;
+            TestingBroker.createTopics(KAFKA, config.topics());
+            try (Admin admin = Admin.create(KAFKA.clientProperties())) {
+                admin.createTopics(List.of(new NewTopic(config.topics().outcomes(), 2, (short) 1))).all().get();
+            }
+            var env = ControllerEnvironment.create(config);
+            new ControllerJob(config, KafkaIo.sources(config), KafkaIo.sinks(config), solver, new NonaPlacerFactory())
+                    .addTo(env);
+            job = env.executeAsync("learning-loop-it");
+            decided = KAFKA.consumerFromStart(config.topics().decisions(), false);
+            eventReader = KAFKA.consumerFromStart(config.topics().events(), false);
+            for (CatalogTask t : TestingCluster.figure1().tasks()) {
+                taskOps.put(t.id(), t.ops());
+            }
+            TestingBroker.sendClusterAndRequests(producer, config.topics(), 0, start);
+        }
+
+        /**
+         * One window of event time with {@code n} requests; then the outcomes of every decision read so far, with
+         * each part's compute time from {@code secondsPerOp} of its server and the JCT from {@code jct}.
+         */
+        List<PlacementDecision> round(int n, ToDoubleFunction<String> secondsPerOp,
+                ToDoubleFunction<PlacementDecision> jctFactor) throws Exception {
+            TestingBroker.sendRequests(producer, config.topics().requests(), "q" + round + "-", n, start + round * 1000L);
+            round++;
+            List<PlacementDecision> fresh = new ArrayList<>();
+            long until = System.nanoTime() + Duration.ofMillis(400).toNanos();
+            while (System.nanoTime() < until) {
+                for (ConsumerRecord<byte[], byte[]> r : decided.poll(Duration.ofMillis(100))) {
+                    PlacementDecision d = decisions.parse(r.value()).value();
+                    if (first.putIfAbsent(d.requestId(), d) == null) {
+                        fresh.add(d);
+                    }
+                }
+            }
+            for (PlacementDecision d : fresh) {
+                TestingBroker.send(producer, config.topics().outcomes(), d.requestId(),
+                        outcomes.serialize(outcomeOf(d, secondsPerOp, jctFactor.applyAsDouble(d))));
+            }
+            producer.flush();
+            for (ConsumerRecord<byte[], byte[]> r : eventReader.poll(Duration.ofMillis(50))) {
+                seen.add(events.parse(r.value()).value());
+            }
+            assertRunning();
+            return fresh;
+        }
+
+        private PlacementOutcome outcomeOf(PlacementDecision d, ToDoubleFunction<String> secondsPerOp, double jctFactor) {
+            Map<String, Double> opsPerServer = new LinkedHashMap<>();
+            for (StageAssignment s : d.stages()) {
+                opsPerServer.merge(s.server(), taskOps.get(s.task()), Double::sum);
+            }
+            long at = d.eventTime();
+            List<OutcomePart> parts = new ArrayList<>();
+            for (Map.Entry<String, Double> e : opsPerServer.entrySet()) {
+                double compute = e.getValue() * secondsPerOp.applyAsDouble(e.getKey());
+                long end = at + (long) Math.ceil(compute * 1000);
+                parts.add(new OutcomePart(e.getKey(), at, end, false, null, compute));
+                at = end;
+            }
+            return PlacementOutcome.ok(d.requestId(), d.model(), d.tableVersion(), parts, 0, at,
+                    jctFactor * d.predictedJctSeconds());
+        }
+
+        List<ControllerEvent> events(ControllerEventType type) {
+            return seen.stream().filter(e -> e.type() == type).toList();
+        }
+
+        private void assertRunning() throws Exception {
+            if (job.getJobStatus().get().isGloballyTerminalState()) {
+                throw new AssertionError("the job stopped: " + job.getJobStatus().get());
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            try {
+                job.cancel().get();
+            } finally {
+                decided.close();
+                eventReader.close();
+                producer.close();
+            }
+        }
+    }
+
+    /** Share of the stages of {@code ds} that run on {@code server}. */
+    private static double share(List<PlacementDecision> ds, String server) {
+        long on = 0;
+        long all = 0;
+        for (PlacementDecision d : ds) {
+            for (StageAssignment s : d.stages()) {
+                all++;
+                on += s.server().equals(server) ? 1 : 0;
+            }
+        }
+        return all == 0 ? Double.NaN : (double) on / all;
+    }
+
+    @Test
+    void aServerSlowerThanItReports_isLearned_reoptimisedFor_andGivenFewerStages() throws Exception {
+        ControllerConfig config = TestingBroker.config(KAFKA, "learn-speed", "drift.debounce", "0s");
+        ToDoubleFunction<String> secondsPerOp = s -> (s.equals("s1") ? SLOW : 1.0) / TestingCluster.OPS_PER_SECOND;
+        try (Loop loop = new Loop(config, new NonaTableSolver(dev.nona.optimize.CostModel.named(config.solverCostModel())))) {
+            List<PlacementDecision> before = new ArrayList<>();
+            List<PlacementDecision> after = new ArrayList<>();
+            ControllerEvent learned = null;
+            long deadline = System.nanoTime() + Duration.ofSeconds(150).toNanos();
+            while (System.nanoTime() < deadline && after.size() < 400) {
+                List<PlacementDecision> fresh = loop.round(40, secondsPerOp, d -> 1.0);
+                if (learned == null) {
+                    before.addAll(fresh);
+                    learned = loop.events(ControllerEventType.REOPTIMIZATION_STARTED).stream()
+                            .filter(e -> ((String) e.details().get("cause")).contains("calibration: server s1"))
+                            .findFirst().orElse(null);
+                } else {
+                    after.addAll(fresh);
+                }
+            }
+            assertThat(learned).as("a re-optimisation for what the outcomes showed; events %s", loop.seen).isNotNull();
+            assertThat(loop.events(ControllerEventType.CALIBRATION)).anySatisfy(e ->
+                    assertThat(((Number) e.details().get("server.s1.effectiveOpsPerSecond")).doubleValue())
+                            .isCloseTo(TestingCluster.OPS_PER_SECOND / SLOW, within(TestingCluster.OPS_PER_SECOND / SLOW / 100)));
+            assertThat(after).as("decisions after the controller learned").hasSizeGreaterThanOrEqualTo(400);
+            double shareBefore = share(before, "s1");
+            double shareAfter = share(after, "s1");
+            System.out.printf("LearningLoopITCase: s1's share of stages %.3f before (%d decisions), %.3f after (%d); "
+                    + "s0 %.3f/%.3f s2 %.3f/%.3f s3 %.3f/%.3f%n", shareBefore, before.size(), shareAfter, after.size(),
+                    share(before, "s0"), share(after, "s0"), share(before, "s2"), share(after, "s2"), share(before, "s3"),
+                    share(after, "s3"));
+            assertThat(shareAfter).as("s1's share of stages once its speed is learned (before: %s)", shareBefore)
+                    .isLessThan(shareBefore * 0.75);
+        }
+    }
+
+    /** Nona's solver; from its second solve on, it reports half the objective it found (an overconfident model). */
+    static final class OverconfidentSolver implements TableSolver {
+        private static final long serialVersionUID = 1L;
+        private final TableSolver solver;
+        private int calls;
+
+        OverconfidentSolver(TableSolver solver) {
+            this.solver = solver;
+        }
+
+        @Override
+        public SolveResult solve(SolveInput input, ControllerTable current, BooleanSupplier cancelled) {
+            SolveResult r = solver.solve(input, current, cancelled);
+            if (++calls == 1 || r.error() != null) {
+                return r;
+            }
+            return new SolveResult(r.error(), r.feasible(), r.tableJson(), r.objective() / 2, r.linkLoad(),
+                    r.linkWaitSeconds(), r.predictedJctSeconds(), r.solveMillis(), r.iterations(), r.currentObjective(),
+                    r.currentFeasible());
+        }
+    }
+
+    @Test
+    void aTablePredictedGoodButObservedBad_isRolledBack() throws Exception {
+        ControllerConfig config = TestingBroker.config(KAFKA, "rollback", "drift.windows", "1", "drift.debounce", "0s",
+                "rollback.min-samples", "60");
+        ToDoubleFunction<String> secondsPerOp = s -> 1.0 / TestingCluster.OPS_PER_SECOND;
+        // the executor observes table v2 three times slower than its prediction, every other table as predicted
+        ToDoubleFunction<PlacementDecision> jct = d -> d.tableVersion() == 2 ? 3.0 : 1.0;
+        try (Loop loop = new Loop(config, new OverconfidentSolver(
+                new NonaTableSolver(dev.nona.optimize.CostModel.named(config.solverCostModel()))))) {
+            ControllerEvent rolledBack = null;
+            long deadline = System.nanoTime() + Duration.ofSeconds(150).toNanos();
+            boolean shifted = false;
+            while (System.nanoTime() < deadline && rolledBack == null) {
+                // 40 requests/s until v1 has 60 outcomes, then 80/s: the drift solves v2
+                shifted |= loop.first.values().stream().filter(d -> d.tableVersion() == 1).count() >= 60;
+                loop.round(shifted ? 80 : 40, secondsPerOp, jct);
+                rolledBack = loop.events(ControllerEventType.TABLE_ROLLED_BACK).stream().findFirst().orElse(null);
+            }
+            assertThat(rolledBack).as("a rollback; events %s", loop.seen).isNotNull();
+            Map<String, Object> d = rolledBack.details();
+            System.out.println("LearningLoopITCase: " + d);
+            assertThat(((Number) d.get("fromVersion")).longValue()).isEqualTo(2);
+            assertThat(((Number) d.get("restoredVersion")).longValue()).isEqualTo(1);
+            long restored = ((Number) d.get("tableVersion")).longValue();
+            assertThat(restored).isEqualTo(3);
+            assertThat(((Number) d.get("observedMeanJctSeconds")).doubleValue())
+                    .isGreaterThan(1.2 * ((Number) d.get("previousExpectedMeanJctSeconds")).doubleValue());
+            // decisions now come from the restored table
+            long deadline2 = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            boolean decidedByRestored = false;
+            while (!decidedByRestored && System.nanoTime() < deadline2) {
+                decidedByRestored = loop.round(40, secondsPerOp, jct).stream().anyMatch(x -> x.tableVersion() == restored);
+            }
+            assertThat(decidedByRestored).as("decisions sampled from the restored table").isTrue();
+        }
+    }
+}

@@ -38,10 +38,14 @@ public final class QuantileSketch {
      * @param maxBuckets       most buckets kept, {@code >= 1}
      * @param zeroCount        values below {@link #MIN_VALUE}, {@code >= 0}
      * @param buckets          count per bucket index, counts {@code > 0} (copied)
+     * @param unit             the unit of the bucket grid (see {@link #QuantileSketch(double, int, double)}); 0 in
+     *                         states written before it existed, read as 1
      */
-    public record State(double relativeAccuracy, int maxBuckets, long zeroCount, Map<Integer, Long> buckets) {
+    public record State(double relativeAccuracy, int maxBuckets, long zeroCount, Map<Integer, Long> buckets,
+            double unit) {
         public State {
             buckets = Map.copyOf(buckets);
+            unit = unit == 0 ? 1.0 : unit;
         }
     }
 
@@ -49,6 +53,7 @@ public final class QuantileSketch {
     private final double gamma;
     private final double logGamma;
     private final int maxBuckets;
+    private final double unit;
     private final TreeMap<Integer, Long> buckets = new TreeMap<>();
     private long zeroCount;
     private long count;
@@ -63,6 +68,22 @@ public final class QuantileSketch {
      * @param maxBuckets       most buckets kept, {@code >= 1}
      */
     public QuantileSketch(double relativeAccuracy, int maxBuckets) {
+        this(relativeAccuracy, maxBuckets, 1.0);
+    }
+
+    /**
+     * A sketch whose bucket grid is laid from {@code unit}: bucket $i$ holds $(\gamma^{i-1}, \gamma^i] \cdot unit$
+     * (the simulator's histograms use 1 ns, and their committed figures were computed on that grid).
+     *
+     * @param relativeAccuracy $\alpha$, in (0, 1)
+     * @param maxBuckets       most buckets kept, {@code >= 1}
+     * @param unit             {@code > 0}
+     */
+    public QuantileSketch(double relativeAccuracy, int maxBuckets, double unit) {
+        if (!(unit > 0) || Double.isInfinite(unit)) {
+            throw new IllegalArgumentException("unit (" + unit + ") must be finite and > 0");
+        }
+        this.unit = unit;
         if (!(relativeAccuracy > 0 && relativeAccuracy < 1)) {
             throw new IllegalArgumentException("relative accuracy (" + relativeAccuracy + ") must be in (0, 1)");
         }
@@ -77,7 +98,7 @@ public final class QuantileSketch {
 
     /** A sketch holding {@code state}. */
     public static QuantileSketch restore(State state) {
-        QuantileSketch sketch = new QuantileSketch(state.relativeAccuracy(), state.maxBuckets());
+        QuantileSketch sketch = new QuantileSketch(state.relativeAccuracy(), state.maxBuckets(), state.unit());
         if (state.zeroCount() < 0) {
             throw new IllegalArgumentException("zero count (" + state.zeroCount() + ") must be >= 0");
         }
@@ -94,7 +115,7 @@ public final class QuantileSketch {
     }
 
     public State state() {
-        return new State(alpha, maxBuckets, zeroCount, buckets);
+        return new State(alpha, maxBuckets, zeroCount, buckets, unit);
     }
 
     /** Adds {@code value}, finite and {@code >= 0} (NaN and negative values are errors). */
@@ -107,15 +128,15 @@ public final class QuantileSketch {
             zeroCount++;
             return;
         }
-        buckets.merge((int) Math.ceil(Math.log(value) / logGamma), 1L, Long::sum);
+        buckets.merge((int) Math.ceil(Math.log(value / unit) / logGamma), 1L, Long::sum);
         collapse();
     }
 
     /** Adds every value of {@code other}, which must have the same relative accuracy. */
     public void merge(QuantileSketch other) {
-        if (other.alpha != alpha) {
-            throw new IllegalArgumentException("relative accuracy (" + other.alpha + ") must be this sketch's ("
-                    + alpha + ") to merge");
+        if (other.alpha != alpha || other.unit != unit) {
+            throw new IllegalArgumentException("relative accuracy (" + other.alpha + ") and unit (" + other.unit
+                    + ") must be this sketch's (" + alpha + ", " + unit + ") to merge");
         }
         other.buckets.forEach((i, c) -> buckets.merge(i, c, Long::sum));
         zeroCount += other.zeroCount;
@@ -149,10 +170,33 @@ public final class QuantileSketch {
         for (Map.Entry<Integer, Long> b : buckets.entrySet()) {
             seen += b.getValue();
             if (seen > rank) {
-                return 2 * Math.pow(gamma, b.getKey()) / (gamma + 1);
+                return 2 * Math.pow(gamma, b.getKey()) * unit / (gamma + 1);
             }
         }
         throw new IllegalStateException("BUG: rank " + rank + " beyond the count " + count);
+    }
+
+    /**
+     * The empirical CDF: one point per non-empty bucket (zero first, when values counted as zero), as
+     * {value, fraction of the values at or below it}, the value being the bucket's representative
+     * $2\gamma^i/(\gamma+1)$; empty when the sketch is.
+     */
+    public java.util.List<double[]> cdf() {
+        java.util.List<double[]> points = new java.util.ArrayList<>();
+        long seen = zeroCount;
+        if (zeroCount > 0) {
+            points.add(new double[] {0.0, (double) seen / count});
+        }
+        for (Map.Entry<Integer, Long> b : buckets.entrySet()) {
+            seen += b.getValue();
+            points.add(new double[] {2 * Math.pow(gamma, b.getKey()) * unit / (gamma + 1), (double) seen / count});
+        }
+        return points;
+    }
+
+    /** The relative accuracy $\alpha$. */
+    public double relativeAccuracy() {
+        return alpha;
     }
 
     private void collapse() {

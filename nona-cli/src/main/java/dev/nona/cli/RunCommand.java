@@ -3,6 +3,7 @@ package dev.nona.cli;
 import dev.nona.controller.ControllerConfig;
 import dev.nona.controller.ControllerMain;
 import dev.nona.local.PrometheusReporterSettings;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -31,12 +32,16 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        ControllerMain.run(controllerConfig());
+        return 0;
+    }
+
+    /** The controller's config: the file's (or the defaults), the bootstrap, and the reporter unless the file sets it. */
+    ControllerConfig controllerConfig() throws IOException {
         Map<String, String> defaults = metricsPort == 0 ? Map.of() : PrometheusReporterSettings.controllerSettings(metricsPort);
-        ControllerConfig cfg = config == null
+        return config == null
                 ? ControllerConfig.fromMap(withBootstrap(defaults))
                 : ControllerConfig.load(config, bootstrap, defaults);
-        ControllerMain.run(cfg);
-        return 0;
     }
 
     private Map<String, String> withBootstrap(Map<String, String> settings) {

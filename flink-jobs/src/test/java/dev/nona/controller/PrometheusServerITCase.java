@@ -57,7 +57,7 @@ final class PrometheusServerITCase {
 
     @Test
     void prometheusScrapesTheController_decisionRateAndCountReadBackThroughItsApi(@TempDir Path dir) throws Exception {
-        Path binary = prometheusBinary();
+        Path binary = prometheusBinary(System.getenv());
         int webPort = MetricsTesting.freePort();
         Process prometheus = startPrometheus(binary, dir, webPort);
         ControllerConfig config = TestingBroker.config(KAFKA, "prometheus");
@@ -115,13 +115,13 @@ final class PrometheusServerITCase {
         }
     }
 
-    /** The {@code prometheus} binary on the PATH; skips the test without it, fails without it on CI. */
-    private static Path prometheusBinary() {
-        Optional<Path> found = List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)).stream()
-                .map(p -> Path.of(p, "prometheus")).filter(Files::isExecutable).findFirst();
+    /** The {@code prometheus} binary on {@code env}'s PATH; skips the test without it, fails without it on CI. */
+    static Path prometheusBinary(Map<String, String> env) {
+        Optional<Path> found = List.of(env.getOrDefault("PATH", "").split(File.pathSeparator)).stream()
+                .filter(p -> !p.isEmpty()).map(p -> Path.of(p, "prometheus")).filter(Files::isExecutable).findFirst();
         if (found.isEmpty()) {
             String message = "no prometheus binary on the PATH (Debian: apt-get install prometheus; .ci/run installs it)";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            if ("true".equalsIgnoreCase(env.get("CI"))) {
                 fail(message + ", and CI=true: this test must run on CI");
             }
             Assumptions.abort(message + ": skipped");

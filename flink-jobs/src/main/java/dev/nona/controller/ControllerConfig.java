@@ -239,11 +239,20 @@ public record ControllerConfig(
 
     /** Reads a properties file; keys it does not set keep their defaults. */
     public static ControllerConfig load(Path file, String bootstrapOverride) throws IOException {
+        return load(file, bootstrapOverride, Map.of());
+    }
+
+    /**
+     * Reads a properties file; keys it does not set take their value from {@code defaults} (e.g. {@code bin/nona
+     * run}'s {@code --metrics-port} entries), then their defaults.
+     */
+    public static ControllerConfig load(Path file, String bootstrapOverride, Map<String, String> defaults)
+            throws IOException {
         Properties props = new Properties();
         try (Reader in = Files.newBufferedReader(file)) {
             props.load(in);
         }
-        Map<String, String> map = new TreeMap<>();
+        Map<String, String> map = new TreeMap<>(defaults);
         props.stringPropertyNames().forEach(k -> map.put(k, props.getProperty(k).trim()));
         if (bootstrapOverride != null) {
             map.put("bootstrap.servers", bootstrapOverride);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.nona.cli.NonaCli;
+import dev.nona.local.PrometheusReporterSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,6 +111,38 @@ final class DockerComposeFileTest {
         assertThat(parsed.subcommand().subcommand().commandSpec().name()).isEqualTo("create");
         assertThat(service("submit").path("depends_on").path("topics").path("condition").asText())
                 .isEqualTo("service_completed_successfully");
+    }
+
+    @Test
+    void monitoring_reporterOnJobAndTaskManager_prometheusScrapesBoth_grafanaProvisioned() throws Exception {
+        Class.forName(PrometheusReporterSettings.FACTORY_CLASS); // the factory the compose file names exists
+        for (String s : List.of("jobmanager", "taskmanager")) {
+            assertThat(service(s).path("environment").path("FLINK_PROPERTIES").asText()).as(s + " FLINK_PROPERTIES")
+                    .contains(PrometheusReporterSettings.FACTORY_CLASS_KEY + ": " + PrometheusReporterSettings.FACTORY_CLASS)
+                    .contains(PrometheusReporterSettings.PORT_KEY + ": " + PrometheusReporterSettings.DEFAULT_PORT);
+        }
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        JsonNode prometheus = service("prometheus");
+        assertThat(strings(prometheus.path("volumes")))
+                .contains("./deploy/prometheus/prometheus.yml:/etc/prometheus/prometheus.yml:ro");
+        JsonNode scrapes = yaml.readTree(root.resolve("deploy/prometheus/prometheus.yml").toFile()).path("scrape_configs");
+        String jobs = scrapes.toString();
+        assertThat(jobs).contains("jobmanager:" + PrometheusReporterSettings.DEFAULT_PORT)
+                .contains("\"names\":[\"taskmanager\"]").contains("\"port\":" + PrometheusReporterSettings.DEFAULT_PORT);
+
+        List<String> grafanaVolumes = strings(service("grafana").path("volumes"));
+        assertThat(grafanaVolumes).contains("./deploy/grafana/provisioning:/etc/grafana/provisioning:ro",
+                "./deploy/grafana/dashboards:/var/lib/grafana/dashboards:ro");
+        JsonNode datasource = yaml.readTree(root.resolve("deploy/grafana/provisioning/datasources/prometheus.yml").toFile())
+                .path("datasources").get(0);
+        assertThat(datasource.path("url").asText()).isEqualTo("http://prometheus:9090");
+        assertThat(strings(prometheus.path("ports"))).contains("9090:9090");
+        JsonNode provider = yaml.readTree(root.resolve("deploy/grafana/provisioning/dashboards/nona.yml").toFile())
+                .path("providers").get(0);
+        assertThat(provider.path("options").path("path").asText()).isEqualTo("/var/lib/grafana/dashboards");
+        JsonNode dashboard = new ObjectMapper().readTree(root.resolve("deploy/grafana/dashboards/nona-controller.json").toFile());
+        assertThat(dashboard.findValues("datasource")).as("every panel and query uses the provisioned datasource")
+                .isNotEmpty().allSatisfy(d -> assertThat(d.path("uid").asText()).isEqualTo(datasource.path("uid").asText()));
     }
 
     private static JsonNode service(String name) {

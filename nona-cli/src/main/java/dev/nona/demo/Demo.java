@@ -5,6 +5,7 @@ import dev.nona.controller.ControllerEnvironment;
 import dev.nona.controller.ControllerJob;
 import dev.nona.local.LocalJobs;
 import dev.nona.local.LocalKafkaBroker;
+import dev.nona.local.PrometheusReporterSettings;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
 import dev.nona.topics.record.ControllerEventType;
@@ -35,10 +36,17 @@ public final class Demo {
 
     private final DemoScenario scenario;
     private final PrintStream view;
+    private final int metricsPort;
 
     public Demo(DemoScenario scenario, PrintStream view) {
+        this(scenario, view, 0);
+    }
+
+    /** @param metricsPort port of Flink's Prometheus reporter ({@code /metrics}), or 0 for none */
+    public Demo(DemoScenario scenario, PrintStream view, int metricsPort) {
         this.scenario = scenario;
         this.view = view;
+        this.metricsPort = metricsPort;
     }
 
     public DemoSummary run() throws Exception {
@@ -135,7 +143,12 @@ public final class Demo {
     }
 
     private JobClient startController(String bootstrap, Path work) throws Exception {
-        ControllerConfig config = ControllerConfig.fromMap(controllerSettings(bootstrap, work));
+        Map<String, String> settings = controllerSettings(bootstrap, work);
+        if (metricsPort != 0) {
+            settings.putAll(PrometheusReporterSettings.controllerSettings(metricsPort));
+            view.println("nona demo: metrics (Prometheus) on http://localhost:" + metricsPort + "/metrics");
+        }
+        ControllerConfig config = ControllerConfig.fromMap(settings);
         StreamExecutionEnvironment env = ControllerEnvironment.create(config);
         ControllerJob.build(env, config);
         return env.executeAsync("nona-demo-controller");

@@ -32,7 +32,11 @@ public final class ClusterTracker {
     private final Map<String, Integer> index = new HashMap<>();
     private final List<ServerTelemetry> latest = new ArrayList<>();
     private boolean[] live = new boolean[0];
-    private int liveCount;
+    /** Servers that went silent and have not reported since. */
+    private boolean[] silent = new boolean[0];
+    // volatile: the controller's metrics read the counts from the reporter's thread
+    private volatile int liveCount;
+    private volatile int silentCount;
     private double liveOps;
     /** Link capacities reported by live servers, with their counts. */
     private final TreeMap<Double, Integer> links = new TreeMap<>();
@@ -65,6 +69,7 @@ public final class ClusterTracker {
             latest.add(report);
             if (s >= live.length) {
                 live = Arrays.copyOf(live, Math.max(4, 2 * s));
+                silent = Arrays.copyOf(silent, live.length);
             }
         } else {
             s = known;
@@ -72,6 +77,10 @@ public final class ClusterTracker {
                 return null;
             }
             wasLive = live[s];
+            if (silent[s]) {
+                silent[s] = false;
+                silentCount--;
+            }
             leave(s);
             latest.set(s, report);
         }
@@ -132,6 +141,10 @@ public final class ClusterTracker {
         List<Change> changes = new ArrayList<>();
         liveness.expire(now, s -> {
             leave(s);
+            if (!silent[s]) {
+                silent[s] = true;
+                silentCount++;
+            }
             String id = latest.get(s).serverId();
             String reason = "silent since " + Instant.ofEpochMilli(liveness.heardAt(s)) + ": no report for more than "
                     + liveness.timeoutMillis() + " ms (cluster.liveness-timeout)";
@@ -150,6 +163,11 @@ public final class ClusterTracker {
 
     public int liveCount() {
         return liveCount;
+    }
+
+    /** Servers whose last report said up but that have not reported within the liveness timeout. */
+    public int silentCount() {
+        return silentCount;
     }
 
     /** $\nu$: mean compute rate of the live servers, 0 when none. */

@@ -1,5 +1,6 @@
 package dev.nona.controller.logging;
 
+import dev.nona.controller.metrics.DeadLetterCounters;
 import dev.nona.topics.record.DeadLetter;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -10,7 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Passes dead letters through unchanged and logs their counts by source topic and reason class, at most one WARN
- * per interval (the per-record signal is the {@code deadLetters} metric of the operators that reject). A reason's
+ * per interval, and counts them by topic and reason class in the {@code topic_reason_deadLetters} metric
+ * ({@link DeadLetterCounters}; each rejecting operator also counts its own in {@code deadLetters}). A reason's
  * class is its text with quoted values and numbers blanked and cut at its first colon, so that
  * {@code model 'x' is not in the model catalog} and {@code model 'y' ...} count together.
  */
@@ -20,6 +22,7 @@ public final class DeadLetterLog extends ProcessFunction<DeadLetter, DeadLetter>
 
     private final long intervalMillis;
     private transient RateLimitedCounts counts;
+    private transient DeadLetterCounters byReason;
 
     public DeadLetterLog(long intervalMillis) {
         this.intervalMillis = intervalMillis;
@@ -28,11 +31,14 @@ public final class DeadLetterLog extends ProcessFunction<DeadLetter, DeadLetter>
     @Override
     public void open(OpenContext openContext) {
         counts = new RateLimitedCounts(intervalMillis, System::currentTimeMillis);
+        byReason = new DeadLetterCounters(getRuntimeContext().getMetricGroup());
     }
 
     @Override
     public void processElement(DeadLetter letter, Context ctx, Collector<DeadLetter> out) {
-        Map<String, Long> summary = counts.add(letter.sourceTopic() + ": " + reasonClass(letter.reason()));
+        String reasonClass = reasonClass(letter.reason());
+        byReason.inc(letter.sourceTopic(), reasonClass);
+        Map<String, Long> summary = counts.add(letter.sourceTopic() + ": " + reasonClass);
         if (summary != null) {
             log(summary);
         }

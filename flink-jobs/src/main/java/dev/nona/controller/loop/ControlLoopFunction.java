@@ -7,6 +7,7 @@ import dev.nona.controller.cluster.ClusterTracker;
 import dev.nona.controller.drift.DriftDetector;
 import dev.nona.controller.drift.DriftState;
 import dev.nona.controller.drift.DriftTrigger;
+import dev.nona.controller.metrics.ControllerMetric;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.optimize.SolveInput;
 import dev.nona.controller.optimize.SolveResult;
@@ -88,7 +89,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     private transient MapState<String, CatalogDag> catalog;
     private transient MapState<Long, RateVector> windows;
     private transient ValueState<DriftState> drift;
-    private transient ClusterTracker tracker;
+    private transient volatile ClusterTracker tracker; // volatile: the metric reporter reads its counts
     private transient long livenessTimer;
     private transient ValueState<ControllerTable> current;
     private transient ValueState<SolveBacklog> backlog;
@@ -123,13 +124,16 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         rolledBack = rc.getState(new ValueStateDescriptor<>("rolled-back", JsonRecordTypeInfo.of(RolledBack.class)));
         solverThread = new SolverThread(solver);
         var metrics = rc.getMetricGroup();
-        driftEvents = metrics.counter("driftEvents");
-        solves = metrics.counter("solves");
-        failedSolves = metrics.counter("failedSolves");
-        rollbacks = metrics.counter("rollbacks");
-        metrics.gauge("solveMillis", () -> lastSolveMillis);
-        metrics.gauge("tableVersion", () -> tableVersion);
-        metrics.gauge("linkLoad", () -> linkLoad);
+        driftEvents = metrics.counter(ControllerMetric.DRIFT_EVENTS.metricName());
+        solves = metrics.counter(ControllerMetric.SOLVES.metricName());
+        failedSolves = metrics.counter(ControllerMetric.FAILED_SOLVES.metricName());
+        rollbacks = metrics.counter(ControllerMetric.ROLLBACKS.metricName());
+        metrics.gauge(ControllerMetric.SOLVE_MILLIS.metricName(), () -> lastSolveMillis);
+        metrics.gauge(ControllerMetric.TABLE_VERSION.metricName(), () -> tableVersion);
+        metrics.gauge(ControllerMetric.LINK_LOAD.metricName(), () -> linkLoad);
+        metrics.gauge(ControllerMetric.SERVERS_UP.metricName(), () -> tracker == null ? 0 : tracker.liveCount());
+        metrics.gauge(ControllerMetric.SERVERS_SILENT.metricName(), () -> tracker == null ? 0 : tracker.silentCount());
+        metrics.gauge(ControllerMetric.SERVERS_DRAINED.metricName(), () -> 0); // no drain command yet (issue 16 §4)
     }
 
     @Override

@@ -2,6 +2,9 @@ package dev.nona.controller.outcome;
 
 import dev.nona.calibration.CalibrationReport;
 import dev.nona.calibration.CalibrationWindow;
+import dev.nona.calibration.ModelCalibration;
+import dev.nona.controller.metrics.ControllerMetric;
+import dev.nona.controller.metrics.ModelGauges;
 import dev.nona.controller.loop.ControlInput;
 import dev.nona.controller.loop.Learned;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
@@ -12,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
@@ -62,6 +66,22 @@ public final class CalibrationFunction extends KeyedCoProcessFunction<String, Jo
     private transient long windowEnd;
     private transient Map<String, Map<String, Double>> taskOps;
     private transient ListState<Snapshot> checkpointed;
+    private transient ModelGauges observedJct;
+    private transient ModelGauges calibrationRatio;
+
+    @Override
+    public void open(OpenContext openContext) {
+        observedJct = new ModelGauges(getRuntimeContext().getMetricGroup(), ControllerMetric.OBSERVED_JCT_SECONDS);
+        calibrationRatio = new ModelGauges(getRuntimeContext().getMetricGroup(), ControllerMetric.CALIBRATION_RATIO);
+    }
+
+    /** The gauges show the latest window in which the model had ok outcomes. */
+    private void updateGauges(String model, ModelCalibration m) {
+        if (m.ok() > 0) {
+            observedJct.set(model, m.observedMeanJctSeconds());
+            calibrationRatio.set(model, m.calibrationRatio());
+        }
+    }
 
     /** @param windowMillis the window size, {@code > 0} */
     public CalibrationFunction(long windowMillis) {
@@ -125,6 +145,7 @@ public final class CalibrationFunction extends KeyedCoProcessFunction<String, Jo
         }
         if (!window.isEmpty()) {
             CalibrationReport report = window.report();
+            report.models().forEach(this::updateGauges);
             out.collect(CalibrationEvents.of(report, timestamp, windowMillis));
             ctx.output(LEARNED, ControlInput.of(learned(report, timestamp)));
         }

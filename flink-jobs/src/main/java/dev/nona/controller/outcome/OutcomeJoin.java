@@ -9,6 +9,7 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
+import dev.nona.controller.metrics.ControllerMetric;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
 import org.apache.flink.util.Collector;
@@ -78,11 +79,11 @@ public final class OutcomeJoin extends KeyedCoProcessFunction<String, DecisionSu
         timer = getRuntimeContext().getState(new ValueStateDescriptor<>("timer", Types.LONG));
         done = getRuntimeContext().getState(new ValueStateDescriptor<>("done", Types.BOOLEAN));
         var metrics = getRuntimeContext().getMetricGroup();
-        matched = metrics.counter("matchedOutcomes");
-        missing = metrics.counter("missingOutcomes");
-        unmatched = metrics.counter("unmatchedOutcomes");
-        duplicateDecisions = metrics.counter("duplicateDecisions");
-        ignoredOutcomes = metrics.counter("ignoredOutcomes");
+        matched = metrics.counter(ControllerMetric.MATCHED_OUTCOMES.metricName());
+        missing = metrics.counter(ControllerMetric.MISSING_OUTCOMES.metricName());
+        unmatched = metrics.counter(ControllerMetric.UNMATCHED_OUTCOMES.metricName());
+        duplicateDecisions = metrics.counter(ControllerMetric.DUPLICATE_DECISIONS.metricName());
+        ignoredOutcomes = metrics.counter(ControllerMetric.IGNORED_OUTCOMES.metricName());
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementOutcome;
 import org.apache.flink.api.common.functions.OpenContext;
+import dev.nona.controller.metrics.ControllerMetric;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -20,7 +21,7 @@ public final class RejectedOutcomes extends ProcessFunction<OutcomeRecord, Place
 
     @Override
     public void open(OpenContext openContext) {
-        deadLetters = getRuntimeContext().getMetricGroup().counter("deadLetters");
+        deadLetters = getRuntimeContext().getMetricGroup().counter(ControllerMetric.DEAD_LETTERS.metricName());
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.nona.controller.placement;
 
+import dev.nona.controller.metrics.ControllerMetric;
+import dev.nona.controller.metrics.ModelGauges;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.serde.ControlJson;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
@@ -28,6 +30,9 @@ import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.MeterView;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
@@ -83,6 +88,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     public static final int DEFAULT_STARTUP_BUFFER = 10_000;
     /** Relative change of the live servers' mean compute rate that rebuilds the placers. */
     static final double OPS_REBUILD_TOLERANCE = 1e-3;
+    /** Decisions the placement latency histogram keeps (a sliding window per subtask). */
+    static final int LATENCY_SAMPLES = 10_000;
     /** Requests that could not be placed, as dead letters. */
     public static final OutputTag<DeadLetter> UNPLACED =
             new OutputTag<>("unplaced", JsonRecordTypeInfo.of(DeadLetter.class));
@@ -103,6 +110,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient boolean serversDirty;
     private transient Counter decisions;
     private transient Counter unplaced;
+    private transient Histogram latencyMillis;
+    private transient ModelGauges predictedJct;
     private transient volatile long tableVersion;
 
     private transient boolean serversFromBootstrap;
@@ -155,11 +164,15 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         tableDirty = true;
         serversDirty = true;
         var metrics = getRuntimeContext().getMetricGroup();
-        decisions = metrics.counter("decisions");
-        unplaced = metrics.counter("unplacedRequests");
-        silenced = metrics.counter("silentServers");
-        metrics.gauge("tableVersion", () -> tableVersion);
-        metrics.gauge("heldRequests", () -> held.size());
+        decisions = metrics.counter(ControllerMetric.DECISIONS.metricName());
+        metrics.meter(ControllerMetric.DECISIONS_PER_SECOND.metricName(), new MeterView(decisions));
+        latencyMillis = metrics.histogram(ControllerMetric.PLACEMENT_LATENCY_MILLIS.metricName(),
+                new DescriptiveStatisticsHistogram(LATENCY_SAMPLES));
+        predictedJct = new ModelGauges(metrics, ControllerMetric.PREDICTED_JCT_SECONDS);
+        unplaced = metrics.counter(ControllerMetric.UNPLACED_REQUESTS.metricName());
+        silenced = metrics.counter(ControllerMetric.SILENCED_SERVERS.metricName());
+        metrics.gauge(ControllerMetric.PLACEMENT_TABLE_VERSION.metricName(), () -> tableVersion);
+        metrics.gauge(ControllerMetric.HELD_REQUESTS.metricName(), () -> held.size());
     }
 
     @Override
@@ -211,6 +224,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         out.collect(PlacementDecision.of(r.id(), placer.model(), r.tenant(), version, !distributed,
                 placer.place(servers, r.eventTime(), rng), placer.predictedJctSeconds(), r.eventTime()));
         decisions.inc();
+        latencyMillis.update(Math.max(0, System.currentTimeMillis() - r.eventTime()));
     }
 
     /** Places the held requests once servers and a catalog are known (those still unplaceable stay held). */
@@ -234,6 +248,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             placer = new LocalPlacer(model, dag, opsPerSecond);
         }
         placerCache.put(model, placer);
+        predictedJct.set(model, placer.predictedJctSeconds());
         return placer;
     }
 

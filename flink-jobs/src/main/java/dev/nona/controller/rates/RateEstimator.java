@@ -1,5 +1,7 @@
 package dev.nona.controller.rates;
 
+import dev.nona.controller.metrics.ControllerMetric;
+import dev.nona.controller.metrics.ModelGauges;
 import dev.nona.controller.logging.RateLimitedCounts;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -34,6 +36,7 @@ public final class RateEstimator extends KeyedProcessFunction<String, String, Ra
     private final long windowMillis;
     private transient MapState<Long, Long> counts;
     private transient Counter lateRequests;
+    private transient ModelGauges rates;
     private transient RateLimitedCounts lateByModel;
 
     public RateEstimator(long windowMillis) {
@@ -46,7 +49,8 @@ public final class RateEstimator extends KeyedProcessFunction<String, String, Ra
     @Override
     public void open(OpenContext openContext) {
         counts = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-counts", Types.LONG, Types.LONG));
-        lateRequests = getRuntimeContext().getMetricGroup().counter("lateRequests");
+        lateRequests = getRuntimeContext().getMetricGroup().counter(ControllerMetric.LATE_REQUESTS.metricName());
+        rates = new ModelGauges(getRuntimeContext().getMetricGroup(), ControllerMetric.RATE_ESTIMATE);
         lateByModel = new RateLimitedCounts(LATE_LOG_INTERVAL_MILLIS, System::currentTimeMillis);
     }
 
@@ -78,7 +82,9 @@ public final class RateEstimator extends KeyedProcessFunction<String, String, Ra
         Long count = counts.get(start);
         counts.remove(start);
         long n = count == null ? 0 : count;
-        out.collect(RateEstimate.of(ctx.getCurrentKey(), start, start + windowMillis, n));
+        RateEstimate estimate = RateEstimate.of(ctx.getCurrentKey(), start, start + windowMillis, n);
+        rates.set(estimate.model(), estimate.ratePerSecond());
+        out.collect(estimate);
         if (n > 0) {
             ctx.timerService().registerEventTimeTimer(timestamp + windowMillis);
         }

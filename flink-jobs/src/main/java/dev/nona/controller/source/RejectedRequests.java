@@ -3,6 +3,7 @@ package dev.nona.controller.source;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.topics.record.DeadLetter;
 import org.apache.flink.api.common.functions.OpenContext;
+import dev.nona.controller.metrics.ControllerMetric;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -19,7 +20,7 @@ public final class RejectedRequests extends ProcessFunction<RequestRecord, Reque
 
     @Override
     public void open(OpenContext openContext) {
-        deadLetters = getRuntimeContext().getMetricGroup().counter("deadLetters");
+        deadLetters = getRuntimeContext().getMetricGroup().counter(ControllerMetric.DEAD_LETTERS.metricName());
     }
 
     @Override

@@ -73,7 +73,8 @@ final class LearningLoopITCase {
         final Map<String, PlacementDecision> first = new LinkedHashMap<>();
         final List<ControllerEvent> seen = new ArrayList<>();
         final Map<String, Double> taskOps = new HashMap<>();
-        final long start = System.currentTimeMillis();
+        /** Event time of the first round: a whole second, so that round k fills exactly the window [k s, k+1 s). */
+        final long start = System.currentTimeMillis() / 1000 * 1000;
         int round;
 
         Loop(ControllerConfig config, TableSolver solver) throws Exception {
@@ -100,7 +101,9 @@ final class LearningLoopITCase {
          */
         List<PlacementDecision> round(int n, ToDoubleFunction<String> secondsPerOp,
                 ToDoubleFunction<PlacementDecision> jctFactor) throws Exception {
-            TestingBroker.sendRequests(producer, config.topics().requests(), "q" + round + "-", n, start + round * 1000L);
+            // n requests spread evenly over one window of event time: each window's rate is exactly n per second
+            TestingBroker.sendRequests(producer, config.topics().requests(), "q" + round + "-", n, start + round * 1000L,
+                    1000 / n);
             round++;
             List<PlacementDecision> fresh = new ArrayList<>();
             long until = System.nanoTime() + Duration.ofMillis(400).toNanos();

@@ -71,9 +71,16 @@ final class TestingBroker {
 
     /** Requests {@code prefix}0.. of fig1, one per millisecond of event time from {@code start}, flushed. */
     static void sendRequests(KafkaProducer<byte[], byte[]> producer, String topic, String prefix, int n, long start) {
+        sendRequests(producer, topic, prefix, n, start, 1);
+    }
+
+    /** Requests {@code prefix}0.. of fig1, {@code spacingMillis} apart in event time from {@code start}, flushed. */
+    static void sendRequests(KafkaProducer<byte[], byte[]> producer, String topic, String prefix, int n, long start,
+            long spacingMillis) {
         for (int i = 0; i < n; i++) {
             String id = prefix + i;
-            send(producer, topic, id, REQUESTS.serialize(InferenceRequest.of(id, "fig1", "acme", start + i, 1024L)));
+            send(producer, topic, id, REQUESTS.serialize(InferenceRequest.of(id, "fig1", "acme", start + i * spacingMillis,
+                    1024L)));
         }
         producer.flush();
     }

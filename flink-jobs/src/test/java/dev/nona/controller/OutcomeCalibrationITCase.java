@@ -83,7 +83,7 @@ final class OutcomeCalibrationITCase {
             // Before the first table every request runs whole on one server. Move event time past the first window,
             // wait for the first table, then send as many requests again: the table splits and spreads them.
             TestingBroker.sendRequests(producer, config.topics().requests(), "w-", 20, now + 5_000);
-            awaitTablePublished(eventReader, deadline);
+            awaitTablePublished(eventReader, deadline, job);
             TestingBroker.sendRequests(producer, config.topics().requests(), "c-", REQUESTS, now + 6_000);
             readDecisions(decided, first, 2 * REQUESTS + 20, deadline, job);
             int total = first.size();
@@ -169,7 +169,7 @@ final class OutcomeCalibrationITCase {
     }
 
     /** Reads events until a table is published. */
-    private void awaitTablePublished(KafkaConsumer<byte[], byte[]> eventReader, long deadline) {
+    private void awaitTablePublished(KafkaConsumer<byte[], byte[]> eventReader, long deadline, JobClient job) {
         boolean published = false;
         while (!published && System.nanoTime() < deadline) {
             for (ConsumerRecord<byte[], byte[]> r : eventReader.poll(Duration.ofMillis(200))) {
@@ -177,7 +177,8 @@ final class OutcomeCalibrationITCase {
                 published |= e.type() == ControllerEventType.TABLE_PUBLISHED;
             }
         }
-        assertThat(published).as("a first table was published").isTrue();
+        assertThat(published).as("a first table was published; %s",
+                JobWatermarks.describe(FLINK.getClientConfiguration(), job.getJobID().toHexString())).isTrue();
     }
 
     /**

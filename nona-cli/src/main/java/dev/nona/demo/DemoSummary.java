@@ -5,7 +5,11 @@ import java.util.Map;
 /**
  * The demo's result, printed and written as JSON. "Exactly once" holds when every valid request has one
  * decision ({@code lostDecisions == 0}, {@code duplicateDecisions == 0}) and every malformed record one dead
- * letter ({@code deadLetters == malformedPublished}).
+ * letter ({@code deadLetters == malformedPublished}). From the executor twin's {@code placement-outcomes} (warm-up
+ * requests excluded): {@code outcomesConsumed} outcome records read, {@code missingOutcomes} decided requests with
+ * no outcome, {@code timeoutOutcomes} those that timed out, and the mean and p99 observed JCT of the ok outcomes
+ * completed in the second half of the run (NaN when there is none). {@code telemetryPublished} counts the twin's
+ * server statuses.
  */
 public record DemoSummary(
         double seconds,
@@ -33,7 +37,12 @@ public record DemoSummary(
         Map<String, Long> requestsPerModel,
         long warmupRequests,
         long warmupDeadLetters,
-        boolean exactlyOnce) {
+        boolean exactlyOnce,
+        long outcomesConsumed,
+        long missingOutcomes,
+        long timeoutOutcomes,
+        double observedMeanJctSeconds,
+        double observedP99JctSeconds) {
 
     public DemoSummary {
         deadLetterReasons = Map.copyOf(deadLetterReasons);

@@ -1,0 +1,62 @@
+package dev.nona.demo;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The job completion times the demo reads back: every ok outcome's completion time and observed JCT (for the
+ * summary's figures over the second half of the run), and per model running sums of observed and predicted JCTs
+ * (for the live view). Thread safe (one writer, the watcher; readers on other threads).
+ */
+final class ObservedJcts {
+    private final List<Long> completedAt = new ArrayList<>();
+    private final List<Double> jcts = new ArrayList<>();
+    private final Map<String, double[]> perModel = new TreeMap<>();
+
+    /** An ok outcome of {@code model}: completed at {@code completedAtMillis}, observed JCT {@code jctSeconds}. */
+    synchronized void add(String model, long completedAtMillis, double jctSeconds) {
+        completedAt.add(completedAtMillis);
+        jcts.add(jctSeconds);
+        double[] sums = perModel.computeIfAbsent(model, m -> new double[4]);
+        sums[0] += jctSeconds;
+        sums[1]++;
+    }
+
+    /** A decision for {@code model} predicted {@code jctSeconds}. */
+    synchronized void predicted(String model, double jctSeconds) {
+        double[] sums = perModel.computeIfAbsent(model, m -> new double[4]);
+        sums[2] += jctSeconds;
+        sums[3]++;
+    }
+
+    /**
+     * The mean and the 99th percentile (nearest rank) of the observed JCTs of outcomes completed at or after
+     * {@code fromMillis}; NaN for both when there is none.
+     */
+    synchronized double[] meanAndP99Since(long fromMillis) {
+        double[] xs = new double[jcts.size()];
+        int n = 0;
+        double sum = 0;
+        for (int i = 0; i < jcts.size(); i++) {
+            if (completedAt.get(i) >= fromMillis) {
+                xs[n++] = jcts.get(i);
+                sum += jcts.get(i);
+            }
+        }
+        if (n == 0) {
+            return new double[] {Double.NaN, Double.NaN};
+        }
+        Arrays.sort(xs, 0, n);
+        return new double[] {sum / n, xs[(int) Math.ceil(0.99 * n) - 1]};
+    }
+
+    /** Per model: {observed sum, observed count, predicted sum, predicted count} so far (a copy). */
+    synchronized Map<String, double[]> sums() {
+        Map<String, double[]> out = new TreeMap<>();
+        perModel.forEach((m, s) -> out.put(m, s.clone()));
+        return out;
+    }
+}

@@ -6,13 +6,12 @@ import dev.nona.demo.Demo;
 import dev.nona.demo.DemoScenario;
 import dev.nona.demo.DemoSummary;
 import dev.nona.twin.TwinOptions;
-import java.util.ArrayList;
-import java.util.List;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -38,13 +37,8 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--summary-json", paramLabel = "FILE", description = "also write the summary to FILE")
     Path summaryJson;
 
-    @Option(names = "--slow-server", paramLabel = "ID:FACTOR",
-            description = "the executor twin's server ID (s-0 .. s-3) computes FACTOR times slower; repeatable")
-    List<String> slowServers = new ArrayList<>();
-
-    @Option(names = "--silence-server", paramLabel = "ID:AT_SECONDS",
-            description = "the executor twin's server ID stops executing and reporting AT_SECONDS after it starts; repeatable")
-    List<String> silencedServers = new ArrayList<>();
+    @Mixin
+    TwinFaultOptions faults = new TwinFaultOptions();
 
     @Override
     public Integer call() throws Exception {
@@ -52,8 +46,7 @@ final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException("seconds (" + seconds + ") must be >= 4");
         }
         DemoScenario scenario = DemoScenario.standard(Duration.ofSeconds(seconds));
-        TwinOptions twin = Demo.twinOptions(scenario, TwinOptions.parseSlow(slowServers),
-                TwinOptions.parseSilence(silencedServers));
+        TwinOptions twin = Demo.twinOptions(scenario, faults.slow(), faults.silence());
         DemoSummary summary = new Demo(scenario, twin, System.err).run();
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);

@@ -6,12 +6,11 @@ import dev.nona.twin.ExecutorTwin;
 import dev.nona.twin.TwinExecutor;
 import dev.nona.twin.TwinOptions;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -52,13 +51,8 @@ final class ExecutorCommand implements Callable<Integer> {
             description = "time to load a model on a server that does not hold it (default: ${DEFAULT-VALUE})")
     double coldStartSeconds;
 
-    @Option(names = "--slow-server", paramLabel = "ID:FACTOR",
-            description = "server ID computes FACTOR (>= 1) times slower and does not say so; repeatable")
-    List<String> slowServers = new ArrayList<>();
-
-    @Option(names = "--silence-server", paramLabel = "ID:AT_SECONDS",
-            description = "server ID stops executing and reporting AT_SECONDS after the start; repeatable")
-    List<String> silencedServers = new ArrayList<>();
+    @Mixin
+    TwinFaultOptions faults = new TwinFaultOptions();
 
     @Option(names = "--timeout-seconds", paramLabel = "T", defaultValue = "10",
             description = "a request not complete T s after its decision arrived gets a timeout outcome "
@@ -79,7 +73,7 @@ final class ExecutorCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--seconds (" + seconds + ") must be finite and >= 0");
         }
         TwinOptions options = new TwinOptions(servers, opsPerSecond, linkBitsPerSecond, cacheSlots, coldStartSeconds,
-                timeoutSeconds, TwinOptions.parseSlow(slowServers), TwinOptions.parseSilence(silencedServers));
+                timeoutSeconds, faults.slow(), faults.silence());
         CountDownLatch done = new CountDownLatch(1);
         try (ExecutorTwin twin = new ExecutorTwin(bootstrap, options, fromBeginning, System::currentTimeMillis)) {
             Thread hook = new Thread(() -> {

@@ -37,7 +37,7 @@ final class DemoSummaries {
                 watcher.events(ControllerEventType.INFEASIBLE_LOAD), watcher.linkLoad.get(),
                 watcher.decisions.get() / Math.max(1e-9, seconds), published.perModelSnapshot(), warmups,
                 watcher.warmupDeadLetters.get(), exactlyOnce, watcher.outcomes.get(), missingOutcomes,
-                watcher.timeoutOutcomes.get(), jct[0], jct[1]);
+                watcher.timeoutOutcomes.get(), jct[0], jct[1], watcher.observed.partsPerServer(secondHalfFromMillis));
     }
 
     /** Valid request ids are {@code r-0 .. r-(n-1)}. */

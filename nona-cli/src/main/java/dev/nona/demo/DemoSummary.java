@@ -8,8 +8,9 @@ import java.util.Map;
  * letter ({@code deadLetters == malformedPublished}). From the executor twin's {@code placement-outcomes} (warm-up
  * requests excluded): {@code outcomesConsumed} outcome records read, {@code missingOutcomes} decided requests with
  * no outcome, {@code timeoutOutcomes} those that timed out, and the mean and p99 observed JCT of the ok outcomes
- * completed in the second half of the run (NaN when there is none). {@code telemetryPublished} counts the twin's
- * server statuses.
+ * completed in the second half of the run (NaN when there is none); {@code partsPerServer}: per server, the parts
+ * of ok outcomes it ran, {@code [first half, second half]}. {@code telemetryPublished} counts the twin's server
+ * statuses.
  */
 public record DemoSummary(
         double seconds,
@@ -42,10 +43,12 @@ public record DemoSummary(
         long missingOutcomes,
         long timeoutOutcomes,
         double observedMeanJctSeconds,
-        double observedP99JctSeconds) {
+        double observedP99JctSeconds,
+        Map<String, long[]> partsPerServer) {
 
     public DemoSummary {
         deadLetterReasons = Map.copyOf(deadLetterReasons);
         requestsPerModel = Map.copyOf(requestsPerModel);
+        partsPerServer = Map.copyOf(partsPerServer);
     }
 }

@@ -167,6 +167,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
         outcomeIds.add(outcome.requestId());
         if (outcome.status() == OutcomeStatus.OK) {
             observed.add(outcome.model(), outcome.completedAt(), outcome.observedJctSeconds());
+            outcome.parts().forEach(part -> observed.part(part.server(), outcome.completedAt()));
         } else if (outcome.status() == OutcomeStatus.TIMEOUT) {
             timeoutOutcomes.incrementAndGet();
         }

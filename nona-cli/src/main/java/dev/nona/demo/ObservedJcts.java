@@ -8,13 +8,15 @@ import java.util.TreeMap;
 
 /**
  * The job completion times the demo reads back: every ok outcome's completion time and observed JCT (for the
- * summary's figures over the second half of the run), and per model running sums of observed and predicted JCTs
- * (for the live view). Thread safe (one writer, the watcher; readers on other threads).
+ * summary's figures over the second half of the run), the servers of its parts, and per model running sums of
+ * observed and predicted JCTs (for the live view). Thread safe (one writer, the watcher; readers on other threads).
  */
 final class ObservedJcts {
     private final List<Long> completedAt = new ArrayList<>();
     private final List<Double> jcts = new ArrayList<>();
     private final Map<String, double[]> perModel = new TreeMap<>();
+    /** Per server: completion times of the ok outcomes' parts it ran. */
+    private final Map<String, List<Long>> partsByServer = new TreeMap<>();
 
     /** An ok outcome of {@code model}: completed at {@code completedAtMillis}, observed JCT {@code jctSeconds}. */
     synchronized void add(String model, long completedAtMillis, double jctSeconds) {
@@ -23,6 +25,24 @@ final class ObservedJcts {
         double[] sums = perModel.computeIfAbsent(model, m -> new double[4]);
         sums[0] += jctSeconds;
         sums[1]++;
+    }
+
+    /** An ok outcome completed at {@code completedAtMillis} had a part on {@code server}. */
+    synchronized void part(String server, long completedAtMillis) {
+        partsByServer.computeIfAbsent(server, k -> new ArrayList<>()).add(completedAtMillis);
+    }
+
+    /**
+     * Per server, the parts of ok outcomes it ran: {@code [completed before splitMillis, at or after it]}.
+     */
+    synchronized Map<String, long[]> partsPerServer(long splitMillis) {
+        Map<String, long[]> out = new TreeMap<>();
+        partsByServer.forEach((server, times) -> {
+            long[] n = new long[2];
+            times.forEach(t -> n[t >= splitMillis ? 1 : 0]++);
+            out.put(server, n);
+        });
+        return out;
     }
 
     /** A decision for {@code model} predicted {@code jctSeconds}. */

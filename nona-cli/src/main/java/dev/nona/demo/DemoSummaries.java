@@ -27,6 +27,7 @@ final class DemoSummaries {
                 && deadLetters == published.malformed.get();
         long missingOutcomes = watcher.decidedIds.stream().filter(id -> !watcher.outcomeIds.contains(id)).count();
         double[] jct = watcher.observed.meanAndP99Since(secondHalfFromMillis);
+        double predicted = watcher.observed.predictedMeanSince(secondHalfFromMillis);
         return new DemoSummary(seconds, scenario.servers(), requests, published.malformed.get(),
                 twin.telemetryPublished(), watcher.decisions.get(), watcher.decidedIds.size(), duplicates, lost,
                 unexpected, watcher.fallbackDecisions.get(), deadLetters, watcher.deadLetterReasons(),
@@ -37,7 +38,8 @@ final class DemoSummaries {
                 watcher.events(ControllerEventType.INFEASIBLE_LOAD), watcher.linkLoad.get(),
                 watcher.decisions.get() / Math.max(1e-9, seconds), published.perModelSnapshot(), warmups,
                 watcher.warmupDeadLetters.get(), exactlyOnce, watcher.outcomes.get(), missingOutcomes,
-                watcher.timeoutOutcomes.get(), jct[0], jct[1], watcher.observed.partsPerServer(secondHalfFromMillis));
+                watcher.timeoutOutcomes.get(), jct[0], jct[1], predicted, jct[0] / predicted,
+                watcher.observed.partsPerServer(secondHalfFromMillis));
     }
 
     /** Valid request ids are {@code r-0 .. r-(n-1)}. */

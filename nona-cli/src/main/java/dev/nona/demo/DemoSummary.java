@@ -8,7 +8,8 @@ import java.util.Map;
  * letter ({@code deadLetters == malformedPublished}). From the executor twin's {@code placement-outcomes} (warm-up
  * requests excluded): {@code outcomesConsumed} outcome records read, {@code missingOutcomes} decided requests with
  * no outcome, {@code timeoutOutcomes} those that timed out, and the mean and p99 observed JCT of the ok outcomes
- * completed in the second half of the run (NaN when there is none); {@code partsPerServer}: per server, the parts
+ * completed in the second half of the run, the mean predicted JCT of their decisions and the ratio observed over
+ * predicted mean (NaN when there is none); {@code partsPerServer}: per server, the parts
  * of ok outcomes it ran, {@code [first half, second half]}. {@code telemetryPublished} counts the twin's server
  * statuses.
  */
@@ -44,6 +45,8 @@ public record DemoSummary(
         long timeoutOutcomes,
         double observedMeanJctSeconds,
         double observedP99JctSeconds,
+        double predictedMeanJctSeconds,
+        double calibrationRatio,
         Map<String, long[]> partsPerServer) {
 
     public DemoSummary {

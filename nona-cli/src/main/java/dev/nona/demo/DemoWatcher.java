@@ -115,7 +115,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
             if (d.value().fallback()) {
                 fallbackDecisions.incrementAndGet();
             }
-            observed.predicted(d.value().model(), d.value().predictedJctSeconds());
+            observed.predicted(d.value().requestId(), d.value().model(), d.value().predictedJctSeconds());
             maxTableVersion.accumulateAndGet(d.value().tableVersion(), Math::max);
         } else if (topic.equals(Topics.CONTROLLER_EVENTS.name())) {
             Parsed<ControllerEvent> e = eventSerde.parse(r.value());
@@ -166,7 +166,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
         outcomes.incrementAndGet();
         outcomeIds.add(outcome.requestId());
         if (outcome.status() == OutcomeStatus.OK) {
-            observed.add(outcome.model(), outcome.completedAt(), outcome.observedJctSeconds());
+            observed.add(outcome.requestId(), outcome.model(), outcome.completedAt(), outcome.observedJctSeconds());
             outcome.parts().forEach(part -> observed.part(part.server(), outcome.completedAt()));
         } else if (outcome.status() == OutcomeStatus.TIMEOUT) {
             timeoutOutcomes.incrementAndGet();

@@ -2,6 +2,7 @@ package dev.nona.demo;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,14 +13,17 @@ import java.util.TreeMap;
  * observed and predicted JCTs (for the live view). Thread safe (one writer, the watcher; readers on other threads).
  */
 final class ObservedJcts {
+    private final List<String> requestIds = new ArrayList<>();
     private final List<Long> completedAt = new ArrayList<>();
     private final List<Double> jcts = new ArrayList<>();
+    private final Map<String, Double> predictedByRequest = new HashMap<>();
     private final Map<String, double[]> perModel = new TreeMap<>();
     /** Per server: completion times of the ok outcomes' parts it ran. */
     private final Map<String, List<Long>> partsByServer = new TreeMap<>();
 
     /** An ok outcome of {@code model}: completed at {@code completedAtMillis}, observed JCT {@code jctSeconds}. */
-    synchronized void add(String model, long completedAtMillis, double jctSeconds) {
+    synchronized void add(String requestId, String model, long completedAtMillis, double jctSeconds) {
+        requestIds.add(requestId);
         completedAt.add(completedAtMillis);
         jcts.add(jctSeconds);
         double[] sums = perModel.computeIfAbsent(model, m -> new double[4]);
@@ -45,8 +49,9 @@ final class ObservedJcts {
         return out;
     }
 
-    /** A decision for {@code model} predicted {@code jctSeconds}. */
-    synchronized void predicted(String model, double jctSeconds) {
+    /** The (first) decision for {@code requestId} of {@code model} predicted {@code jctSeconds}. */
+    synchronized void predicted(String requestId, String model, double jctSeconds) {
+        predictedByRequest.putIfAbsent(requestId, jctSeconds);
         double[] sums = perModel.computeIfAbsent(model, m -> new double[4]);
         sums[2] += jctSeconds;
         sums[3]++;
@@ -71,6 +76,24 @@ final class ObservedJcts {
         }
         Arrays.sort(xs, 0, n);
         return new double[] {sum / n, xs[(int) Math.ceil(0.99 * n) - 1]};
+    }
+
+    /**
+     * The mean predicted JCT of the decisions of the ok outcomes completed at or after {@code fromMillis} (those
+     * whose decision was read), NaN when there is none: the prediction for the same requests as
+     * {@link #meanAndP99Since}'s observation.
+     */
+    synchronized double predictedMeanSince(long fromMillis) {
+        double sum = 0;
+        int n = 0;
+        for (int i = 0; i < requestIds.size(); i++) {
+            Double p = predictedByRequest.get(requestIds.get(i));
+            if (completedAt.get(i) >= fromMillis && p != null) {
+                sum += p;
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : sum / n;
     }
 
     /** Per model: {observed sum, observed count, predicted sum, predicted count} so far (a copy). */

@@ -18,8 +18,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code nona executor --bootstrap H:P [--servers N] [--ops-per-second X] [--link-bits-per-second Y]
  * [--cache-slots K] [--cold-start-seconds C] [--slow-server ID:FACTOR]... [--silence-server ID:AT_SECONDS]...}:
- * the executor twin (docs/executor.md). Runs until interrupted (or {@code --seconds}), then prints its counters as
- * JSON.
+ * the executor twin (docs/executor.md). Runs until interrupted (or {@code --seconds}), lets the requests it
+ * received end (each gets an outcome, within the timeout), then prints its counters as JSON.
  */
 @Command(name = "executor", mixinStandardHelpOptions = true,
         description = "Run the executor twin: execute placement-decisions on a simulated cluster in wall-clock time, "
@@ -76,9 +76,10 @@ final class ExecutorCommand implements Callable<Integer> {
                 timeoutSeconds, faults.slow(), faults.silence());
         CountDownLatch done = new CountDownLatch(1);
         try (ExecutorTwin twin = new ExecutorTwin(bootstrap, options, fromBeginning, System::currentTimeMillis)) {
+            long drainMillis = Math.round(timeoutSeconds * 1000) + 5_000;
             Thread hook = new Thread(() -> {
                 twin.stop();
-                awaitQuietly(done);
+                awaitQuietly(done, drainMillis);
             }, "nona-executor-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
@@ -98,9 +99,9 @@ final class ExecutorCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void awaitQuietly(CountDownLatch done) {
+    private static void awaitQuietly(CountDownLatch done, long millis) {
         try {
-            done.await(10, TimeUnit.SECONDS);
+            done.await(millis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -11,18 +11,21 @@ final class RunningTwin implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final ExecutorTwin twin;
+    private final long joinMillis;
     private final Thread thread;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final AtomicReference<TwinExecutor.Summary> last = new AtomicReference<>();
 
-    private RunningTwin(ExecutorTwin twin) {
+    private RunningTwin(ExecutorTwin twin, TwinOptions options) {
         this.twin = twin;
+        this.joinMillis = Math.round(options.timeoutSeconds() * 1000) + 5_000; // it lets running requests end
         this.thread = new Thread(this::run, "nona-demo-executor-twin");
         thread.setDaemon(true);
     }
 
     static RunningTwin start(String bootstrap, TwinOptions options) throws InterruptedException {
-        RunningTwin running = new RunningTwin(new ExecutorTwin(bootstrap, options, false, System::currentTimeMillis));
+        RunningTwin running = new RunningTwin(new ExecutorTwin(bootstrap, options, false, System::currentTimeMillis),
+                options);
         running.thread.start();
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (running.twin.summary() == null) {
@@ -61,7 +64,7 @@ final class RunningTwin implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         twin.stop();
-        thread.join(10_000);
+        thread.join(joinMillis);
         twin.close();
     }
 }

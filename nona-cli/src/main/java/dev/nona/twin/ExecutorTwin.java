@@ -63,8 +63,9 @@ public final class ExecutorTwin implements AutoCloseable {
     }
 
     /**
-     * Runs until {@link #stop()} or until {@code limit} has passed (null: no limit). The twin's clock starts when
-     * its consumer is positioned, just before its first telemetry.
+     * Runs until {@link #stop()} or until {@code limit} has passed (null: no limit), then, reading no more
+     * decisions, until every request it received has an outcome (at most the timeout). The twin's clock starts
+     * when its consumer is positioned, just before its first telemetry.
      */
     public TwinExecutor.Summary run(Duration limit) {
         List<TopicPartition> catalog = partitions(Topics.MODEL_CATALOG.name());
@@ -108,10 +109,29 @@ public final class ExecutorTwin implements AutoCloseable {
             }
             publish(twin.tick(now));
         }
+        drain(twin);
         publisher.flush();
         TwinExecutor.Summary summary = twin.summary();
         LOG.info("executor twin stopped: {}", summary);
         return summary;
+    }
+
+    /**
+     * Reads no more decisions but runs the cluster on until every request received has ended (each does within
+     * the timeout), so that none is left without an outcome.
+     */
+    private void drain(TwinExecutor twin) {
+        long deadline = clock.getAsLong() + Math.round(options.timeoutSeconds() * 1000) + 1_000;
+        while (twin.summary().inFlight() > 0 && clock.getAsLong() < deadline) {
+            long wait = Math.max(1, Math.min(MAX_POLL_MILLIS, twin.nextDueMillis() - clock.getAsLong()));
+            try {
+                Thread.sleep(wait);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            publish(twin.tick(clock.getAsLong()));
+        }
     }
 
     private void publish(TwinExecutor.Tick tick) {

@@ -88,10 +88,9 @@ public final class ExecutorTwin implements AutoCloseable {
                 TwinOptions.serverId(0), TwinOptions.serverId(options.servers() - 1), decisionsFromStart ? "start" : "end");
         publish(twin.tick(origin));
         while (!stopped && clock.getAsLong() < end) {
-            long wait = Math.max(1, Math.min(MAX_POLL_MILLIS, twin.nextDueMillis() - clock.getAsLong()));
             ConsumerRecords<byte[], byte[]> records;
             try {
-                records = consumer.poll(Duration.ofMillis(wait));
+                records = consumer.poll(Duration.ofMillis(waitMillis(twin)));
             } catch (WakeupException e) {
                 break; // stop()
             }
@@ -123,15 +122,19 @@ public final class ExecutorTwin implements AutoCloseable {
     private void drain(TwinExecutor twin) {
         long deadline = clock.getAsLong() + Math.round(options.timeoutSeconds() * 1000) + 1_000;
         while (twin.summary().inFlight() > 0 && clock.getAsLong() < deadline) {
-            long wait = Math.max(1, Math.min(MAX_POLL_MILLIS, twin.nextDueMillis() - clock.getAsLong()));
             try {
-                Thread.sleep(wait);
+                Thread.sleep(waitMillis(twin));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
             publish(twin.tick(clock.getAsLong()));
         }
+    }
+
+    /** Until the twin's next event or telemetry is due: at least 1 ms, at most {@link #MAX_POLL_MILLIS}. */
+    private long waitMillis(TwinExecutor twin) {
+        return Math.max(1, Math.min(MAX_POLL_MILLIS, twin.nextDueMillis() - clock.getAsLong()));
     }
 
     private void publish(TwinExecutor.Tick tick) {

@@ -4,7 +4,6 @@ import dev.nona.modelaware.ModelProfile;
 import dev.nona.modelaware.ModelRegistry;
 import dev.nona.sim.engine.Engine;
 import dev.nona.sim.engine.ModelCaches;
-import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.OutcomePart;
 import dev.nona.topics.record.OutcomeStatus;
 import dev.nona.topics.record.PlacementDecision;
@@ -36,23 +35,15 @@ import java.util.Map;
  * last stage finished. Not thread-safe.
  */
 public final class TwinCluster implements Engine.Driver {
-    /** What a cached model is reported to take ({@link CachedModel#bytes()}): the twin counts slots, not bytes. */
-    static final long MODEL_BYTES = 500_000_000L;
     private static final int INDEX_BITS = 20;
 
     private final TwinOptions options;
     private final long originMillis;
-    private final List<String> serverIds;
-    private final Map<String, Integer> serverIndex = new HashMap<>();
-    private final double[] slowFactor;
-    private final double[] silencedAt;
+    private final TwinServers servers;
     private final ModelCaches caches;
     private final Engine engine;
     private final Map<Long, TwinRequest> inFlight = new HashMap<>();
     private final List<PlacementOutcome> outcomes = new ArrayList<>();
-    private final int[] ongoing;
-    private final double[] backlogSeconds;
-    private final int[] backlogStages;
     private long nextId;
     private long completed;
     private long timedOut;
@@ -63,21 +54,10 @@ public final class TwinCluster implements Engine.Driver {
     public TwinCluster(TwinOptions options, long originMillis) {
         this.options = options;
         this.originMillis = originMillis;
-        this.serverIds = options.serverIds();
-        int n = serverIds.size();
-        this.slowFactor = new double[n];
-        this.silencedAt = new double[n];
-        for (int s = 0; s < n; s++) {
-            serverIndex.put(serverIds.get(s), s);
-            slowFactor[s] = options.slowFactors().getOrDefault(serverIds.get(s), 1.0);
-            silencedAt[s] = options.silenceAfterSeconds().getOrDefault(serverIds.get(s), Double.POSITIVE_INFINITY);
-        }
+        this.servers = new TwinServers(options);
         this.caches = options.cacheSlots() > 0
-                ? new ModelCaches(new ModelRegistry(), serverIds, options.cacheSlots(), List.of()) : null;
-        this.engine = new Engine(n, this, new Engine.Options(caches, 0));
-        this.ongoing = new int[n];
-        this.backlogSeconds = new double[n];
-        this.backlogStages = new int[n];
+                ? new ModelCaches(new ModelRegistry(), servers.ids(), options.cacheSlots(), List.of()) : null;
+        this.engine = new Engine(options.servers(), this, new Engine.Options(caches, 0));
     }
 
     /** Runs the engine up to {@code nowMillis} (a time before the engine's clock changes nothing). */
@@ -105,12 +85,11 @@ public final class TwinCluster implements Engine.Driver {
         TwinRequest r = new TwinRequest(nextId++, decision, model, cacheModel(model.name()), engine.now(), server);
         inFlight.put(r.id, r);
         for (int p = 0; p < r.parts(); p++) {
-            ongoing[r.partServer[p]]++;
+            servers.requests(r.partServer[p], +1);
         }
         for (int t = 0; t < model.tasks(); t++) {
             if (model.ops(t) > 0) {
-                backlogSeconds[server[t]] += nominalSeconds(model, t);
-                backlogStages[server[t]]++;
+                servers.assigned(server[t], nominalSeconds(model, t));
                 if (r.cacheModel != Engine.NO_MODEL) {
                     caches.place(server[t], r.cacheModel);
                 }
@@ -136,10 +115,10 @@ public final class TwinCluster implements Engine.Driver {
             if (server[t] >= 0) {
                 return new Rejection("stages not the model's tasks", "stage task '" + stage.task() + "' is placed twice");
             }
-            Integer s = serverIndex.get(stage.server());
-            if (s == null) {
+            int s = servers.index(stage.server());
+            if (s < 0) {
                 return new Rejection("unknown server", "stage '" + stage.task() + "' names server '" + stage.server()
-                        + "', not one of s-0 .. s-" + (serverIds.size() - 1));
+                        + "', not one of " + servers.range());
             }
             server[t] = s;
         }
@@ -167,7 +146,7 @@ public final class TwinCluster implements Engine.Driver {
             r.started(t, engine.now(), false);
             finished(r, t);
         } else {
-            engine.submitTask(s, item(r.id, t), nominalSeconds(r.model, t) * slowFactor[s]);
+            engine.submitTask(s, item(r.id, t), nominalSeconds(r.model, t) * servers.slowFactor(s));
         }
     }
 
@@ -183,7 +162,7 @@ public final class TwinCluster implements Engine.Driver {
             return 0; // a stage of a request that timed out is dropped
         }
         int t = index(item);
-        double seconds = nominalSeconds(r.model, t) * slowFactor[s];
+        double seconds = nominalSeconds(r.model, t) * servers.slowFactor(s);
         r.partCompute[r.partOf[t]] += seconds;
         return seconds;
     }
@@ -231,7 +210,7 @@ public final class TwinCluster implements Engine.Driver {
         r.partFinish[p] = engine.now();
         release(s, r.model, t);
         if (--r.leftInPart[p] == 0) {
-            ongoing[s]--;
+            servers.requests(s, -1);
         }
         for (int e : r.model.outEdges(t)) {
             int child = r.model.edgeTo(e);
@@ -264,8 +243,8 @@ public final class TwinCluster implements Engine.Driver {
         for (int p = 0; p < r.parts(); p++) {
             int s = r.partServer[p];
             if (r.leftInPart[p] > 0) {
-                ongoing[s]--;
-                waiting.add(serverIds.get(s) + (silent(s) ? " (silent)" : ""));
+                servers.requests(s, -1);
+                waiting.add(servers.id(s) + (silent(s) ? " (silent)" : ""));
             }
         }
         for (int t = 0; t < r.model.tasks(); t++) {
@@ -289,7 +268,7 @@ public final class TwinCluster implements Engine.Driver {
         List<OutcomePart> parts = new ArrayList<>();
         for (int p = 0; p < r.parts(); p++) {
             if (r.leftInPart[p] == 0) {
-                parts.add(new OutcomePart(serverIds.get(r.partServer[p]), millis(r.partStart[p]),
+                parts.add(new OutcomePart(servers.id(r.partServer[p]), millis(r.partStart[p]),
                         millis(r.partFinish[p]), r.partCold[p], null, r.partCompute[p]));
             }
         }
@@ -304,13 +283,8 @@ public final class TwinCluster implements Engine.Driver {
     }
 
     private void release(int s, TwinModel model, int t) {
-        if (model.ops(t) == 0) {
-            return;
-        }
-        if (--backlogStages[s] == 0) {
-            backlogSeconds[s] = 0; // no drift from floating-point sums
-        } else {
-            backlogSeconds[s] -= nominalSeconds(model, t);
+        if (model.ops(t) > 0) {
+            servers.released(s, nominalSeconds(model, t));
         }
     }
 
@@ -327,24 +301,7 @@ public final class TwinCluster implements Engine.Driver {
      * and the link's capacity.
      */
     public List<ServerTelemetry> telemetry(long nowMillis) {
-        List<ServerTelemetry> out = new ArrayList<>(serverIds.size());
-        for (int s = 0; s < serverIds.size(); s++) {
-            if (!silent(s)) {
-                out.add(ServerTelemetry.of(serverIds.get(s), true, options.opsPerSecond(), ongoing[s], loadedModels(s),
-                        options.linkBitsPerSecond(), nowMillis, Math.max(0, backlogSeconds[s])));
-            }
-        }
-        return out;
-    }
-
-    private List<CachedModel> loadedModels(int s) {
-        if (caches == null) {
-            return List.of();
-        }
-        String id = serverIds.get(s);
-        ModelRegistry registry = caches.registry();
-        return registry.residents(id).stream().filter(m -> registry.isLoaded(id, m))
-                .map(m -> new CachedModel(m, MODEL_BYTES)).toList();
+        return servers.telemetry(nowMillis, Math.max(engine.now(), seconds(nowMillis)), caches);
     }
 
     /** Requests received and not yet ended. */
@@ -377,7 +334,7 @@ public final class TwinCluster implements Engine.Driver {
     }
 
     private boolean silent(int s) {
-        return silencedAt[s] <= engine.now();
+        return servers.silent(s, engine.now());
     }
 
     private TwinRequest live(long item) {

@@ -2,6 +2,7 @@ package dev.nona.twin;
 
 import dev.nona.modelaware.ModelProfile;
 import dev.nona.modelaware.ModelRegistry;
+import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.engine.Engine;
 import dev.nona.sim.engine.ModelCaches;
 import dev.nona.topics.record.OutcomePart;
@@ -32,9 +33,10 @@ import java.util.Map;
  *
  * <p>Times: the engine's clock is seconds since {@code originMillis}; outcome and telemetry times are epoch
  * milliseconds. A request's {@code observedJctSeconds} runs from when the twin received its decision to when its
- * last stage finished. Not thread-safe.
+ * last stage finished. It is also a {@link ClusterView}, so that the simulator's live-state policies can place
+ * requests on it ({@link BaselineReplay}). Not thread-safe.
  */
-public final class TwinCluster implements Engine.Driver {
+public final class TwinCluster implements Engine.Driver, ClusterView {
     private static final int INDEX_BITS = 20;
 
     private final TwinOptions options;
@@ -302,6 +304,47 @@ public final class TwinCluster implements Engine.Driver {
      */
     public List<ServerTelemetry> telemetry(long nowMillis) {
         return servers.telemetry(nowMillis, Math.max(engine.now(), seconds(nowMillis)), caches);
+    }
+
+    @Override
+    public double now() {
+        return engine.now();
+    }
+
+    @Override
+    public int servers() {
+        return engine.servers();
+    }
+
+    @Override
+    public int queueLength(int s) {
+        return engine.queueLength(s);
+    }
+
+    @Override
+    public double queuedWorkSeconds(int s) {
+        return engine.queuedWorkSeconds(s);
+    }
+
+    @Override
+    public double assignedWorkSeconds(int s) {
+        return servers.backlogSeconds(s);
+    }
+
+    @Override
+    public int assignedJobs(int s) {
+        return servers.ongoing(s);
+    }
+
+    /** Requests in flight, plus the one being placed. */
+    @Override
+    public int jobsInFlight() {
+        return inFlight.size() + 1;
+    }
+
+    @Override
+    public int linkQueueLength() {
+        return engine.linkQueueLength();
     }
 
     /** Requests received and not yet ended. */

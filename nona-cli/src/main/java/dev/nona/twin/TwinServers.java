@@ -76,6 +76,16 @@ final class TwinServers {
         ongoing[s] += delta;
     }
 
+    /** Requests with a stage on {@code s} not yet finished. */
+    int ongoing(int s) {
+        return ongoing[s];
+    }
+
+    /** Nominal seconds of the stages given to {@code s} and not finished. */
+    double backlogSeconds(int s) {
+        return Math.max(0, backlogSeconds[s]);
+    }
+
     /** A stage of {@code nominalSeconds} was given to {@code s}. */
     void assigned(int s, double nominalSeconds) {
         backlogSeconds[s] += nominalSeconds;

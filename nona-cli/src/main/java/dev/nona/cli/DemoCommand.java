@@ -40,6 +40,11 @@ final class DemoCommand implements Callable<Integer> {
     @Mixin
     TwinFaultOptions faults = new TwinFaultOptions();
 
+    @Option(names = "--baseline", paramLabel = "POLICY", defaultValue = "spark-fair",
+            description = "replay the same arrivals through a fresh twin under this simulator policy (random, "
+                    + "spark-fair, local, jsq, p2c) and report its observed JCT (default: ${DEFAULT-VALUE})")
+    String baseline;
+
     @Override
     public Integer call() throws Exception {
         if (seconds < 4) {
@@ -47,7 +52,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         DemoScenario scenario = DemoScenario.standard(Duration.ofSeconds(seconds));
         TwinOptions twin = Demo.twinOptions(scenario, faults.slow(), faults.silence());
-        DemoSummary summary = new Demo(scenario, twin, System.err).run();
+        DemoSummary summary = new Demo(scenario, twin, baseline, System.err).run();
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
         String text = json.writeValueAsString(summary);

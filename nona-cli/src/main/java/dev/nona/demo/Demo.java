@@ -8,12 +8,17 @@ import dev.nona.local.LocalKafkaBroker;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
 import dev.nona.topics.record.ControllerEventType;
+import dev.nona.topics.record.CatalogDag;
+import dev.nona.topics.record.OutcomeStatus;
+import dev.nona.topics.record.PlacementOutcome;
+import dev.nona.twin.BaselineReplay;
 import dev.nona.twin.TwinOptions;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.core.execution.JobClient;
@@ -41,14 +46,23 @@ public final class Demo {
 
     private final DemoScenario scenario;
     private final TwinOptions twinOptions;
+    private final String baselinePolicy;
     private final PrintStream view;
 
     public Demo(DemoScenario scenario, PrintStream view) {
-        this(scenario, twinOptions(scenario, Map.of(), Map.of()), view);
+        this(scenario, twinOptions(scenario, Map.of(), Map.of()), "spark-fair", view);
     }
 
-    /** A demo whose executor twin runs with {@code twinOptions} (e.g. with a slowed or silenced server). */
-    public Demo(DemoScenario scenario, TwinOptions twinOptions, PrintStream view) {
+    /**
+     * A demo whose executor twin runs with {@code twinOptions} (e.g. with a slowed or silenced server), compared at
+     * the end with {@code baselinePolicy} (one of {@link BaselineReplay#POLICIES}) on the same arrivals.
+     */
+    public Demo(DemoScenario scenario, TwinOptions twinOptions, String baselinePolicy, PrintStream view) {
+        if (!BaselineReplay.POLICIES.contains(baselinePolicy)) {
+            throw new IllegalArgumentException("--baseline ('" + baselinePolicy + "') must be one of "
+                    + new java.util.TreeSet<>(BaselineReplay.POLICIES));
+        }
+        this.baselinePolicy = baselinePolicy;
         if (twinOptions.servers() != scenario.servers()) {
             throw new IllegalArgumentException("the twin's servers (" + twinOptions.servers()
                     + ") must be the scenario's (" + scenario.servers() + ")");
@@ -157,8 +171,30 @@ public final class Demo {
             ticker.join(2_000);
         }
         live.print((System.nanoTime() - t0) / 1e9, "final");
-        return DemoSummaries.of(scenario, counters, watcher, twin.summary(), (System.nanoTime() - t0) / 1e9,
-                publisher.warmups(), halfMillis);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        DemoSummary.Baseline baseline = baseline(watcher, halfMillis);
+        view.printf(java.util.Locale.ROOT, "nona demo: baseline %s on the same %d arrivals: observed mean JCT %.2f ms "
+                + "(second half)%n", baseline.policy(), watcher.observed.arrivals().size(),
+                1000 * baseline.observedMeanJctSeconds());
+        return DemoSummaries.of(scenario, counters, watcher, twin.summary(), seconds, publisher.warmups(), halfMillis,
+                baseline);
+    }
+
+    /** Replays the arrivals the twin saw through a fresh twin under the baseline policy, in virtual time. */
+    private DemoSummary.Baseline baseline(DemoWatcher watcher, long halfMillis) {
+        Map<String, CatalogDag> catalog = new java.util.TreeMap<>();
+        scenario.models().forEach(m -> catalog.put(m, ZooCatalog.entry(m).dag()));
+        List<PlacementOutcome> outcomes = BaselineReplay.run(baselinePolicy, twinOptions, catalog,
+                watcher.observed.arrivals(), scenario.seed());
+        double sum = 0;
+        int n = 0;
+        for (PlacementOutcome o : outcomes) {
+            if (o.status() == OutcomeStatus.OK && o.completedAt() >= halfMillis) {
+                sum += o.observedJctSeconds();
+                n++;
+            }
+        }
+        return new DemoSummary.Baseline(baselinePolicy, n == 0 ? Double.NaN : sum / n);
     }
 
     private void tick(LiveView live, long t0) {

@@ -9,7 +9,8 @@ final class DemoSummaries {
     private DemoSummaries() {}
 
     static DemoSummary of(DemoScenario scenario, DemoCounters published, DemoWatcher watcher,
-            TwinExecutor.Summary twin, double seconds, long warmups, long secondHalfFromMillis) {
+            TwinExecutor.Summary twin, double seconds, long warmups, long secondHalfFromMillis,
+            DemoSummary.Baseline baseline) {
         long requests = published.requests.get();
         long validDecided = 0;
         long unexpected = 0;
@@ -39,7 +40,7 @@ final class DemoSummaries {
                 watcher.decisions.get() / Math.max(1e-9, seconds), published.perModelSnapshot(), warmups,
                 watcher.warmupDeadLetters.get(), exactlyOnce, watcher.outcomes.get(), missingOutcomes,
                 watcher.timeoutOutcomes.get(), jct[0], jct[1], predicted, jct[0] / predicted,
-                watcher.observed.partsPerServer(secondHalfFromMillis));
+                watcher.observed.partsPerServer(secondHalfFromMillis), baseline);
     }
 
     /** Valid request ids are {@code r-0 .. r-(n-1)}. */

@@ -47,11 +47,18 @@ public record DemoSummary(
         double observedP99JctSeconds,
         double predictedMeanJctSeconds,
         double calibrationRatio,
-        Map<String, long[]> partsPerServer) {
+        Map<String, long[]> partsPerServer,
+        Baseline baseline) {
 
     public DemoSummary {
         deadLetterReasons = Map.copyOf(deadLetterReasons);
         requestsPerModel = Map.copyOf(requestsPerModel);
         partsPerServer = Map.copyOf(partsPerServer);
     }
+
+    /**
+     * The same arrivals (as the executor twin received them) replayed through a fresh twin in virtual time under a
+     * baseline policy's placement: the mean observed JCT of its ok outcomes completed in the second half.
+     */
+    public record Baseline(String policy, double observedMeanJctSeconds) {}
 }

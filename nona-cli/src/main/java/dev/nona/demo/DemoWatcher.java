@@ -165,6 +165,8 @@ final class DemoWatcher implements Runnable, AutoCloseable {
         }
         outcomes.incrementAndGet();
         outcomeIds.add(outcome.requestId());
+        observed.arrived(outcome.requestId(), outcome.model(),
+                outcome.completedAt() - Math.round(outcome.observedJctSeconds() * 1000));
         if (outcome.status() == OutcomeStatus.OK) {
             observed.add(outcome.requestId(), outcome.model(), outcome.completedAt(), outcome.observedJctSeconds());
             outcome.parts().forEach(part -> observed.part(part.server(), outcome.completedAt()));

@@ -1,5 +1,6 @@
 package dev.nona.demo;
 
+import dev.nona.twin.BaselineReplay;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -17,6 +18,7 @@ final class ObservedJcts {
     private final List<Long> completedAt = new ArrayList<>();
     private final List<Double> jcts = new ArrayList<>();
     private final Map<String, Double> predictedByRequest = new HashMap<>();
+    private final List<BaselineReplay.Arrival> arrivals = new ArrayList<>();
     private final Map<String, double[]> perModel = new TreeMap<>();
     /** Per server: completion times of the ok outcomes' parts it ran. */
     private final Map<String, List<Long>> partsByServer = new TreeMap<>();
@@ -29,6 +31,18 @@ final class ObservedJcts {
         double[] sums = perModel.computeIfAbsent(model, m -> new double[4]);
         sums[0] += jctSeconds;
         sums[1]++;
+    }
+
+    /**
+     * An outcome (ok or not) says its request arrived at the executor at {@code atMillis} (its completion time
+     * less its observed JCT): the arrivals a baseline replays.
+     */
+    synchronized void arrived(String requestId, String model, long atMillis) {
+        arrivals.add(new BaselineReplay.Arrival(requestId, model, atMillis));
+    }
+
+    synchronized List<BaselineReplay.Arrival> arrivals() {
+        return List.copyOf(arrivals);
     }
 
     /** An ok outcome completed at {@code completedAtMillis} had a part on {@code server}. */

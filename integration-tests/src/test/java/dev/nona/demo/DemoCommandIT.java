@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code nona demo} end to end: a real KRaft broker (child process), the controller on a MiniCluster, requests
- * for the five zoo models with a rate shift and malformed records, read back with read_committed.
+ * {@code nona demo} end to end: a real KRaft broker (child process), the controller on a MiniCluster, the executor
+ * twin, requests for the five zoo models with a rate shift and malformed records, decisions and outcomes read back
+ * with read_committed.
  */
 final class DemoCommandIT {
 
@@ -39,6 +40,14 @@ final class DemoCommandIT {
         assertThat(summary.path("driftEvents").asLong()).isGreaterThanOrEqualTo(1);
         assertThat(summary.path("requestsPerModel").size()).isEqualTo(5);
         assertThat(summary.path("exactlyOnce").asBoolean()).isTrue();
+        // the closed loop: the executor twin executed every decision and reported the servers
+        assertThat(summary.path("outcomesConsumed").asLong()).isEqualTo(requests);
+        assertThat(summary.path("missingOutcomes").asLong()).isZero();
+        assertThat(summary.path("timeoutOutcomes").asLong()).isZero();
+        assertThat(summary.path("observedMeanJctSeconds").asDouble()).isPositive();
+        assertThat(summary.path("observedP99JctSeconds").asDouble())
+                .isGreaterThanOrEqualTo(summary.path("observedMeanJctSeconds").asDouble());
+        assertThat(summary.path("telemetryPublished").asLong()).isGreaterThanOrEqualTo(4 * 10);
     }
 
     @Test

@@ -5,20 +5,24 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.nona.demo.Demo;
 import dev.nona.demo.DemoScenario;
 import dev.nona.demo.DemoSummary;
+import dev.nona.twin.TwinOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code nona demo [--seconds S] [--summary-json FILE] [--metrics-port P]}: starts a real Kafka broker, creates the topics, runs the
- * controller on a local MiniCluster, publishes telemetry and requests for the five zoo models (with a rate shift
- * at half time and a few malformed records), shows a live view on stderr and prints the summary as JSON on
- * stdout. Exits 1 when a valid request was not decided exactly once or a malformed one is not a dead letter.
+ * {@code nona demo [--seconds S] [--summary-json FILE] [--metrics-port P] [--baseline POLICY] [--slow-server ID:FACTOR]...
+ * [--silence-server ID:AT]...}:
+ * starts a real Kafka broker, creates the topics, runs the controller on a local MiniCluster and the executor twin
+ * (which executes the decisions and publishes the servers' telemetry and the outcomes), publishes requests for the
+ * five zoo models (with a rate shift at half time and a few malformed records), shows a live view on stderr and
+ * prints the summary as JSON on stdout. Exits 1 when a valid request was not decided exactly once or a malformed one is not a dead letter.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Run the controller end to end on a real Kafka broker and a local Flink MiniCluster.")
@@ -39,12 +43,22 @@ final class DemoCommand implements Callable<Integer> {
                     + "(default: off)")
     int metricsPort;
 
+    @Mixin
+    TwinFaultOptions faults = new TwinFaultOptions();
+
+    @Option(names = "--baseline", paramLabel = "POLICY", defaultValue = "spark-fair",
+            description = "replay the same arrivals through a fresh twin under this simulator policy (random, "
+                    + "spark-fair, local, jsq, p2c) and report its observed JCT (default: ${DEFAULT-VALUE})")
+    String baseline;
+
     @Override
     public Integer call() throws Exception {
         if (seconds < 4) {
             throw new IllegalArgumentException("seconds (" + seconds + ") must be >= 4");
         }
-        DemoSummary summary = new Demo(DemoScenario.standard(Duration.ofSeconds(seconds)), System.err, metricsPort).run();
+        DemoScenario scenario = DemoScenario.standard(Duration.ofSeconds(seconds));
+        TwinOptions twin = Demo.twinOptions(scenario, faults.slow(), faults.silence());
+        DemoSummary summary = new Demo(scenario, twin, baseline, System.err, metricsPort).run();
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
         String text = json.writeValueAsString(summary);
@@ -56,6 +70,10 @@ final class DemoCommand implements Callable<Integer> {
             Files.writeString(summaryJson, text + System.lineSeparator());
         }
         spec.commandLine().getOut().println(text);
+        if (summary.missingOutcomes() > 0) {
+            spec.commandLine().getErr().printf("nona: demo: %d decided requests have no outcome from the executor twin%n",
+                    summary.missingOutcomes());
+        }
         if (!summary.exactlyOnce()) {
             spec.commandLine().getErr().printf("nona: demo: exactly-once check failed: lost %d, duplicates %d, "
                     + "unexpected %d, dead letters %d of %d malformed%n", summary.lostDecisions(),

@@ -9,11 +9,17 @@ import dev.nona.local.PrometheusReporterSettings;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
 import dev.nona.topics.record.ControllerEventType;
+import dev.nona.topics.record.CatalogDag;
+import dev.nona.topics.record.OutcomeStatus;
+import dev.nona.topics.record.PlacementOutcome;
+import dev.nona.twin.BaselineReplay;
+import dev.nona.twin.TwinOptions;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.core.execution.JobClient;
@@ -24,29 +30,62 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
- * The one-command demo: a real Kafka broker (KRaft, child process), the controller's topics, the controller
- * job on a local Flink MiniCluster, a publisher of telemetry and requests (with a rate shift and malformed
- * records), and a read_committed reader of the controller's output with a live view. Returns the summary;
- * everything it started is stopped before it returns.
+ * The one-command demo, a closed loop: a real Kafka broker (KRaft, child process), the controller's topics, the
+ * controller job on a local Flink MiniCluster (reading {@code placement-outcomes}), the executor twin (which
+ * executes the decisions on a simulated cluster and publishes the servers' telemetry and the outcomes), a
+ * publisher of requests (with a rate shift and malformed records), and a read_committed reader of the
+ * controller's and the twin's output with a live view. Returns the summary; everything it started is stopped
+ * before it returns.
  */
 public final class Demo {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);
 
+    /** Outcomes still missing this long after the last decision are reported missing (the twin times out at 10 s). */
+    private static final Duration OUTCOME_DRAIN_TIMEOUT = Duration.ofSeconds(15);
+
     private final DemoScenario scenario;
+    private final TwinOptions twinOptions;
+    private final String baselinePolicy;
     private final PrintStream view;
     private final int metricsPort;
 
     public Demo(DemoScenario scenario, PrintStream view) {
-        this(scenario, view, 0);
+        this(scenario, twinOptions(scenario, Map.of(), Map.of()), "spark-fair", view, 0);
     }
 
-    /** @param metricsPort port of Flink's Prometheus reporter ({@code /metrics}), or 0 for none */
-    public Demo(DemoScenario scenario, PrintStream view, int metricsPort) {
+    /**
+     * A demo whose executor twin runs with {@code twinOptions} (e.g. with a slowed or silenced server), compared at
+     * the end with {@code baselinePolicy} (one of {@link BaselineReplay#POLICIES}) on the same arrivals.
+     *
+     * @param metricsPort port of Flink's Prometheus reporter ({@code /metrics}), or 0 for none
+     */
+    public Demo(DemoScenario scenario, TwinOptions twinOptions, String baselinePolicy, PrintStream view,
+            int metricsPort) {
+        if (!BaselineReplay.POLICIES.contains(baselinePolicy)) {
+            throw new IllegalArgumentException("--baseline ('" + baselinePolicy + "') must be one of "
+                    + new java.util.TreeSet<>(BaselineReplay.POLICIES));
+        }
+        this.baselinePolicy = baselinePolicy;
+        if (twinOptions.servers() != scenario.servers()) {
+            throw new IllegalArgumentException("the twin's servers (" + twinOptions.servers()
+                    + ") must be the scenario's (" + scenario.servers() + ")");
+        }
         this.scenario = scenario;
+        this.twinOptions = twinOptions;
         this.view = view;
         this.metricsPort = metricsPort;
+    }
+
+    /**
+     * The executor twin of the demo's cluster: the scenario's servers, speed and link; five model slots per
+     * server (room for the five zoo models: cold starts only on first use) and a 0.5 s cold start; requests
+     * time out after 10 s; the given faults.
+     */
+    public static TwinOptions twinOptions(DemoScenario scenario, Map<String, Double> slow, Map<String, Double> silence) {
+        return new TwinOptions(scenario.servers(), scenario.opsPerSecond(), scenario.linkBitsPerSecond(), 5, 0.5, 10,
+                slow, silence);
     }
 
     public DemoSummary run() throws Exception {
@@ -56,13 +95,17 @@ public final class Demo {
         try (LocalKafkaBroker broker = LocalKafkaBroker.builder().dataDir(work.resolve("kafka")).build().start()) {
             view.println("nona demo: broker at " + broker.bootstrapServers() + " (log " + broker.logFile() + ")");
             createTopics(broker.bootstrapServers());
-            JobClient controller = startController(broker.bootstrapServers(), work);
-            view.println("nona demo: controller job " + controller.getJobID() + " running on a local MiniCluster");
-            try (DemoWatcher watcher = new DemoWatcher(broker.bootstrapServers()).start();
-                    DemoPublisher publisher = new DemoPublisher(broker.bootstrapServers(), scenario, new DemoCounters())) {
-                return drive(publisher, watcher, controller);
-            } finally {
-                LocalJobs.stop(controller);
+            try (RunningTwin twin = RunningTwin.start(broker.bootstrapServers(), twinOptions)) {
+                view.println("nona demo: executor twin running: servers " + twinOptions.serverIds()
+                        + faults());
+                JobClient controller = startController(broker.bootstrapServers(), work);
+                view.println("nona demo: controller job " + controller.getJobID() + " running on a local MiniCluster");
+                try (DemoWatcher watcher = new DemoWatcher(broker.bootstrapServers()).start();
+                        DemoPublisher publisher = new DemoPublisher(broker.bootstrapServers(), scenario, new DemoCounters())) {
+                    return drive(publisher, watcher, controller, twin);
+                } finally {
+                    LocalJobs.stop(controller);
+                }
             }
         } finally {
             LocalJobs.deleteQuietly(work);
@@ -87,12 +130,20 @@ public final class Demo {
                 + " warm-up requests, not counted)");
     }
 
-    private DemoSummary drive(DemoPublisher publisher, DemoWatcher watcher, JobClient controller) throws Exception {
+    private String faults() {
+        String slow = twinOptions.slowFactors().isEmpty() ? "" : ", slowed " + twinOptions.slowFactors();
+        String silent = twinOptions.silenceAfterSeconds().isEmpty() ? ""
+                : ", silenced (seconds after the start) " + twinOptions.silenceAfterSeconds();
+        return slow + silent;
+    }
+
+    private DemoSummary drive(DemoPublisher publisher, DemoWatcher watcher, JobClient controller, RunningTwin twin)
+            throws Exception {
         DemoCounters counters = publisher.counters();
         LiveView live = new LiveView(view, scenario, counters, watcher);
-        publisher.publishCatalogAndCluster();
-        view.println("nona demo: published the catalog (" + scenario.models() + ") and " + scenario.servers()
-                + " servers; waiting for the controller to take them in ...");
+        publisher.publishCatalog();
+        view.println("nona demo: published the catalog (" + scenario.models() + "); the twin reports "
+                + scenario.servers() + " servers; waiting for the controller to take them in ...");
         boolean ready = LocalJobs.await(() -> watcher.events(ControllerEventType.CATALOG_UPDATED) >= scenario.models().size()
                 && watcher.events(ControllerEventType.CLUSTER_CHANGED) >= 1, READY_TIMEOUT, 100, watcher::check, controller);
         if (!ready) {
@@ -103,6 +154,7 @@ public final class Demo {
         view.printf("nona demo: publishing requests for %d s (rates change at %d s) ...%n",
                 scenario.duration().toSeconds(), scenario.duration().toSeconds() / 2);
         long t0 = System.nanoTime();
+        long halfMillis = System.currentTimeMillis() + scenario.duration().toMillis() / 2;
         Thread ticker = new Thread(() -> tick(live, t0), "nona-demo-view");
         ticker.setDaemon(true);
         ticker.start();
@@ -113,13 +165,42 @@ public final class Demo {
                     && watcher.deadLetterPositions.size() >= counters.malformed.get(), DRAIN_TIMEOUT, 100, watcher::check,
                     controller);
             Thread.sleep(1_500); // a late duplicate would show up here
+            view.println("nona demo: waiting for the twin's last outcomes ...");
+            LocalJobs.await(() -> watcher.outcomeIds.containsAll(watcher.decidedIds), OUTCOME_DRAIN_TIMEOUT, 100,
+                    () -> {
+                        watcher.check();
+                        twin.check();
+                    }, controller);
             LocalJobs.checkRunning(controller, "controller");
         } finally {
             ticker.interrupt();
             ticker.join(2_000);
         }
         live.print((System.nanoTime() - t0) / 1e9, "final");
-        return DemoSummaries.of(scenario, counters, watcher, (System.nanoTime() - t0) / 1e9, publisher.warmups());
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        DemoSummary.Baseline baseline = baseline(watcher, halfMillis);
+        view.printf(java.util.Locale.ROOT, "nona demo: baseline %s on the same %d arrivals: observed mean JCT %.2f ms "
+                + "(second half)%n", baseline.policy(), watcher.observed.arrivals().size(),
+                1000 * baseline.observedMeanJctSeconds());
+        return DemoSummaries.of(scenario, counters, watcher, twin.summary(), seconds, publisher.warmups(), halfMillis,
+                baseline);
+    }
+
+    /** Replays the arrivals the twin saw through a fresh twin under the baseline policy, in virtual time. */
+    private DemoSummary.Baseline baseline(DemoWatcher watcher, long halfMillis) {
+        Map<String, CatalogDag> catalog = new java.util.TreeMap<>();
+        scenario.models().forEach(m -> catalog.put(m, ZooCatalog.entry(m).dag()));
+        List<PlacementOutcome> outcomes = BaselineReplay.run(baselinePolicy, twinOptions, catalog,
+                watcher.observed.arrivals(), scenario.seed());
+        double sum = 0;
+        int n = 0;
+        for (PlacementOutcome o : outcomes) {
+            if (o.status() == OutcomeStatus.OK && o.completedAt() >= halfMillis) {
+                sum += o.observedJctSeconds();
+                n++;
+            }
+        }
+        return new DemoSummary.Baseline(baselinePolicy, n == 0 ? Double.NaN : sum / n);
     }
 
     private void tick(LiveView live, long t0) {
@@ -154,7 +235,10 @@ public final class Demo {
         return env.executeAsync("nona-demo-controller");
     }
 
-    /** The controller's settings for a short demo: small windows, quick drift detection, 1 s checkpoints. */
+    /**
+     * The controller's settings for a short demo: small windows, quick drift detection, 1 s checkpoints, and the
+     * outcome path on (it reads the twin's {@code placement-outcomes}).
+     */
     static Map<String, String> controllerSettings(String bootstrap, Path work) {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("bootstrap.servers", bootstrap);
@@ -169,6 +253,7 @@ public final class Demo {
         s.put("checkpoint.dir", work.resolve("checkpoints").toUri().toString());
         s.put("source.start-from-earliest", "true");
         s.put("parallelism", "1");
+        s.put("topics.outcomes", Topics.PLACEMENT_OUTCOMES.name());
         return s;
     }
 

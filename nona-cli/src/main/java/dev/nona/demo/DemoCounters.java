@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicLong;
 final class DemoCounters {
     final AtomicLong requests = new AtomicLong();
     final AtomicLong malformed = new AtomicLong();
-    final AtomicLong telemetry = new AtomicLong();
     final Map<String, AtomicLong> perModel = new ConcurrentHashMap<>();
 
     void request(String model) {

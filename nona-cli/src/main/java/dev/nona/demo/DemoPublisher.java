@@ -3,24 +3,21 @@ package dev.nona.demo;
 import dev.nona.topics.Topics;
 import dev.nona.topics.client.ClientProperties;
 import dev.nona.topics.client.RecordPublisher;
-import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.ModelCatalogEntry;
-import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.serde.JsonSerde;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.SplittableRandom;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
- * Publishes the demo's inputs: the zoo models to {@code model-catalog}, a status per server to {@code
- * cluster-telemetry} every second, Poisson requests to {@code inference-requests} at the scenario's rates
- * (ids {@code r-0, r-1, ...}), and malformed records spread over the run (ids {@code bad-k}). Idempotent
- * producer with {@code acks=all}: nothing published is lost or doubled.
+ * Publishes the demo's inputs: the zoo models to {@code model-catalog}, Poisson requests to {@code
+ * inference-requests} at the scenario's rates (ids {@code r-0, r-1, ...}), and malformed records spread over the
+ * run (ids {@code bad-k}). Idempotent producer with {@code acks=all}: nothing published is lost or doubled. The
+ * servers' telemetry is not scripted: the executor twin publishes it from its execution of the decisions.
  */
 final class DemoPublisher implements AutoCloseable {
 
@@ -37,7 +34,6 @@ final class DemoPublisher implements AutoCloseable {
     private final DemoCounters counters;
     private final RecordPublisher producer;
     private final JsonSerde<InferenceRequest> requests = JsonSerde.forTopic(Topics.INFERENCE_REQUESTS);
-    private final JsonSerde<ServerTelemetry> telemetry = JsonSerde.forTopic(Topics.CLUSTER_TELEMETRY);
     private final JsonSerde<ModelCatalogEntry> catalog = JsonSerde.forTopic(Topics.MODEL_CATALOG);
     private final SplittableRandom random;
 
@@ -54,13 +50,12 @@ final class DemoPublisher implements AutoCloseable {
         return counters;
     }
 
-    /** The catalog and one status per server, flushed: the controller needs both before placing requests. */
-    void publishCatalogAndCluster() {
+    /** The catalog, flushed: the controller (and the executor twin) need it before requests are placed. */
+    void publishCatalog() {
         for (String model : scenario.models()) {
             ModelCatalogEntry e = ZooCatalog.entry(model);
             producer.send(Topics.MODEL_CATALOG.name(), catalog.keyBytes(e), catalog.serialize(e));
         }
-        publishTelemetry();
         producer.flush();
     }
 
@@ -86,7 +81,6 @@ final class DemoPublisher implements AutoCloseable {
     void publishRequests() throws InterruptedException {
         long t0 = System.nanoTime();
         long duration = scenario.duration().toNanos();
-        long nextTelemetry = t0 + 1_000_000_000L;
         int malformedSent = 0;
         long seq = 0;
         long last = t0;
@@ -110,10 +104,6 @@ final class DemoPublisher implements AutoCloseable {
             if (malformedSent < scenario.malformed() && elapsed >= duration * (malformedSent + 1) / (scenario.malformed() + 1)) {
                 sendMalformed(malformedSent++);
             }
-            if (now >= nextTelemetry) {
-                publishTelemetry();
-                nextTelemetry += 1_000_000_000L;
-            }
             producer.rethrowFailure();
             long sleep = TICK.toNanos() - (System.nanoTime() - now);
             if (sleep > 0) {
@@ -124,21 +114,6 @@ final class DemoPublisher implements AutoCloseable {
             sendMalformed(malformedSent++);
         }
         producer.flush();
-    }
-
-    private void publishTelemetry() {
-        List<String> models = scenario.models();
-        for (int i = 0; i < scenario.servers(); i++) {
-            List<CachedModel> warm = new ArrayList<>();
-            warm.add(new CachedModel(models.get(i % models.size()), 500_000_000L));
-            if (models.size() > 1) {
-                warm.add(new CachedModel(models.get((i + 2) % models.size()), 500_000_000L));
-            }
-            ServerTelemetry s = ServerTelemetry.of("server-" + i, true, scenario.opsPerSecond(), random.nextInt(3),
-                    warm, scenario.linkBitsPerSecond(), System.currentTimeMillis());
-            producer.send(Topics.CLUSTER_TELEMETRY.name(), telemetry.keyBytes(s), telemetry.serialize(s));
-            counters.telemetry.incrementAndGet();
-        }
     }
 
     /** Malformed record number {@code k} (kinds in {@link #MALFORMED_KINDS} order, cycling). */

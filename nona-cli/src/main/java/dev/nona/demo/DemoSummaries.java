@@ -1,14 +1,16 @@
 package dev.nona.demo;
 
 import dev.nona.topics.record.ControllerEventType;
+import dev.nona.twin.TwinExecutor;
 
 /** Builds the {@link DemoSummary} from what was published and what the watcher read. */
 final class DemoSummaries {
 
     private DemoSummaries() {}
 
-    static DemoSummary of(DemoScenario scenario, DemoCounters published, DemoWatcher watcher, double seconds,
-            long warmups) {
+    static DemoSummary of(DemoScenario scenario, DemoCounters published, DemoWatcher watcher,
+            TwinExecutor.Summary twin, double seconds, long warmups, long secondHalfFromMillis,
+            DemoSummary.Baseline baseline) {
         long requests = published.requests.get();
         long validDecided = 0;
         long unexpected = 0;
@@ -24,8 +26,11 @@ final class DemoSummaries {
         long duplicates = watcher.duplicates.get();
         boolean exactlyOnce = lost == 0 && duplicates == 0 && unexpected == 0
                 && deadLetters == published.malformed.get();
+        long missingOutcomes = watcher.decidedIds.stream().filter(id -> !watcher.outcomeIds.contains(id)).count();
+        double[] jct = watcher.observed.meanAndP99Since(secondHalfFromMillis);
+        double predicted = watcher.observed.predictedMeanSince(secondHalfFromMillis);
         return new DemoSummary(seconds, scenario.servers(), requests, published.malformed.get(),
-                published.telemetry.get(), watcher.decisions.get(), watcher.decidedIds.size(), duplicates, lost,
+                twin.telemetryPublished(), watcher.decisions.get(), watcher.decidedIds.size(), duplicates, lost,
                 unexpected, watcher.fallbackDecisions.get(), deadLetters, watcher.deadLetterReasons(),
                 watcher.events(ControllerEventType.TABLE_PUBLISHED), watcher.events(ControllerEventType.TABLE_REJECTED),
                 watcher.tableRecords.get(),
@@ -33,7 +38,9 @@ final class DemoSummaries {
                 watcher.events(ControllerEventType.REOPTIMIZATION_FINISHED),
                 watcher.events(ControllerEventType.INFEASIBLE_LOAD), watcher.linkLoad.get(),
                 watcher.decisions.get() / Math.max(1e-9, seconds), published.perModelSnapshot(), warmups,
-                watcher.warmupDeadLetters.get(), exactlyOnce);
+                watcher.warmupDeadLetters.get(), exactlyOnce, watcher.outcomes.get(), missingOutcomes,
+                watcher.timeoutOutcomes.get(), jct[0], jct[1], predicted, jct[0] / predicted,
+                watcher.observed.partsPerServer(secondHalfFromMillis), baseline);
     }
 
     /** Valid request ids are {@code r-0 .. r-(n-1)}. */

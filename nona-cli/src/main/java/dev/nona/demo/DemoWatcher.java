@@ -5,7 +5,9 @@ import dev.nona.topics.client.ClientProperties;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.record.OutcomeStatus;
 import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +31,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * Reads what the controller writes, as a downstream consumer would ({@code isolation.level=read_committed}):
  * decisions (counting distinct request ids and duplicates), controller events (tables published, drift,
- * infeasible load, link load), dead letters (distinct by source topic, partition and offset) and tables.
+ * infeasible load, link load), dead letters (distinct by source topic, partition and offset), tables, and the
+ * executor twin's outcomes (observed JCTs).
  * Runs on its own thread until {@link #close()}; the getters are safe from any thread.
  */
 final class DemoWatcher implements Runnable, AutoCloseable {
@@ -38,6 +41,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
     private final JsonSerde<PlacementDecision> decisionSerde = JsonSerde.forTopic(Topics.PLACEMENT_DECISIONS);
     private final JsonSerde<ControllerEvent> eventSerde = JsonSerde.forTopic(Topics.CONTROLLER_EVENTS);
     private final JsonSerde<DeadLetter> deadLetterSerde = JsonSerde.forTopic(Topics.DEAD_LETTERS);
+    private final JsonSerde<PlacementOutcome> outcomeSerde = JsonSerde.forTopic(Topics.PLACEMENT_OUTCOMES);
     private final Thread thread = new Thread(this, "nona-demo-watcher");
 
     final Set<String> decidedIds = ConcurrentHashMap.newKeySet();
@@ -54,6 +58,11 @@ final class DemoWatcher implements Runnable, AutoCloseable {
     /** Models whose warm-up request was decided: the placement operator knows them and the servers. */
     final Set<String> warmupDecidedModels = ConcurrentHashMap.newKeySet();
     final AtomicLong warmupDeadLetters = new AtomicLong();
+    /** Outcomes read (warm-ups excluded), the request ids they name, and the ok ones' completion times and JCTs. */
+    final AtomicLong outcomes = new AtomicLong();
+    final AtomicLong timeoutOutcomes = new AtomicLong();
+    final Set<String> outcomeIds = ConcurrentHashMap.newKeySet();
+    final ObservedJcts observed = new ObservedJcts();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
     DemoWatcher(String bootstrap) {
@@ -72,7 +81,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
     public void run() {
         try {
             consumer.subscribe(List.of(Topics.PLACEMENT_DECISIONS.name(), Topics.CONTROLLER_EVENTS.name(),
-                    Topics.DEAD_LETTERS.name(), Topics.PLACEMENT_TABLES.name()));
+                    Topics.DEAD_LETTERS.name(), Topics.PLACEMENT_TABLES.name(), Topics.PLACEMENT_OUTCOMES.name()));
             while (!Thread.currentThread().isInterrupted()) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     accept(r);
@@ -106,6 +115,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
             if (d.value().fallback()) {
                 fallbackDecisions.incrementAndGet();
             }
+            observed.predicted(d.value().requestId(), d.value().model(), d.value().predictedJctSeconds());
             maxTableVersion.accumulateAndGet(d.value().tableVersion(), Math::max);
         } else if (topic.equals(Topics.CONTROLLER_EVENTS.name())) {
             Parsed<ControllerEvent> e = eventSerde.parse(r.value());
@@ -136,8 +146,32 @@ final class DemoWatcher implements Runnable, AutoCloseable {
             if (deadLetterPositions.add(dl.sourceTopic() + "/" + dl.partition() + "/" + dl.offset())) {
                 deadLetterReasons.computeIfAbsent(shortReason(dl.reason()), k -> new AtomicLong()).incrementAndGet();
             }
+        } else if (topic.equals(Topics.PLACEMENT_OUTCOMES.name())) {
+            acceptOutcome(r);
         } else {
             tableRecords.incrementAndGet();
+        }
+    }
+
+    private void acceptOutcome(ConsumerRecord<byte[], byte[]> r) {
+        Parsed<PlacementOutcome> o = outcomeSerde.parse(r.value());
+        if (!o.ok()) {
+            unreadable.incrementAndGet();
+            return;
+        }
+        PlacementOutcome outcome = o.value();
+        if (outcome.requestId().startsWith(DemoPublisher.WARMUP_PREFIX)) {
+            return;
+        }
+        outcomes.incrementAndGet();
+        outcomeIds.add(outcome.requestId());
+        observed.arrived(outcome.requestId(), outcome.model(),
+                outcome.completedAt() - Math.round(outcome.observedJctSeconds() * 1000));
+        if (outcome.status() == OutcomeStatus.OK) {
+            observed.add(outcome.requestId(), outcome.model(), outcome.completedAt(), outcome.observedJctSeconds());
+            outcome.parts().forEach(part -> observed.part(part.server(), outcome.completedAt()));
+        } else if (outcome.status() == OutcomeStatus.TIMEOUT) {
+            timeoutOutcomes.incrementAndGet();
         }
     }
 

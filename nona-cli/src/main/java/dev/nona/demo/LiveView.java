@@ -8,7 +8,8 @@ import java.util.StringJoiner;
 
 /**
  * The demo's live view on stderr, one block per second: published request rates per model, decisions per
- * second, the table version in use, the link load of the current table, drift events and dead letters.
+ * second, the table version in use, the link load of the current table, drift events and dead letters, the
+ * executor twin's outcomes, and per model the mean observed JCT next to the mean predicted one (since the last block).
  */
 final class LiveView {
     private final PrintStream out;
@@ -17,6 +18,7 @@ final class LiveView {
     private final DemoWatcher watcher;
     private Map<String, Long> lastPerModel = Map.of();
     private long lastDecisions;
+    private Map<String, double[]> lastJctSums = Map.of();
     private long lastNanos = System.nanoTime();
 
     LiveView(PrintStream out, DemoScenario scenario, DemoCounters published, DemoWatcher watcher) {
@@ -24,6 +26,26 @@ final class LiveView {
         this.scenario = scenario;
         this.published = published;
         this.watcher = watcher;
+    }
+
+    /**
+     * Per model, the mean observed JCT of the outcomes and the mean predicted JCT of the decisions read since the
+     * last block, in milliseconds ({@code -} when there was none).
+     */
+    private String jcts() {
+        StringJoiner out = new StringJoiner("  ");
+        Map<String, double[]> sums = watcher.observed.sums();
+        sums.forEach((model, s) -> {
+            double[] before = lastJctSums.getOrDefault(model, new double[4]);
+            out.add(String.format(Locale.ROOT, "%s %s/%s", model, mean(s[0] - before[0], s[1] - before[1]),
+                    mean(s[2] - before[2], s[3] - before[3])));
+        });
+        lastJctSums = sums;
+        return out.toString();
+    }
+
+    private static String mean(double sumSeconds, double count) {
+        return count > 0 ? String.format(Locale.ROOT, "%.1f", 1000 * sumSeconds / count) : "-";
     }
 
     /** Prints one block; {@code elapsedSeconds} is the time since requests started. */
@@ -47,6 +69,8 @@ final class LiveView {
                 Double.isNaN(load) ? "-" : String.format(Locale.ROOT, "%.3f", load),
                 watcher.events(ControllerEventType.DRIFT_DETECTED),
                 watcher.events(ControllerEventType.REOPTIMIZATION_FINISHED), watcher.deadLetterPositions.size());
+        out.printf(Locale.ROOT, "          outcomes %d (timeouts %d)  JCT ms observed/predicted (last second)  %s%n",
+                watcher.outcomes.get(), watcher.timeoutOutcomes.get(), jcts());
         out.flush();
         lastPerModel = perModel;
         lastDecisions = decisions;

@@ -21,7 +21,7 @@ public final class ModelCaches {
     private final ModelRegistry registry;
     private final String[] serverIds;
     private final Map<String, Integer> serverIndex = new HashMap<>();
-    private final ModelProfile[] models;
+    private final List<ModelProfile> models = new ArrayList<>();
     private final Map<String, Integer> modelIndex = new HashMap<>();
     private long evictions;
 
@@ -38,12 +38,23 @@ public final class ModelCaches {
             registry.addServer(this.serverIds[i], memoryMb);
             serverIndex.put(this.serverIds[i], i);
         }
-        this.models = models.toArray(new ModelProfile[0]);
-        for (int i = 0; i < this.models.length; i++) {
-            if (modelIndex.put(this.models[i].name(), i) != null) {
-                throw new IllegalArgumentException("model '" + this.models[i].name() + "' is listed twice");
-            }
+        models.forEach(this::add);
+    }
+
+    /**
+     * Adds a model that tasks may need from now on (a driver whose models arrive while it runs, as the executor
+     * twin's catalog does).
+     *
+     * @return its index
+     * @throws IllegalArgumentException if a model of that name is already listed
+     */
+    public int add(ModelProfile model) {
+        int m = models.size();
+        if (modelIndex.putIfAbsent(model.name(), m) != null) {
+            throw new IllegalArgumentException("model '" + model.name() + "' is listed twice");
         }
+        models.add(model);
+        return m;
     }
 
     /** {@code n} servers named {@code s0 … s(n-1)} with the thesis's default ongoing-request target. */
@@ -82,24 +93,24 @@ public final class ModelCaches {
     }
 
     public ModelProfile model(int m) {
-        return models[m];
+        return models.get(m);
     }
 
     /** A task of model {@code m} is routed to server {@code s}: the model becomes resident (most recently used). */
     public void place(int s, int m) {
-        evictions += registry.assign(serverIds[s], models[m]).size();
+        evictions += registry.assign(serverIds[s], models.get(m)).size();
     }
 
     boolean isLoaded(int s, int m) {
-        return registry.isLoaded(serverIds[s], models[m].name());
+        return registry.isLoaded(serverIds[s], models.get(m).name());
     }
 
     double loadSeconds(int m) {
-        return models[m].coldStartSeconds();
+        return models.get(m).coldStartSeconds();
     }
 
     void markLoaded(int s, int m) {
-        evictions += registry.markLoaded(serverIds[s], models[m]).size();
+        evictions += registry.markLoaded(serverIds[s], models.get(m)).size();
     }
 
     /** Models evicted so far, by placements and by loads. */

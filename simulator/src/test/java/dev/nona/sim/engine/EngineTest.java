@@ -100,6 +100,21 @@ final class EngineTest {
     }
 
     @Test
+    void add_aModelAfterTheEngineStarted_startsColdWithItsOwnLoadTime_andANameTwiceIsRejected() {
+        ModelCaches caches = ModelCaches.of(1, 1000, List.of(model("a", 100, 3)));
+        Tasks d = engine(1, caches);
+        int b = caches.add(model("b", 100, 5));
+        d.submitAt(0, 0, 1, 1, b);
+
+        d.engine.run(() -> false, Long.MAX_VALUE);
+
+        assertThat(b).isEqualTo(1);
+        assertThat(caches.modelIndex("b")).isEqualTo(1);
+        assertThat(d.done.get(1L)).isCloseTo(5 + 1, within(1e-12));
+        assertThatThrownBy(() -> caches.add(model("a", 50, 1))).hasMessage("model 'a' is listed twice");
+    }
+
+    @Test
     void lru_underMemoryPressure_evictsTheLeastRecentlyPlacedModel_whichThenStartsColdAgain() {
         // 1000 MB hold two of the three 400 MB models.
         ModelCaches caches = ModelCaches.of(1, 1000, List.of(model("a", 400, 2), model("b", 400, 2), model("c", 400, 2)));

@@ -1,0 +1,119 @@
+package dev.nona.demo;
+
+import dev.nona.twin.BaselineReplay;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The job completion times the demo reads back: every ok outcome's completion time and observed JCT (for the
+ * summary's figures over the second half of the run), the servers of its parts, and per model running sums of
+ * observed and predicted JCTs (for the live view). Thread safe (one writer, the watcher; readers on other threads).
+ */
+final class ObservedJcts {
+    private final List<String> requestIds = new ArrayList<>();
+    private final List<Long> completedAt = new ArrayList<>();
+    private final List<Double> jcts = new ArrayList<>();
+    private final Map<String, Double> predictedByRequest = new HashMap<>();
+    private final List<BaselineReplay.Arrival> arrivals = new ArrayList<>();
+    private final Map<String, double[]> perModel = new TreeMap<>();
+    /** Per server: completion times of the ok outcomes' parts it ran. */
+    private final Map<String, List<Long>> partsByServer = new TreeMap<>();
+
+    /** An ok outcome of {@code model}: completed at {@code completedAtMillis}, observed JCT {@code jctSeconds}. */
+    synchronized void add(String requestId, String model, long completedAtMillis, double jctSeconds) {
+        requestIds.add(requestId);
+        completedAt.add(completedAtMillis);
+        jcts.add(jctSeconds);
+        double[] sums = perModel.computeIfAbsent(model, m -> new double[4]);
+        sums[0] += jctSeconds;
+        sums[1]++;
+    }
+
+    /**
+     * An outcome (ok or not) says its request arrived at the executor at {@code atMillis} (its completion time
+     * less its observed JCT): the arrivals a baseline replays.
+     */
+    synchronized void arrived(String requestId, String model, long atMillis) {
+        arrivals.add(new BaselineReplay.Arrival(requestId, model, atMillis));
+    }
+
+    synchronized List<BaselineReplay.Arrival> arrivals() {
+        return List.copyOf(arrivals);
+    }
+
+    /** An ok outcome completed at {@code completedAtMillis} had a part on {@code server}. */
+    synchronized void part(String server, long completedAtMillis) {
+        partsByServer.computeIfAbsent(server, k -> new ArrayList<>()).add(completedAtMillis);
+    }
+
+    /**
+     * Per server, the parts of ok outcomes it ran: {@code [completed before splitMillis, at or after it]}.
+     */
+    synchronized Map<String, long[]> partsPerServer(long splitMillis) {
+        Map<String, long[]> out = new TreeMap<>();
+        partsByServer.forEach((server, times) -> {
+            long[] n = new long[2];
+            times.forEach(t -> n[t >= splitMillis ? 1 : 0]++);
+            out.put(server, n);
+        });
+        return out;
+    }
+
+    /** The (first) decision for {@code requestId} of {@code model} predicted {@code jctSeconds}. */
+    synchronized void predicted(String requestId, String model, double jctSeconds) {
+        predictedByRequest.putIfAbsent(requestId, jctSeconds);
+        double[] sums = perModel.computeIfAbsent(model, m -> new double[4]);
+        sums[2] += jctSeconds;
+        sums[3]++;
+    }
+
+    /**
+     * The mean and the 99th percentile (nearest rank) of the observed JCTs of outcomes completed at or after
+     * {@code fromMillis}; NaN for both when there is none.
+     */
+    synchronized double[] meanAndP99Since(long fromMillis) {
+        double[] xs = new double[jcts.size()];
+        int n = 0;
+        double sum = 0;
+        for (int i = 0; i < jcts.size(); i++) {
+            if (completedAt.get(i) >= fromMillis) {
+                xs[n++] = jcts.get(i);
+                sum += jcts.get(i);
+            }
+        }
+        if (n == 0) {
+            return new double[] {Double.NaN, Double.NaN};
+        }
+        Arrays.sort(xs, 0, n);
+        return new double[] {sum / n, xs[(int) Math.ceil(0.99 * n) - 1]};
+    }
+
+    /**
+     * The mean predicted JCT of the decisions of the ok outcomes completed at or after {@code fromMillis} (those
+     * whose decision was read), NaN when there is none: the prediction for the same requests as
+     * {@link #meanAndP99Since}'s observation.
+     */
+    synchronized double predictedMeanSince(long fromMillis) {
+        double sum = 0;
+        int n = 0;
+        for (int i = 0; i < requestIds.size(); i++) {
+            Double p = predictedByRequest.get(requestIds.get(i));
+            if (completedAt.get(i) >= fromMillis && p != null) {
+                sum += p;
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : sum / n;
+    }
+
+    /** Per model: {observed sum, observed count, predicted sum, predicted count} so far (a copy). */
+    synchronized Map<String, double[]> sums() {
+        Map<String, double[]> out = new TreeMap<>();
+        perModel.forEach((m, s) -> out.put(m, s.clone()));
+        return out;
+    }
+}

@@ -1,0 +1,411 @@
+package dev.nona.twin;
+
+import dev.nona.modelaware.ModelProfile;
+import dev.nona.modelaware.ModelRegistry;
+import dev.nona.sim.engine.ClusterView;
+import dev.nona.sim.engine.Engine;
+import dev.nona.sim.engine.ModelCaches;
+import dev.nona.topics.record.OutcomePart;
+import dev.nona.topics.record.OutcomeStatus;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.PlacementOutcome;
+import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.topics.record.StageAssignment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The executor twin's cluster: the simulator's one {@link Engine} (FIFO servers that run one stage at a time, one
+ * FIFO bottleneck link, per-server LRU model caches with cold starts) driven by the wall clock. The caller
+ * {@link #advanceTo advances} it to the current time and {@link #submit submits} each decision as a job arriving
+ * now; stages then run as the Nona paper's simulator runs a job's tasks (a stage is ready when all its inputs have
+ * arrived; an edge between stages on distinct servers is a transfer of its bytes over the link; a stage of no
+ * compute takes no time), and a completed request becomes a {@link PlacementOutcome} ({@link #drainOutcomes}).
+ *
+ * <p>Faults ({@link TwinOptions}): a slowed server computes each stage in FACTOR times its nominal time and
+ * reports its nominal speed; a silenced server, from its time on, finishes nothing it was running or given, and
+ * reports nothing. A request not complete {@code timeoutSeconds} after it was received ends with a
+ * {@code timeout} outcome listing the parts that had finished, and its remaining stages are dropped (they take no
+ * time when they reach the head of a queue).
+ *
+ * <p>Times: the engine's clock is seconds since {@code originMillis}; outcome and telemetry times are epoch
+ * milliseconds. A request's {@code observedJctSeconds} runs from when the twin received its decision to when its
+ * last stage finished. It is also a {@link ClusterView}, so that the simulator's live-state policies can place
+ * requests on it ({@link BaselineReplay}). Not thread-safe.
+ */
+public final class TwinCluster implements Engine.Driver, ClusterView {
+    private static final int INDEX_BITS = 20;
+
+    private final TwinOptions options;
+    private final long originMillis;
+    private final TwinServers servers;
+    private final ModelCaches caches;
+    private final Engine engine;
+    private final Map<Long, TwinRequest> inFlight = new HashMap<>();
+    private final List<PlacementOutcome> outcomes = new ArrayList<>();
+    private long nextId;
+    private long completed;
+    private long timedOut;
+
+    /** What is wrong with a decision the twin cannot execute: a kind (for counting) and the particular reason. */
+    public record Rejection(String kind, String reason) {}
+
+    public TwinCluster(TwinOptions options, long originMillis) {
+        this.options = options;
+        this.originMillis = originMillis;
+        this.servers = new TwinServers(options);
+        this.caches = options.cacheSlots() > 0
+                ? new ModelCaches(new ModelRegistry(), servers.ids(), options.cacheSlots(), List.of()) : null;
+        this.engine = new Engine(options.servers(), this, new Engine.Options(caches, 0));
+    }
+
+    /** Runs the engine up to {@code nowMillis} (a time before the engine's clock changes nothing). */
+    public void advanceTo(long nowMillis) {
+        double t = seconds(nowMillis);
+        if (t > engine.now()) {
+            engine.runUntil(t);
+        }
+    }
+
+    /**
+     * Executes {@code decision} of {@code model} as a job arriving at {@code nowMillis} (the engine is first
+     * advanced to it).
+     *
+     * @return null if it was submitted, else why it cannot run (a stage on an unknown server, stages that are not
+     *         the model's tasks exactly once)
+     */
+    public Rejection submit(PlacementDecision decision, TwinModel model, long nowMillis) {
+        int[] server = new int[model.tasks()];
+        Rejection bad = assign(decision, model, server);
+        if (bad != null) {
+            return bad;
+        }
+        advanceTo(nowMillis);
+        TwinRequest r = new TwinRequest(nextId++, decision, model, cacheModel(model.name()), engine.now(), server);
+        inFlight.put(r.id, r);
+        for (int p = 0; p < r.parts(); p++) {
+            servers.requests(r.partServer[p], +1);
+        }
+        for (int t = 0; t < model.tasks(); t++) {
+            if (model.ops(t) > 0) {
+                servers.assigned(server[t], nominalSeconds(model, t));
+                if (r.cacheModel != Engine.NO_MODEL) {
+                    caches.place(server[t], r.cacheModel);
+                }
+            }
+        }
+        engine.after(options.timeoutSeconds(), () -> expire(r));
+        for (int t = 0; t < model.tasks(); t++) {
+            if (model.inDegree(t) == 0) {
+                ready(r, t);
+            }
+        }
+        return null;
+    }
+
+    private Rejection assign(PlacementDecision decision, TwinModel model, int[] server) {
+        Arrays.fill(server, -1);
+        for (StageAssignment stage : decision.stages()) {
+            int t = model.task(stage.task());
+            if (t < 0) {
+                return new Rejection("stages not the model's tasks", "stage task '" + stage.task()
+                        + "' is not a task of model '" + model.name() + "'");
+            }
+            if (server[t] >= 0) {
+                return new Rejection("stages not the model's tasks", "stage task '" + stage.task() + "' is placed twice");
+            }
+            int s = servers.index(stage.server());
+            if (s < 0) {
+                return new Rejection("unknown server", "stage '" + stage.task() + "' names server '" + stage.server()
+                        + "', not one of " + servers.range());
+            }
+            server[t] = s;
+        }
+        if (decision.stages().size() != model.tasks()) {
+            return new Rejection("stages not the model's tasks", decision.stages().size() + " stages for the "
+                    + model.tasks() + " tasks of model '" + model.name() + "'");
+        }
+        return null;
+    }
+
+    private int cacheModel(String model) {
+        if (caches == null) {
+            return Engine.NO_MODEL;
+        }
+        int m = caches.modelIndex(model);
+        return m != Engine.NO_MODEL ? m : caches.add(new ModelProfile(model, 1.0, options.coldStartSeconds(), 0, 0));
+    }
+
+    private void ready(TwinRequest r, int t) {
+        int s = r.server[t];
+        if (silent(s)) {
+            return; // a silenced server runs nothing: the request waits for its timeout
+        }
+        if (r.model.ops(t) == 0) {
+            r.started(t, engine.now(), false);
+            finished(r, t);
+        } else {
+            engine.submitTask(s, item(r.id, t), nominalSeconds(r.model, t) * servers.slowFactor(s));
+        }
+    }
+
+    @Override
+    public void arrival(int stream) {
+        throw new IllegalStateException("BUG: the twin schedules no arrivals");
+    }
+
+    @Override
+    public double taskSeconds(int s, long item) {
+        TwinRequest r = live(item);
+        if (r == null) {
+            return 0; // a stage of a request that timed out is dropped
+        }
+        int t = index(item);
+        double seconds = nominalSeconds(r.model, t) * servers.slowFactor(s);
+        r.partCompute[r.partOf[t]] += seconds;
+        return seconds;
+    }
+
+    @Override
+    public int taskModel(long item) {
+        TwinRequest r = live(item);
+        return r == null ? Engine.NO_MODEL : r.cacheModel;
+    }
+
+    @Override
+    public void taskStarted(int s, long item, boolean cold) {
+        TwinRequest r = live(item);
+        if (r != null) {
+            r.started(index(item), engine.now(), cold);
+        }
+    }
+
+    @Override
+    public void taskDone(int s, long item) {
+        TwinRequest r = live(item);
+        if (r != null && !silent(s)) {
+            finished(r, index(item));
+        }
+    }
+
+    @Override
+    public double transferSeconds(long item, double waitedSeconds) {
+        TwinRequest r = live(item);
+        return r == null ? 0 : 8 * r.model.edgeBytes(index(item)) / options.linkBitsPerSecond();
+    }
+
+    @Override
+    public void transferDone(long item) {
+        TwinRequest r = live(item);
+        if (r != null) {
+            inputArrived(r, r.model.edgeTo(index(item)));
+        }
+    }
+
+    private void finished(TwinRequest r, int t) {
+        int s = r.server[t];
+        int p = r.partOf[t];
+        r.pendingInputs[t] = -1; // marks it done (see done)
+        r.partFinish[p] = engine.now();
+        release(s, r.model, t);
+        if (--r.leftInPart[p] == 0) {
+            servers.requests(s, -1);
+        }
+        for (int e : r.model.outEdges(t)) {
+            int child = r.model.edgeTo(e);
+            double bytes = r.model.edgeBytes(e);
+            if (bytes == 0 || r.server[child] == s) {
+                inputArrived(r, child);
+            } else {
+                r.linkBytes += bytes;
+                engine.submitTransfer(item(r.id, e));
+            }
+        }
+        if (--r.remainingTasks == 0) {
+            end(r, OutcomeStatus.OK, null);
+            completed++;
+        }
+    }
+
+    private void inputArrived(TwinRequest r, int child) {
+        if (--r.pendingInputs[child] == 0) {
+            ready(r, child);
+        }
+    }
+
+    /** The request's deadline passed: if it is still running, it ends with a timeout outcome. */
+    private void expire(TwinRequest r) {
+        if (r.ended) {
+            return;
+        }
+        List<String> waiting = new ArrayList<>();
+        for (int p = 0; p < r.parts(); p++) {
+            int s = r.partServer[p];
+            if (r.leftInPart[p] > 0) {
+                servers.requests(s, -1);
+                waiting.add(servers.id(s) + (silent(s) ? " (silent)" : ""));
+            }
+        }
+        for (int t = 0; t < r.model.tasks(); t++) {
+            if (r.model.ops(t) > 0 && !done(r, t)) {
+                release(r.server[t], r.model, t);
+            }
+        }
+        end(r, OutcomeStatus.TIMEOUT, String.format("not complete %s s after the twin received it: %d of %d stages "
+                + "left, on %s", trim(options.timeoutSeconds()), r.remainingTasks, r.model.tasks(), String.join(", ", waiting)));
+        timedOut++;
+    }
+
+    /** Whether task {@code t} has finished ({@link #finished} marks it). */
+    private static boolean done(TwinRequest r, int t) {
+        return r.pendingInputs[t] < 0;
+    }
+
+    private void end(TwinRequest r, OutcomeStatus status, String reason) {
+        r.ended = true;
+        inFlight.remove(r.id);
+        List<OutcomePart> parts = new ArrayList<>();
+        for (int p = 0; p < r.parts(); p++) {
+            if (r.leftInPart[p] == 0) {
+                parts.add(new OutcomePart(servers.id(r.partServer[p]), millis(r.partStart[p]),
+                        millis(r.partFinish[p]), r.partCold[p], null, r.partCompute[p]));
+            }
+        }
+        parts.sort((a, b) -> Long.compare(a.startedAt(), b.startedAt()));
+        PlacementDecision d = r.decision;
+        double jct = engine.now() - r.receivedAt;
+        long linkBytes = Math.round(r.linkBytes);
+        outcomes.add(status == OutcomeStatus.OK
+                ? PlacementOutcome.ok(d.requestId(), d.model(), d.tableVersion(), parts, linkBytes, millis(engine.now()), jct)
+                : PlacementOutcome.ended(d.requestId(), d.model(), d.tableVersion(), parts, linkBytes, status,
+                        millis(engine.now()), jct, reason));
+    }
+
+    private void release(int s, TwinModel model, int t) {
+        if (model.ops(t) > 0) {
+            servers.released(s, nominalSeconds(model, t));
+        }
+    }
+
+    /** The outcomes of requests that ended since the last call, in the order they ended. */
+    public List<PlacementOutcome> drainOutcomes() {
+        List<PlacementOutcome> out = List.copyOf(outcomes);
+        outcomes.clear();
+        return out;
+    }
+
+    /**
+     * One status per server that is not silenced at {@code nowMillis}: up, its nominal speed, its ongoing
+     * requests, its backlog (nominal seconds of the stages it was given and has not finished), its loaded models,
+     * and the link's capacity.
+     */
+    public List<ServerTelemetry> telemetry(long nowMillis) {
+        return servers.telemetry(nowMillis, Math.max(engine.now(), seconds(nowMillis)), caches);
+    }
+
+    @Override
+    public double now() {
+        return engine.now();
+    }
+
+    @Override
+    public int servers() {
+        return engine.servers();
+    }
+
+    @Override
+    public int queueLength(int s) {
+        return engine.queueLength(s);
+    }
+
+    @Override
+    public double queuedWorkSeconds(int s) {
+        return engine.queuedWorkSeconds(s);
+    }
+
+    @Override
+    public double assignedWorkSeconds(int s) {
+        return servers.backlogSeconds(s);
+    }
+
+    @Override
+    public int assignedJobs(int s) {
+        return servers.ongoing(s);
+    }
+
+    /** Requests in flight, plus the one being placed. */
+    @Override
+    public int jobsInFlight() {
+        return inFlight.size() + 1;
+    }
+
+    @Override
+    public int linkQueueLength() {
+        return engine.linkQueueLength();
+    }
+
+    /** Requests received and not yet ended. */
+    public int inFlight() {
+        return inFlight.size();
+    }
+
+    public long completed() {
+        return completed;
+    }
+
+    public long timedOut() {
+        return timedOut;
+    }
+
+    /** Cold starts begun so far. */
+    public long coldStarts() {
+        return engine.coldStarts();
+    }
+
+    /** Seconds the bottleneck link has been busy. */
+    public double linkBusySeconds() {
+        return engine.linkBusySeconds();
+    }
+
+    /** Wall-clock epoch milliseconds of the engine's next event, or {@link Long#MAX_VALUE} when none is due. */
+    public long nextEventMillis() {
+        double t = engine.nextEventTime();
+        return Double.isInfinite(t) ? Long.MAX_VALUE : originMillis + (long) Math.ceil(t * 1000);
+    }
+
+    private boolean silent(int s) {
+        return servers.silent(s, engine.now());
+    }
+
+    private TwinRequest live(long item) {
+        TwinRequest r = inFlight.get(item >>> INDEX_BITS);
+        return r == null || r.ended ? null : r;
+    }
+
+    private double nominalSeconds(TwinModel model, int t) {
+        return model.ops(t) / options.opsPerSecond();
+    }
+
+    private double seconds(long epochMillis) {
+        return (epochMillis - originMillis) / 1000.0;
+    }
+
+    private long millis(double seconds) {
+        return originMillis + Math.round(seconds * 1000);
+    }
+
+    private static long item(long request, int index) {
+        return (request << INDEX_BITS) | index;
+    }
+
+    private static int index(long item) {
+        return (int) (item & ((1 << INDEX_BITS) - 1));
+    }
+
+    private static String trim(double x) {
+        return x == Math.rint(x) ? String.valueOf((long) x) : String.valueOf(x);
+    }
+}

@@ -1,0 +1,129 @@
+package dev.nona.twin;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The executor twin's simulated cluster and its faults.
+ *
+ * @param servers            $N$ servers, named {@code s-0 … s-(N-1)} ({@link #serverId})
+ * @param opsPerSecond       $\nu$, every server's nominal compute rate (what its telemetry reports)
+ * @param linkBitsPerSecond  $\mu$, the bottleneck link's capacity
+ * @param cacheSlots         models each server holds loaded at once (LRU), or 0 for no model caches (every model
+ *                           warm everywhere, no cold start)
+ * @param coldStartSeconds   $T_{CS}$, the time to load a model on a server that does not hold it
+ * @param timeoutSeconds     a request not complete this long after the twin received its decision gets a
+ *                           {@code timeout} outcome
+ * @param slowFactors        server id to factor $\ge 1$: the server computes at $\nu$/factor (and reports $\nu$)
+ * @param silenceAfterSeconds server id to seconds after the start: from then on the server neither runs stages nor
+ *                           reports
+ */
+public record TwinOptions(int servers, double opsPerSecond, double linkBitsPerSecond, int cacheSlots,
+        double coldStartSeconds, double timeoutSeconds, Map<String, Double> slowFactors,
+        Map<String, Double> silenceAfterSeconds) {
+
+    public TwinOptions {
+        if (servers < 1 || servers > 100_000) {
+            throw new IllegalArgumentException("--servers (" + servers + ") must be in [1, 100000]");
+        }
+        positive("--ops-per-second", opsPerSecond);
+        positive("--link-bits-per-second", linkBitsPerSecond);
+        if (cacheSlots < 0) {
+            throw new IllegalArgumentException("--cache-slots (" + cacheSlots + ") must be >= 0");
+        }
+        if (!(coldStartSeconds >= 0) || Double.isInfinite(coldStartSeconds)) {
+            throw new IllegalArgumentException("--cold-start-seconds (" + coldStartSeconds + ") must be finite and >= 0");
+        }
+        positive("--timeout-seconds", timeoutSeconds);
+        slowFactors = Map.copyOf(slowFactors);
+        silenceAfterSeconds = Map.copyOf(silenceAfterSeconds);
+        for (String id : slowFactors.keySet()) {
+            requireServer("--slow-server", id, servers);
+        }
+        for (String id : silenceAfterSeconds.keySet()) {
+            requireServer("--silence-server", id, servers);
+        }
+    }
+
+    /** The twin's defaults: four servers as in the demo, no faults. */
+    public static TwinOptions defaults() {
+        return new TwinOptions(4, 1.0e12, 1.0e10, 3, 0.5, 10, Map.of(), Map.of());
+    }
+
+    /** The id of server {@code index}, as the twin reports it in telemetry and expects it in decisions. */
+    public static String serverId(int index) {
+        return "s-" + index;
+    }
+
+    /** The servers' ids in index order. */
+    public List<String> serverIds() {
+        List<String> ids = new ArrayList<>(servers);
+        for (int i = 0; i < servers; i++) {
+            ids.add(serverId(i));
+        }
+        return ids;
+    }
+
+    /**
+     * Parses repeated {@code ID:FACTOR} values of {@code --slow-server}.
+     *
+     * @throws IllegalArgumentException naming the option and the value when one is malformed, repeated, or its
+     *                                  factor is not a finite number $\ge 1$
+     */
+    public static Map<String, Double> parseSlow(List<String> values) {
+        return parsePairs("--slow-server", "ID:FACTOR", "FACTOR", values, 1, "must be a finite number >= 1");
+    }
+
+    /** Parses repeated {@code ID:AT_SECONDS} values of {@code --silence-server} (AT_SECONDS finite, $\ge 0$). */
+    public static Map<String, Double> parseSilence(List<String> values) {
+        return parsePairs("--silence-server", "ID:AT_SECONDS", "AT_SECONDS", values, 0, "must be a finite number >= 0");
+    }
+
+    private static Map<String, Double> parsePairs(String option, String form, String what, List<String> values,
+            double min, String rule) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (String value : values) {
+            int colon = value.lastIndexOf(':');
+            if (colon <= 0 || colon == value.length() - 1) {
+                throw new IllegalArgumentException(option + " ('" + value + "') must be " + form);
+            }
+            String id = value.substring(0, colon).strip();
+            String number = value.substring(colon + 1).strip();
+            double x;
+            try {
+                x = Double.parseDouble(number);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + " ('" + value + "'): " + what + " ('" + number + "') " + rule);
+            }
+            if (!(x >= min) || Double.isInfinite(x)) {
+                throw new IllegalArgumentException(option + " ('" + value + "'): " + what + " (" + number + ") " + rule);
+            }
+            if (out.put(id, x) != null) {
+                throw new IllegalArgumentException(option + " ('" + value + "'): server '" + id + "' is given twice");
+            }
+        }
+        return out;
+    }
+
+    private static void positive(String option, double x) {
+        if (!(x > 0) || Double.isInfinite(x)) {
+            throw new IllegalArgumentException(option + " (" + x + ") must be finite and > 0");
+        }
+    }
+
+    private static void requireServer(String option, String id, int servers) {
+        int index = -1;
+        if (id.startsWith("s-")) {
+            try {
+                index = Integer.parseInt(id.substring(2));
+            } catch (NumberFormatException e) {
+                index = -1;
+            }
+        }
+        if (index < 0 || index >= servers || !serverId(index).equals(id)) {
+            throw new IllegalArgumentException(option + ": server '" + id + "' is not one of s-0 .. s-" + (servers - 1));
+        }
+    }
+}

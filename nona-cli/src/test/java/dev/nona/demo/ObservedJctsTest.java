@@ -1,0 +1,33 @@
+package dev.nona.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+final class ObservedJctsTest {
+
+    @Test
+    void secondHalfFigures_countOnlyOutcomesCompletedFromTheSplit() {
+        ObservedJcts o = new ObservedJcts();
+        o.predicted("early", "m", 1.0);
+        o.add("early", "m", 999, 100.0); // before the split: ignored
+        for (int i = 1; i <= 100; i++) {
+            o.predicted("r-" + i, "m", 0.5);
+            o.predicted("r-" + i, "m", 9.0); // a later duplicate decision: the first one counts
+            o.add("r-" + i, "m", 1_000 + i, i / 100.0);
+            o.part(i % 2 == 0 ? "s-0" : "s-1", 1_000 + i);
+        }
+        o.part("s-0", 999);
+
+        double[] meanAndP99 = o.meanAndP99Since(1_000);
+
+        assertThat(meanAndP99[0]).isCloseTo(0.505, within(1e-12)); // (0.01 + ... + 1.00) / 100
+        assertThat(meanAndP99[1]).isEqualTo(0.99); // nearest rank: the 99th of 100
+        assertThat(o.predictedMeanSince(1_000)).isEqualTo(0.5);
+        assertThat(o.partsPerServer(1_000).get("s-0")).containsExactly(1, 50);
+        assertThat(o.partsPerServer(1_000).get("s-1")).containsExactly(0, 50);
+        assertThat(o.meanAndP99Since(5_000)[0]).isNaN();
+        assertThat(o.predictedMeanSince(5_000)).isNaN();
+    }
+}

@@ -42,7 +42,6 @@ import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 
@@ -227,8 +226,9 @@ public final class ControllerJob {
                 .returns(JsonRecordTypeInfo.of(ControllerEvent.class))
                 .setParallelism(1).setMaxParallelism(1).uid("calibration").name("calibration");
         // The outcome path has no event time (its sources emit no watermarks), so its output would hold the control
-        // loop's and placement's event time back forever: it carries the final watermark instead, which leaves
-        // their event time to their other inputs.
+        // loop's and placement's event time back forever: it is marked idle instead, which leaves their event time to
+        // their other inputs. (Not the final watermark: when the other inputs are idle too, the control loop's event
+        // time then jumped to the end of time, and no rate window closed again.)
         DataStream<ControlInput> learned = calibration.getSideOutput(CalibrationFunction.LEARNED)
                 .assignTimestampsAndWatermarks(WatermarkStrategy.<ControlInput>forGenerator(c -> new NoEventTime<>()))
                 .setParallelism(1).name("learned (no event time)");
@@ -236,14 +236,14 @@ public final class ControllerJob {
                 .union(joined.getSideOutput(OutcomeJoin.DEAD_LETTERS)), learned);
     }
 
-    /** A stream without event time: its watermark is the final one, so it never holds back a stream it joins. */
+    /** A stream without event time: always idle, so it neither holds back nor moves the event time of a stream it joins. */
     static final class NoEventTime<T> implements WatermarkGenerator<T> {
         @Override
         public void onEvent(T event, long eventTimestamp, WatermarkOutput output) {}
 
         @Override
         public void onPeriodicEmit(WatermarkOutput output) {
-            output.emitWatermark(new Watermark(Long.MAX_VALUE));
+            output.markIdle();
         }
     }
 

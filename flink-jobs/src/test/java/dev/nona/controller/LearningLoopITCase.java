@@ -200,7 +200,9 @@ final class LearningLoopITCase {
                 }
             }
             assertThat(learned).as("a re-optimisation for what the outcomes showed; events %s", loop.seen).isNotNull();
-            assertThat(loop.events(ControllerEventType.CALIBRATION)).anySatisfy(e ->
+            // (a window in which s1 ran no timed part has no figure for it)
+            assertThat(loop.events(ControllerEventType.CALIBRATION).stream()
+                    .filter(e -> e.details().containsKey("server.s1.effectiveOpsPerSecond")).toList()).anySatisfy(e ->
                     assertThat(((Number) e.details().get("server.s1.effectiveOpsPerSecond")).doubleValue())
                             .isCloseTo(TestingCluster.OPS_PER_SECOND / SLOW, within(TestingCluster.OPS_PER_SECOND / SLOW / 100)));
             assertThat(after).as("decisions after the controller learned").hasSizeGreaterThanOrEqualTo(400);

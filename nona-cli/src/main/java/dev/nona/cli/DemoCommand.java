@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code nona demo [--seconds S] [--summary-json FILE] [--metrics-port P]}: starts a real Kafka broker, creates the topics, runs the
+ * {@code nona demo [--seconds S] [--summary-json FILE] [--metrics-port P] [--dashboard[=P]]}: starts a real Kafka broker, creates the topics, runs the
  * controller on a local MiniCluster, publishes telemetry and requests for the five zoo models (with a rate shift
  * at half time and a few malformed records), shows a live view on stderr and prints the summary as JSON on
  * stdout. Exits 1 when a valid request was not decided exactly once or a malformed one is not a dead letter.
@@ -39,12 +39,18 @@ final class DemoCommand implements Callable<Integer> {
                     + "(default: off)")
     int metricsPort;
 
+    @Option(names = "--dashboard", paramLabel = "P", arity = "0..1", fallbackValue = "" + DashboardCommand.DEFAULT_PORT,
+            description = "also serve the live page (bin/nona dashboard) on http://localhost:P/ and print its URL "
+                    + "(P defaults to " + DashboardCommand.DEFAULT_PORT + "; 0 for any free port)")
+    Integer dashboardPort;
+
     @Override
     public Integer call() throws Exception {
         if (seconds < 4) {
             throw new IllegalArgumentException("seconds (" + seconds + ") must be >= 4");
         }
-        DemoSummary summary = new Demo(DemoScenario.standard(Duration.ofSeconds(seconds)), System.err, metricsPort).run();
+        DemoSummary summary = new Demo(DemoScenario.standard(Duration.ofSeconds(seconds)), System.err, metricsPort)
+                .withDashboard(dashboardPort).run();
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
         String text = json.writeValueAsString(summary);

@@ -13,7 +13,7 @@ final class RateSeries {
     private final int horizonSeconds;
     /** second (epoch) -> key -> count */
     private final TreeMap<Long, Map<String, Long>> buckets = new TreeMap<>();
-    private long newestSecond = Long.MIN_VALUE;
+    private long newestSecond;
 
     RateSeries(int horizonSeconds) {
         if (horizonSeconds < 1) {
@@ -24,11 +24,12 @@ final class RateSeries {
 
     void add(String key, long eventTimeMillis, long count) {
         long second = Math.floorDiv(eventTimeMillis, 1000L);
-        if (second <= newestSecond - horizonSeconds) {
+        boolean first = buckets.isEmpty();
+        if (!first && second <= newestSecond - horizonSeconds) {
             return; // older than the horizon: a late record does not move the chart
         }
         buckets.computeIfAbsent(second, s -> new TreeMap<>()).merge(key, count, Long::sum);
-        if (second > newestSecond) {
+        if (first || second > newestSecond) {
             newestSecond = second;
             buckets.headMap(newestSecond - horizonSeconds, true).clear();
         }

@@ -150,7 +150,9 @@ function renderTables(s) {
     host.replaceChildren(el("p", { class: "note" }, "no table published yet"));
     return;
   }
-  host.replaceChildren(...s.tables.map((t, i) => renderTable(t, i === 0 ? "current" : "previous")));
+  const cards = s.tables.map((t, i) => renderTable(t, i === 0 ? "current" : "previous"));
+  if (cards.length === 1) cards.push(el("p", { class: "note" }, "no previous table: the controller has published one table (re-solved tables that do not beat it are rejected, see the events)"));
+  host.replaceChildren(...cards);
 }
 
 function renderEvents(s) {

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The live page in a real browser while {@code nona demo --dashboard} runs (a real KRaft broker, the controller on a
- * MiniCluster, a rate shift at half time): once the page shows a table replaced after drift, headless Chromium
+ * MiniCluster, a rate shift at half time): once the page shows decisions for every model and a drift event, headless Chromium
  * renders it, and the numbers in its DOM (current table version, decisions per model, servers) must equal what the
  * topics hold up to the offsets the page says it has read. Saves a screenshot to {@code target/dashboard.png} (and to
  * the path in the system property {@code dashboard.screenshot}, e.g. {@code docs/images/dashboard.png}).
@@ -66,7 +66,7 @@ final class DashboardPageIT {
                 .setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
                 .execute("demo", "--seconds", "50", "--dashboard=" + port));
 
-        JsonNode state = awaitDriftAndTwoTables(url, demo);
+        JsonNode state = awaitDecisionsAndDrift(url, demo);
         String bootstrap = state.path("bootstrap").asText();
 
         String dom = chromium.dumpDom(url);
@@ -80,9 +80,10 @@ final class DashboardPageIT {
                 assertThat(n).isPositive());
         assertThat(pageDecisions).as("decisions per model in placement-decisions up to the page's offsets")
                 .isEqualTo(topics.decisions);
-        assertThat(pageVersion).as("current table version").isGreaterThanOrEqualTo(2).isEqualTo(topics.maxTableVersion);
+        assertThat(pageVersion).as("current table version").isPositive().isEqualTo(topics.maxTableVersion);
         assertThat(pageServers).as("servers").hasSize(4).isEqualTo(topics.servers);
-        assertThat(dom).contains("previous table: version", "drained: needs operator commands", "DRIFT_DETECTED");
+        assertThat(dom).contains("current table: version " + pageVersion, "drained: needs operator commands",
+                "DRIFT_DETECTED");
 
         Path png = Path.of("target", "dashboard.png");
         chromium.screenshot(url, png, 1400, 2000);
@@ -96,19 +97,22 @@ final class DashboardPageIT {
         assertThat(demo.get(5, TimeUnit.MINUTES)).as("demo exit; stdout: " + out + "; stderr: " + err).isZero();
     }
 
-    /** The page's state once it has a table replaced after a drift event (the demo's rates shift at half time). */
-    private JsonNode awaitDriftAndTwoTables(String url, CompletableFuture<Integer> demo) throws Exception {
+    /**
+     * The page's state once it has a table, decisions for the five models and a drift event (the demo's rates shift
+     * at half time; whether the re-solved table is published or rejected is the controller's call).
+     */
+    private JsonNode awaitDecisionsAndDrift(String url, CompletableFuture<Integer> demo) throws Exception {
         while (!demo.isDone()) {
             JsonNode s = stateOrNull(url);
-            if (s != null && s.path("tables").size() == 2 && s.path("models").size() == 5
+            if (s != null && s.path("tables").size() >= 1 && s.path("models").size() == 5
                     && s.path("marks").findValuesAsText("kind").contains("DRIFT_DETECTED")) {
                 return s;
             }
             Thread.sleep(POLL.toMillis());
         }
         JsonNode last = stateOrNull(url);
-        return fail("the demo ended (exit " + demo.get() + ") before the page showed drift and two tables; last state: "
-                + last);
+        return fail("the demo ended (exit " + demo.get() + ") before the page showed a table, five models and drift; "
+                + "last state: " + last);
     }
 
     private JsonNode stateOrNull(String url) throws InterruptedException {

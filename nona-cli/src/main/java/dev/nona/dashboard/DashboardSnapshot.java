@@ -76,12 +76,14 @@ public record DashboardSnapshot(String bootstrap, long generatedAt, Map<String, 
      * @param id              the server
      * @param state           {@code up}, {@code down} (its report says so) or {@code silent} (no report within the
      *                        liveness timeout)
-     * @param stagesPerSecond stages placed on it per second over the last full seconds of event time
+     * @param stagesPerSecond   stages (tasks) placed on it per second over the last full seconds of event time
+     * @param requestsPerSecond requests with at least one stage on it, per second, over the same seconds
      * @param ongoingRequests as last reported
      * @param warmModels      models it holds warm, as last reported
      * @param lastReportAt    when its last report was sent (the record's timestamp), epoch milliseconds
      */
-    public record ServerView(String id, String state, double stagesPerSecond, int ongoingRequests,
+    public record ServerView(String id, String state, double stagesPerSecond, double requestsPerSecond,
+            int ongoingRequests,
             List<String> warmModels, long lastReportAt) {}
 
     /** A controller event, with its details. */

@@ -17,8 +17,10 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -39,6 +41,7 @@ public final class DashboardState {
     private final Duration livenessTimeout;
     private final RateSeries modelRates = new RateSeries(HORIZON_SECONDS);
     private final RateSeries serverStages = new RateSeries(RATE_SECONDS + 2);
+    private final RateSeries serverRequests = new RateSeries(RATE_SECONDS + 2);
     private final Map<String, Long> decisions = new TreeMap<>();
     private final Map<String, Double> predictedJct = new TreeMap<>();
     private final Map<String, long[]> outcomes = new TreeMap<>(); // model -> {outcomes, ok}
@@ -69,9 +72,12 @@ public final class DashboardState {
         count("decisions");
         decisions.merge(d.model(), 1L, Long::sum);
         modelRates.add(d.model(), d.eventTime(), 1);
+        Set<String> servers = new HashSet<>();
         for (StageAssignment s : d.stages()) {
             serverStages.add(s.server(), d.eventTime(), 1);
+            servers.add(s.server());
         }
+        servers.forEach(server -> serverRequests.add(server, d.eventTime(), 1));
         predictedJct.put(d.model(), d.predictedJctSeconds());
     }
 
@@ -157,8 +163,8 @@ public final class DashboardState {
         return new DashboardSnapshot(bootstrap, nowMillis, new TreeMap<>(positions), new TreeMap<>(totals),
                 models(newestFirst.isEmpty() ? null : newestFirst.get(0)),
                 new DashboardSnapshot.Chart(modelRates.seconds(), modelRates.perKey()), new ArrayList<>(marks),
-                newestFirst, ServerViews.of(telemetry, reportTimes, serverStages.meanPerSecond(RATE_SECONDS), nowMillis,
-                        livenessTimeout),
+                newestFirst, ServerViews.of(telemetry, reportTimes, serverStages.meanPerSecond(RATE_SECONDS),
+                        serverRequests.meanPerSecond(RATE_SECONDS), nowMillis, livenessTimeout),
                 ServerViews.DRAINED_PLACEHOLDER, new ArrayList<>(events));
     }
 

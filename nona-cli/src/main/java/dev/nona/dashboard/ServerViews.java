@@ -22,20 +22,22 @@ final class ServerViews {
     private ServerViews() {}
 
     static List<ServerView> of(Map<String, ServerTelemetry> reports, Map<String, Long> reportTimes,
-            Map<String, Double> stagesPerSecond, long nowMillis, Duration livenessTimeout) {
+            Map<String, Double> stagesPerSecond, Map<String, Double> requestsPerSecond, long nowMillis,
+            Duration livenessTimeout) {
         TreeSet<String> ids = new TreeSet<>(reports.keySet());
         ids.addAll(stagesPerSecond.keySet());
         List<ServerView> out = new ArrayList<>();
         for (String id : ids) {
             ServerTelemetry t = reports.get(id);
-            double load = stagesPerSecond.getOrDefault(id, 0.0);
+            double stages = stagesPerSecond.getOrDefault(id, 0.0);
+            double requests = requestsPerSecond.getOrDefault(id, 0.0);
             if (t == null) {
-                out.add(new ServerView(id, "silent", load, 0, List.of(), 0L)); // stages placed, never heard from
+                out.add(new ServerView(id, "silent", stages, requests, 0, List.of(), 0L)); // placed on, never heard
                 continue;
             }
             long at = reportTimes.get(id);
             String state = !t.up() ? "down" : nowMillis - at > livenessTimeout.toMillis() ? "silent" : "up";
-            out.add(new ServerView(id, state, load, t.ongoingRequests(),
+            out.add(new ServerView(id, state, stages, requests, t.ongoingRequests(),
                     t.cachedModels().stream().map(CachedModel::model).sorted().toList(), at));
         }
         return out;

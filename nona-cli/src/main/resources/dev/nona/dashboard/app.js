@@ -65,7 +65,7 @@ function renderRates(s) {
     if (rateChart !== null) rateChart.destroy();
     rateKeys = keys.join();
     rateChart = new uPlot({
-      width, height: 240, plugins: [markPlugin()],
+      width, height: 240, plugins: [markPlugin()], legend: { live: false },
       scales: { x: { time: true } },
       axes: [{}, { label: "requests/s" }],
       series: [{}, ...keys.map((k, i) => ({ label: k, stroke: COLORS[i % COLORS.length], width: 1.5 }))],
@@ -87,11 +87,11 @@ function renderJct(s) {
     jctKeys = models.join();
     const bars = side => uPlot.paths.bars({ size: [0.35, 40], align: side });
     jctChart = new uPlot({
-      width, height: 180,
+      width, height: 180, legend: { live: false },
       scales: { x: { time: false, range: (u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
       axes: [{ values: (u, splits) => splits.map(v => Number.isInteger(v) ? (models[v] || "") : ""), splits: () => models.map((_, i) => i) },
              { label: "JCT (ms)" }],
-      series: [{}, { label: "predicted", fill: "#4a78c2", stroke: "#4a78c2", paths: bars(-1), points: { show: false } },
+      series: [{ label: "model" }, { label: "predicted", fill: "#4a78c2", stroke: "#4a78c2", paths: bars(-1), points: { show: false } },
                    { label: "observed", fill: "#d1603d", stroke: "#d1603d", paths: bars(1), points: { show: false } }],
     }, data, host);
   } else {
@@ -115,7 +115,8 @@ function renderServers(s) {
   fill(document.querySelector("#servers tbody"), s.servers.map(v => el("tr", { "data-server": v.id },
     el("td", {}, v.id),
     el("td", {}, el("span", { class: "state " + v.state }, v.state)),
-    el("td", { class: "stages" }, num(v.stagesPerSecond, 1)),
+    el("td", { class: "stages" }, num(v.stagesPerSecond, 0)),
+    el("td", { class: "requests" }, num(v.requestsPerSecond, 1)),
     el("td", {}, v.ongoingRequests),
     el("td", { class: "text" }, v.warmModels.join(", ")))));
   document.getElementById("drained").textContent = s.drained;
@@ -124,11 +125,14 @@ function renderServers(s) {
 function renderTable(t, role) {
   const card = el("div", { class: "table-card", "data-role": role, "data-version": t.version },
     el("h3", {}, role + " table: version " + t.version + (t.fallback ? " (fallback)" : "")),
-    el("div", { class: "meta" }, "published " + time(t.createdAt) + " · cause: " + t.cause
-      + " · link load ρ " + num(t.linkLoad, 3)));
+    el("div", { class: "meta", title: t.cause }, "published " + time(t.createdAt) + " · cause: "
+      + (t.cause.length > 100 ? t.cause.substring(0, 97) + "…" : t.cause) + " · link load ρ " + num(t.linkLoad, 3)));
   for (const m of t.models) {
     const box = el("div", { class: "model" }, el("span", { class: "name" }, m.name),
       " at " + num(m.ratePerSecond, 1) + " req/s, predicted JCT " + ms(m.predictedJctSeconds) + " ms");
+    if (m.subgraphs.length === 0 && !t.fallback) {
+      box.append(el("div", { class: "choice" }, el("div", {}), el("div", { class: "parts" }, "no subgraph to split: the DAG contracts to one part")));
+    }
     m.subgraphs.forEach((g, i) => {
       for (const c of g.choices) {
         const parts = c.parts.map(p => "[" + p.join(" ") + "]").join(" ");

@@ -46,6 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class DashboardPageIT {
     private static final Duration POLL = Duration.ofMillis(500);
+    private static final int DEMO_SECONDS = 40;
+    private static final int SPAN_SECONDS = 28;
     private static final Pattern TABLE_VERSION = Pattern.compile("<span id=\"table-version\">(\\d+)</span>");
     private static final Pattern MODEL_ROW = Pattern.compile(
             "<tr data-model=\"([^\"]+)\"><td>[^<]*</td><td class=\"decisions\">(\\d+)</td>");
@@ -64,7 +66,7 @@ final class DashboardPageIT {
         StringWriter err = new StringWriter();
         CompletableFuture<Integer> demo = CompletableFuture.supplyAsync(() -> NonaCli.commandLine()
                 .setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-                .execute("demo", "--seconds", "50", "--dashboard=" + port));
+                .execute("demo", "--seconds", String.valueOf(DEMO_SECONDS), "--dashboard=" + port));
 
         JsonNode state = awaitDecisionsAndDrift(url, demo);
         String bootstrap = state.path("bootstrap").asText();
@@ -82,6 +84,7 @@ final class DashboardPageIT {
                 .isEqualTo(topics.decisions);
         assertThat(pageVersion).as("current table version").isPositive().isEqualTo(topics.maxTableVersion);
         assertThat(pageServers).as("servers").hasSize(4).isEqualTo(topics.servers);
+        assertThat(dom).as("a server's requests/s").containsPattern("<td class=\"requests\">[1-9]");
         assertThat(dom).contains("current table: version " + pageVersion, "drained: needs operator commands",
                 "DRIFT_DETECTED");
 
@@ -98,13 +101,15 @@ final class DashboardPageIT {
     }
 
     /**
-     * The page's state once it has a table, decisions for the five models and a drift event (the demo's rates shift
-     * at half time; whether the re-solved table is published or rejected is the controller's call).
+     * The page's state once it has a table, decisions for the five models, a drift event and {@link #SPAN_SECONDS}
+     * seconds of rates: past the demo's rate shift at half time (whether the re-solved table is published or
+     * rejected is the controller's call).
      */
     private JsonNode awaitDecisionsAndDrift(String url, CompletableFuture<Integer> demo) throws Exception {
         while (!demo.isDone()) {
             JsonNode s = stateOrNull(url);
             if (s != null && s.path("tables").size() >= 1 && s.path("models").size() == 5
+                    && s.path("rates").path("seconds").size() >= SPAN_SECONDS
                     && s.path("marks").findValuesAsText("kind").contains("DRIFT_DETECTED")) {
                 return s;
             }

@@ -54,9 +54,12 @@ final class DashboardStateTest {
         assertThat(s.rates().seconds()).hasSize(7).first().isEqualTo(T0 / 1000);
         assertThat(s.rates().values().get("resnet18")).containsOnly(1L).hasSize(7);
         assertThat(s.totals()).containsEntry("decisions", 35L);
-        // every decision has two stages, on server-0 and server-1
+        // every decision has three stages: one on server-0, two on server-1
         assertThat(s.servers()).extracting(ServerView::id).containsExactly("server-0", "server-1");
         assertThat(s.servers().get(0).stagesPerSecond()).isEqualTo(5.0);
+        assertThat(s.servers().get(0).requestsPerSecond()).isEqualTo(5.0);
+        assertThat(s.servers().get(1).stagesPerSecond()).isEqualTo(10.0);
+        assertThat(s.servers().get(1).requestsPerSecond()).isEqualTo(5.0);
     }
 
     @Test
@@ -154,7 +157,7 @@ final class DashboardStateTest {
 
     private static PlacementDecision decision(String id, String model, long eventTime, double jct) {
         return PlacementDecision.of(id, model, "t", 1, false, List.of(new StageAssignment("a", "server-0"),
-                new StageAssignment("b", "server-1")), jct, eventTime);
+                new StageAssignment("b", "server-1"), new StageAssignment("c", "server-1")), jct, eventTime);
     }
 
     private static ServerTelemetry report(String id, boolean up, String... warm) {

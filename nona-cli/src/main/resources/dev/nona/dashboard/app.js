@@ -58,7 +58,8 @@ function markPlugin() {
 function renderRates(s) {
   const host = document.getElementById("rate-chart");
   const keys = Object.keys(s.rates.values);
-  const data = [s.rates.seconds, ...keys.map(k => s.rates.values[k])];
+  // The newest second is still filling: leave it out rather than draw every line dropping at the end.
+  const data = [s.rates.seconds, ...keys.map(k => s.rates.values[k])].map(a => a.slice(0, -1));
   marks = s.marks;
   const width = Math.max(300, host.clientWidth - 4);
   if (rateChart === null || rateKeys !== keys.join()) {

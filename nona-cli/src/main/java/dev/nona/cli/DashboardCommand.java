@@ -2,7 +2,10 @@ package dev.nona.cli;
 
 import dev.nona.controller.ControllerOptions;
 import dev.nona.dashboard.Dashboard;
+import dev.nona.topics.admin.KafkaClientConfig;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.apache.flink.util.TimeUtils;
@@ -12,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code nona dashboard --bootstrap HOST:PORT [--port P] [--host H] [--liveness-timeout D]}: serves the live page
+ * {@code nona dashboard --bootstrap HOST:PORT [--config FILE] [--port P] [--host H] [--liveness-timeout D]}: serves the live page
  * (see {@link Dashboard}) until interrupted. Prints {@code {"url": ...}} on stdout once it serves.
  */
 @Command(name = "dashboard", mixinStandardHelpOptions = true,
@@ -26,6 +29,10 @@ final class DashboardCommand implements Callable<Integer> {
 
     @Option(names = "--bootstrap", required = true, description = "Kafka bootstrap servers, HOST:PORT[,HOST:PORT...]")
     String bootstrap;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Kafka client properties passed to the consumer as-is (security.protocol, sasl.*, ssl.*, ...)")
+    Path config;
 
     @Option(names = "--port", paramLabel = "P", defaultValue = "" + DEFAULT_PORT,
             description = "HTTP port of the page (default: ${DEFAULT-VALUE}; 0 for any free port)")
@@ -45,7 +52,8 @@ final class DashboardCommand implements Callable<Integer> {
         Duration liveness = livenessTimeout == null ? ControllerOptions.CLUSTER_LIVENESS_TIMEOUT.defaultValue()
                 : parseDuration(livenessTimeout);
         CountDownLatch stopped = new CountDownLatch(1);
-        try (Dashboard dashboard = Dashboard.start(bootstrap, host, port, liveness)) {
+        Properties client = KafkaClientConfig.load(config, bootstrap);
+        try (Dashboard dashboard = Dashboard.start(bootstrap, client, host, port, liveness)) {
             Thread hook = new Thread(stopped::countDown, "nona-dashboard-stop");
             Runtime.getRuntime().addShutdownHook(hook);
             spec.commandLine().getOut().println("{\"url\":\"" + dashboard.url() + "\"}");

@@ -2,6 +2,7 @@ package dev.nona.dashboard;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Properties;
 
 /**
  * The live page, running: a {@link TopicFeed} reading the controller's topics into a {@link DashboardState} and a
@@ -31,10 +32,19 @@ public final class Dashboard implements AutoCloseable {
      */
     public static Dashboard start(String bootstrap, String host, int port, Duration livenessTimeout)
             throws IOException {
+        return start(bootstrap, new Properties(), host, port, livenessTimeout);
+    }
+
+    /**
+     * Starts reading {@code bootstrap}'s topics, with further Kafka client settings (a secured cluster's
+     * {@code security.protocol}, {@code sasl.*}, {@code ssl.*}), and serving the page.
+     */
+    public static Dashboard start(String bootstrap, Properties client, String host, int port,
+            Duration livenessTimeout) throws IOException {
         DashboardState state = new DashboardState(bootstrap, livenessTimeout);
         DashboardServer server = new DashboardServer(host, port, state::snapshot);
         try {
-            return new Dashboard(state, new TopicFeed(bootstrap, state).start(), server, host);
+            return new Dashboard(state, new TopicFeed(bootstrap, client, state).start(), server, host);
         } catch (RuntimeException e) {
             server.close();
             throw e;

@@ -49,8 +49,14 @@ final class TopicFeed implements Runnable, AutoCloseable {
     private final Thread thread = new Thread(this, "nona-dashboard-feed");
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
-    TopicFeed(String bootstrap, DashboardState state) {
+    /**
+     * @param bootstrap {@code HOST:PORT[,...]}
+     * @param client    further Kafka client settings passed through (security.protocol, sasl.*, ssl.*, ...)
+     * @param state     where the records go
+     */
+    TopicFeed(String bootstrap, Properties client, DashboardState state) {
         Properties p = ClientProperties.readCommittedConsumer(bootstrap, "nona-dashboard-" + UUID.randomUUID());
+        client.forEach(p::putIfAbsent);
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(Topics.TABLE_MAX_BYTES));
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "nona-dashboard");
         this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());

@@ -23,6 +23,12 @@ final class DashboardCommandTest {
     }
 
     @Test
+    void missingConfigFile_isAOneLineErrorNamingIt() {
+        assertThat(cli.run("dashboard", "--bootstrap", "localhost:9092", "--config", "no-such.properties")).isNotZero();
+        assertThat(cli.err().strip()).isEqualTo("nona: config file (no-such.properties) does not exist");
+    }
+
+    @Test
     void noBootstrap_isAMissingOption() {
         assertThat(cli.run("dashboard")).isNotZero();
         assertThat(cli.err()).contains("--bootstrap");

@@ -35,8 +35,11 @@ final class HeadlessChromium {
     static HeadlessChromium require(Path profile) {
         Optional<Path> found = find();
         if (found.isEmpty()) {
-            String msg = "no headless Chromium: none of " + NAMES + " is on the PATH and NONA_CHROMIUM is not set "
-                    + "(Debian: apt-get install -y chromium)";
+            String explicit = System.getenv("NONA_CHROMIUM");
+            String msg = "no headless Chromium: " + (explicit == null || explicit.isBlank()
+                    ? "none of " + NAMES + " is on the PATH and NONA_CHROMIUM is not set"
+                    : "NONA_CHROMIUM (" + explicit + ") is not an executable file")
+                    + " (Debian: apt-get install -y chromium)";
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 fail(msg + "; CI=true, so the browser test must run (.ci/run installs it)");
             }

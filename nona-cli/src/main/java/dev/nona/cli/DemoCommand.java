@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code nona demo [--seconds S] [--summary-json FILE] [--metrics-port P] [--baseline POLICY] [--slow-server ID:FACTOR]...
+ * {@code nona demo [--seconds S] [--summary-json FILE] [--metrics-port P] [--dashboard[=P]] [--baseline POLICY] [--slow-server ID:FACTOR]...
  * [--silence-server ID:AT]...}:
  * starts a real Kafka broker, creates the topics, runs the controller on a local MiniCluster and the executor twin
  * (which executes the decisions and publishes the servers' telemetry and the outcomes), publishes requests for the
@@ -51,6 +51,11 @@ final class DemoCommand implements Callable<Integer> {
                     + "spark-fair, local, jsq, p2c) and report its observed JCT (default: ${DEFAULT-VALUE})")
     String baseline;
 
+    @Option(names = "--dashboard", paramLabel = "P", arity = "0..1", fallbackValue = "" + DashboardCommand.DEFAULT_PORT,
+            description = "also serve the live page (bin/nona dashboard) on http://localhost:P/ and print its URL "
+                    + "(P defaults to " + DashboardCommand.DEFAULT_PORT + "; 0 for any free port)")
+    Integer dashboardPort;
+
     @Override
     public Integer call() throws Exception {
         if (seconds < 4) {
@@ -58,7 +63,8 @@ final class DemoCommand implements Callable<Integer> {
         }
         DemoScenario scenario = DemoScenario.standard(Duration.ofSeconds(seconds));
         TwinOptions twin = Demo.twinOptions(scenario, faults.slow(), faults.silence());
-        DemoSummary summary = new Demo(scenario, twin, baseline, System.err, metricsPort).run();
+        DemoSummary summary = new Demo(scenario, twin, baseline, System.err, metricsPort).withDashboard(dashboardPort)
+                .run();
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
         String text = json.writeValueAsString(summary);

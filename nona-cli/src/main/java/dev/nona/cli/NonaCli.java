@@ -26,6 +26,7 @@ public final class NonaCli implements Runnable {
             new BenchCommand(),
             new DemoCommand(),
             new ExecutorCommand(),
+            new DashboardCommand(),
         };
     }
 

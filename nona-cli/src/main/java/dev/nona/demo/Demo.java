@@ -3,6 +3,8 @@ package dev.nona.demo;
 import dev.nona.controller.ControllerConfig;
 import dev.nona.controller.ControllerEnvironment;
 import dev.nona.controller.ControllerJob;
+import dev.nona.controller.ControllerOptions;
+import dev.nona.dashboard.Dashboard;
 import dev.nona.local.LocalJobs;
 import dev.nona.local.LocalKafkaBroker;
 import dev.nona.local.PrometheusReporterSettings;
@@ -50,6 +52,7 @@ public final class Demo {
     private final String baselinePolicy;
     private final PrintStream view;
     private final int metricsPort;
+    private Integer dashboardPort;
 
     public Demo(DemoScenario scenario, PrintStream view) {
         this(scenario, twinOptions(scenario, Map.of(), Map.of()), "spark-fair", view, 0);
@@ -88,6 +91,12 @@ public final class Demo {
                 slow, silence);
     }
 
+    /** Also serves the live page ({@link Dashboard}) on {@code port} (0: any free one) when not null. */
+    public Demo withDashboard(Integer port) {
+        this.dashboardPort = port;
+        return this;
+    }
+
     public DemoSummary run() throws Exception {
         quietFrameworkLogs();
         Path work = Files.createTempDirectory("nona-demo-");
@@ -100,7 +109,8 @@ public final class Demo {
                         + faults());
                 JobClient controller = startController(broker.bootstrapServers(), work);
                 view.println("nona demo: controller job " + controller.getJobID() + " running on a local MiniCluster");
-                try (DemoWatcher watcher = new DemoWatcher(broker.bootstrapServers()).start();
+                try (Dashboard dashboard = startDashboard(broker.bootstrapServers());
+                        DemoWatcher watcher = new DemoWatcher(broker.bootstrapServers()).start();
                         DemoPublisher publisher = new DemoPublisher(broker.bootstrapServers(), scenario, new DemoCounters())) {
                     return drive(publisher, watcher, controller, twin);
                 } finally {
@@ -213,6 +223,16 @@ public final class Demo {
         } catch (InterruptedException done) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private Dashboard startDashboard(String bootstrap) throws Exception {
+        if (dashboardPort == null) {
+            return null;
+        }
+        Dashboard dashboard = Dashboard.start(bootstrap, "localhost", dashboardPort,
+                ControllerOptions.CLUSTER_LIVENESS_TIMEOUT.defaultValue());
+        view.println("nona demo: dashboard on " + dashboard.url());
+        return dashboard;
     }
 
     private void createTopics(String bootstrap) throws Exception {

@@ -1,0 +1,45 @@
+package dev.nona.dashboard;
+
+import dev.nona.dashboard.DashboardSnapshot.ServerView;
+import dev.nona.topics.record.CachedModel;
+import dev.nona.topics.record.ServerTelemetry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The servers as the page shows them. A server is {@code down} when its last report says so, {@code silent} when
+ * its last report was sent (the Kafka record's timestamp) longer than the liveness timeout ago, else {@code up}.
+ * The controller judges silence on its own processing-time clock; the record timestamp is the dashboard's nearest
+ * equivalent that does not call every report fresh while it catches up on a topic's history.
+ */
+final class ServerViews {
+    /** Drained servers come from operator commands, which the dashboard does not read yet. */
+    static final String DRAINED_PLACEHOLDER = "drained: needs operator commands";
+
+    private ServerViews() {}
+
+    static List<ServerView> of(Map<String, ServerTelemetry> reports, Map<String, Long> reportTimes,
+            Map<String, Double> stagesPerSecond, Map<String, Double> requestsPerSecond, long nowMillis,
+            Duration livenessTimeout) {
+        TreeSet<String> ids = new TreeSet<>(reports.keySet());
+        ids.addAll(stagesPerSecond.keySet());
+        List<ServerView> out = new ArrayList<>();
+        for (String id : ids) {
+            ServerTelemetry t = reports.get(id);
+            double stages = stagesPerSecond.getOrDefault(id, 0.0);
+            double requests = requestsPerSecond.getOrDefault(id, 0.0);
+            if (t == null) {
+                out.add(new ServerView(id, "silent", stages, requests, 0, List.of(), 0L)); // placed on, never heard
+                continue;
+            }
+            long at = reportTimes.get(id);
+            String state = !t.up() ? "down" : nowMillis - at > livenessTimeout.toMillis() ? "silent" : "up";
+            out.add(new ServerView(id, state, stages, requests, t.ongoingRequests(),
+                    t.cachedModels().stream().map(CachedModel::model).sorted().toList(), at));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,204 @@
+package dev.nona.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nona.cli.NonaCli;
+import dev.nona.local.FreePorts;
+import dev.nona.topics.Topics;
+import dev.nona.topics.client.ClientProperties;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.PlacementTableRecord;
+import dev.nona.topics.serde.JsonSerde;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The live page in a real browser while {@code nona demo --dashboard} runs (a real KRaft broker, the controller on a
+ * MiniCluster, a rate shift at half time): once the page shows decisions for every model and a drift event, headless Chromium
+ * renders it, and the numbers in its DOM (current table version, decisions per model, servers) must equal what the
+ * topics hold up to the offsets the page says it has read. Saves a screenshot to {@code target/dashboard.png} (and to
+ * the path in the system property {@code dashboard.screenshot}, e.g. {@code docs/images/dashboard.png}).
+ */
+final class DashboardPageIT {
+    private static final Duration POLL = Duration.ofMillis(500);
+    private static final int DEMO_SECONDS = 40;
+    private static final int SPAN_SECONDS = 28;
+    private static final Pattern TABLE_VERSION = Pattern.compile("<span id=\"table-version\">(\\d+)</span>");
+    private static final Pattern MODEL_ROW = Pattern.compile(
+            "<tr data-model=\"([^\"]+)\"><td>[^<]*</td><td class=\"decisions\">(\\d+)</td>");
+    private static final Pattern SERVER_ROW = Pattern.compile("<tr data-server=\"([^\"]+)\">");
+    private static final Pattern POSITION = Pattern.compile("<li data-tp=\"([^\"]+)-(\\d+)\">[^<]* (\\d+)</li>");
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final ObjectMapper json = new ObjectMapper();
+
+    @Test
+    void page_duringTheDemo_showsWhatTheTopicsHold(@TempDir Path tmp) throws Exception {
+        HeadlessChromium chromium = HeadlessChromium.require(Files.createDirectories(tmp.resolve("profile")));
+        int port = FreePorts.next();
+        String url = "http://localhost:" + port + "/";
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CompletableFuture<Integer> demo = CompletableFuture.supplyAsync(() -> NonaCli.commandLine()
+                .setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+                .execute("demo", "--seconds", String.valueOf(DEMO_SECONDS), "--dashboard=" + port));
+
+        JsonNode state = awaitDecisionsAndDrift(url, demo);
+        String bootstrap = state.path("bootstrap").asText();
+
+        String dom = chromium.dumpDom(url);
+        Map<TopicPartition, Long> positions = positions(dom);
+        Map<String, Long> pageDecisions = groups(MODEL_ROW, dom);
+        long pageVersion = Long.parseLong(single(TABLE_VERSION, dom));
+        Set<String> pageServers = new TreeSet<>(groups(SERVER_ROW, dom).keySet());
+        TopicCounts topics = read(bootstrap, positions);
+
+        assertThat(pageDecisions).as("decisions per model on the page").hasSize(5).allSatisfy((m, n) ->
+                assertThat(n).isPositive());
+        assertThat(pageDecisions).as("decisions per model in placement-decisions up to the page's offsets")
+                .isEqualTo(topics.decisions);
+        assertThat(pageVersion).as("current table version").isPositive().isEqualTo(topics.maxTableVersion);
+        assertThat(pageServers).as("servers").hasSize(4).isEqualTo(topics.servers);
+        assertThat(dom).as("a server's requests/s").containsPattern("<td class=\"requests\">[1-9]");
+        assertThat(dom).contains("current table: version " + pageVersion, "drained: needs operator commands",
+                "DRIFT_DETECTED");
+
+        Path png = Path.of("target", "dashboard.png");
+        chromium.screenshot(url, png, 1400, 2000);
+        assertThat(Files.readAllBytes(png)).startsWith(0x89, 'P', 'N', 'G').hasSizeGreaterThan(20_000);
+        String copy = System.getProperty("dashboard.screenshot");
+        if (copy != null && !copy.isBlank()) {
+            Files.createDirectories(Path.of(copy).toAbsolutePath().getParent());
+            Files.copy(png, Path.of(copy), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+
+        assertThat(demo.get(5, TimeUnit.MINUTES)).as("demo exit; stdout: " + out + "; stderr: " + err).isZero();
+    }
+
+    /**
+     * The page's state once it has a table, decisions for the five models, a drift event and {@link #SPAN_SECONDS}
+     * seconds of rates: past the demo's rate shift at half time (whether the re-solved table is published or
+     * rejected is the controller's call).
+     */
+    private JsonNode awaitDecisionsAndDrift(String url, CompletableFuture<Integer> demo) throws Exception {
+        while (!demo.isDone()) {
+            JsonNode s = stateOrNull(url);
+            if (s != null && s.path("tables").size() >= 1 && s.path("models").size() == 5
+                    && s.path("rates").path("seconds").size() >= SPAN_SECONDS
+                    && s.path("marks").findValuesAsText("kind").contains("DRIFT_DETECTED")) {
+                return s;
+            }
+            Thread.sleep(POLL.toMillis());
+        }
+        JsonNode last = stateOrNull(url);
+        return fail("the demo ended (exit " + demo.get() + ") before the page showed a table, five models and drift; "
+                + "last state: " + last);
+    }
+
+    private JsonNode stateOrNull(String url) throws InterruptedException {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url + "api/state"))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? json.readTree(r.body()) : null;
+        } catch (java.io.IOException notYet) {
+            return null; // the demo has not started the dashboard yet
+        }
+    }
+
+    private record TopicCounts(Map<String, Long> decisions, long maxTableVersion, Set<String> servers) {}
+
+    /** What the topics hold before the page's offsets, read as the dashboard reads them (read_committed). */
+    private static TopicCounts read(String bootstrap, Map<TopicPartition, Long> until) {
+        JsonSerde<PlacementDecision> decisions = JsonSerde.forTopic(Topics.PLACEMENT_DECISIONS);
+        JsonSerde<PlacementTableRecord> tables = JsonSerde.forTopic(Topics.PLACEMENT_TABLES);
+        Map<String, Long> perModel = new TreeMap<>();
+        Set<String> servers = new TreeSet<>();
+        long maxVersion = -1;
+        var props = ClientProperties.readCommittedConsumer(bootstrap, null);
+        props.put("max.partition.fetch.bytes", String.valueOf(Topics.TABLE_MAX_BYTES));
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            c.assign(until.keySet());
+            c.seekToBeginning(until.keySet());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (until.entrySet().stream().anyMatch(e -> c.position(e.getKey()) < e.getValue())) {
+                if (System.nanoTime() > deadline) {
+                    fail("could not read the topics up to the page's offsets " + until + " within 60 s");
+                }
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                    if (r.offset() >= until.get(tp)) {
+                        continue;
+                    }
+                    if (r.topic().equals(Topics.PLACEMENT_DECISIONS.name())) {
+                        perModel.merge(decisions.parse(r.value()).value().model(), 1L, Long::sum);
+                    } else if (r.topic().equals(Topics.PLACEMENT_TABLES.name())) {
+                        maxVersion = Math.max(maxVersion, tables.parse(r.value()).value().version());
+                    } else {
+                        servers.add(new String(r.key(), java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                }
+            }
+        }
+        return new TopicCounts(perModel, maxVersion, servers);
+    }
+
+    private static Map<TopicPartition, Long> positions(String dom) {
+        Map<TopicPartition, Long> out = new HashMap<>();
+        Matcher m = POSITION.matcher(dom);
+        while (m.find()) {
+            String topic = m.group(1);
+            if (topic.equals(Topics.PLACEMENT_DECISIONS.name()) || topic.equals(Topics.PLACEMENT_TABLES.name())
+                    || topic.equals(Topics.CLUSTER_TELEMETRY.name())) {
+                out.put(new TopicPartition(topic, Integer.parseInt(m.group(2))), Long.parseLong(m.group(3)));
+            }
+        }
+        assertThat(out.keySet()).as("partitions the page has read, in its DOM")
+                .extracting(TopicPartition::topic).contains(Topics.PLACEMENT_DECISIONS.name(),
+                        Topics.PLACEMENT_TABLES.name(), Topics.CLUSTER_TELEMETRY.name());
+        return out;
+    }
+
+    /** Group 1 to group 2 (as a number, or 0 when the pattern has one group) of every match. */
+    private static Map<String, Long> groups(Pattern p, String dom) {
+        Map<String, Long> out = new TreeMap<>();
+        Matcher m = p.matcher(dom);
+        while (m.find()) {
+            out.put(m.group(1), m.groupCount() > 1 ? Long.parseLong(m.group(2)) : 0L);
+        }
+        return out;
+    }
+
+    private static String single(Pattern p, String dom) {
+        Matcher m = p.matcher(dom);
+        if (!m.find()) {
+            fail("the page shows no " + p + " in its DOM:\n" + dom);
+        }
+        return m.group(1);
+    }
+}

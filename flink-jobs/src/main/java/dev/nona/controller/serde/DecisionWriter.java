@@ -1,6 +1,8 @@
 package dev.nona.controller.serde;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.nona.topics.record.DecisionExplanation;
+import dev.nona.topics.record.DecisionPart;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.StageAssignment;
 import dev.nona.topics.serde.TopicJson;
@@ -23,7 +25,8 @@ import java.util.Map;
  * copied directly, anything else goes through Jackson (so escaping is Jackson's); numbers are written as Jackson
  * writes them ({@link Double#toString(double)} for the predicted JCT, cached per value). The other fields are
  * written into one reused buffer; {@link #write} returns a new exact-size array (a Kafka producer keeps it until
- * it is sent) into which the stages' parts are copied once.
+ * it is sent) into which the stages' parts are copied once. The optional {@code explanation} follows, and the compact
+ * form (no {@code stages}) is written as Jackson omits a null field.
  *
  * <p>Not thread safe: one per operator or serialization-schema instance. Caches are bounded (cleared when full).
  */
@@ -44,7 +47,23 @@ public final class DecisionWriter {
     private static final byte[] TABLE_VERSION = ascii(",\"tableVersion\":");
     private static final byte[] FALLBACK_TRUE = ascii(",\"fallback\":true,\"stages\":[");
     private static final byte[] FALLBACK_FALSE = ascii(",\"fallback\":false,\"stages\":[");
+    private static final byte[] COMPACT_FALLBACK_TRUE = ascii(",\"fallback\":true");
+    private static final byte[] COMPACT_FALLBACK_FALSE = ascii(",\"fallback\":false");
     private static final byte[] PREDICTED_JCT = ascii("],\"predictedJctSeconds\":");
+    private static final byte[] COMPACT_PREDICTED_JCT = ascii(",\"predictedJctSeconds\":");
+    private static final byte[] EXPLANATION = ascii(",\"explanation\":{\"parts\":[");
+    private static final byte[] PART_SERVER = ascii("{\"server\":");
+    private static final byte[] PART_STAGES = ascii(",\"stages\":");
+    private static final byte[] PART_TASKS = ascii(",\"tasks\":[");
+    private static final byte[] PART_WARM_TRUE = ascii(",\"warm\":true,\"predictedBacklogSeconds\":");
+    private static final byte[] PART_WARM_FALSE = ascii(",\"warm\":false,\"predictedBacklogSeconds\":");
+    private static final byte[] PART_ONGOING = ascii(",\"ongoingRequests\":");
+    private static final byte[] PART_TARGET_TRUE = ascii(",\"targetMet\":true}");
+    private static final byte[] PART_TARGET_FALSE = ascii(",\"targetMet\":false}");
+    private static final byte[] CHOICES = ascii("],\"choices\":[");
+    private static final byte[] CHOICE_PROBABILITY = ascii("],\"choiceProbability\":");
+    private static final byte[] TABLE_JCT = ascii(",\"tableJctSeconds\":");
+    private static final byte[] WAIT = ascii(",\"waitSeconds\":");
     private static final byte[] EVENT_TIME = ascii(",\"eventTime\":");
     private static final byte[] TASK = ascii("{\"task\":");
     private static final byte[] SERVER = ascii(",\"server\":");
@@ -71,19 +90,24 @@ public final class DecisionWriter {
         string(d.requestId());
         raw(MODEL);
         List<StageAssignment> stages = d.stages();
-        int n = stages.size();
+        boolean compact = stages == null;
+        int n = compact ? 0 : stages.size();
         Positions p = positions(d.model(), n);
         raw(p.quotedModel);
         raw(TENANT);
         string(d.tenant());
         raw(TABLE_VERSION);
         number(d.tableVersion());
-        raw(d.fallback() ? FALLBACK_TRUE : FALLBACK_FALSE);
+        if (compact) {
+            raw(d.fallback() ? COMPACT_FALLBACK_TRUE : COMPACT_FALLBACK_FALSE);
+        } else {
+            raw(d.fallback() ? FALLBACK_TRUE : FALLBACK_FALSE);
+        }
         int head = size;
         if (scratch.length < 2 * n) {
             scratch = new byte[2 * n][];
         }
-        int stageBytes = n - 1;
+        int stageBytes = Math.max(0, n - 1);
         String lastServer = null;
         byte[] suffix = null;
         for (int i = 0; i < n; i++) {
@@ -97,10 +121,13 @@ public final class DecisionWriter {
             scratch[2 * i + 1] = suffix;
             stageBytes += prefix.length + suffix.length;
         }
-        raw(PREDICTED_JCT);
+        raw(compact ? COMPACT_PREDICTED_JCT : PREDICTED_JCT);
         raw(doubleBytes(d.predictedJctSeconds()));
         raw(EVENT_TIME);
         number(d.eventTime());
+        if (d.explanation() != null) {
+            explanation(d.explanation());
+        }
         ensure(1);
         buffer[size++] = '}';
         // Header and tail are in the buffer; the stages are copied once, straight into the exact-size result.
@@ -118,6 +145,60 @@ public final class DecisionWriter {
         }
         System.arraycopy(buffer, head, out, at, tail);
         return out;
+    }
+
+    /** {@code ,"explanation":{...}} as Jackson writes {@link DecisionExplanation} (ids from the string cache). */
+    private void explanation(DecisionExplanation e) {
+        raw(EXPLANATION);
+        List<DecisionPart> parts = e.parts();
+        for (int i = 0; i < parts.size(); i++) {
+            DecisionPart p = parts.get(i);
+            if (i > 0) {
+                comma();
+            }
+            raw(PART_SERVER);
+            raw(cachedString(p.server()));
+            raw(PART_STAGES);
+            number(p.stages());
+            if (p.tasks() != null) {
+                raw(PART_TASKS);
+                List<String> tasks = p.tasks();
+                for (int t = 0; t < tasks.size(); t++) {
+                    if (t > 0) {
+                        comma();
+                    }
+                    raw(cachedString(tasks.get(t)));
+                }
+                ensure(1);
+                buffer[size++] = ']';
+            }
+            raw(p.warm() ? PART_WARM_TRUE : PART_WARM_FALSE);
+            raw(doubleBytes(p.predictedBacklogSeconds()));
+            raw(PART_ONGOING);
+            number(p.ongoingRequests());
+            raw(p.targetMet() ? PART_TARGET_TRUE : PART_TARGET_FALSE);
+        }
+        raw(CHOICES);
+        List<Integer> choices = e.choices();
+        for (int i = 0; i < choices.size(); i++) {
+            if (i > 0) {
+                comma();
+            }
+            number(choices.get(i));
+        }
+        raw(CHOICE_PROBABILITY);
+        raw(doubleBytes(e.choiceProbability()));
+        raw(TABLE_JCT);
+        raw(doubleBytes(e.tableJctSeconds()));
+        raw(WAIT);
+        raw(doubleBytes(e.waitSeconds()));
+        ensure(1);
+        buffer[size++] = '}';
+    }
+
+    private void comma() {
+        ensure(1);
+        buffer[size++] = ',';
     }
 
     /** The cached prefixes of a model's stages, by position, building them for the first {@code n} positions. */
@@ -277,8 +358,8 @@ public final class DecisionWriter {
     }
 
     /**
-     * Jackson writes a double with {@link Double#toString(double)}; a decision's is its placer's constant, so the
-     * text is cached per value (a small direct-mapped cache: one slot per hash of the bits).
+     * Jackson writes a double with {@link Double#toString(double)}; a table's figures repeat, so the text is cached
+     * per value (a small direct-mapped cache: one slot per hash of the bits; per-request figures mostly miss).
      */
     private byte[] doubleBytes(double v) {
         long bits = Double.doubleToRawLongBits(v);

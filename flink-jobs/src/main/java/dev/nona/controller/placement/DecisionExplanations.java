@@ -1,0 +1,64 @@
+package dev.nona.controller.placement;
+
+import dev.nona.placement.LiveServers;
+import dev.nona.placement.PlacementExplanation;
+import dev.nona.topics.record.DecisionExplanation;
+import dev.nona.topics.record.DecisionPart;
+import java.util.List;
+
+/**
+ * Turns policy-model's {@link PlacementExplanation} of the latest request (server indices) into the decision's
+ * {@link DecisionExplanation} (server ids). Backlogs are rounded to microseconds (shorter JSON; the ledger's
+ * prediction is not that precise), and the decision's predicted JCT is {@code tableJctSeconds + waitSeconds} of the
+ * rounded figures. In the compact form every part names its tasks.
+ */
+final class DecisionExplanations {
+    private DecisionExplanations() {
+    }
+
+    /**
+     * @param tasks   the placer's task ids, in {@link PlacementExplanation#partOf}'s order
+     * @param compact whether parts name their tasks ({@code decisions.format=compact})
+     */
+    static DecisionExplanation of(PlacementExplanation why, LiveServers servers, List<String> tasks, boolean compact) {
+        int n = why.parts();
+        String[][] partTasks = compact ? tasksByPart(why, tasks) : null;
+        DecisionPart[] parts = new DecisionPart[n];
+        double wait = 0;
+        for (int p = 0; p < n; p++) {
+            double backlog = micros(why.predictedBacklogSeconds(p));
+            wait = Math.max(wait, backlog);
+            parts[p] = new DecisionPart(servers.id(why.server(p)), why.stages(p),
+                    compact ? List.of(partTasks[p]) : null, why.warm(p), backlog, why.ongoingRequests(p),
+                    why.targetMet(p));
+        }
+        Integer[] choices = new Integer[why.choiceCount()];
+        for (int g = 0; g < choices.length; g++) {
+            choices[g] = why.choice(g);
+        }
+        return new DecisionExplanation(List.of(parts), List.of(choices), Math.min(1, why.choiceProbability()),
+                why.tableJctSeconds(), wait);
+    }
+
+    /** The decision's predicted JCT for {@code e}: the table's (or local compute's) plus the longest backlog. */
+    static double predictedJctSeconds(DecisionExplanation e) {
+        return e.tableJctSeconds() + e.waitSeconds();
+    }
+
+    private static String[][] tasksByPart(PlacementExplanation why, List<String> tasks) {
+        String[][] out = new String[why.parts()][];
+        int[] filled = new int[out.length];
+        for (int p = 0; p < out.length; p++) {
+            out[p] = new String[why.stages(p)];
+        }
+        for (int t = 0; t < why.tasks(); t++) {
+            int p = why.partOf(t);
+            out[p][filled[p]++] = tasks.get(t);
+        }
+        return out;
+    }
+
+    private static double micros(double seconds) {
+        return Math.round(seconds * 1e6) / 1e6;
+    }
+}

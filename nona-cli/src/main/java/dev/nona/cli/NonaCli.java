@@ -25,6 +25,7 @@ public final class NonaCli implements Runnable {
             new RunCommand(),
             new BenchCommand(),
             new DemoCommand(),
+            new ExplainCommand(),
         };
     }
 

@@ -12,7 +12,7 @@ import java.util.List;
  * prediction is not that precise), and the decision's predicted JCT is {@code tableJctSeconds + waitSeconds} of the
  * rounded figures. In the compact form every part names its tasks.
  */
-final class DecisionExplanations {
+public final class DecisionExplanations {
     private DecisionExplanations() {
     }
 
@@ -20,7 +20,7 @@ final class DecisionExplanations {
      * @param tasks   the placer's task ids, in {@link PlacementExplanation#partOf}'s order
      * @param compact whether parts name their tasks ({@code decisions.format=compact})
      */
-    static DecisionExplanation of(PlacementExplanation why, LiveServers servers, List<String> tasks, boolean compact) {
+    public static DecisionExplanation of(PlacementExplanation why, LiveServers servers, List<String> tasks, boolean compact) {
         int n = why.parts();
         String[][] partTasks = compact ? tasksByPart(why, tasks) : null;
         DecisionPart[] parts = new DecisionPart[n];
@@ -41,7 +41,7 @@ final class DecisionExplanations {
     }
 
     /** The decision's predicted JCT for {@code e}: the table's (or local compute's) plus the longest backlog. */
-    static double predictedJctSeconds(DecisionExplanation e) {
+    public static double predictedJctSeconds(DecisionExplanation e) {
         return e.tableJctSeconds() + e.waitSeconds();
     }
 

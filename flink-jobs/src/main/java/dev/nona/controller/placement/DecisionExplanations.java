@@ -8,9 +8,9 @@ import java.util.List;
 
 /**
  * Turns policy-model's {@link PlacementExplanation} of the latest request (server indices) into the decision's
- * {@link DecisionExplanation} (server ids). Backlogs are rounded to microseconds (shorter JSON; the ledger's
- * prediction is not that precise), and the decision's predicted JCT is {@code tableJctSeconds + waitSeconds} of the
- * rounded figures. In the compact form every part names its tasks.
+ * {@link DecisionExplanation} (server ids). Backlogs are rounded to microseconds (shorter JSON, written without
+ * allocating; the ledger's prediction is not that precise), and the decision's predicted JCT is
+ * {@code tableJctSeconds + waitSeconds} rounded to microseconds. In the compact form every part names its tasks.
  */
 public final class DecisionExplanations {
     private DecisionExplanations() {
@@ -40,9 +40,12 @@ public final class DecisionExplanations {
                 why.tableJctSeconds(), wait);
     }
 
-    /** The decision's predicted JCT for {@code e}: the table's (or local compute's) plus the longest backlog. */
+    /**
+     * The decision's predicted JCT for {@code e}: the table's (or local compute's) plus the longest backlog, rounded
+     * to microseconds (like the backlogs: the decision writer then writes it without allocating).
+     */
     public static double predictedJctSeconds(DecisionExplanation e) {
-        return e.tableJctSeconds() + e.waitSeconds();
+        return micros(e.tableJctSeconds() + e.waitSeconds());
     }
 
     private static String[][] tasksByPart(PlacementExplanation why, List<String> tasks) {

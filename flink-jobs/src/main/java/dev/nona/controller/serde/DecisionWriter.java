@@ -34,6 +34,8 @@ public final class DecisionWriter {
     /** Most cached stage fragments or strings before a cache is cleared. */
     static final int CACHE_LIMIT = 1 << 16;
     private static final int DOUBLE_SLOTS = 64;
+    /** Doubles below this that are whole microseconds are written by {@link #micros}. */
+    private static final double MICROS_LIMIT = 100;
     private static final long EIGHT_DIGITS = 100_000_000L;
     /** Slots of the server cache at first; it doubles when half full, up to {@link #MAX_SERVER_SLOTS}. */
     private static final int MIN_SERVER_SLOTS = 1 << 10;
@@ -122,7 +124,7 @@ public final class DecisionWriter {
             stageBytes += prefix.length + suffix.length;
         }
         raw(compact ? COMPACT_PREDICTED_JCT : PREDICTED_JCT);
-        raw(doubleBytes(d.predictedJctSeconds()));
+        decimal(d.predictedJctSeconds());
         raw(EVENT_TIME);
         number(d.eventTime());
         if (d.explanation() != null) {
@@ -173,7 +175,7 @@ public final class DecisionWriter {
                 buffer[size++] = ']';
             }
             raw(p.warm() ? PART_WARM_TRUE : PART_WARM_FALSE);
-            raw(doubleBytes(p.predictedBacklogSeconds()));
+            decimal(p.predictedBacklogSeconds());
             raw(PART_ONGOING);
             number(p.ongoingRequests());
             raw(p.targetMet() ? PART_TARGET_TRUE : PART_TARGET_FALSE);
@@ -187,11 +189,11 @@ public final class DecisionWriter {
             number(choices.get(i));
         }
         raw(CHOICE_PROBABILITY);
-        raw(doubleBytes(e.choiceProbability()));
+        decimal(e.choiceProbability());
         raw(TABLE_JCT);
-        raw(doubleBytes(e.tableJctSeconds()));
+        decimal(e.tableJctSeconds());
         raw(WAIT);
-        raw(doubleBytes(e.waitSeconds()));
+        decimal(e.waitSeconds());
         ensure(1);
         buffer[size++] = '}';
     }
@@ -355,6 +357,71 @@ public final class DecisionWriter {
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException("BUG: cannot write a string as JSON", e);
         }
+    }
+
+    /**
+     * A double as Jackson writes it ({@link Double#toString(double)}). A whole number of microseconds in
+     * $[0, 100)$ (the explanation's rounded figures, which differ per request and would miss the cache) is written
+     * digit by digit, allocation-free: the shortest decimal of $k/10^6$, which is {@code Double.toString}'s text (JDK 19+
+     * prints the shortest; on JDK 17 checked equal for every $k < 10^8$, and {@code DecisionWriterTest} checks a
+     * sample); anything else goes through {@link #doubleBytes}.
+     */
+    private void decimal(double v) {
+        if (v >= 0 && v < MICROS_LIMIT) {
+            long k = Math.round(v * 1e6);
+            if ((double) k / 1e6 == v) {
+                micros((int) k);
+                return;
+            }
+        }
+        raw(doubleBytes(v));
+    }
+
+    /** {@code Double.toString(k / 1e6)} for {@code 0 <= k < 10^8}: {@code 0.0}, {@code 12.0345}, {@code 3.64E-4}. */
+    private void micros(int k) {
+        ensure(16);
+        if (k >= 1000 || k == 0) {
+            number(k / 1_000_000);
+            buffer[size++] = '.';
+            int fraction = k % 1_000_000;
+            if (fraction == 0) {
+                buffer[size++] = '0';
+                return;
+            }
+            int digits = 6;
+            while (fraction % 10 == 0) {
+                fraction /= 10;
+                digits--;
+            }
+            digitsOf(fraction, digits);
+            return;
+        }
+        int length = k >= 100 ? 3 : k >= 10 ? 2 : 1;
+        int exponent = length - 7;
+        while (k % 10 == 0) {
+            k /= 10;
+            length--;
+        }
+        int scale = length == 3 ? 100 : length == 2 ? 10 : 1;
+        buffer[size++] = (byte) ('0' + k / scale);
+        buffer[size++] = '.';
+        if (length == 1) {
+            buffer[size++] = '0';
+        } else {
+            digitsOf(k % scale, length - 1);
+        }
+        buffer[size++] = 'E';
+        buffer[size++] = '-';
+        buffer[size++] = (byte) ('0' - exponent);
+    }
+
+    /** {@code value} as exactly {@code digits} decimal digits (leading zeros kept). */
+    private void digitsOf(int value, int digits) {
+        for (int i = size + digits - 1; i >= size; i--) {
+            buffer[i] = (byte) ('0' + value % 10);
+            value /= 10;
+        }
+        size += digits;
     }
 
     /**

@@ -46,6 +46,33 @@ final class DecisionWriterTest {
     }
 
     @Test
+    void contract_wholeMicroseconds_writtenDigitByDigit_sameBytesAsTopicSerde() {
+        DecisionWriter writer = new DecisionWriter();
+        List<StageAssignment> stages = List.of(new StageAssignment("t1", "s0"));
+        SplittableRandom rng = new SplittableRandom(7);
+        long[] edges = {0, 1, 9, 10, 100, 999, 1_000, 1_001, 10_000, 999_999, 1_000_000, 1_000_001, 12_034_500,
+                99_999_999};
+        List<Long> ks = new ArrayList<>();
+        for (long k : edges) {
+            ks.add(k);
+        }
+        for (long k = 0; k < 3_000; k++) {
+            ks.add(k);
+        }
+        for (int i = 0; i < 20_000; i++) {
+            ks.add(rng.nextLong(100_000_000L));
+        }
+        for (long k : ks) {
+            double v = k / 1e6;
+            assertSameAsSerde(writer, PlacementDecision.of("r", "m", "t", 1, false, stages, v, 1));
+        }
+        // just outside the digit-by-digit range, and not whole microseconds: Double.toString's path
+        for (double v : new double[] {100.0, 100.000001, 1e-7, 3.637806568E-4, 0.0000015, Math.nextUp(0.001)}) {
+            assertSameAsSerde(writer, PlacementDecision.of("r", "m", "t", 1, false, stages, v, 1));
+        }
+    }
+
+    @Test
     void contract_explanation_fullAndCompactForms_sameBytesAsTopicSerde() {
         SplittableRandom rng = new SplittableRandom(16);
         DecisionWriter writer = new DecisionWriter();

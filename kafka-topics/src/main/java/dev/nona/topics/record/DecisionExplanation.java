@@ -17,6 +17,7 @@ import java.util.List;
  *                          operations over the chosen server's rate), finite and {@code >= 0}
  * @param waitSeconds       the largest {@code predictedBacklogSeconds} among the parts, finite and {@code >= 0}; the
  *                          decision's {@code predictedJctSeconds} is {@code tableJctSeconds + waitSeconds}
+ *                          (the controller rounds it to microseconds)
  */
 @JsonPropertyOrder({"parts", "choices", "choiceProbability", "tableJctSeconds", "waitSeconds"})
 public record DecisionExplanation(

@@ -19,9 +19,9 @@ import java.util.List;
  *                            (null) in the compact form, where {@code explanation.parts[].tasks} carry the mapping
  *                            (use {@link #placedStages()} to read either form)
  * @param predictedJctSeconds the predicted job completion time of this request in seconds, finite and {@code >= 0}:
- *                            with an explanation, its {@code tableJctSeconds + waitSeconds} (the table's $\tau_j$
- *                            plus the largest predicted backlog among the request's servers); without one (older
- *                            records), the cost model's $\tau_j$ of the model
+ *                            with an explanation, its {@code tableJctSeconds + waitSeconds} rounded to
+ *                            microseconds (the table's $\tau_j$ plus the largest predicted backlog among the
+ *                            request's servers); without one (older records), the cost model's $\tau_j$ of the model
  * @param eventTime           the request's event time, epoch milliseconds, {@code >= 0}
  * @param explanation         optional: why, per part (server, warm, predicted backlog, target met), the triplets
  *                            drawn and their probability; required when {@code stages} is absent, and then every part

@@ -159,7 +159,8 @@ public final class DecisionWriter {
                 comma();
             }
             raw(PART_SERVER);
-            raw(cachedString(p.server()));
+            byte[] server = serverSuffix(p.server()); // "<server>"} from the stages' cache, without its brace
+            raw(server, server.length - 1);
             raw(PART_STAGES);
             number(p.stages());
             if (p.tasks() != null) {
@@ -476,9 +477,14 @@ public final class DecisionWriter {
     }
 
     private void raw(byte[] b) {
-        ensure(b.length);
-        System.arraycopy(b, 0, buffer, size, b.length);
-        size += b.length;
+        raw(b, b.length);
+    }
+
+    /** The first {@code length} bytes of {@code b}. */
+    private void raw(byte[] b, int length) {
+        ensure(length);
+        System.arraycopy(b, 0, buffer, size, length);
+        size += length;
     }
 
     private void ensure(int more) {

@@ -166,12 +166,17 @@ public final class ControllerPlacement implements ServerPolicy {
     private void explain(LiveServers servers, long eventTime, PlacementExplanation why) {
         why.reset(out.length, choices.length, servers.targetOngoingRequests());
         int pool = servers.warm(model);
+        int last = -1;
+        int p = -1;
         for (int t = 0; t < out.length; t++) {
             int s = out[t];
-            int p = why.partOfServer(s);
-            if (p < 0) {
-                p = why.addPart(s, servers.isWarm(s, pool), servers.backlogSeconds(s, eventTime),
-                        servers.ongoing(s, eventTime));
+            if (s != last) { // a part's tasks are mostly consecutive
+                last = s;
+                p = why.partOfServer(s);
+                if (p < 0) {
+                    p = why.addPart(s, servers.isWarm(s, pool), servers.backlogSeconds(s, eventTime),
+                            servers.ongoing(s, eventTime));
+                }
             }
             why.assignTask(t, p);
         }

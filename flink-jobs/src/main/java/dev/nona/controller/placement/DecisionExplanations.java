@@ -4,7 +4,10 @@ import dev.nona.placement.LiveServers;
 import dev.nona.placement.PlacementExplanation;
 import dev.nona.topics.record.DecisionExplanation;
 import dev.nona.topics.record.DecisionPart;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.StageAssignment;
 import java.util.List;
+import java.util.random.RandomGenerator;
 
 /**
  * Turns policy-model's {@link PlacementExplanation} of the latest request (server indices) into the decision's
@@ -38,6 +41,18 @@ public final class DecisionExplanations {
         }
         return new DecisionExplanation(List.of(parts), List.of(choices), Math.min(1, why.choiceProbability()),
                 why.tableJctSeconds(), wait);
+    }
+
+    /**
+     * Places one request with {@code placer} and returns its decision as the placement operator writes it: stages
+     * (none when {@code compact}), explanation, the request's own predicted JCT.
+     */
+    public static PlacementDecision decide(RequestPlacer placer, LiveServers servers, String requestId, String tenant,
+            long tableVersion, boolean fallback, long eventTime, RandomGenerator rng, boolean compact) {
+        List<StageAssignment> stages = placer.place(servers, eventTime, rng);
+        DecisionExplanation why = of(placer.explanation(), servers, placer.tasks(), compact);
+        return PlacementDecision.of(requestId, placer.model(), tenant, tableVersion, fallback, compact ? null : stages,
+                predictedJctSeconds(why), eventTime, why);
     }
 
     /**

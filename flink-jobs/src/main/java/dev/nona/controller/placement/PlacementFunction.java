@@ -8,11 +8,9 @@ import dev.nona.controller.source.RequestRecord;
 import dev.nona.placement.LiveServers;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.DeadLetter;
-import dev.nona.topics.record.DecisionExplanation;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.ServerTelemetry;
-import dev.nona.topics.record.StageAssignment;
 import dev.nona.topics.serde.JsonSerde;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -221,10 +219,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         boolean distributed = !(placer instanceof LocalPlacer);
         long version = table == null ? 0 : table.version();
         SplittableRandom rng = new SplittableRandom(r.id().hashCode() * 0x9E3779B97F4A7C15L + version);
-        List<StageAssignment> stages = placer.place(servers, r.eventTime(), rng);
-        DecisionExplanation why = DecisionExplanations.of(placer.explanation(), servers, placer.tasks(), compact);
-        out.collect(PlacementDecision.of(r.id(), placer.model(), r.tenant(), version, !distributed,
-                compact ? null : stages, DecisionExplanations.predictedJctSeconds(why), r.eventTime(), why));
+        out.collect(DecisionExplanations.decide(placer, servers, r.id(), r.tenant(), version, !distributed,
+                r.eventTime(), rng, compact));
         decisions.inc();
     }
 

@@ -39,8 +39,9 @@ public final class DecisionExplanations {
         for (int g = 0; g < choices.length; g++) {
             choices[g] = why.choice(g);
         }
-        return new DecisionExplanation(List.of(parts), List.of(choices), Math.min(1, why.choiceProbability()),
-                why.tableJctSeconds(), wait);
+        // a product over hundreds of subgraphs could underflow to 0; the record wants (0, 1]
+        double probability = Math.max(Double.MIN_VALUE, Math.min(1, why.choiceProbability()));
+        return new DecisionExplanation(List.of(parts), List.of(choices), probability, why.tableJctSeconds(), wait);
     }
 
     /**

@@ -40,6 +40,8 @@ import org.apache.flink.configuration.Configuration;
  * @param checkpointInterval    checkpoint interval; zero disables checkpointing
  * @param delivery              how decisions are written: at least once, as soon as placed (default), or exactly
  *                              once, in Kafka transactions committed on checkpoints
+ * @param decisionsFormat       how each decision is written: {@code full} (stages and explanation, the default) or
+ *                              {@code compact} (the explanation's parts name their tasks, no stages)
  * @param decisionsLinger       {@code linger.ms} of the decisions producer (0: send each decision at once)
  * @param bufferTimeout         longest a record waits in a Flink network buffer before it is sent on (0: never)
  * @param checkpointDir         checkpoint storage URI, or empty for the JobManager's memory
@@ -73,6 +75,7 @@ public record ControllerConfig(
         int startupBuffer,
         Duration checkpointInterval,
         DecisionDelivery delivery,
+        DecisionFormat decisionsFormat,
         Duration decisionsLinger,
         Duration bufferTimeout,
         String checkpointDir,
@@ -209,6 +212,7 @@ public record ControllerConfig(
         }
         requireNonNegative("checkpoint.interval", checkpointInterval);
         Objects.requireNonNull(delivery, "decisions.delivery");
+        Objects.requireNonNull(decisionsFormat, "decisions.format");
         requireNonNegative("decisions.linger", decisionsLinger);
         requireNonNegative("network.buffer-timeout", bufferTimeout);
         if (delivery == DecisionDelivery.EXACTLY_ONCE && checkpointInterval.isZero()) {
@@ -303,6 +307,7 @@ public record ControllerConfig(
                 v.integer(PLACEMENT_STARTUP_BUFFER),
                 v.duration(CHECKPOINT_INTERVAL),
                 DecisionDelivery.parse(DECISIONS_DELIVERY.key(), v.string(DECISIONS_DELIVERY)),
+                DecisionFormat.parse(DECISIONS_FORMAT.key(), v.string(DECISIONS_FORMAT)),
                 v.duration(DECISIONS_LINGER),
                 v.duration(NETWORK_BUFFER_TIMEOUT),
                 v.string(CHECKPOINT_DIR),

@@ -161,7 +161,7 @@ public final class ControllerJob {
         SingleOutputStreamOperator<PlacementDecision> decisions = requests
                 .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS, PlacementFunction.LEARNED))
                 .process(new PlacementFunction(config.topics().requests(), config.targetOngoingRequests(), placers,
-                        List.of(), config.startupBuffer(), config.livenessTimeout().toMillis()))
+                        List.of(), config.startupBuffer(), config.livenessTimeout().toMillis(), config.decisionsFormat()))
                 .returns(JsonRecordTypeInfo.of(PlacementDecision.class)) // immutable: chained operators pass it on uncopied
                 .setParallelism(p).uid("placement").name("placement");
 

@@ -196,6 +196,13 @@ public final class ControllerOptions {
                     + "wins); `exactly-once`: Kafka transactions committed on checkpoints, latency about "
                     + "the checkpoint interval. See \"Delivery modes and latency\"");
 
+    public static final ConfigOption<String> DECISIONS_FORMAT = ConfigOptions.key("decisions.format")
+            .stringType()
+            .defaultValue(DecisionFormat.FULL.key())
+            .withDescription("`full`: each decision lists every task with its server (`stages`) and says why per "
+                    + "part (`explanation`); `compact`: no `stages`, each part of the explanation names its tasks "
+                    + "(`parts[].tasks`), fewer bytes. See docs/topics.md");
+
     public static final ConfigOption<Duration> DECISIONS_LINGER = ConfigOptions.key("decisions.linger")
             .durationType()
             .defaultValue(Duration.ZERO)
@@ -298,7 +305,7 @@ public final class ControllerOptions {
             DRIFT_WINDOWS, DRIFT_DEBOUNCE, DRIFT_MIN_RATE, SOLVE_TIMEOUT, SOLVE_POLL, SOLVE_RETRY_BACKOFF,
             SOLVE_RETRY_MAX_BACKOFF, SOLVER_COST_MODEL, CLUSTER_DEFAULT_LINK_BITS_PER_SECOND,
             CLUSTER_LIVENESS_TIMEOUT, PLACEMENT_TARGET_ONGOING_REQUESTS, PLACEMENT_STARTUP_BUFFER,
-            CHECKPOINT_INTERVAL, DECISIONS_DELIVERY, DECISIONS_LINGER, NETWORK_BUFFER_TIMEOUT,
+            CHECKPOINT_INTERVAL, DECISIONS_DELIVERY, DECISIONS_FORMAT, DECISIONS_LINGER, NETWORK_BUFFER_TIMEOUT,
             CHECKPOINT_DIR, STATE_BACKEND, CHECKPOINT_INCREMENTAL, PARALLELISM, SOURCE_START_FROM_EARLIEST,
             CATALOG_MAX_TASKS, CATALOG_MAX_EDGES, CLUSTER_SERVERS, OUTCOMES_MAX_WAIT, OUTCOMES_DECISION_WAIT,
             ROLLBACK_MARGIN, ROLLBACK_MIN_SAMPLES);

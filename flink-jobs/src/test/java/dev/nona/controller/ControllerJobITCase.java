@@ -1,6 +1,7 @@
 package dev.nona.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -139,6 +140,22 @@ final class ControllerJobITCase {
                 assertThat(decided.keySet()).containsExactlyInAnyOrderElementsOf(valid);
                 assertThat(decided.values()).allSatisfy(d ->
                         assertThat(d.stages()).extracting(s -> s.task()).containsExactlyInAnyOrder("t1", "t2", "t3", "t4"));
+                // every decision explains itself: its parts are its servers, and its JCT is the table's plus its wait
+                assertThat(decided.values()).allSatisfy(d -> {
+                    assertThat(d.explanation()).isNotNull();
+                    assertThat(d.explanation().parts()).extracting(p -> p.server()).containsExactlyInAnyOrderElementsOf(
+                            d.stages().stream().map(s -> s.server()).distinct().toList());
+                    assertThat(d.explanation().parts().stream().mapToInt(p -> p.stages()).sum()).isEqualTo(4);
+                    assertThat(d.predictedJctSeconds()) // rounded to microseconds
+                            .isCloseTo(d.explanation().tableJctSeconds() + d.explanation().waitSeconds(), within(5e-7));
+                    if (d.fallback()) { // one server, no triplet drawn
+                        assertThat(d.explanation().parts()).hasSize(1);
+                        assertThat(d.explanation().choices()).isEmpty();
+                        assertThat(d.explanation().choiceProbability()).isEqualTo(1.0);
+                    }
+                });
+                assertThat(decided.values()).filteredOn(d -> d.tableVersion() == shiftVersion)
+                        .allSatisfy(d -> assertThat(d.explanation().choices()).isNotEmpty());
                 assertThat(decided.values()).filteredOn(d -> d.tableVersion() == shiftVersion)
                         .as("the new table (v%s) is used; versions used: %s; events: %s", shiftVersion,
                                 decided.values().stream().map(PlacementDecision::tableVersion).distinct().sorted().toList(), ev)

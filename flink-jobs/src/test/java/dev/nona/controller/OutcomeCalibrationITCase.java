@@ -183,8 +183,9 @@ final class OutcomeCalibrationITCase {
 
     /**
      * An ok outcome with one part per server of the decision (no task list: the controller takes the decision's
-     * stages on that server), each computing at 1/{@link #SLOWDOWN} of the reported speed, and twice the
-     * predicted JCT.
+     * stages on that server), each computing at 1/{@link #SLOWDOWN} of the reported speed, and twice the table's
+     * predicted JCT $\tau_j$ (the explanation's {@code tableJctSeconds}: calibration compares with the cost model's
+     * figure, not with the decision's per-request one, which adds the predicted backlog).
      */
     private static PlacementOutcome outcomeOf(PlacementDecision d, Map<String, Double> taskOps) {
         Map<String, Double> opsPerServer = new LinkedHashMap<>();
@@ -200,6 +201,6 @@ final class OutcomeCalibrationITCase {
             start = end;
         }
         return PlacementOutcome.ok(d.requestId(), d.model(), d.tableVersion(), parts, 0, start,
-                2 * d.predictedJctSeconds());
+                2 * d.explanation().tableJctSeconds());
     }
 }

@@ -1,6 +1,7 @@
 package dev.nona.bench;
 
 import dev.nona.controller.cluster.ClusterSnapshot;
+import dev.nona.controller.DecisionFormat;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.optimize.NonaTableSolver;
 import dev.nona.controller.optimize.SolveInput;
@@ -63,7 +64,7 @@ public final class PipelineBenchmark {
     /** What one run measured. */
     public record Result(long records, double identityRecordsPerSecond, double placementRecordsPerSecond,
             int parallelism, List<String> models, long identityBytes, long placementBytes, int servers,
-            long telemetryReports, long requestsPerEventSecond, double placementSeconds) {}
+            long telemetryReports, long requestsPerEventSecond, double placementSeconds, DecisionFormat format) {}
 
     /** Default requests per second of event time in the placement job: about the measured rate at 16 servers. */
     public static final long DEFAULT_REQUESTS_PER_SECOND = 100_000;
@@ -77,6 +78,12 @@ public final class PipelineBenchmark {
     /** One run, the placement job's requests at {@code requestsPerSecond} per second of event time. */
     public static Result run(long records, int parallelism, List<String> models, int servers, long requestsPerSecond)
             throws Exception {
+        return run(records, parallelism, models, servers, requestsPerSecond, DecisionFormat.FULL);
+    }
+
+    /** As above, with decisions written in {@code format} ({@code decisions.format}). */
+    public static Result run(long records, int parallelism, List<String> models, int servers, long requestsPerSecond,
+            DecisionFormat format) throws Exception {
         if (records < 1) {
             throw new IllegalArgumentException("records (" + records + ") must be >= 1");
         }
@@ -85,13 +92,15 @@ public final class PipelineBenchmark {
         }
         List<BroadcastUpdate> snapshot = snapshot(models, servers);
         JobExecutionResult identity = identity(records, parallelism, models);
-        JobExecutionResult placement = placement(records, parallelism, models, snapshot, servers, requestsPerSecond);
+        JobExecutionResult placement = placement(records, parallelism, models, snapshot, servers, requestsPerSecond,
+                format);
         check("identity", identity, records);
         check("placement", placement, records);
         return new Result(records, records / seconds(identity), records / seconds(placement), parallelism,
                 List.copyOf(models), identity.<Long>getAccumulatorResult("bytes"),
                 placement.<Long>getAccumulatorResult("bytes"), servers,
-                InterleavedTelemetry.reports(records, requestsPerSecond, servers), requestsPerSecond, seconds(placement));
+                InterleavedTelemetry.reports(records, requestsPerSecond, servers), requestsPerSecond, seconds(placement),
+                format);
     }
 
     private static JobExecutionResult identity(long records, int parallelism, List<String> models) throws Exception {
@@ -105,7 +114,7 @@ public final class PipelineBenchmark {
     }
 
     private static JobExecutionResult placement(long records, int parallelism, List<String> models,
-            List<BroadcastUpdate> snapshot, int servers, long requestsPerSecond) throws Exception {
+            List<BroadcastUpdate> snapshot, int servers, long requestsPerSecond, DecisionFormat format) throws Exception {
         StreamExecutionEnvironment env = environment(parallelism);
         SingleOutputStreamOperator<RequestRecord> input = env.fromSource(new DataGeneratorSource<>(new Indices(),
                         InterleavedTelemetry.indices(records, requestsPerSecond, servers), Types.LONG),
@@ -119,7 +128,7 @@ public final class PipelineBenchmark {
                 // no liveness timeout: on a machine shared with other work a report may come late, and the benchmark
                 // measures the cost of placing and of taking the reports, not liveness (ServerLivenessITCase does)
                 .process(new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), snapshot, 0,
-                        dev.nona.placement.LiveServers.NO_LIVENESS_TIMEOUT))
+                        dev.nona.placement.LiveServers.NO_LIVENESS_TIMEOUT, format))
                 .returns(TypeInformation.of(PlacementDecision.class))
                 .map(new WriteDecisions()).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
                 .map(new Counted()).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
@@ -146,7 +155,7 @@ public final class PipelineBenchmark {
     }
 
     /** A table solved for the models (equal rates), servers warm for some models, the catalog. */
-    static List<BroadcastUpdate> snapshot(List<String> models, int servers) {
+    public static List<BroadcastUpdate> snapshot(List<String> models, int servers) {
         List<BroadcastUpdate> out = new ArrayList<>();
         Map<String, CatalogDag> dags = new TreeMap<>();
         Map<String, Double> rates = new TreeMap<>();

@@ -1,6 +1,8 @@
 package dev.nona.bench;
 
+import dev.nona.controller.DecisionFormat;
 import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.controller.placement.DecisionExplanations;
 import dev.nona.controller.placement.BroadcastUpdate;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.RequestPlacer;
@@ -23,7 +25,7 @@ import java.util.SplittableRandom;
  * reporting once per second of event time in between (as {@link InterleavedTelemetry} lays them out), each request
  * placed as {@code PlacementFunction} does (policy-model's {@link LiveServers}, the table's placers) and written as the
  * decision sink does ({@link DecisionWriter}); the reports update the server mapping in place. Prints requests per
- * CPU second, reports included. Usage: {@code PlacementCpuBenchmark RECORDS SERVERS RATE}.
+ * CPU second, reports included. Usage: {@code PlacementCpuBenchmark RECORDS SERVERS RATE [full|compact]}.
  */
 public final class PlacementCpuBenchmark {
     private PlacementCpuBenchmark() {}
@@ -32,6 +34,7 @@ public final class PlacementCpuBenchmark {
         long records = Long.parseLong(args[0]);
         int servers = Integer.parseInt(args[1]);
         long rate = Long.parseLong(args[2]);
+        boolean compact = args.length > 3 && DecisionFormat.parse("format", args[3]) == DecisionFormat.COMPACT;
         List<String> models = List.of("resnet18", "alexnet");
         List<BroadcastUpdate> snapshot = PipelineBenchmark.snapshot(models, servers);
         ControllerTable table = snapshot.stream().filter(u -> u.table() != null).findFirst().orElseThrow().table();
@@ -72,8 +75,8 @@ public final class PlacementCpuBenchmark {
             long i = b * rate + requestsBefore;
             long eventTime = GeneratedRequests.BASE + i * 1000 / rate;
             RequestPlacer placer = placers.get((int) (i % models.size()));
-            PlacementDecision d = PlacementDecision.of("r-" + i, placer.model(), "t" + (i & 15), table.version(), false,
-                    placer.place(mapping, eventTime, rng), placer.predictedJctSeconds(), eventTime);
+            PlacementDecision d = DecisionExplanations.decide(placer, mapping, "r-" + i, "t" + (i & 15), table.version(),
+                    false, eventTime, rng, compact);
             bytes += writer.write(d).length;
             placed++;
         }

@@ -2,6 +2,7 @@ package dev.nona.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nona.bench.PipelineBenchmark;
+import dev.nona.controller.DecisionFormat;
 import dev.nona.bench.StateBenchmark;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +37,10 @@ final class BenchCommand implements Runnable {
                 + "placement job; every server reports once per second of event time (default ${DEFAULT-VALUE})")
         long requestRate;
 
+        @Option(names = "--decisions-format", defaultValue = "full",
+                description = "full or compact: how decisions are written (decisions.format) (default ${DEFAULT-VALUE})")
+        String decisionsFormat;
+
         @Mixin
         Workload workload;
 
@@ -47,8 +52,9 @@ final class BenchCommand implements Runnable {
             if (requestRate < 1) {
                 throw new IllegalArgumentException("--request-rate (" + requestRate + ") must be >= 1");
             }
+            DecisionFormat format = DecisionFormat.parse("--decisions-format", decisionsFormat);
             PipelineBenchmark.Result r = PipelineBenchmark.run(records, parallelism, workload.models, workload.servers,
-                    requestRate);
+                    requestRate, format);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("records", r.records());
             out.put("identityRecordsPerSecond", Math.round(r.identityRecordsPerSecond()));
@@ -58,6 +64,8 @@ final class BenchCommand implements Runnable {
             out.put("models", r.models());
             out.put("identityBytesWritten", r.identityBytes());
             out.put("placementBytesWritten", r.placementBytes());
+            out.put("decisionsFormat", r.format().key());
+            out.put("placementBytesPerDecision", Math.round(10.0 * r.placementBytes() / r.records()) / 10.0);
             out.put("servers", r.servers());
             out.put("requestsPerEventSecond", r.requestsPerEventSecond());
             out.put("telemetryReports", r.telemetryReports());

@@ -27,6 +27,7 @@ public final class NonaCli implements Runnable {
             new DemoCommand(),
             new ExecutorCommand(),
             new DashboardCommand(),
+            new ExplainCommand(),
         };
     }
 

@@ -73,7 +73,7 @@ public final class DashboardState {
         decisions.merge(d.model(), 1L, Long::sum);
         modelRates.add(d.model(), d.eventTime(), 1);
         Set<String> servers = new HashSet<>();
-        for (StageAssignment s : d.stages()) {
+        for (StageAssignment s : d.placedStages()) {
             serverStages.add(s.server(), d.eventTime(), 1);
             servers.add(s.server());
         }

@@ -108,7 +108,7 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
 
     private Rejection assign(PlacementDecision decision, TwinModel model, int[] server) {
         Arrays.fill(server, -1);
-        for (StageAssignment stage : decision.stages()) {
+        for (StageAssignment stage : decision.placedStages()) {
             int t = model.task(stage.task());
             if (t < 0) {
                 return new Rejection("stages not the model's tasks", "stage task '" + stage.task()
@@ -124,8 +124,8 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
             }
             server[t] = s;
         }
-        if (decision.stages().size() != model.tasks()) {
-            return new Rejection("stages not the model's tasks", decision.stages().size() + " stages for the "
+        if (decision.placedStages().size() != model.tasks()) {
+            return new Rejection("stages not the model's tasks", decision.placedStages().size() + " stages for the "
                     + model.tasks() + " tasks of model '" + model.name() + "'");
         }
         return null;

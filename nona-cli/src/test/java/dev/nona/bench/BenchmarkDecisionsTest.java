@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.placement.BroadcastUpdate;
+import dev.nona.controller.placement.DecisionExplanations;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.RequestPlacer;
 import dev.nona.controller.placement.ServerReports;
 import dev.nona.placement.LiveServers;
 import dev.nona.controller.serde.DecisionWriter;
+import dev.nona.placement.PlacementExplanation;
+import dev.nona.topics.record.DecisionExplanation;
 import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.StageAssignment;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.serde.JsonSerde;
 import java.util.ArrayList;
@@ -42,11 +46,16 @@ final class BenchmarkDecisionsTest {
         for (int i = 0; i < 3_000; i++) {
             int m = i % models.size();
             RequestPlacer placer = placers.get(m);
+            List<StageAssignment> stages = placer.place(servers, GeneratedRequests.BASE + i, rng);
+            PlacementExplanation why = placer.explanation();
+            boolean compact = i % 2 == 1;
+            DecisionExplanation e = DecisionExplanations.of(why, servers, placer.tasks(), compact);
             PlacementDecision d = PlacementDecision.of("r-" + i, models.get(m), "t" + (i & 15), table.version(), false,
-                    placer.place(servers, GeneratedRequests.BASE + i, rng), placer.predictedJctSeconds(), GeneratedRequests.BASE + i);
+                    compact ? null : stages, e.tableJctSeconds() + e.waitSeconds(), GeneratedRequests.BASE + i, e);
             byte[] fast = writer.write(d);
             assertThat(fast).isEqualTo(serde.serialize(d));
             assertThat(serde.parse(fast).value()).isEqualTo(d);
+            assertThat(d.placedStages()).containsExactlyInAnyOrderElementsOf(stages);
         }
     }
 }

@@ -19,7 +19,11 @@ import java.util.random.RandomGenerator;
  * place through this class, so a result about one is a result about the other.
  *
  * <p>Based on: Nona (CloudNet 2024), Section III-A (online scheduling), with the thesis's warm-first mapping.
- * {@link #place} is $O(\text{tasks} \cdot \log N)$ and does not allocate. Not thread-safe (scratch arrays): one
+ * With a {@link PlacementExplanation}, {@link #place} also says why: per part (the request's stages on one
+ * server) warm or cold, predicted backlog and ongoing requests against the target, the triplets drawn with their
+ * probability, and the request's own predicted JCT.
+ *
+ * <p>{@link #place} is $O(\text{tasks} \cdot \log N)$ and does not allocate. Not thread-safe (scratch arrays): one
  * per placer.
  */
 public final class ControllerPlacement implements ServerPolicy {
@@ -34,6 +38,10 @@ public final class ControllerPlacement implements ServerPolicy {
     private final double[] ops;
     /** The server of each root of the chain, then the last sink, of the latest request. */
     private final int[] roots;
+    /** The triplet drawn for each subgraph of the latest request. */
+    private final int[] choices;
+    /** {@link #predictedJctSeconds()}: the table's $\tau_j$ (0 when not finite, or for a local placement). */
+    private final double tableJct;
     private LiveServers servers;
     private long eventTime;
     private int warm;
@@ -46,6 +54,9 @@ public final class ControllerPlacement implements ServerPolicy {
         this.out = new int[Math.max(1, tasks.size())];
         this.ops = ops;
         this.roots = new int[sampler == null ? 1 : sampler.subgraphs(modelIndex) + 1];
+        this.choices = new int[roots.length - 1];
+        double jct = sampler == null ? 0 : sampler.table().models().get(modelIndex).predictedJctSeconds();
+        this.tableJct = Double.isFinite(jct) ? jct : 0;
     }
 
     /**
@@ -101,11 +112,7 @@ public final class ControllerPlacement implements ServerPolicy {
 
     /** The table's predicted job completion time $\tau_j$ in seconds (0 when it has none, or for a local one). */
     public double predictedJctSeconds() {
-        if (sampler == null) {
-            return 0;
-        }
-        double jct = sampler.table().models().get(modelIndex).predictedJctSeconds();
-        return Double.isFinite(jct) ? jct : 0;
+        return tableJct;
     }
 
     /**
@@ -116,7 +123,20 @@ public final class ControllerPlacement implements ServerPolicy {
      * @throws IllegalStateException when no server is up
      */
     public int[] place(LiveServers servers, long eventTime, RandomGenerator rng) {
+        return place(servers, eventTime, rng, null);
+    }
+
+    /**
+     * As {@link #place(LiveServers, long, RandomGenerator)}, also filling {@code why} (when not null) with the
+     * request's explanation: its parts with their facts at the pick, before the request is recorded, its triplets
+     * and their probability, and its own predicted JCT ({@link PlacementExplanation}). $O(\text{tasks} \cdot
+     * \text{parts})$ more; does not allocate once {@code why} has grown to the model's size.
+     */
+    public int[] place(LiveServers servers, long eventTime, RandomGenerator rng, PlacementExplanation why) {
         choose(servers, eventTime, rng);
+        if (why != null) {
+            explain(servers, eventTime, why);
+        }
         if (sampler == null) {
             servers.record(out, ops, 1, eventTime);
         } else {
@@ -138,8 +158,37 @@ public final class ControllerPlacement implements ServerPolicy {
         this.servers = servers;
         this.eventTime = eventTime;
         this.warm = servers.warm(model);
-        sampler.place(modelIndex, this, rng, out, roots);
+        sampler.place(modelIndex, this, rng, out, roots, choices);
         return out;
+    }
+
+    /** Fills {@code why} from the latest {@link #choose}, before the request is recorded in the ledger. */
+    private void explain(LiveServers servers, long eventTime, PlacementExplanation why) {
+        why.reset(out.length, choices.length, servers.targetOngoingRequests());
+        int pool = servers.warm(model);
+        int last = -1;
+        int p = -1;
+        for (int t = 0; t < out.length; t++) {
+            int s = out[t];
+            if (s != last) { // a part's tasks are mostly consecutive
+                last = s;
+                p = why.partOfServer(s);
+                if (p < 0) {
+                    p = why.addPart(s, servers.isWarm(s, pool), servers.backlogSeconds(s, eventTime),
+                            servers.ongoing(s, eventTime));
+                }
+            }
+            why.assignTask(t, p);
+        }
+        for (int g = 0; g < choices.length; g++) {
+            why.choice(g, choices[g], sampler.choiceProbability(modelIndex, g, choices[g]));
+        }
+        if (sampler != null) {
+            why.tableJctSeconds(predictedJctSeconds());
+        } else {
+            double nu = servers.opsPerSecond(out[0]);
+            why.tableJctSeconds(nu > 0 ? ops[0] / nu : 0);
+        }
     }
 
     /**

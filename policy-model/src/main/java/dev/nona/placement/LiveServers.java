@@ -306,6 +306,21 @@ public final class LiveServers {
         return ledger.backlog(index, requestSeconds(eventTime));
     }
 
+    /** Whether server {@code index} holds warm pool {@code warm} ({@link #warm}) by its latest report. */
+    public boolean isWarm(int index, int warm) {
+        return ledger.inPool(index, warm);
+    }
+
+    /** Server {@code index}'s compute rate $\nu$ by its latest report, ops/s. */
+    public double opsPerSecond(int index) {
+        return ledger.rate(index);
+    }
+
+    /** The target of ongoing requests ({@code placement.target-ongoing-requests}). */
+    public int targetOngoingRequests() {
+        return ledger.target();
+    }
+
     /** One server for a request of {@code model} at {@code eventTime} (see the class comment). */
     public int pick(String model, long eventTime, RandomGenerator rng) {
         return pickOther(warm(model), NONE, 0, eventTime, rng);

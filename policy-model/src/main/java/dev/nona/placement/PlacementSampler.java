@@ -79,6 +79,16 @@ public final class PlacementSampler {
      * @param roots receives {@link #subgraphs}{@code + 1} servers, or null
      */
     public void place(int model, ServerPolicy servers, RandomGenerator rnd, int[] out, int[] roots) {
+        place(model, servers, rnd, out, roots, null);
+    }
+
+    /**
+     * As {@link #place(int, ServerPolicy, RandomGenerator, int[], int[])}, also giving the triplet drawn for every
+     * subgraph: {@code choices[g]} indexes subgraph {@code g}'s choices in the table (see {@link #choiceProbability}).
+     *
+     * @param choices receives {@link #subgraphs} choice indices, or null
+     */
+    public void place(int model, ServerPolicy servers, RandomGenerator rnd, int[] out, int[] roots, int[] choices) {
         CompiledModel cm = models[model];
         int root = servers.sourceServer(model, rnd);
         write(cm.sourceTasks, root, out);
@@ -87,7 +97,11 @@ public final class PlacementSampler {
         }
         for (int s = 0; s < cm.subgraphs.length; s++) {
             CompiledSubgraph sg = cm.subgraphs[s];
-            CompiledChoice c = sg.choices[sg.alias.sample(rnd)];
+            int drawn = sg.alias.sample(rnd);
+            if (choices != null) {
+                choices[s] = drawn;
+            }
+            CompiledChoice c = sg.choices[drawn];
             taken[0] = root;
             int count = 1;
             for (int p = 0; p < c.parts.length; p++) {
@@ -111,6 +125,11 @@ public final class PlacementSampler {
     /** Draws only a triplet index of one subgraph (into its table choices); for simulators and tests. */
     public int sampleChoice(int model, int subgraph, RandomGenerator rnd) {
         return models[model].subgraphs[subgraph].alias.sample(rnd);
+    }
+
+    /** $\theta_t$ of choice {@code choice} of subgraph {@code subgraph} of a model: its probability in the table. */
+    public double choiceProbability(int model, int subgraph, int choice) {
+        return models[model].subgraphs[subgraph].probabilities[choice];
     }
 
     private static void write(int[] tasks, int server, int[] out) {
@@ -145,7 +164,7 @@ public final class PlacementSampler {
                     w[c] = ch.probability();
                     maxParts = Math.max(maxParts, parts.length);
                 }
-                subgraphs[s] = new CompiledSubgraph(new AliasTable(w), cs, indices(mp.name(), sp.sinkTasks(), idx));
+                subgraphs[s] = new CompiledSubgraph(new AliasTable(w), w, cs, indices(mp.name(), sp.sinkTasks(), idx));
             }
         }
 
@@ -162,7 +181,7 @@ public final class PlacementSampler {
         }
     }
 
-    private record CompiledSubgraph(AliasTable alias, CompiledChoice[] choices, int[] sinkTasks) {}
+    private record CompiledSubgraph(AliasTable alias, double[] probabilities, CompiledChoice[] choices, int[] sinkTasks) {}
 
     private record CompiledChoice(int[][] parts, int rootPart, int sinkPart) {}
 }

@@ -237,6 +237,29 @@ public final class ServerLedger {
         return up[s];
     }
 
+    /** Whether server {@code s} is in warm pool {@code pool} ({@link #setPools}; false for a negative pool). $O(w)$. */
+    public boolean inPool(int s, int pool) {
+        int[] p = pools[s];
+        if (p != null && pool >= 0) {
+            for (int x : p) {
+                if (x == pool) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Server {@code s}'s compute rate $\nu$, ops/s. */
+    public double rate(int s) {
+        return opsPerSecond[s];
+    }
+
+    /** The target of ongoing requests: a warm server with fewer is preferred. */
+    public int target() {
+        return target;
+    }
+
     /**
      * The warm pools of server {@code s} (ids {@code >= 0} chosen by the caller, e.g. one per model; copied):
      * {@link #pick} of a pool prefers its servers. $O(w \log N)$.

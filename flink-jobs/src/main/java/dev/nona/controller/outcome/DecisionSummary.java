@@ -16,7 +16,9 @@ import java.util.Objects;
  * @param requestId           the request id
  * @param model               its model
  * @param tableVersion        the table it was sampled from
- * @param predictedJctSeconds the predicted JCT $\tau_j$
+ * @param predictedJctSeconds the predicted JCT $\tau_j$ of the table (a decision's {@code explanation.tableJctSeconds};
+ *                            its {@code predictedJctSeconds} without one): calibration compares observed JCT with
+ *                            the cost model's, not with the per-request figure that adds the predicted backlog
  * @param opsPerServer        per server of the decision, the catalog ops of the stages it was given; absent when
  *                            the catalog did not know a task or the model (copied)
  */
@@ -32,7 +34,7 @@ public record DecisionSummary(String requestId, String model, long tableVersion,
     public static DecisionSummary of(PlacementDecision d, Map<String, Double> taskOps) {
         Map<String, Double> ops = new HashMap<>(4);
         Set<String> unknown = new HashSet<>(2);
-        for (StageAssignment s : d.stages()) {
+        for (StageAssignment s : d.placedStages()) {
             Double taskOp = taskOps == null ? null : taskOps.get(s.task());
             if (taskOp == null) {
                 unknown.add(s.server());
@@ -41,6 +43,7 @@ public record DecisionSummary(String requestId, String model, long tableVersion,
             }
         }
         ops.keySet().removeAll(unknown);
-        return new DecisionSummary(d.requestId(), d.model(), d.tableVersion(), d.predictedJctSeconds(), ops);
+        double tau = d.explanation() == null ? d.predictedJctSeconds() : d.explanation().tableJctSeconds();
+        return new DecisionSummary(d.requestId(), d.model(), d.tableVersion(), tau, ops);
     }
 }

@@ -2,6 +2,7 @@ package dev.nona.controller.placement;
 
 import dev.nona.placement.ControllerPlacement;
 import dev.nona.placement.LiveServers;
+import dev.nona.placement.PlacementExplanation;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.CatalogTask;
 import dev.nona.topics.record.StageAssignment;
@@ -22,6 +23,7 @@ public final class LocalPlacer implements RequestPlacer {
     /** The (immutable) placement on each server, for {@link #cachedFor}: shared by all decisions. */
     private List<StageAssignment>[] stages;
     private LiveServers cachedFor;
+    private final PlacementExplanation why = new PlacementExplanation();
 
     public LocalPlacer(String model, CatalogDag dag, double opsPerSecond) {
         this.tasks = dag.tasks().stream().map(CatalogTask::id).toArray(String[]::new);
@@ -33,7 +35,7 @@ public final class LocalPlacer implements RequestPlacer {
     @Override
     @SuppressWarnings("unchecked")
     public List<StageAssignment> place(LiveServers servers, long eventTime, RandomGenerator rng) {
-        int server = placement.place(servers, eventTime, rng)[0];
+        int server = placement.place(servers, eventTime, rng, why)[0];
         if (cachedFor != servers || stages.length < servers.known()) {
             stages = new List[Math.max(16, 2 * servers.known())];
             cachedFor = servers;
@@ -58,5 +60,15 @@ public final class LocalPlacer implements RequestPlacer {
     @Override
     public double predictedJctSeconds() {
         return jct;
+    }
+
+    @Override
+    public PlacementExplanation explanation() {
+        return why;
+    }
+
+    @Override
+    public List<String> tasks() {
+        return placement.tasks();
     }
 }

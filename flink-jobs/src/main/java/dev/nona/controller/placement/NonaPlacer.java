@@ -2,6 +2,7 @@ package dev.nona.controller.placement;
 
 import dev.nona.placement.ControllerPlacement;
 import dev.nona.placement.LiveServers;
+import dev.nona.placement.PlacementExplanation;
 import dev.nona.placement.PlacementSampler;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.StageAssignment;
@@ -28,6 +29,7 @@ public final class NonaPlacer implements RequestPlacer {
      */
     private StageAssignment[][] stages;
     private LiveServers cachedFor;
+    private final PlacementExplanation why = new PlacementExplanation();
 
     /** @param dag the model's catalog DAG, with the same tasks as the table's (for their operations) */
     public NonaPlacer(PlacementSampler sampler, String model, CatalogDag dag) {
@@ -44,7 +46,7 @@ public final class NonaPlacer implements RequestPlacer {
             stages = new StageAssignment[Math.max(16, 2 * servers.known())][];
             cachedFor = servers;
         }
-        int[] out = placement.place(servers, eventTime, rng);
+        int[] out = placement.place(servers, eventTime, rng, why);
         StageAssignment[] result = this.result;
         for (int i = 0; i < result.length; i++) {
             StageAssignment[] row = stages[out[i]];
@@ -74,5 +76,15 @@ public final class NonaPlacer implements RequestPlacer {
     @Override
     public double predictedJctSeconds() {
         return placement.predictedJctSeconds();
+    }
+
+    @Override
+    public PlacementExplanation explanation() {
+        return why;
+    }
+
+    @Override
+    public List<String> tasks() {
+        return tasks;
     }
 }

@@ -2,6 +2,7 @@ package dev.nona.controller.placement;
 
 import dev.nona.controller.metrics.ControllerMetric;
 import dev.nona.controller.metrics.ModelGauges;
+import dev.nona.controller.DecisionFormat;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.serde.ControlJson;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
@@ -63,6 +64,11 @@ import org.slf4j.LoggerFactory;
  * mapping depends on the requests placed before it since the last reports. With at-least-once delivery, the first
  * decision per request id wins (docs/topics.md).
  *
+ * <p>Each decision carries its explanation (policy-model's {@code PlacementExplanation}: per part the server, warm
+ * or cold, predicted backlog and ongoing requests against the target; the triplets drawn and their probability)
+ * and its own predicted JCT, the table's $\tau_j$ plus the longest predicted backlog among its servers. With
+ * {@code decisions.format=compact} it has no {@code stages}: the parts name their tasks.
+ *
  * <p>Per request: $O(\text{tasks} \cdot \log N)$ for $N$ servers (no scan of the servers), and the only state it
  * writes is the held requests while the controller starts; per telemetry report $O(w \log N)$ for a server warm
  * for $w$ models (the server mapping is updated in place, not rebuilt); the samplers are rebuilt only when the
@@ -100,6 +106,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private final List<String> bootstrapJson;
     private final int startupBuffer;
     private final long livenessTimeoutMillis;
+    private final boolean compact;
 
     private transient JsonSerde<InferenceRequest> requestSerde;
     private transient Map<String, RequestPlacer> placerCache;
@@ -142,6 +149,14 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
      */
     public PlacementFunction(String requestsTopic, int targetOngoingRequests, PlacerFactory placers,
             List<BroadcastUpdate> bootstrap, int startupBuffer, long livenessTimeoutMillis) {
+        this(requestsTopic, targetOngoingRequests, placers, bootstrap, startupBuffer, livenessTimeoutMillis,
+                DecisionFormat.FULL);
+    }
+
+    /** @param format how decisions are written ({@code decisions.format}): with {@code stages}, or compact */
+    public PlacementFunction(String requestsTopic, int targetOngoingRequests, PlacerFactory placers,
+            List<BroadcastUpdate> bootstrap, int startupBuffer, long livenessTimeoutMillis, DecisionFormat format) {
+        this.compact = Objects.requireNonNull(format, "decisions.format") == DecisionFormat.COMPACT;
         if (livenessTimeoutMillis <= 0) {
             throw new IllegalArgumentException("cluster.liveness-timeout (" + livenessTimeoutMillis + " ms) must be > 0");
         }
@@ -221,8 +236,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         boolean distributed = !(placer instanceof LocalPlacer);
         long version = table == null ? 0 : table.version();
         SplittableRandom rng = new SplittableRandom(r.id().hashCode() * 0x9E3779B97F4A7C15L + version);
-        out.collect(PlacementDecision.of(r.id(), placer.model(), r.tenant(), version, !distributed,
-                placer.place(servers, r.eventTime(), rng), placer.predictedJctSeconds(), r.eventTime()));
+        out.collect(DecisionExplanations.decide(placer, servers, r.id(), r.tenant(), version, !distributed,
+                r.eventTime(), rng, compact));
         decisions.inc();
         latencyMillis.update(Math.max(0, System.currentTimeMillis() - r.eventTime()));
     }

@@ -1,6 +1,7 @@
 package dev.nona.controller.placement;
 
 import dev.nona.placement.LiveServers;
+import dev.nona.placement.PlacementExplanation;
 import dev.nona.topics.record.StageAssignment;
 import java.util.List;
 import java.util.random.RandomGenerator;
@@ -21,4 +22,10 @@ public interface RequestPlacer {
 
     /** The cost model's predicted job completion time $\tau_j$ in seconds. */
     double predictedJctSeconds();
+
+    /** Why the latest {@link #place} placed as it did (reused: read it before the next request). */
+    PlacementExplanation explanation();
+
+    /** The original task ids, in {@link #place}'s order. */
+    List<String> tasks();
 }

@@ -1,6 +1,8 @@
 package dev.nona.controller.serde;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.nona.topics.record.DecisionExplanation;
+import dev.nona.topics.record.DecisionPart;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.StageAssignment;
 import dev.nona.topics.serde.TopicJson;
@@ -23,7 +25,8 @@ import java.util.Map;
  * copied directly, anything else goes through Jackson (so escaping is Jackson's); numbers are written as Jackson
  * writes them ({@link Double#toString(double)} for the predicted JCT, cached per value). The other fields are
  * written into one reused buffer; {@link #write} returns a new exact-size array (a Kafka producer keeps it until
- * it is sent) into which the stages' parts are copied once.
+ * it is sent) into which the stages' parts are copied once. The optional {@code explanation} follows, and the compact
+ * form (no {@code stages}) is written as Jackson omits a null field.
  *
  * <p>Not thread safe: one per operator or serialization-schema instance. Caches are bounded (cleared when full).
  */
@@ -31,6 +34,8 @@ public final class DecisionWriter {
     /** Most cached stage fragments or strings before a cache is cleared. */
     static final int CACHE_LIMIT = 1 << 16;
     private static final int DOUBLE_SLOTS = 64;
+    /** Doubles below this that are whole microseconds are written by {@link #micros}. */
+    private static final double MICROS_LIMIT = 100;
     private static final long EIGHT_DIGITS = 100_000_000L;
     /** Slots of the server cache at first; it doubles when half full, up to {@link #MAX_SERVER_SLOTS}. */
     private static final int MIN_SERVER_SLOTS = 1 << 10;
@@ -44,7 +49,23 @@ public final class DecisionWriter {
     private static final byte[] TABLE_VERSION = ascii(",\"tableVersion\":");
     private static final byte[] FALLBACK_TRUE = ascii(",\"fallback\":true,\"stages\":[");
     private static final byte[] FALLBACK_FALSE = ascii(",\"fallback\":false,\"stages\":[");
+    private static final byte[] COMPACT_FALLBACK_TRUE = ascii(",\"fallback\":true");
+    private static final byte[] COMPACT_FALLBACK_FALSE = ascii(",\"fallback\":false");
     private static final byte[] PREDICTED_JCT = ascii("],\"predictedJctSeconds\":");
+    private static final byte[] COMPACT_PREDICTED_JCT = ascii(",\"predictedJctSeconds\":");
+    private static final byte[] EXPLANATION = ascii(",\"explanation\":{\"parts\":[");
+    private static final byte[] PART_SERVER = ascii("{\"server\":");
+    private static final byte[] PART_STAGES = ascii(",\"stages\":");
+    private static final byte[] PART_TASKS = ascii(",\"tasks\":[");
+    private static final byte[] PART_WARM_TRUE = ascii(",\"warm\":true,\"predictedBacklogSeconds\":");
+    private static final byte[] PART_WARM_FALSE = ascii(",\"warm\":false,\"predictedBacklogSeconds\":");
+    private static final byte[] PART_ONGOING = ascii(",\"ongoingRequests\":");
+    private static final byte[] PART_TARGET_TRUE = ascii(",\"targetMet\":true}");
+    private static final byte[] PART_TARGET_FALSE = ascii(",\"targetMet\":false}");
+    private static final byte[] CHOICES = ascii("],\"choices\":[");
+    private static final byte[] CHOICE_PROBABILITY = ascii("],\"choiceProbability\":");
+    private static final byte[] TABLE_JCT = ascii(",\"tableJctSeconds\":");
+    private static final byte[] WAIT = ascii(",\"waitSeconds\":");
     private static final byte[] EVENT_TIME = ascii(",\"eventTime\":");
     private static final byte[] TASK = ascii("{\"task\":");
     private static final byte[] SERVER = ascii(",\"server\":");
@@ -71,19 +92,24 @@ public final class DecisionWriter {
         string(d.requestId());
         raw(MODEL);
         List<StageAssignment> stages = d.stages();
-        int n = stages.size();
+        boolean compact = stages == null;
+        int n = compact ? 0 : stages.size();
         Positions p = positions(d.model(), n);
         raw(p.quotedModel);
         raw(TENANT);
         string(d.tenant());
         raw(TABLE_VERSION);
         number(d.tableVersion());
-        raw(d.fallback() ? FALLBACK_TRUE : FALLBACK_FALSE);
+        if (compact) {
+            raw(d.fallback() ? COMPACT_FALLBACK_TRUE : COMPACT_FALLBACK_FALSE);
+        } else {
+            raw(d.fallback() ? FALLBACK_TRUE : FALLBACK_FALSE);
+        }
         int head = size;
         if (scratch.length < 2 * n) {
             scratch = new byte[2 * n][];
         }
-        int stageBytes = n - 1;
+        int stageBytes = Math.max(0, n - 1);
         String lastServer = null;
         byte[] suffix = null;
         for (int i = 0; i < n; i++) {
@@ -97,10 +123,13 @@ public final class DecisionWriter {
             scratch[2 * i + 1] = suffix;
             stageBytes += prefix.length + suffix.length;
         }
-        raw(PREDICTED_JCT);
-        raw(doubleBytes(d.predictedJctSeconds()));
+        raw(compact ? COMPACT_PREDICTED_JCT : PREDICTED_JCT);
+        decimal(d.predictedJctSeconds());
         raw(EVENT_TIME);
         number(d.eventTime());
+        if (d.explanation() != null) {
+            explanation(d.explanation());
+        }
         ensure(1);
         buffer[size++] = '}';
         // Header and tail are in the buffer; the stages are copied once, straight into the exact-size result.
@@ -118,6 +147,61 @@ public final class DecisionWriter {
         }
         System.arraycopy(buffer, head, out, at, tail);
         return out;
+    }
+
+    /** {@code ,"explanation":{...}} as Jackson writes {@link DecisionExplanation} (ids from the string cache). */
+    private void explanation(DecisionExplanation e) {
+        raw(EXPLANATION);
+        List<DecisionPart> parts = e.parts();
+        for (int i = 0; i < parts.size(); i++) {
+            DecisionPart p = parts.get(i);
+            if (i > 0) {
+                comma();
+            }
+            raw(PART_SERVER);
+            byte[] server = serverSuffix(p.server()); // "<server>"} from the stages' cache, without its brace
+            raw(server, server.length - 1);
+            raw(PART_STAGES);
+            number(p.stages());
+            if (p.tasks() != null) {
+                raw(PART_TASKS);
+                List<String> tasks = p.tasks();
+                for (int t = 0; t < tasks.size(); t++) {
+                    if (t > 0) {
+                        comma();
+                    }
+                    raw(cachedString(tasks.get(t)));
+                }
+                ensure(1);
+                buffer[size++] = ']';
+            }
+            raw(p.warm() ? PART_WARM_TRUE : PART_WARM_FALSE);
+            decimal(p.predictedBacklogSeconds());
+            raw(PART_ONGOING);
+            number(p.ongoingRequests());
+            raw(p.targetMet() ? PART_TARGET_TRUE : PART_TARGET_FALSE);
+        }
+        raw(CHOICES);
+        List<Integer> choices = e.choices();
+        for (int i = 0; i < choices.size(); i++) {
+            if (i > 0) {
+                comma();
+            }
+            number(choices.get(i));
+        }
+        raw(CHOICE_PROBABILITY);
+        decimal(e.choiceProbability());
+        raw(TABLE_JCT);
+        decimal(e.tableJctSeconds());
+        raw(WAIT);
+        decimal(e.waitSeconds());
+        ensure(1);
+        buffer[size++] = '}';
+    }
+
+    private void comma() {
+        ensure(1);
+        buffer[size++] = ',';
     }
 
     /** The cached prefixes of a model's stages, by position, building them for the first {@code n} positions. */
@@ -277,8 +361,73 @@ public final class DecisionWriter {
     }
 
     /**
-     * Jackson writes a double with {@link Double#toString(double)}; a decision's is its placer's constant, so the
-     * text is cached per value (a small direct-mapped cache: one slot per hash of the bits).
+     * A double as Jackson writes it ({@link Double#toString(double)}). A whole number of microseconds in
+     * $[0, 100)$ (the explanation's rounded figures, which differ per request and would miss the cache) is written
+     * digit by digit, allocation-free: the shortest decimal of $k/10^6$, which is {@code Double.toString}'s text (JDK 19+
+     * prints the shortest; on JDK 17 checked equal for every $k < 10^8$, and {@code DecisionWriterTest} checks a
+     * sample); anything else goes through {@link #doubleBytes}.
+     */
+    private void decimal(double v) {
+        if (v >= 0 && v < MICROS_LIMIT) {
+            long k = Math.round(v * 1e6);
+            if ((double) k / 1e6 == v) {
+                micros((int) k);
+                return;
+            }
+        }
+        raw(doubleBytes(v));
+    }
+
+    /** {@code Double.toString(k / 1e6)} for {@code 0 <= k < 10^8}: {@code 0.0}, {@code 12.0345}, {@code 3.64E-4}. */
+    private void micros(int k) {
+        ensure(16);
+        if (k >= 1000 || k == 0) {
+            number(k / 1_000_000);
+            buffer[size++] = '.';
+            int fraction = k % 1_000_000;
+            if (fraction == 0) {
+                buffer[size++] = '0';
+                return;
+            }
+            int digits = 6;
+            while (fraction % 10 == 0) {
+                fraction /= 10;
+                digits--;
+            }
+            digitsOf(fraction, digits);
+            return;
+        }
+        int length = k >= 100 ? 3 : k >= 10 ? 2 : 1;
+        int exponent = length - 7;
+        while (k % 10 == 0) {
+            k /= 10;
+            length--;
+        }
+        int scale = length == 3 ? 100 : length == 2 ? 10 : 1;
+        buffer[size++] = (byte) ('0' + k / scale);
+        buffer[size++] = '.';
+        if (length == 1) {
+            buffer[size++] = '0';
+        } else {
+            digitsOf(k % scale, length - 1);
+        }
+        buffer[size++] = 'E';
+        buffer[size++] = '-';
+        buffer[size++] = (byte) ('0' - exponent);
+    }
+
+    /** {@code value} as exactly {@code digits} decimal digits (leading zeros kept). */
+    private void digitsOf(int value, int digits) {
+        for (int i = size + digits - 1; i >= size; i--) {
+            buffer[i] = (byte) ('0' + value % 10);
+            value /= 10;
+        }
+        size += digits;
+    }
+
+    /**
+     * Jackson writes a double with {@link Double#toString(double)}; a table's figures repeat, so the text is cached
+     * per value (a small direct-mapped cache: one slot per hash of the bits; per-request figures mostly miss).
      */
     private byte[] doubleBytes(double v) {
         long bits = Double.doubleToRawLongBits(v);
@@ -328,9 +477,14 @@ public final class DecisionWriter {
     }
 
     private void raw(byte[] b) {
-        ensure(b.length);
-        System.arraycopy(b, 0, buffer, size, b.length);
-        size += b.length;
+        raw(b, b.length);
+    }
+
+    /** The first {@code length} bytes of {@code b}. */
+    private void raw(byte[] b, int length) {
+        ensure(length);
+        System.arraycopy(b, 0, buffer, size, length);
+        size += length;
     }
 
     private void ensure(int more) {

@@ -2,6 +2,8 @@ package dev.nona.controller.outcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nona.topics.record.DecisionExplanation;
+import dev.nona.topics.record.DecisionPart;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.StageAssignment;
 import java.util.ArrayList;
@@ -22,6 +24,24 @@ final class OutcomeSerializersTest {
         }
         PlacementDecision d = PlacementDecision.of("r-1 ☃", "nasnet", "acme", 42, true, stages, 0.125, 1_700_000_000_000L);
         assertThat(roundTrip(new PlacementDecisionSerializer(), d)).isEqualTo(d);
+    }
+
+    @Test
+    void decision_withExplanation_fullAndCompact_roundTrips() throws Exception {
+        List<StageAssignment> stages = List.of(new StageAssignment("a", "s-1"), new StageAssignment("b", "s-2"));
+        for (boolean compact : new boolean[] {false, true}) {
+            var why = new DecisionExplanation(List.of(
+                    new DecisionPart("s-1", 1, compact ? List.of("a") : null, true, 0.25, 1, true),
+                    new DecisionPart("s-2", 1, compact ? List.of("b") : null, false, 0.0, 3, false)),
+                    List.of(2, 0), 0.3, 0.01, 0.25);
+            PlacementDecision d = PlacementDecision.of("r-1", "m", "acme", 4, false, compact ? null : stages, 0.26,
+                    1_700_000_000_000L, why);
+            assertThat(roundTrip(new PlacementDecisionSerializer(), d)).isEqualTo(d);
+            // the outcome join calibrates the table's JCT, not the per-request figure
+            assertThat(DecisionSummary.of(d, Map.of("a", 1.0, "b", 2.0)).predictedJctSeconds()).isEqualTo(0.01);
+            assertThat(DecisionSummary.of(d, Map.of("a", 1.0, "b", 2.0)).opsPerServer())
+                    .isEqualTo(Map.of("s-1", 1.0, "s-2", 2.0));
+        }
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.nona.controller.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.nona.controller.TestingCluster;
 import dev.nona.controller.cluster.ClusterSnapshot;
@@ -12,6 +13,9 @@ import dev.nona.controller.source.RequestRecord;
 import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
+import dev.nona.controller.DecisionFormat;
+import dev.nona.topics.record.DecisionExplanation;
+import dev.nona.topics.record.DecisionPart;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.record.StageAssignment;
@@ -93,6 +97,68 @@ final class PlacementFunctionTest {
                     .map(d -> d.stages().stream().map(StageAssignment::server).collect(Collectors.toSet()))
                     .collect(Collectors.toSet());
             assertThat(serverSets).as("requests are spread over servers").hasSizeGreaterThan(1);
+        }
+    }
+
+    @Test
+    void withTable_everyDecisionExplainsItsParts_andItsOwnPredictedJct() throws Exception {
+        try (var h = harness()) {
+            servers(h, 4, "s2");
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            ControllerTable table = solvedTable(7, 4, 20);
+            h.processBroadcastElement(BroadcastUpdate.of(table), 0);
+            for (int i = 0; i < 50; i++) {
+                h.processElement(request("r" + i, "fig1"), 1000);
+            }
+            List<PlacementDecision> out = h.extractOutputValues();
+            assertThat(out).hasSize(50).allSatisfy(d -> {
+                DecisionExplanation e = d.explanation();
+                assertThat(e).isNotNull();
+                Map<String, Long> stagesPerServer = d.stages().stream()
+                        .collect(Collectors.groupingBy(StageAssignment::server, Collectors.counting()));
+                assertThat(e.parts()).extracting(DecisionPart::server).containsExactlyInAnyOrderElementsOf(stagesPerServer.keySet());
+                assertThat(e.parts()).allSatisfy(p -> {
+                    assertThat((long) p.stages()).isEqualTo(stagesPerServer.get(p.server()));
+                    assertThat(p.warm()).isEqualTo(p.server().equals("s2"));
+                    assertThat(p.tasks()).isNull();
+                });
+                assertThat(e.choices()).isNotEmpty();
+                assertThat(e.choiceProbability()).isBetween(0.0, 1.0).isPositive();
+                assertThat(e.tableJctSeconds()).isEqualTo(table.predictedJctSeconds().get("fig1"));
+                assertThat(e.waitSeconds()).isEqualTo(e.parts().stream()
+                        .mapToDouble(DecisionPart::predictedBacklogSeconds).max().orElseThrow());
+                assertThat(d.predictedJctSeconds()).isCloseTo(e.tableJctSeconds() + e.waitSeconds(), within(5e-7)); // micros
+            });
+            // the ledger fills up: later requests see backlog on their servers, so their own JCT is above the table's
+            assertThat(out.get(out.size() - 1).explanation().waitSeconds()).isPositive();
+            assertThat(out.stream().map(PlacementDecision::predictedJctSeconds).distinct().count()).isGreaterThan(1);
+        }
+    }
+
+    @Test
+    void compactFormat_omitsStages_partsNameTheSameMapping() throws Exception {
+        try (var full = harness(); var compact = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
+                new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), List.of(),
+                        PlacementFunction.DEFAULT_STARTUP_BUFFER, PlacementFunction.DEFAULT_LIVENESS_TIMEOUT_MILLIS,
+                        DecisionFormat.COMPACT),
+                PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS)) {
+            for (var h : List.of(full, compact)) {
+                servers(h, 4, null);
+                h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+                h.processBroadcastElement(BroadcastUpdate.of(solvedTable(7, 4, 20)), 0);
+                for (int i = 0; i < 30; i++) {
+                    h.processElement(request("r" + i, "fig1"), 1000);
+                }
+            }
+            List<PlacementDecision> a = full.extractOutputValues();
+            List<PlacementDecision> b = compact.extractOutputValues();
+            assertThat(b).hasSize(30);
+            for (int i = 0; i < a.size(); i++) {
+                assertThat(b.get(i).stages()).isNull();
+                assertThat(b.get(i).compact()).isTrue();
+                assertThat(b.get(i).placedStages()).containsExactlyInAnyOrderElementsOf(a.get(i).stages());
+                assertThat(b.get(i).predictedJctSeconds()).isEqualTo(a.get(i).predictedJctSeconds());
+            }
         }
     }
 

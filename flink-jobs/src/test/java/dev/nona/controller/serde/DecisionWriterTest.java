@@ -2,6 +2,8 @@ package dev.nona.controller.serde;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nona.topics.record.DecisionExplanation;
+import dev.nona.topics.record.DecisionPart;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.StageAssignment;
 import dev.nona.topics.serde.JsonSerde;
@@ -41,6 +43,68 @@ final class DecisionWriterTest {
         assertSameAsSerde(writer, PlacementDecision.of("r", "m", "t", 0, true, odd, Double.MAX_VALUE, Long.MAX_VALUE));
         assertSameAsSerde(writer, PlacementDecision.of("r", "m", "t", 9, false, odd, Double.MIN_VALUE, 10));
         assertSameAsSerde(writer, PlacementDecision.of("r", "m", "t", 10, false, odd, 1e-7, 999_999_999_999_999_999L));
+    }
+
+    @Test
+    void contract_wholeMicroseconds_writtenDigitByDigit_sameBytesAsTopicSerde() {
+        DecisionWriter writer = new DecisionWriter();
+        List<StageAssignment> stages = List.of(new StageAssignment("t1", "s0"));
+        SplittableRandom rng = new SplittableRandom(7);
+        long[] edges = {0, 1, 9, 10, 100, 999, 1_000, 1_001, 10_000, 999_999, 1_000_000, 1_000_001, 12_034_500,
+                99_999_999};
+        List<Long> ks = new ArrayList<>();
+        for (long k : edges) {
+            ks.add(k);
+        }
+        for (long k = 0; k < 3_000; k++) {
+            ks.add(k);
+        }
+        for (int i = 0; i < 20_000; i++) {
+            ks.add(rng.nextLong(100_000_000L));
+        }
+        for (long k : ks) {
+            double v = k / 1e6;
+            assertSameAsSerde(writer, PlacementDecision.of("r", "m", "t", 1, false, stages, v, 1));
+        }
+        // just outside the digit-by-digit range, and not whole microseconds: Double.toString's path
+        for (double v : new double[] {100.0, 100.000001, 1e-7, 3.637806568E-4, 0.0000015, Math.nextUp(0.001)}) {
+            assertSameAsSerde(writer, PlacementDecision.of("r", "m", "t", 1, false, stages, v, 1));
+        }
+    }
+
+    @Test
+    void contract_explanation_fullAndCompactForms_sameBytesAsTopicSerde() {
+        SplittableRandom rng = new SplittableRandom(16);
+        DecisionWriter writer = new DecisionWriter();
+        String[] servers = {"s0", "sérveur-λ", "s\"2", "server-3"};
+        for (int i = 0; i < 2_000; i++) {
+            boolean compact = rng.nextBoolean();
+            int parts = 1 + rng.nextInt(servers.length);
+            List<StageAssignment> stages = new ArrayList<>();
+            List<DecisionPart> explained = new ArrayList<>();
+            for (int p = 0; p < parts; p++) {
+                int n = 1 + rng.nextInt(5);
+                List<String> tasks = new ArrayList<>();
+                for (int t = 0; t < n; t++) {
+                    String task = p == 0 && t == 0 && rng.nextInt(8) == 0 ? "tâche\t" + p : "layer" + p + "." + t;
+                    tasks.add(task);
+                    stages.add(new StageAssignment(task, servers[p]));
+                }
+                double backlog = rng.nextInt(4) == 0 ? 0.0 : Math.round(rng.nextDouble() * 1e7) / 1e6;
+                explained.add(new DecisionPart(servers[p], n, compact ? tasks : null, rng.nextBoolean(), backlog,
+                        rng.nextInt(5), rng.nextBoolean()));
+            }
+            List<Integer> choices = new ArrayList<>();
+            for (int g = rng.nextInt(4); g > 0; g--) {
+                choices.add(rng.nextInt(12));
+            }
+            double wait = explained.stream().mapToDouble(DecisionPart::predictedBacklogSeconds).max().orElse(0);
+            double tau = rng.nextDouble() * 0.1;
+            var why = new DecisionExplanation(explained, choices, choices.isEmpty() ? 1.0 : rng.nextDouble(0.01, 1),
+                    tau, wait);
+            assertSameAsSerde(writer, PlacementDecision.of("r-" + i, "model" + rng.nextInt(3), "t", i, choices.isEmpty(),
+                    compact ? null : stages, tau + wait, 1_700_000_000_000L + i, why));
+        }
     }
 
     @Test

@@ -159,7 +159,7 @@ public final class ControllerJob {
                         .map(ControllerJob::toUpdate).returns(new BroadcastUpdateTypeInfo())
                         .setParallelism(1));
         SingleOutputStreamOperator<PlacementDecision> decisions = requests
-                .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS, PlacementFunction.LEARNED))
+                .connect(updates.broadcast(PlacementFunction.BROADCAST_STATES))
                 .process(new PlacementFunction(config.topics().requests(), config.targetOngoingRequests(), placers,
                         List.of(), config.startupBuffer(), config.livenessTimeout().toMillis(), config.decisionsFormat()))
                 .returns(JsonRecordTypeInfo.of(PlacementDecision.class)) // immutable: chained operators pass it on uncopied

@@ -79,8 +79,13 @@ final class TestingBroker {
             long spacingMillis) {
         for (int i = 0; i < n; i++) {
             String id = prefix + i;
-            send(producer, topic, id, REQUESTS.serialize(InferenceRequest.of(id, "fig1", "acme", start + i * spacingMillis,
-                    1024L)));
+            long eventTime = start + i * spacingMillis;
+            // The record's timestamp is the request's event time, as a client with a right clock gives: the job
+            // bounds a request's event time by its record timestamp plus watermark.out-of-orderness, so requests
+            // sent early with a later event time (to move event time past a window) would otherwise move it only
+            // as far as the wall clock allows, and a fast run would wait for a window that never closes.
+            producer.send(new ProducerRecord<>(topic, null, eventTime, id.getBytes(StandardCharsets.UTF_8),
+                    REQUESTS.serialize(InferenceRequest.of(id, "fig1", "acme", eventTime, 1024L))));
         }
         producer.flush();
     }

@@ -24,8 +24,12 @@ final class LoopLog {
             LOG.warn("Load still infeasible (rho {}): keeping the fallback table; cause: {}", result.linkLoad(),
                     input.cause());
         } else {
-            LOG.info("Rejected solved table: objective {} does not beat the current {}; solved in {} ms; cause: {}",
-                    result.objective(), result.currentObjective(), Math.round(result.solveMillis()), input.cause());
+            String reason = verdict.events().stream()
+                    .filter(e -> e.type() == dev.nona.topics.record.ControllerEventType.TABLE_REJECTED)
+                    .map(e -> (String) e.details().get("reason")).filter(java.util.Objects::nonNull).findFirst()
+                    .orElse("objective " + result.objective() + " does not beat the current " + result.currentObjective());
+            LOG.info("Rejected solved table: {}; solved in {} ms; cause: {}", reason, Math.round(result.solveMillis()),
+                    input.cause());
         }
     }
 }

@@ -90,6 +90,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             new MapStateDescriptor<>("learned-speeds", Types.STRING, Types.DOUBLE);
     public static final MapStateDescriptor<String, CatalogDag> MODELS =
             new MapStateDescriptor<>("models", Types.STRING, JsonRecordTypeInfo.of(CatalogDag.class));
+    /** Every broadcast state of the operator: register these, all of them, where its input is broadcast. */
+    public static final MapStateDescriptor<?, ?>[] BROADCAST_STATES = {TABLE, SERVERS, MODELS, LEARNED};
     /** Requests held at most while the controller starts (no server or no catalog known yet). */
     public static final int DEFAULT_STARTUP_BUFFER = 10_000;
     /** Relative change of the live servers' mean compute rate that rebuilds the placers. */

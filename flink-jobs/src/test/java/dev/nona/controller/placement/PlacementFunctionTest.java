@@ -33,7 +33,7 @@ final class PlacementFunctionTest {
     private static BroadcastOperatorTestHarness<RequestRecord, BroadcastUpdate, PlacementDecision> harness() throws Exception {
         return ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
                 new PlacementFunction("inference-requests", 3, new NonaPlacerFactory()),
-                PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS, PlacementFunction.LEARNED);
+                PlacementFunction.BROADCAST_STATES);
     }
 
     private static RequestRecord request(String id, String model) {
@@ -141,7 +141,7 @@ final class PlacementFunctionTest {
                 new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), List.of(),
                         PlacementFunction.DEFAULT_STARTUP_BUFFER, PlacementFunction.DEFAULT_LIVENESS_TIMEOUT_MILLIS,
                         DecisionFormat.COMPACT),
-                PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS)) {
+                PlacementFunction.BROADCAST_STATES)) {
             for (var h : List.of(full, compact)) {
                 servers(h, 4, null);
                 h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
@@ -271,7 +271,7 @@ final class PlacementFunctionTest {
     void fullStartupBuffer_deadLettersTheOverflow() throws Exception {
         var fn = new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), List.of(), 1);
         try (var h = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(fn,
-                PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS, PlacementFunction.LEARNED)) {
+                PlacementFunction.BROADCAST_STATES)) {
             h.processElement(request("held", "fig1"), 1000);
             h.processElement(request("overflow", "fig1"), 1000);
             assertThat(deadLetters(h)).singleElement().satisfies(dl -> assertThat(dl.reason()).isEqualTo(
@@ -288,7 +288,7 @@ final class PlacementFunctionTest {
         }
         var operator = new CoBroadcastWithNonKeyedOperator<>(
                 new PlacementFunction("inference-requests", 3, new NonaPlacerFactory()),
-                List.of(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS, PlacementFunction.LEARNED));
+                List.of(PlacementFunction.BROADCAST_STATES));
         try (var restored = new BroadcastOperatorTestHarness<>(operator, 1, 1, 0)) {
             restored.initializeState(snapshot);
             restored.open();

@@ -81,9 +81,9 @@ final class MetricsScrapeITCase {
             Map<String, PlacementDecision> decided = MetricsTesting.readDecisions(consumer, new LinkedHashMap<>(),
                     REQUESTS, TIMEOUT, job);
             // Event time past the first windows, so that the rate estimator closes them and the control loop solves
-            // a table. A request's time in the job is at most watermark.out-of-orderness (2 s) after its record's
-            // timestamp: sent now, 2 s ahead moves the watermark to about now, past the first requests' windows.
-            TestingBroker.sendRequests(producer, config.topics().requests(), "next-", 20, System.currentTimeMillis() + 2_000);
+            // a table: 5 s after the first requests (their record timestamps say so too: TestingBroker), less the
+            // 2 s of watermark.out-of-orderness, closes every window up to now + 3 s, whatever the wall clock says.
+            TestingBroker.sendRequests(producer, config.topics().requests(), "next-", 20, now + 5_000);
             MetricsTesting.readDecisions(consumer, decided, REQUESTS + 20, TIMEOUT, job);
             JsonSerde<PlacementOutcome> outcomes = new JsonSerde<>(PlacementOutcome.class, 1 << 20);
             for (PlacementDecision d : decided.values()) {
@@ -167,6 +167,8 @@ final class MetricsScrapeITCase {
             parts.add(new OutcomePart(server, start, start + 1, false, null, null));
             start += 1;
         }
-        return PlacementOutcome.ok(d.requestId(), d.model(), d.tableVersion(), parts, 0, start, 2 * d.predictedJctSeconds());
+        // twice the table's tau_j: calibration compares with the cost model's figure, not the request's own prediction
+        return PlacementOutcome.ok(d.requestId(), d.model(), d.tableVersion(), parts, 0, start,
+                2 * d.explanation().tableJctSeconds());
     }
 }

@@ -26,7 +26,7 @@ public final class ControllerOptions {
     public static final ConfigOption<String> CONTROLLER_ID = ConfigOptions.key("controller.id")
             .stringType()
             .defaultValue("nona-controller")
-            .withDescription("prefix of the consumer groups (`<id>-requests`, `-telemetry`, `-catalog`, `-outcomes`) and of the"
+            .withDescription("prefix of the consumer groups (`<id>-requests`, `-telemetry`, `-catalog`, `-outcomes`, `-commands`) and of the"
                     + " decision sink's transactional ids (`<id>-decisions`); the key of the tables it "
                     + "writes");
 

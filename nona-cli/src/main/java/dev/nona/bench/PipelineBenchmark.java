@@ -115,7 +115,7 @@ public final class PipelineBenchmark {
         DataStream<BroadcastUpdate> updates = env.fromData(snapshot, new BroadcastUpdateTypeInfo())
                 .union(input.getSideOutput(InterleavedTelemetry.TELEMETRY));
         input.process(new RejectedRequests()).returns(TypeInformation.of(RequestRecord.class))
-                .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS, PlacementFunction.LEARNED))
+                .connect(updates.broadcast(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS, PlacementFunction.LEARNED, PlacementFunction.COMMANDS))
                 // no liveness timeout: on a machine shared with other work a report may come late, and the benchmark
                 // measures the cost of placing and of taking the reports, not liveness (ServerLivenessITCase does)
                 .process(new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), snapshot, 0,

@@ -26,7 +26,7 @@ public record OperatorRules(Set<String> drained, Map<String, Set<String>> pins, 
      * A tenant's own servers and its maximum share.
      *
      * @param servers  its own servers, not empty
-     * @param maxShare its maximum share of the stages placed, in $(0, 1]$
+     * @param maxShare its maximum share of the requests placed (see {@link TenantShares}), in $(0, 1]$
      */
     public record TenantRule(Set<String> servers, double maxShare) {
         public TenantRule {

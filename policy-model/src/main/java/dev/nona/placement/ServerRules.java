@@ -16,13 +16,13 @@ import java.util.TreeSet;
  * <ol>
  *   <li>a pinned model's stages go only to its pinned servers;</li>
  *   <li>a server owned by a tenant rule gets only that tenant's stages;</li>
- *   <li>a tenant with a rule whose share ({@link TenantShares}: its stages over all stages this placer placed in the
- *       last 10 s) is above its maximum gets only its own servers;</li>
+ *   <li>a tenant with a rule whose share ({@link TenantShares}: its requests over all requests this placer placed
+ *       in the last 10 s) is above its maximum gets only its own servers;</li>
  *   <li>a request with no live server left by these rules is refused, with the reason (the operator makes it a
  *       dead letter).</li>
  * </ol>
  * Worked example: servers a, b, c, d; tenant t owns a and b with maximum share 0.5. A request of tenant x may use c
- * and d; of t, while t's share is at most 0.5, a, b, c and d; once t placed 6 of the last 10 stages (0.6 &gt; 0.5),
+ * and d; of t, while t's share is at most 0.5, a, b, c and d; once t's are 6 of the last 10 requests placed (0.6 &gt; 0.5),
  * a and b only; with a and b down, t's request is refused.
  *
  * <p>Cost: with no pin and no tenant rule, {@link #admit} is $O(1)$ and returns no filter (placement is unchanged);
@@ -81,7 +81,7 @@ public final class ServerRules {
             if (anyLive(servers, own.servers())) {
                 return new Admission(filter, null);
             }
-            return refuse(String.format(Locale.ROOT, "tenant '%s' is over its share (%.3f > %.3f of the stages placed "
+            return refuse(String.format(Locale.ROOT, "tenant '%s' is over its share (%.3f > %.3f of the requests placed "
                     + "in the last %d s) and none of its servers %s is up%s", tenant, share, own.maxShare(),
                     TenantShares.WINDOW_SECONDS, new TreeSet<>(own.servers()),
                     pin == null ? "" : " among model '" + model + "''s pinned servers " + new TreeSet<>(pin)));
@@ -107,9 +107,9 @@ public final class ServerRules {
                 + "' may use its own servers and those no tenant owns)");
     }
 
-    /** Counts a placed request of {@code tenant}: {@code stages} stages at {@code eventTimeMillis}. $O(1)$. */
-    public void placed(String tenant, int stages, long eventTimeMillis) {
-        shares.add(tenant, stages, eventTimeMillis);
+    /** Counts a request of {@code tenant} placed at {@code eventTimeMillis}. $O(1)$. */
+    public void placed(String tenant, long eventTimeMillis) {
+        shares.add(tenant, 1, eventTimeMillis);
     }
 
     /** {@code tenant}'s share now (see {@link TenantShares}). */

@@ -4,15 +4,15 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Each ruled tenant's share of the stages one placer placed lately: for a request at event time $t$, the tenant's
- * stages over all stages this placer placed with event times in the last {@link #WINDOW_SECONDS} whole seconds
- * (the second of $t$ and the 9 before it; event time in epoch ms, as in the controller). Zero when the window holds
- * no stage. Each placement subtask counts its own requests (requests are spread over the subtasks, so each sees
+ * Each ruled tenant's share of what one placer placed lately: for a request at event time $t$, the tenant's units
+ * over all units this placer placed with event times in the last {@link #WINDOW_SECONDS} whole seconds (the second
+ * of $t$ and the 9 before it; event time in epoch ms, as in the controller). A unit is what the caller counts:
+ * {@link ServerRules} counts requests. Zero when the window holds nothing. Each placement subtask counts its own requests (requests are spread over the subtasks, so each sees
  * about the same mix).
  *
  * <p>Kept in {@link #WINDOW_SECONDS} one-second buckets: {@link #add} and {@link #share} are $O(1)$ in the requests
  * (a bucket reused for a new second is cleared for every ruled tenant, $O(\text{tenants})$ once per second).
- * A stage older than the window is not counted. Not thread-safe.
+ * A unit older than the window is not counted. Not thread-safe.
  */
 public final class TenantShares {
     /** The window, in whole seconds. */
@@ -26,18 +26,18 @@ public final class TenantShares {
         java.util.Arrays.fill(second, Long.MIN_VALUE);
     }
 
-    /** Counts from now on the stages of {@code tenant} (others count only in the total); idempotent. */
+    /** Counts from now on the units of {@code tenant} (others count only in the total); idempotent. */
     public void track(String tenant) {
         byTenant.computeIfAbsent(tenant, t -> new long[WINDOW_SECONDS]);
     }
 
-    /** Stops counting {@code tenant}'s stages apart. */
+    /** Stops counting {@code tenant}'s units apart. */
     public void untrack(String tenant) {
         byTenant.remove(tenant);
     }
 
-    /** Counts {@code stages} stages of {@code tenant} placed at {@code eventTimeMillis}. */
-    public void add(String tenant, int stages, long eventTimeMillis) {
+    /** Counts {@code units} units of {@code tenant} placed at {@code eventTimeMillis}. */
+    public void add(String tenant, int units, long eventTimeMillis) {
         long sec = Math.floorDiv(eventTimeMillis, 1000);
         int i = (int) Math.floorMod(sec, (long) WINDOW_SECONDS);
         if (second[i] != sec) {
@@ -50,10 +50,10 @@ public final class TenantShares {
                 counts[i] = 0;
             }
         }
-        total[i] += stages;
+        total[i] += units;
         long[] counts = byTenant.get(tenant);
         if (counts != null) {
-            counts[i] += stages;
+            counts[i] += units;
         }
     }
 

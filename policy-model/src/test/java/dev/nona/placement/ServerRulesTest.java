@@ -37,7 +37,7 @@ final class ServerRulesTest {
         servers.restrict(a.filter());
         int s = local.place(servers, t, rng)[0];
         servers.restrict(null);
-        rules.placed(tenant, 1, t);
+        rules.placed(tenant, t);
         return servers.id(s);
     }
 
@@ -111,10 +111,10 @@ final class ServerRulesTest {
         for (int i = 0; i < 100; i++) {
             assertThat(placeLocal(rules, servers, "x", T, rng)).isIn("c", "d");
         }
-        // 100 of x's stages, none of t's in this second: t's share is 0, t may use all four (the least loaded: a, b)
+        // 100 of x's requests, none of t's in this second: t's share is 0, t may use all four (the least loaded: a, b)
         assertThat(rules.share("t", T)).isZero();
         assertThat(placeLocal(rules, servers, "t", T, rng)).isIn("a", "b", "c", "d");
-        // t places 150 more stages: share 151 / 251 = 0.6016 > 0.5: only a and b
+        // t places 150 more requests: share 151 / 251 = 0.6016 > 0.5: only a and b
         for (int i = 0; i < 150; i++) {
             placeLocal(rules, servers, "t", T, rng);
         }
@@ -124,12 +124,12 @@ final class ServerRulesTest {
         }
         // the window forgets: 10 s later nothing counts, t may use c and d again
         assertThat(rules.share("t", T + 10_000)).isZero();
-        // t: 251 of 351 stages (0.715); over its share with a and b down: refused with the reason
+        // t: 251 of 351 requests (0.715); over its share with a and b down: refused with the reason
         servers.report("a", false, 1e9, 0, 0.0, List.of(), T + 1, 0);
         servers.report("b", false, 1e9, 0, 0.0, List.of(), T + 1, 0);
         ServerRules.Admission refused = rules.admit(servers, "m", "t", T);
         assertThat(refused.admitted()).isFalse();
-        assertThat(refused.refusal()).isEqualTo("tenant 't' is over its share (0.715 > 0.500 of the stages placed in "
+        assertThat(refused.refusal()).isEqualTo("tenant 't' is over its share (0.715 > 0.500 of the requests placed in "
                 + "the last 10 s) and none of its servers [a, b] is up");
     }
 

@@ -64,6 +64,6 @@ final class PlacementRules {
     /** {@code request} was placed: counts it in its tenant's share, and lifts the restriction. */
     void placed(LiveServers servers, InferenceRequest request) {
         servers.restrict(null);
-        rules.placed(request.tenant(), 1, request.eventTime());
+        rules.placed(request.tenant(), request.eventTime());
     }
 }

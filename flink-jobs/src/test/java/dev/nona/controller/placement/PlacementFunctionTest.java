@@ -29,7 +29,7 @@ final class PlacementFunctionTest {
     private static BroadcastOperatorTestHarness<RequestRecord, BroadcastUpdate, PlacementDecision> harness() throws Exception {
         return ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
                 new PlacementFunction("inference-requests", 3, new NonaPlacerFactory()),
-                PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS, PlacementFunction.LEARNED);
+                PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS, PlacementFunction.LEARNED, PlacementFunction.COMMANDS);
     }
 
     private static RequestRecord request(String id, String model) {
@@ -205,7 +205,7 @@ final class PlacementFunctionTest {
     void fullStartupBuffer_deadLettersTheOverflow() throws Exception {
         var fn = new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), List.of(), 1);
         try (var h = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(fn,
-                PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS, PlacementFunction.LEARNED)) {
+                PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS, PlacementFunction.LEARNED, PlacementFunction.COMMANDS)) {
             h.processElement(request("held", "fig1"), 1000);
             h.processElement(request("overflow", "fig1"), 1000);
             assertThat(deadLetters(h)).singleElement().satisfies(dl -> assertThat(dl.reason()).isEqualTo(
@@ -222,7 +222,7 @@ final class PlacementFunctionTest {
         }
         var operator = new CoBroadcastWithNonKeyedOperator<>(
                 new PlacementFunction("inference-requests", 3, new NonaPlacerFactory()),
-                List.of(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS, PlacementFunction.LEARNED));
+                List.of(PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS, PlacementFunction.LEARNED, PlacementFunction.COMMANDS));
         try (var restored = new BroadcastOperatorTestHarness<>(operator, 1, 1, 0)) {
             restored.initializeState(snapshot);
             restored.open();

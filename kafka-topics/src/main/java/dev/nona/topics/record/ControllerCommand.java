@@ -35,7 +35,7 @@ import java.util.Set;
  * @param server        the server to drain or undrain
  * @param tenant        the tenant of a tenant rule
  * @param servers       the servers of a pin or a tenant rule (copied; ids not blank, distinct)
- * @param maxShare      a tenant's maximum share of the placed stages, in $(0, 1]$
+ * @param maxShare      a tenant's maximum share of the requests placed (over the last 10 s), in $(0, 1]$
  * @param tableVersion  the table version to roll back to, {@code >= 1}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -25,6 +25,8 @@ public final class NonaCli implements Runnable {
             new RunCommand(),
             new BenchCommand(),
             new DemoCommand(),
+            new CommandCommand(),
+            new StatusCommand(),
         };
     }
 

@@ -42,19 +42,20 @@ final class TestingBroker {
         }
         String prefix = m.get("controller.id") + "-";
         for (String topic : List.of("requests", "telemetry", "catalog", "decisions", "tables", "events", "dead-letters",
-                "outcomes")) {
+                "outcomes", "commands")) {
             m.put("topics." + topic, prefix + topic);
         }
         return ControllerConfig.fromMap(m);
     }
 
-    /** Creates the controller's topics, except the outcomes topic. */
+    /** Creates the controller's topics, except the outcomes topic (the commands topic compacted, as in production). */
     static void createTopics(InProcessKafka kafka, ControllerConfig.Topics t) throws Exception {
         try (Admin admin = Admin.create(kafka.clientProperties())) {
             admin.createTopics(List.of(new NewTopic(t.requests(), 2, (short) 1), new NewTopic(t.telemetry(), 1, (short) 1),
                     new NewTopic(t.catalog(), 1, (short) 1), new NewTopic(t.decisions(), 2, (short) 1),
                     new NewTopic(t.tables(), 1, (short) 1), new NewTopic(t.events(), 1, (short) 1),
-                    new NewTopic(t.deadLetters(), 1, (short) 1))).all().get();
+                    new NewTopic(t.deadLetters(), 1, (short) 1),
+                    new NewTopic(t.commands(), 1, (short) 1).configs(Map.of("cleanup.policy", "compact")))).all().get();
         }
     }
 

@@ -52,7 +52,7 @@ public record OperatorRules(Set<String> drained, Map<String, Set<String>> pins, 
         pins = Map.copyOf(p);
         tenants = Map.copyOf(tenants);
         Map<String, String> owner = new HashMap<>();
-        tenants.forEach((tenant, rule) -> rule.servers().forEach(s -> {
+        new TreeMap<>(tenants).forEach((tenant, rule) -> new TreeSet<>(rule.servers()).forEach(s -> {
             String other = owner.put(s, tenant);
             if (other != null) {
                 throw new IllegalArgumentException("server '" + s + "' is owned by tenants '" + other + "' and '"

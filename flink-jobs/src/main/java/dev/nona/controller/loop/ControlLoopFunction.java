@@ -483,6 +483,10 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         } else if (current.value() == null && backlog.value() == null && running.value() == null && !models.isEmpty()) {
             drift.update(detector.rebased(rates, windowEnd)); // drift is measured from the rates the table is for
             addToBacklog("initial", rates);
+            if (operator.frozen()) {
+                emit(ctx, ControllerEventType.DRIFT_FROZEN, Map.of("cause", "initial", "windowEnd", windowEnd,
+                        "detail", "re-optimisation is frozen by an operator: the first table is solved after UNFREEZE"));
+            }
         }
         startIfDue(ctx);
     }

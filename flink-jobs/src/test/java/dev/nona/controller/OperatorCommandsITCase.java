@@ -193,7 +193,7 @@ final class OperatorCommandsITCase {
                     decided.putIfAbsent(d.requestId(), d);
                 }
             }
-            assertRunning(job);
+            TestingBroker.assertRunning(job);
         }
         assertThat(decided).hasSize(n);
     }
@@ -215,7 +215,7 @@ final class OperatorCommandsITCase {
                     return e;
                 }
             }
-            assertRunning(job);
+            TestingBroker.assertRunning(job);
         }
         throw new AssertionError("no such event; seen: " + seen);
     }
@@ -242,7 +242,7 @@ final class OperatorCommandsITCase {
                     return d;
                 }
             }
-            assertRunning(job);
+            TestingBroker.assertRunning(job);
         }
         throw new AssertionError("no dead letter from " + topic);
     }
@@ -255,20 +255,8 @@ final class OperatorCommandsITCase {
                     return new ObjectMapper().readTree(rec.tableJson());
                 }
             }
-            assertRunning(job);
+            TestingBroker.assertRunning(job);
         }
         throw new AssertionError("no table v" + version);
-    }
-
-    private static void assertRunning(JobClient job) throws Exception {
-        if (job.getJobStatus().get().isGloballyTerminalState()) {
-            Throwable cause = null;
-            try {
-                job.getJobExecutionResult().get();
-            } catch (Exception e) {
-                cause = e;
-            }
-            throw new AssertionError("the job stopped: " + job.getJobStatus().get(), cause);
-        }
     }
 }

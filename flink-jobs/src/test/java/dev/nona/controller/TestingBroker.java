@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -88,5 +89,18 @@ final class TestingBroker {
 
     static void send(KafkaProducer<byte[], byte[]> producer, String topic, String key, byte[] value) {
         producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value));
+    }
+
+    /** Fails with the job's failure when it has stopped. */
+    static void assertRunning(JobClient job) throws Exception {
+        if (job.getJobStatus().get().isGloballyTerminalState()) {
+            Throwable cause = null;
+            try {
+                job.getJobExecutionResult().get();
+            } catch (Exception e) {
+                cause = e;
+            }
+            throw new AssertionError("the job stopped: " + job.getJobStatus().get(), cause);
+        }
     }
 }

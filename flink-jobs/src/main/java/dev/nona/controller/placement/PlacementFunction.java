@@ -187,7 +187,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
                     ctx.currentProcessingTime());
         }
         expireSilent(ctx.currentProcessingTime());
-        if (commandRules.refresh(ctx.getBroadcastState(COMMANDS), servers)) {
+        if (commandRules.refresh(() -> ctx.getBroadcastState(COMMANDS), servers)) {
             onServersChanged();
         }
         placeOrHold(record, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
@@ -249,7 +249,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         refresh(ctx.getBroadcastState(SERVERS), ctx.getBroadcastState(TABLE), ctx.getBroadcastState(LEARNED),
                     ctx.currentProcessingTime());
         expireSilent(ctx.currentProcessingTime());
-        if (commandRules.refresh(ctx.getBroadcastState(COMMANDS), servers)) {
+        if (commandRules.refresh(() -> ctx.getBroadcastState(COMMANDS), servers)) {
             onServersChanged();
         }
         List<RequestRecord> waiting = new ArrayList<>(held);

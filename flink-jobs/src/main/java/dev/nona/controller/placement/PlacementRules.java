@@ -43,11 +43,12 @@ final class PlacementRules {
      * Applies the commands to {@code servers} if they changed or the servers were rebuilt (drains change the live
      * servers); returns whether it applied them. $O(1)$ when nothing changed.
      */
-    boolean refresh(ReadOnlyBroadcastState<String, ActiveCommands> state, LiveServers servers) throws Exception {
+    boolean refresh(java.util.function.Supplier<ReadOnlyBroadcastState<String, ActiveCommands>> state, LiveServers servers)
+            throws Exception {
         if (!dirty && servers == appliedTo) {
             return false;
         }
-        ActiveCommands held = state.get(CURRENT);
+        ActiveCommands held = state.get().get(CURRENT);
         rules.update(held == null ? dev.nona.placement.OperatorRules.NONE : held.rules(), servers);
         appliedTo = servers;
         dirty = false;

@@ -92,9 +92,9 @@ public record ControllerConfig(
         Map<String, String> kafka,
         Map<String, String> flink) implements Serializable {
 
-    /** The topic names (DESIGN.md §3). */
+    /** The topic names (DESIGN.md §3); {@code commands} empty: no operator commands. */
     public record Topics(String requests, String telemetry, String catalog, String decisions, String tables,
-            String events, String deadLetters, String outcomes) implements Serializable {}
+            String events, String deadLetters, String outcomes, String commands) implements Serializable {}
 
     /**
      * How decisions are joined with their outcomes.
@@ -294,7 +294,7 @@ public record ControllerConfig(
                 v.string(CONTROLLER_ID),
                 new Topics(v.string(TOPICS_REQUESTS), v.string(TOPICS_TELEMETRY), v.string(TOPICS_CATALOG),
                         v.string(TOPICS_DECISIONS), v.string(TOPICS_TABLES), v.string(TOPICS_EVENTS),
-                        v.string(TOPICS_DEAD_LETTERS), v.string(TOPICS_OUTCOMES)),
+                        v.string(TOPICS_DEAD_LETTERS), v.string(TOPICS_OUTCOMES), v.string(TOPICS_COMMANDS)),
                 v.duration(RATES_WINDOW),
                 v.duration(WATERMARK_OUT_OF_ORDERNESS),
                 v.duration(WATERMARK_IDLENESS),

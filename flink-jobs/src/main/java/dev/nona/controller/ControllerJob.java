@@ -1,5 +1,8 @@
 package dev.nona.controller;
 
+import dev.nona.controller.command.ActiveCommands;
+import dev.nona.controller.command.CommandFunction;
+import dev.nona.controller.command.CommandRecord;
 import dev.nona.controller.logging.DeadLetterLog;
 import dev.nona.controller.loop.ControlInput;
 import dev.nona.controller.loop.ControlLoopFunction;
@@ -58,6 +61,8 @@ import org.apache.flink.api.common.eventtime.WatermarkOutput;
  * decisions (read back) --digest (+catalog)--keyBy requestId--+--> OutcomeJoin --> Calibration (p=1, + catalog)
  * outcomes --parse--keyBy--------------------------------------+      --> CALIBRATION events; learned speeds and
  *                                                                          per-table JCT --> ControlLoop, placement
+ * commands --CommandFunction (p=1)--> commands in force --> ControlLoop, placement (broadcast); rollbacks -->
+ *                                      ControlLoop; COMMAND_APPLIED --> events
  * every rejected record ------------------------------------------------------------> dead letters
  * </pre>
  */
@@ -69,14 +74,28 @@ public final class ControllerJob {
      *                  join, no {@code CALIBRATION} events)
      * @param decisions the job's own decisions read back (from {@code placement-decisions}) for the outcome join;
      *                  {@code null} exactly when {@code outcomes} is
+     * @param commands  the operator's commands, or {@code null} for a job without them (no pins, drains, tenant
+     *                  rules, freezes or operator rollbacks)
      */
     public record Sources(Source<RequestRecord, ?, ?> requests, Source<ControlRecord, ?, ?> telemetry,
             Source<ControlRecord, ?, ?> catalog, Source<OutcomeRecord, ?, ?> outcomes,
-            Source<PlacementDecision, ?, ?> decisions) {
+            Source<PlacementDecision, ?, ?> decisions, Source<CommandRecord, ?, ?> commands) {
         public Sources {
             if ((outcomes == null) != (decisions == null)) {
                 throw new IllegalArgumentException("the outcome join needs both the outcomes and the decisions read back");
             }
+        }
+
+        /** Inputs without commands. */
+        public Sources(Source<RequestRecord, ?, ?> requests, Source<ControlRecord, ?, ?> telemetry,
+                Source<ControlRecord, ?, ?> catalog, Source<OutcomeRecord, ?, ?> outcomes,
+                Source<PlacementDecision, ?, ?> decisions) {
+            this(requests, telemetry, catalog, outcomes, decisions, null);
+        }
+
+        /** These inputs with the operator's commands. */
+        public Sources withCommands(Source<CommandRecord, ?, ?> commands) {
+            return new Sources(requests, telemetry, catalog, outcomes, decisions, commands);
         }
 
         /** Inputs without outcomes. */
@@ -142,6 +161,10 @@ public final class ControllerJob {
         if (learning != null) {
             controlInputs = controlInputs.union(learning.learned());
         }
+        Commands commands = sources.commands() == null ? null : commands(env);
+        if (commands != null) {
+            controlInputs = controlInputs.union(commands.toControlLoop());
+        }
         SingleOutputStreamOperator<ControllerTable> tables = controlInputs
                 .keyBy(x -> ControlLoopFunction.KEY, Types.STRING)
                 .process(new ControlLoopFunction(ControlLoopSettings.of(config), solver))
@@ -158,6 +181,10 @@ public final class ControllerJob {
                 .union(toPlacement
                         .map(ControllerJob::toUpdate).returns(new BroadcastUpdateTypeInfo())
                         .setParallelism(1));
+        if (commands != null) {
+            updates = updates.union(commands.inForce()
+                    .map(BroadcastUpdate::of).returns(new BroadcastUpdateTypeInfo()).setParallelism(1));
+        }
         SingleOutputStreamOperator<PlacementDecision> decisions = requests
                 .connect(updates.broadcast(PlacementFunction.BROADCAST_STATES))
                 .process(new PlacementFunction(config.topics().requests(), config.targetOngoingRequests(), placers,
@@ -168,10 +195,15 @@ public final class ControllerJob {
         DataStream<DeadLetter> deadLetters = requests.getSideOutput(RejectedRequests.DEAD_LETTERS)
                 .union(telemetry.getSideOutput(RejectedControls.DEAD_LETTERS),
                         catalog.getSideOutput(RejectedControls.DEAD_LETTERS),
-                        decisions.getSideOutput(PlacementFunction.UNPLACED));
+                        decisions.getSideOutput(PlacementFunction.UNPLACED),
+                        tables.getSideOutput(ControlLoopFunction.COMMAND_DEAD_LETTERS));
         if (learning != null) {
             events = events.union(learning.events());
             deadLetters = deadLetters.union(learning.deadLetters());
+        }
+        if (commands != null) {
+            events = events.union(commands.active().getSideOutput(CommandFunction.EVENTS));
+            deadLetters = deadLetters.union(commands.active().getSideOutput(CommandFunction.DEAD_LETTERS));
         }
 
         decisions.sinkTo(sinks.decisions()).setParallelism(p).uid("decisions-sink").name("decisions sink");
@@ -236,6 +268,34 @@ public final class ControllerJob {
                 .union(joined.getSideOutput(OutcomeJoin.DEAD_LETTERS)), learned);
     }
 
+    /** The command operator's output: the commands in force, and its inputs for the control loop. */
+    private record Commands(SingleOutputStreamOperator<ActiveCommands> active, DataStream<ActiveCommands> inForce,
+            DataStream<ControlInput> toControlLoop) {}
+
+    /**
+     * The operator's commands: read (from the beginning of the compacted topic on a fresh start), kept in force by
+     * the {@link CommandFunction} and sent, without event time (they must not hold back the control loop's or
+     * placement's watermark), to the control loop and the placement operator.
+     */
+    private Commands commands(StreamExecutionEnvironment env) {
+        SingleOutputStreamOperator<ActiveCommands> active = env
+                .fromSource(sources.commands(), WatermarkStrategy.noWatermarks(), "commands")
+                .setParallelism(1).uid("commands-source")
+                .keyBy(x -> CommandFunction.KEY, Types.STRING)
+                .process(new CommandFunction()).returns(JsonRecordTypeInfo.of(ActiveCommands.class))
+                .setParallelism(1).setMaxParallelism(1).uid("commands").name("operator commands");
+        DataStream<ActiveCommands> inForce = active
+                .assignTimestampsAndWatermarks(WatermarkStrategy.<ActiveCommands>forGenerator(c -> new NoEventTime<>()))
+                .setParallelism(1).name("commands in force (no event time)");
+        DataStream<ControlInput> toLoop = inForce
+                .map(ControlInput::of).returns(JsonRecordTypeInfo.of(ControlInput.class)).setParallelism(1)
+                .union(active.getSideOutput(CommandFunction.ROLLBACKS)
+                        .assignTimestampsAndWatermarks(WatermarkStrategy.<CommandRecord>forGenerator(c -> new NoEventTime<>()))
+                        .setParallelism(1).name("rollbacks (no event time)")
+                        .map(ControlInput::rollback).returns(JsonRecordTypeInfo.of(ControlInput.class)).setParallelism(1));
+        return new Commands(active, inForce, toLoop);
+    }
+
     /** A stream without event time: always idle, so it neither holds back nor moves the event time of a stream it joins. */
     static final class NoEventTime<T> implements WatermarkGenerator<T> {
         @Override
@@ -267,6 +327,9 @@ public final class ControllerJob {
         }
         if (in.removedModel() != null) {
             return BroadcastUpdate.removed(in.removedModel());
+        }
+        if (in.commands() != null) {
+            return BroadcastUpdate.of(in.commands());
         }
         throw new IllegalStateException("BUG: rate estimates are not broadcast");
     }

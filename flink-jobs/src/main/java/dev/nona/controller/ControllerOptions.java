@@ -26,7 +26,7 @@ public final class ControllerOptions {
     public static final ConfigOption<String> CONTROLLER_ID = ConfigOptions.key("controller.id")
             .stringType()
             .defaultValue("nona-controller")
-            .withDescription("prefix of the consumer groups (`<id>-requests`, `-telemetry`, `-catalog`, `-outcomes`) and of the"
+            .withDescription("prefix of the consumer groups (`<id>-requests`, `-telemetry`, `-catalog`, `-outcomes`, `-commands`) and of the"
                     + " decision sink's transactional ids (`<id>-decisions`); the key of the tables it "
                     + "writes");
 
@@ -72,6 +72,14 @@ public final class ControllerOptions {
                     + "outcome is a dead letter), e.g. `placement-outcomes`. It must exist when the controller starts, "
                     + "else the controller runs without outcomes (a WARN says so). Empty (the default, until the "
                     + "outcome path's latency cost is removed): no outcome input, no join, no `CALIBRATION` events");
+
+    public static final ConfigOption<String> TOPICS_COMMANDS = ConfigOptions.key("topics.commands")
+            .stringType()
+            .defaultValue("controller-commands")
+            .withDescription("topic the operator's commands are read from (pin, drain, roll back, freeze, tenant "
+                    + "rules; each acknowledged with a `COMMAND_APPLIED` event, a bad one is a dead letter), read from "
+                    + "its beginning on a fresh start. If it does not exist when the controller starts, the controller "
+                    + "runs without commands (a WARN says so). Empty: no commands");
 
     public static final ConfigOption<Duration> RATES_WINDOW = ConfigOptions.key("rates.window")
             .durationType()
@@ -300,7 +308,7 @@ public final class ControllerOptions {
     /** Every option, in the order of the table in {@code docs/controller.md}. */
     public static final List<ConfigOption<?>> ALL = List.of(
             BOOTSTRAP_SERVERS, CONTROLLER_ID, TOPICS_REQUESTS, TOPICS_TELEMETRY, TOPICS_CATALOG,
-            TOPICS_DECISIONS, TOPICS_TABLES, TOPICS_EVENTS, TOPICS_DEAD_LETTERS, TOPICS_OUTCOMES, RATES_WINDOW,
+            TOPICS_DECISIONS, TOPICS_TABLES, TOPICS_EVENTS, TOPICS_DEAD_LETTERS, TOPICS_OUTCOMES, TOPICS_COMMANDS, RATES_WINDOW,
             WATERMARK_OUT_OF_ORDERNESS, WATERMARK_IDLENESS, DRIFT_THRESHOLD, DRIFT_SIGNIFICANCE,
             DRIFT_WINDOWS, DRIFT_DEBOUNCE, DRIFT_MIN_RATE, SOLVE_TIMEOUT, SOLVE_POLL, SOLVE_RETRY_BACKOFF,
             SOLVE_RETRY_MAX_BACKOFF, SOLVER_COST_MODEL, CLUSTER_DEFAULT_LINK_BITS_PER_SECOND,

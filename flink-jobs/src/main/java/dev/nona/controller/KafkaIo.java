@@ -2,6 +2,8 @@ package dev.nona.controller;
 
 import dev.nona.controller.ControllerJob.Sinks;
 import dev.nona.controller.ControllerJob.Sources;
+import dev.nona.controller.command.CommandDeserializer;
+import dev.nona.controller.command.CommandRecord;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.outcome.DecisionReadBack;
 import dev.nona.controller.outcome.OutcomeDeserializer;
@@ -58,7 +60,26 @@ public final class KafkaIo {
      * the broker, with a WARN when it does not: the controller then runs without the outcome path until restarted).
      */
     public static Sources sources(ControllerConfig config) {
-        return sources(config, !config.topics().outcomes().isBlank() && topicExists(config, config.topics().outcomes()));
+        Sources sources = sources(config, !config.topics().outcomes().isBlank()
+                && topicExists(config, config.topics().outcomes()));
+        String commands = config.topics().commands();
+        return !commands.isBlank() && topicExists(config, commands, "topics.commands", "operator commands")
+                ? sources.withCommands(commandSource(config)) : sources;
+    }
+
+    /**
+     * The operator's commands: from the beginning of the compacted topic on a fresh start (the latest command of
+     * every scope is re-read), from the checkpointed offsets on a restore.
+     */
+    static KafkaSource<CommandRecord> commandSource(ControllerConfig config) {
+        return KafkaSource.<CommandRecord>builder()
+                .setBootstrapServers(config.bootstrapServers())
+                .setTopics(config.topics().commands())
+                .setGroupId(config.controllerId() + "-commands")
+                .setStartingOffsets(OffsetsInitializer.earliest())
+                .setDeserializer(new CommandDeserializer())
+                .setProperties(clientProperties(config))
+                .build();
     }
 
     /** The sources, with the outcome source or without it. */
@@ -112,8 +133,16 @@ public final class KafkaIo {
                 .build();
     }
 
-    /** Whether {@code topic} exists, asked of the broker within {@link #TOPIC_CHECK_TIMEOUT_MS}. */
+    /** Whether the outcomes topic {@code topic} exists (see {@link #topicExists(ControllerConfig, String, String, String)}). */
     static boolean topicExists(ControllerConfig config, String topic) {
+        return topicExists(config, topic, "topics.outcomes", "outcomes (no CALIBRATION events)");
+    }
+
+    /**
+     * Whether {@code topic} (of config key {@code key}) exists, asked of the broker within
+     * {@link #TOPIC_CHECK_TIMEOUT_MS}; a WARN says the controller runs without {@code without} when it does not.
+     */
+    static boolean topicExists(ControllerConfig config, String topic, String key, String without) {
         Properties props = clientProperties(config);
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, TOPIC_CHECK_TIMEOUT_MS);
@@ -131,15 +160,15 @@ public final class KafkaIo {
                         TimeUnit.MILLISECONDS).contains(topic);
             }
             if (!exists) {
-                LOG.warn("topic {} (topics.outcomes) does not exist: the controller runs without outcomes (no "
-                        + "CALIBRATION events); create it (bin/nona topics create) and restart the controller", topic);
+                LOG.warn("topic {} ({}) does not exist: the controller runs without {}; create it (bin/nona topics "
+                        + "create) and restart the controller", topic, key, without);
             }
             return exists;
         } catch (Exception e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            LOG.warn("cannot tell whether topic {} (topics.outcomes) exists: running without outcomes", topic, e);
+            LOG.warn("cannot tell whether topic {} ({}) exists: running without {}", topic, key, without, e);
             return false;
         }
     }

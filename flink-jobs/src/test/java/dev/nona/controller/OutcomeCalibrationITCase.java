@@ -97,7 +97,7 @@ final class OutcomeCalibrationITCase {
             List<ControllerEvent> calibrations = new ArrayList<>();
             long ok = 0;
             while (ok < total && System.nanoTime() < deadline) {
-                assertRunning(job);
+                TestingBroker.assertRunning(job);
                 for (ConsumerRecord<byte[], byte[]> r : eventReader.poll(Duration.ofMillis(200))) {
                     ControllerEvent e = events.parse(r.value()).value();
                     if (e.type() == ControllerEventType.CALIBRATION) {
@@ -150,23 +150,11 @@ final class OutcomeCalibrationITCase {
                 PlacementDecision d = decisions.parse(r.value()).value();
                 first.putIfAbsent(d.requestId(), d);
             }
-            assertRunning(job);
+            TestingBroker.assertRunning(job);
         }
         assertThat(first).hasSize(n);
     }
 
-    /** Fails with the job's failure when it has stopped. */
-    private static void assertRunning(JobClient job) throws Exception {
-        if (job.getJobStatus().get().isGloballyTerminalState()) {
-            Throwable cause = null;
-            try {
-                job.getJobExecutionResult().get();
-            } catch (Exception e) {
-                cause = e;
-            }
-            throw new AssertionError("the job stopped: " + job.getJobStatus().get(), cause);
-        }
-    }
 
     /** Reads events until a table is published. */
     private void awaitTablePublished(KafkaConsumer<byte[], byte[]> eventReader, long deadline, JobClient job) {

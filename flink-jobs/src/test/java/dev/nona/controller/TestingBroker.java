@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -42,19 +43,20 @@ final class TestingBroker {
         }
         String prefix = m.get("controller.id") + "-";
         for (String topic : List.of("requests", "telemetry", "catalog", "decisions", "tables", "events", "dead-letters",
-                "outcomes")) {
+                "outcomes", "commands")) {
             m.put("topics." + topic, prefix + topic);
         }
         return ControllerConfig.fromMap(m);
     }
 
-    /** Creates the controller's topics, except the outcomes topic. */
+    /** Creates the controller's topics, except the outcomes topic (the commands topic compacted, as in production). */
     static void createTopics(InProcessKafka kafka, ControllerConfig.Topics t) throws Exception {
         try (Admin admin = Admin.create(kafka.clientProperties())) {
             admin.createTopics(List.of(new NewTopic(t.requests(), 2, (short) 1), new NewTopic(t.telemetry(), 1, (short) 1),
                     new NewTopic(t.catalog(), 1, (short) 1), new NewTopic(t.decisions(), 2, (short) 1),
                     new NewTopic(t.tables(), 1, (short) 1), new NewTopic(t.events(), 1, (short) 1),
-                    new NewTopic(t.deadLetters(), 1, (short) 1))).all().get();
+                    new NewTopic(t.deadLetters(), 1, (short) 1),
+                    new NewTopic(t.commands(), 1, (short) 1).configs(Map.of("cleanup.policy", "compact")))).all().get();
         }
     }
 
@@ -92,5 +94,18 @@ final class TestingBroker {
 
     static void send(KafkaProducer<byte[], byte[]> producer, String topic, String key, byte[] value) {
         producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value));
+    }
+
+    /** Fails with the job's failure when it has stopped. */
+    static void assertRunning(JobClient job) throws Exception {
+        if (job.getJobStatus().get().isGloballyTerminalState()) {
+            Throwable cause = null;
+            try {
+                job.getJobExecutionResult().get();
+            } catch (Exception e) {
+                cause = e;
+            }
+            throw new AssertionError("the job stopped: " + job.getJobStatus().get(), cause);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.nona.topics;
 
+import dev.nona.topics.record.ControllerCommand;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
@@ -54,8 +55,17 @@ public final class Topics {
             "dead-letters", DeadLetter.class, "none", 1, CleanupPolicy.DELETE,
             Map.of("max.message.bytes", DEAD_LETTER_MAX_MESSAGE_BYTES));
 
+    /**
+     * Operator commands (pin, drain, roll back, freeze, tenant rules), compacted by scope so that a fresh start
+     * re-reads the latest command of every scope ({@link ControllerCommand#scope()}).
+     */
+    public static final TopicSpec<ControllerCommand> CONTROLLER_COMMANDS = new TopicSpec<>(
+            "controller-commands", ControllerCommand.class,
+            "scope (pin:<model>, drain:<server>, tenant:<tenant>, freeze, rollback)", 1, CleanupPolicy.COMPACT, Map.of());
+
     private static final List<TopicSpec<?>> ALL = List.of(INFERENCE_REQUESTS, CLUSTER_TELEMETRY, MODEL_CATALOG,
-            PLACEMENT_DECISIONS, PLACEMENT_OUTCOMES, PLACEMENT_TABLES, CONTROLLER_EVENTS, DEAD_LETTERS);
+            PLACEMENT_DECISIONS, PLACEMENT_OUTCOMES, PLACEMENT_TABLES, CONTROLLER_EVENTS, DEAD_LETTERS,
+            CONTROLLER_COMMANDS);
 
     private Topics() {
     }

@@ -28,6 +28,8 @@ public final class NonaCli implements Runnable {
             new ExecutorCommand(),
             new DashboardCommand(),
             new ExplainCommand(),
+            new CommandCommand(),
+            new StatusCommand(),
         };
     }
 

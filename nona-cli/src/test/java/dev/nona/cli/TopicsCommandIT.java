@@ -33,7 +33,7 @@ final class TopicsCommandIT {
 
         assertThat(first.exit).as(first.err).isZero();
         assertThat(second.exit).as(second.err).isZero();
-        assertThat(statuses(first.out)).containsOnly("created").hasSize(8).hasSize(Topics.all().size());
+        assertThat(statuses(first.out)).containsOnly("created").hasSize(9).hasSize(Topics.all().size());
         JsonNode topics = new ObjectMapper().readTree(second.out).get("topics");
         assertThat(statuses(second.out)).containsOnly("exists").hasSize(Topics.all().size());
         assertThat(topics.get(2).get("name").asText()).isEqualTo("model-catalog");

@@ -73,6 +73,11 @@ public final class LiveServers {
     /** Whether each server's latest report makes it usable (up, compute rate above 0), and whether it went silent. */
     private boolean[] reportedUp = new boolean[0];
     private boolean[] silent = new boolean[0];
+    /** Whether each server is drained by an operator (no new stages), and the drained ids, known or not yet. */
+    private boolean[] drained = new boolean[0];
+    private final java.util.Set<String> drainedIds = new java.util.HashSet<>();
+    /** The current request's rules ({@link #restrict}), or null: any live server. */
+    private ServerFilter filter;
     /** A warm pool per model (the ledger's pool id). */
     private final Map<String, Integer> pools = new HashMap<>();
     private final TakenParts taken = new TakenParts();
@@ -151,11 +156,13 @@ public final class LiveServers {
                 int c = Math.max(4, 2 * s);
                 reportedUp = Arrays.copyOf(reportedUp, c);
                 silent = Arrays.copyOf(silent, c);
+                drained = Arrays.copyOf(drained, c);
                 reportedAt = Arrays.copyOf(reportedAt, c);
                 reportedOps = Arrays.copyOf(reportedOps, c);
             }
             ledger.setUp(s, false);
             ledger.setOwned(s, Math.floorMod(serverId.hashCode(), parallelism) == subtask);
+            drained[s] = drainedIds.contains(serverId);
         } else {
             s = known;
             if (reportedAt[s] > eventTimeMillis) {
@@ -187,7 +194,7 @@ public final class LiveServers {
         } else {
             liveness.forget(s);
         }
-        boolean live = reportedUp[s];
+        boolean live = reportedUp[s] && !drained[s];
         ledger.setUp(s, live);
         if (live) {
             liveOps += opsPerSecond;
@@ -237,6 +244,55 @@ public final class LiveServers {
         });
     }
 
+    /**
+     * The servers an operator drained ({@code DRAIN_SERVER}): from now on they get no new stages, as if down, until
+     * a later call leaves them out; ids not known yet are drained when they first report. $O((d + d') \log N)$ for
+     * the drained servers before and after.
+     */
+    public void setDrained(java.util.Set<String> serverIds) {
+        java.util.Set<String> before = new java.util.HashSet<>(drainedIds);
+        drainedIds.clear();
+        drainedIds.addAll(serverIds);
+        before.addAll(serverIds);
+        for (String id : before) {
+            Integer known = index.get(id);
+            if (known != null) {
+                setDrained(known, drainedIds.contains(id));
+            }
+        }
+    }
+
+    private void setDrained(int s, boolean d) {
+        if (drained[s] == d) {
+            return;
+        }
+        drained[s] = d;
+        boolean live = reportedUp[s] && !silent[s] && !d;
+        if (ledger.isUp(s) != live) {
+            liveOps += live ? reportedOps[s] : -reportedOps[s];
+            ledger.setUp(s, live);
+        }
+    }
+
+    /** Whether server {@code index} is drained by an operator. */
+    public boolean isDrained(int index) {
+        return drained[index];
+    }
+
+    /** Whether server {@code index} went silent (not heard within the liveness timeout) and has not reported since. */
+    public boolean isSilent(int index) {
+        return silent[index];
+    }
+
+    /**
+     * The rules of the request about to be placed: until the next call, {@link #pick} and {@link #pickOther} use
+     * only the live servers {@code filter} allows ({@code null}: every live server). The caller checks that an
+     * allowed server is live before placing ({@link ServerRules#admit} does).
+     */
+    public void restrict(ServerFilter filter) {
+        this.filter = filter;
+    }
+
     /** As {@link #expireSilent(long, IntConsumer)}, ignoring which. */
     public void expireSilent(long nowMillis) {
         expireSilent(nowMillis, s -> { });
@@ -271,7 +327,7 @@ public final class LiveServers {
         return ledger.upCount() == 0 ? 0 : liveOps / ledger.upCount();
     }
 
-    /** Whether server {@code index} is live (reported up, compute rate above 0, not silent). */
+    /** Whether server {@code index} is live (reported up, compute rate above 0, not silent, not drained). */
     public boolean isLive(int index) {
         return ledger.isUp(index);
     }
@@ -329,10 +385,10 @@ public final class LiveServers {
     /**
      * A server for a part of a request at {@code eventTime}, not in {@code taken[0..n)} while enough servers are up:
      * a server of pool {@code warm} ({@link #warm}) under the target with the least predicted backlog, else the up
-     * one with the least predicted backlog, else (every up server taken) any up server. Does not record the
-     * request: see {@link #record}.
+     * one with the least predicted backlog, else (every up server taken) any up server; only servers the current
+     * {@link #restrict filter} allows. Does not record the request: see {@link #record}.
      *
-     * @throws IllegalStateException when no server is up
+     * @throws IllegalStateException when no server is up, or none the filter allows
      */
     public int pickOther(int warm, int[] taken, int n, long eventTime, RandomGenerator rng) {
         if (ledger.upCount() == 0) {
@@ -340,7 +396,12 @@ public final class LiveServers {
         }
         this.taken.parts = taken;
         this.taken.count = n;
-        return ledger.pick(warm, this.taken, requestSeconds(eventTime), rng);
+        this.taken.filter = filter;
+        int s = ledger.pick(warm, this.taken, requestSeconds(eventTime), rng);
+        if (s < 0) {
+            throw new IllegalStateException("no server the operator's rules allow is up");
+        }
+        return s;
     }
 
     /**
@@ -355,9 +416,23 @@ public final class LiveServers {
     private static final class TakenParts implements ServerLedger.Taken {
         int[] parts = LiveServers.NONE;
         int count;
+        ServerFilter filter;
+
+        @Override
+        public boolean excludes() {
+            return filter != null;
+        }
+
+        @Override
+        public boolean excluded(int server) {
+            return filter != null && !filter.allows(server);
+        }
 
         @Override
         public boolean taken(int server) {
+            if (filter != null && !filter.allows(server)) {
+                return true;
+            }
             for (int i = 0; i < count; i++) {
                 if (parts[i] == server) {
                     return true;

@@ -24,7 +24,9 @@ import java.util.random.RandomGenerator;
  *
  * <p>The rule ({@link #pick}): a server of the request's warm pool, up, not yet taken by the request, with fewer
  * ongoing requests than the target, the one with the least predicted backlog; when there is none, the up server
- * not taken with the least predicted backlog; when every up server is taken, any up server uniformly. Placers that
+ * not taken with the least predicted backlog; when every up server is taken, any up server uniformly. A request
+ * may exclude servers ({@link Taken#excluded}, the operator's rules): they are skipped like taken ones and never
+ * picked, and the skips count in the cost below. Placers that
  * run in parallel each see only their own requests between two reports; each then owns a share of the servers
  * ({@link #setOwned}) and prefers it. This is join-the-shortest-queue on queued work (Harchol-Balter, "Performance
  * Modeling and Design of Computer Systems", Cambridge University Press, 2013, Ch. 24) with the thesis's warm-first
@@ -56,7 +58,21 @@ public final class ServerLedger {
     public interface Taken {
         Taken NONE = s -> false;
 
+        /** Whether the request already uses {@code server}, or may not use it ({@link #excluded}). */
         boolean taken(int server);
+
+        /**
+         * Whether the request may not use {@code server} at all (an operator's rule): unlike a taken server, it is
+         * not picked even when every up server is taken. Only asked when {@link #excludes()}.
+         */
+        default boolean excluded(int server) {
+            return false;
+        }
+
+        /** Whether any server may be {@link #excluded}; false keeps the uniform fallback $O(1)$. */
+        default boolean excludes() {
+            return false;
+        }
     }
 
     /** The pool of {@link #pick} when every server holds the model warm (the simulator). */
@@ -528,7 +544,26 @@ public final class ServerLedger {
         if (s < 0) {
             s = least(any[OTHERS], taken, now, false);
         }
-        return s >= 0 ? s : upList[rng.nextInt(upCount)];
+        return s >= 0 ? s : anyUp(taken, rng);
+    }
+
+    /**
+     * Any up server uniformly (every one is taken), or one not {@link Taken#excluded} uniformly ($O(N)$, only when
+     * a rule excludes servers and every allowed one is taken), or -1 when every up server is excluded.
+     */
+    private int anyUp(Taken taken, RandomGenerator rng) {
+        if (!taken.excludes()) {
+            return upList[rng.nextInt(upCount)];
+        }
+        int chosen = -1;
+        int seen = 0;
+        for (int i = 0; i < upCount; i++) {
+            int s = upList[i];
+            if (!taken.excluded(s) && rng.nextInt(++seen) == 0) {
+                chosen = s;
+            }
+        }
+        return chosen;
     }
 
     /** Returns to their pools the parked servers whose count is predicted under the target at {@code now}. */

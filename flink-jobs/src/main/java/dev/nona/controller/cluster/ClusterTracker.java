@@ -34,6 +34,10 @@ public final class ClusterTracker {
     private boolean[] live = new boolean[0];
     /** Servers that went silent and have not reported since. */
     private boolean[] silent = new boolean[0];
+    /** Servers an operator drained (they do not count in the view), by index; and their ids, known or not. */
+    private boolean[] drained = new boolean[0];
+    private final java.util.Set<String> drainedIds = new java.util.HashSet<>();
+    private volatile int drainedCount;
     // volatile: the controller's metrics read the counts from the reporter's thread
     private volatile int liveCount;
     private volatile int silentCount;
@@ -70,7 +74,9 @@ public final class ClusterTracker {
             if (s >= live.length) {
                 live = Arrays.copyOf(live, Math.max(4, 2 * s));
                 silent = Arrays.copyOf(silent, live.length);
+                drained = Arrays.copyOf(drained, live.length);
             }
+            drained[s] = drainedIds.contains(report.serverId());
         } else {
             s = known;
             if (latest.get(s).eventTime() > report.eventTime()) {
@@ -87,7 +93,9 @@ public final class ClusterTracker {
         boolean usable = report.up() && report.opsPerSecond() > 0;
         if (usable) {
             liveness.heard(s, now);
-            join(s);
+            if (!drained[s]) {
+                join(s);
+            }
         } else {
             liveness.forget(s);
         }
@@ -99,11 +107,11 @@ public final class ClusterTracker {
             rebase();
             return new Change("cluster: first view, " + liveCount + " servers up", null, null);
         }
-        if (usable && !wasLive) {
+        if (live[s] && !wasLive) {
             rebase();
             return new Change("cluster: server " + report.serverId() + " up", report.serverId(), "reported up");
         }
-        if (!usable && wasLive) {
+        if (!live[s] && wasLive) {
             String reason = !report.up() ? "reported up=false" : "reported opsPerSecond 0";
             rebase();
             return new Change("cluster: server " + report.serverId() + " down (" + reason + ")", report.serverId(), reason);
@@ -154,6 +162,46 @@ public final class ClusterTracker {
             rebase();
         }
         return changes;
+    }
+
+    /**
+     * The servers an operator drained: they leave the view (the solve does not count them) until a later call
+     * leaves them out; ids not known yet are drained when they first report. One change per server that left or
+     * rejoined the view.
+     */
+    public List<Change> setDrained(java.util.Set<String> serverIds) {
+        java.util.Set<String> all = new java.util.TreeSet<>(drainedIds);
+        all.addAll(serverIds);
+        drainedIds.clear();
+        drainedIds.addAll(serverIds);
+        drainedCount = drainedIds.size();
+        List<Change> changes = new ArrayList<>();
+        for (String id : all) {
+            Integer known = index.get(id);
+            boolean d = drainedIds.contains(id);
+            if (known == null || drained[known] == d) {
+                continue;
+            }
+            int s = known;
+            drained[s] = d;
+            ServerTelemetry r = latest.get(s);
+            if (d && live[s]) {
+                leave(s);
+                changes.add(new Change("cluster: server " + id + " drained (operator command)", id, "drained"));
+            } else if (!d && !silent[s] && r.up() && r.opsPerSecond() > 0) {
+                join(s);
+                changes.add(new Change("cluster: server " + id + " undrained (operator command)", id, "undrained"));
+            }
+        }
+        if (!changes.isEmpty()) {
+            rebase();
+        }
+        return changes;
+    }
+
+    /** Servers drained by an operator (whether they report or not). */
+    public int drainedCount() {
+        return drainedCount;
     }
 
     /** When the next server goes silent if no report comes first (processing time), or {@link Long#MAX_VALUE}. */

@@ -76,6 +76,10 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     public static final OutputTag<ControllerEvent> EVENTS =
             new OutputTag<>("controller-events", JsonRecordTypeInfo.of(ControllerEvent.class));
 
+    /** Operator commands that cannot be applied (a rollback to a table version not kept). */
+    public static final OutputTag<dev.nona.topics.record.DeadLetter> COMMAND_DEAD_LETTERS =
+            new OutputTag<>("control-command-dead-letters", JsonRecordTypeInfo.of(dev.nona.topics.record.DeadLetter.class));
+
     private final ControlLoopSettings settings;
     private final DriftDetector detector;
     private final TableSolver solver;
@@ -101,6 +105,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     private transient volatile double lastSolveMillis;
     private transient volatile long tableVersion;
     private transient volatile double linkLoad;
+    private transient OperatorControl operator;
 
     public ControlLoopFunction(ControlLoopSettings settings, TableSolver solver) {
         this.settings = Objects.requireNonNull(settings, "control loop settings");
@@ -122,6 +127,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         previous = rc.getState(new ValueStateDescriptor<>("previous-table", JsonRecordTypeInfo.of(ControllerTable.class)));
         versionJct = rc.getMapState(new MapStateDescriptor<>("table-outcomes", Types.LONG, JsonRecordTypeInfo.of(JctTally.class)));
         rolledBack = rc.getState(new ValueStateDescriptor<>("rolled-back", JsonRecordTypeInfo.of(RolledBack.class)));
+        operator = new OperatorControl(rc);
         solverThread = new SolverThread(solver);
         var metrics = rc.getMetricGroup();
         driftEvents = metrics.counter(ControllerMetric.DRIFT_EVENTS.metricName());
@@ -133,7 +139,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         metrics.gauge(ControllerMetric.LINK_LOAD.metricName(), () -> linkLoad);
         metrics.gauge(ControllerMetric.SERVERS_UP.metricName(), () -> tracker == null ? 0 : tracker.liveCount());
         metrics.gauge(ControllerMetric.SERVERS_SILENT.metricName(), () -> tracker == null ? 0 : tracker.silentCount());
-        metrics.gauge(ControllerMetric.SERVERS_DRAINED.metricName(), () -> 0); // no drain command yet (issue 16 §4)
+        metrics.gauge(ControllerMetric.SERVERS_DRAINED.metricName(), () -> tracker == null ? 0 : tracker.drainedCount());
     }
 
     @Override
@@ -158,6 +164,10 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
             onCatalog(in.catalog(), ctx);
         } else if (in.learned() != null) {
             onLearned(in.learned(), ctx, out);
+        } else if (in.commands() != null) {
+            onCommands(in.commands(), ctx);
+        } else if (in.rollback() != null) {
+            onRollback(in.rollback(), ctx, out);
         } else {
             onRemoved(in.removedModel(), ctx);
         }
@@ -196,6 +206,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
             tracker = new ClusterTracker(settings.defaultLinkBitsPerSecond(), settings.drift().threshold(),
                     settings.livenessTimeout().toMillis());
             long now = ctx.timerService().currentProcessingTime();
+            tracker.setDrained(operator.commands().drained()); // applied before the restore: no change to report
             for (ServerTelemetry s : servers.values()) {
                 tracker.report(calibrated(s), now);
             }
@@ -203,6 +214,50 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
             scheduleLiveness(ctx);
         }
         return tracker;
+    }
+
+    /**
+     * The operator's commands in force: drained servers leave the cluster view (a {@code CLUSTER_CHANGED} each,
+     * so the next window end re-optimises without them); an unfreeze starts a solve for what was recorded while
+     * frozen.
+     */
+    private void onCommands(dev.nona.controller.command.ActiveCommands next, Context ctx) throws Exception {
+        boolean wasFrozen = operator.frozen();
+        if (!operator.update(next)) {
+            return;
+        }
+        for (ClusterTracker.Change change : tracker(ctx).setDrained(next.drained())) {
+            onClusterChange(change, ctx);
+        }
+        if (wasFrozen && !next.frozen()) {
+            LOG.info("Re-optimisation unfrozen");
+            startIfDue(ctx);
+        }
+    }
+
+    /** An operator's rollback: the kept table of the asked version, published again as a new version. */
+    private void onRollback(dev.nona.controller.command.CommandRecord record, Context ctx, Collector<ControllerTable> out)
+            throws Exception {
+        long now = ctx.timerService().currentProcessingTime();
+        ControllerTable cur = current.value();
+        OperatorControl.Rollback r = operator.rollback(record, cur, now);
+        if (r.rejected() != null) {
+            LOG.warn("Rollback rejected: {}", r.rejected().reason());
+            ctx.output(COMMAND_DEAD_LETTERS, r.rejected());
+            return;
+        }
+        if (r.publish() == null) {
+            return;
+        }
+        previous.clear(); // the automatic rule judges the next table against this one, not against older ones
+        versionJct.clear();
+        current.update(r.publish());
+        operator.keep(r.publish());
+        tableVersion = r.publish().version();
+        linkLoad = r.publish().linkLoad();
+        out.collect(r.publish());
+        LOG.warn("Operator rollback: {} (now v{})", r.publish().cause(), r.publish().version());
+        r.events().forEach(e -> ctx.output(EVENTS, e));
     }
 
     /** The status with the speed the server's outcomes showed in place of the reported one (a 0 stays 0). */
@@ -289,6 +344,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         linkLoad = restored.linkLoad();
         rollbacks.inc();
         out.collect(restored);
+        operator.keep(restored);
         LOG.warn("Rolled back table v{} to the table of v{} (now v{}): {}", cur.version(), prev.version(), version, cause);
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("cause", cause);
@@ -420,9 +476,17 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
             trigger.relativeChange().forEach((m, c) -> details.put("relativeChange." + m, c));
             emit(ctx, ControllerEventType.DRIFT_DETECTED, details);
             addToBacklog(trigger.cause(), trigger.rates());
+            if (operator.frozen()) {
+                emit(ctx, ControllerEventType.DRIFT_FROZEN, Map.of("cause", trigger.cause(), "windowEnd", windowEnd,
+                        "detail", "re-optimisation is frozen by an operator: recorded, solved after UNFREEZE"));
+            }
         } else if (current.value() == null && backlog.value() == null && running.value() == null && !models.isEmpty()) {
             drift.update(detector.rebased(rates, windowEnd)); // drift is measured from the rates the table is for
             addToBacklog("initial", rates);
+            if (operator.frozen()) {
+                emit(ctx, ControllerEventType.DRIFT_FROZEN, Map.of("cause", "initial", "windowEnd", windowEnd,
+                        "detail", "re-optimisation is frozen by an operator: the first table is solved after UNFREEZE"));
+            }
         }
         startIfDue(ctx);
     }
@@ -435,8 +499,8 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     /** Starts a solve for the backlog unless one is running, its retry is not due, or there is nothing to solve. */
     private void startIfDue(Context ctx) throws Exception {
         SolveBacklog pending = backlog.value();
-        if (pending == null || running.value() != null) {
-            return;
+        if (pending == null || running.value() != null || operator.frozen()) {
+            return; // frozen: the backlog keeps the trigger until UNFREEZE
         }
         long now = ctx.timerService().currentProcessingTime();
         if (pending.retryAt() > now) {
@@ -535,6 +599,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
             tableVersion = verdict.publish().version();
             linkLoad = verdict.publish().linkLoad();
             out.collect(verdict.publish());
+            operator.keep(verdict.publish());
         }
         SolveBacklog pending = backlog.value();
         if (pending != null && pending.generation() == solve.generation()) {

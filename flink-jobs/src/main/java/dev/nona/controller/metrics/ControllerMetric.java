@@ -51,7 +51,7 @@ public enum ControllerMetric {
     SERVERS_SILENT("serversSilent", Kind.GAUGE, "control loop", Group.NONE,
             "servers whose last report said up but that have not reported within cluster.liveness-timeout"),
     SERVERS_DRAINED("serversDrained", Kind.GAUGE, "control loop", Group.NONE,
-            "servers drained by an operator command (always 0: operator commands do not exist yet)"),
+            "servers drained by an operator command (DRAIN_SERVER, until UNDRAIN_SERVER), whether they report or not"),
     DEAD_LETTERS("deadLetters", Kind.COUNTER, "parse requests, parse telemetry, parse catalog, parse outcomes",
             Group.NONE, "records the operator rejected as dead letters"),
     DEAD_LETTERS_BY_REASON("deadLetters", Kind.COUNTER, "dead letters log", Group.DEAD_LETTER,

@@ -88,10 +88,13 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     /** Per server, the speed its outcomes showed (ops/s), used in place of the speed it reports. */
     public static final MapStateDescriptor<String, Double> LEARNED =
             new MapStateDescriptor<>("learned-speeds", Types.STRING, Types.DOUBLE);
+    /** The operator's commands in force (pins, drains, tenant rules): see {@link PlacementRules}. */
+    public static final MapStateDescriptor<String, dev.nona.controller.command.ActiveCommands> COMMANDS =
+            PlacementRules.COMMANDS;
     public static final MapStateDescriptor<String, CatalogDag> MODELS =
             new MapStateDescriptor<>("models", Types.STRING, JsonRecordTypeInfo.of(CatalogDag.class));
     /** Every broadcast state of the operator: register these, all of them, where its input is broadcast. */
-    public static final MapStateDescriptor<?, ?>[] BROADCAST_STATES = {TABLE, SERVERS, MODELS, LEARNED};
+    public static final MapStateDescriptor<?, ?>[] BROADCAST_STATES = {TABLE, SERVERS, MODELS, LEARNED, COMMANDS};
     /** Requests held at most while the controller starts (no server or no catalog known yet). */
     public static final int DEFAULT_STARTUP_BUFFER = 10_000;
     /** Relative change of the live servers' mean compute rate that rebuilds the placers. */
@@ -127,6 +130,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient Counter silenced;
     private transient Bootstrap bootstrap;
     private transient List<RequestRecord> held;
+    private transient PlacementRules commandRules;
     private transient ListState<RequestRecord> heldState;
 
     /** Default of {@code cluster.liveness-timeout}. */
@@ -178,6 +182,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         requestSerde = new JsonSerde<>(InferenceRequest.class, JsonSerde.DEFAULT_MAX_RECORD_BYTES);
         bootstrap = Bootstrap.of(bootstrapJson.stream().map(j -> ControlJson.read(j, BroadcastUpdate.class)).toList());
         placerCache = new HashMap<>();
+        commandRules = new PlacementRules();
         tableDirty = true;
         serversDirty = true;
         var metrics = getRuntimeContext().getMetricGroup();
@@ -199,6 +204,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
                     ctx.currentProcessingTime());
         }
         expireSilent(ctx.currentProcessingTime());
+        if (commandRules.refresh(() -> ctx.getBroadcastState(COMMANDS), servers)) {
+            onServersChanged();
+        }
         placeOrHold(record, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
     }
 
@@ -235,11 +243,17 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             }
             placer = buildPlacer(r.model(), dag);
         }
+        String refused = commandRules.admit(servers, r); // the operator's pins, drains and tenant rules
+        if (refused != null) {
+            reject(record, refused, deadLetters);
+            return;
+        }
         boolean distributed = !(placer instanceof LocalPlacer);
         long version = table == null ? 0 : table.version();
         SplittableRandom rng = new SplittableRandom(r.id().hashCode() * 0x9E3779B97F4A7C15L + version);
         out.collect(DecisionExplanations.decide(placer, servers, r.id(), r.tenant(), version, !distributed,
                 r.eventTime(), rng, compact));
+        commandRules.placed(servers, r);
         decisions.inc();
         latencyMillis.update(Math.max(0, System.currentTimeMillis() - r.eventTime()));
     }
@@ -252,6 +266,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         refresh(ctx.getBroadcastState(SERVERS), ctx.getBroadcastState(TABLE), ctx.getBroadcastState(LEARNED),
                     ctx.currentProcessingTime());
         expireSilent(ctx.currentProcessingTime());
+        if (commandRules.refresh(() -> ctx.getBroadcastState(COMMANDS), servers)) {
+            onServersChanged();
+        }
         List<RequestRecord> waiting = new ArrayList<>(held);
         held.clear();
         for (RequestRecord record : waiting) {
@@ -378,6 +395,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         } else if (update.catalog() != null) {
             ctx.getBroadcastState(MODELS).put(update.catalog().model(), update.catalog().dag());
             tableDirty = true;
+        } else if (update.commands() != null) {
+            commandRules.store(ctx.getBroadcastState(COMMANDS), update.commands());
         } else if (update.learnedSpeeds() != null) {
             BroadcastState<String, Double> state = ctx.getBroadcastState(LEARNED);
             for (Map.Entry<String, Double> e : update.learnedSpeeds().entrySet()) {

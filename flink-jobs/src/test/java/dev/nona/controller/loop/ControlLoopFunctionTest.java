@@ -521,4 +521,96 @@ final class ControlLoopFunctionTest {
                     assertThat((String) e.details().get("reason")).contains("rolled back"));
         }
     }
+
+    private static ControlInput commands(dev.nona.topics.record.ControllerCommand... cs) {
+        dev.nona.controller.command.ActiveCommands a = dev.nona.controller.command.ActiveCommands.NONE;
+        for (var c : cs) {
+            a = a.with(c);
+        }
+        return ControlInput.of(a);
+    }
+
+    private static ControlInput rollback(String id, long version) {
+        return ControlInput.rollback(dev.nona.controller.command.CommandRecord.of(
+                dev.nona.topics.record.ControllerCommand.rollback(id, 1, version), "controller-commands", 0, 7));
+    }
+
+    @Test
+    void freeze_driftIsRecordedNotSolved_untilUnfreeze() throws Exception {
+        try (var h = harness(new ControlLoopFunction(reportingOnce(), new NonaTableSolver(false)))) {
+            twoServersAndFig1(h);
+            window(h, 0, 2);
+            awaitSolve(h, 0, 0);
+            var freeze = dev.nona.topics.record.ControllerCommand.freeze("f", 1, true);
+            h.processElement(commands(freeze), 0);
+            window(h, 1, 60);
+            window(h, 2, 60);
+            assertThat(drifts(h)).isEqualTo(2);
+            assertThat(events(h, ControllerEventType.DRIFT_FROZEN)).singleElement()
+                    .satisfies(e -> assertThat((String) e.details().get("detail")).contains("frozen"));
+            for (int i = 0; i < 20; i++) {
+                h.setProcessingTime(h.getProcessingTime() + 100);
+            }
+            assertThat(events(h, ControllerEventType.REOPTIMIZATION_STARTED)).as("only the initial solve").hasSize(1);
+            h.processElement(commands(freeze, dev.nona.topics.record.ControllerCommand.freeze("u", 2, false)), 0);
+            assertThat(events(h, ControllerEventType.REOPTIMIZATION_STARTED)).as("the recorded drift, solved now")
+                    .hasSize(2).last().satisfies(e -> assertThat(e.details()).containsEntry("cause", "rate"));
+            awaitSolve(h, 1, 1);
+        }
+    }
+
+    @Test
+    void rollback_republishesAKeptTableAsANewVersion_once_andAnUnknownVersionIsADeadLetter() throws Exception {
+        try (var h = harness(new ControlLoopFunction(reportingOnce(), new NonaTableSolver(false)))) {
+            twoServersAndFig1(h);
+            window(h, 0, 2);
+            awaitSolve(h, 0, 0);
+            ControllerTable v1 = h.extractOutputValues().get(0);
+            h.processElement(rollback("rb-1", 1), 0);
+            h.processElement(rollback("rb-1", 1), 0); // replayed after a restore: not done twice
+            assertThat(h.extractOutputValues()).hasSize(2).last().satisfies(t -> {
+                assertThat(t.version()).isEqualTo(2);
+                assertThat(t.tableJson()).isEqualTo(v1.tableJson());
+                assertThat(t.cause()).isEqualTo("operator rollback to table v1 (command rb-1)");
+            });
+            assertThat(events(h, ControllerEventType.TABLE_ROLLED_BACK)).singleElement().satisfies(e -> {
+                assertThat(e.details()).containsEntry("command", "rb-1").containsEntry("restoredVersion", 1L)
+                        .containsEntry("tableVersion", 2L);
+            });
+            assertThat(events(h, ControllerEventType.COMMAND_APPLIED)).singleElement()
+                    .satisfies(e -> assertThat(e.details()).containsEntry("commandId", "rb-1")
+                            .containsEntry("applied", "table v1 published again as v2"));
+            h.processElement(rollback("rb-2", 9), 0);
+            assertThat(h.getSideOutput(ControlLoopFunction.COMMAND_DEAD_LETTERS)).singleElement().satisfies(r ->
+                    assertThat(r.getValue().reason()).isEqualTo("command 'rb-2' (ROLLBACK_TABLE): table version 9 is "
+                            + "not among the last 8 published, which the controller keeps: [1, 2]"));
+        }
+    }
+
+    @Test
+    void drain_leavesTheClusterViewOfTheNextSolve_andSurvivesARestore() throws Exception {
+        OperatorSubtaskState state;
+        try (var h = harness(new ControlLoopFunction(reportingOnce(), new NonaTableSolver(false)))) {
+            twoServersAndFig1(h);
+            h.processElement(commands(dev.nona.topics.record.ControllerCommand.drain("d", 1, "s1", true)), 0);
+            assertThat(clusterChanges(h)).last().satisfies(e ->
+                    assertThat(e.details()).containsEntry("change", "cluster: server s1 drained (operator command)")
+                            .containsEntry("servers", 1));
+            window(h, 0, 2);
+            awaitSolve(h, 0, 0);
+            assertThat(h.extractOutputValues()).singleElement()
+                    .satisfies(t -> assertThat(t.cluster().upServers()).containsExactly("s0"));
+            state = h.snapshot(1, 0);
+        }
+        try (var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(
+                new ControlLoopFunction(reportingOnce(), new NonaTableSolver(false))), x -> ControlLoopFunction.KEY, Types.STRING)) {
+            h.setProcessingTime(0);
+            h.initializeState(state);
+            h.open();
+            h.processElement(ControlInput.of(TestingCluster.server("s1", 5)), 0); // s1 reports again: still drained
+            h.processElement(ControlInput.of(TestingCluster.server("s2", 5)), 0);
+            assertThat(clusterChanges(h)).extracting(e -> e.details().get("change"))
+                    .containsExactly("cluster: server s2 up");
+        }
+    }
 }

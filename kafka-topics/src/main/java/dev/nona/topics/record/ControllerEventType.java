@@ -39,5 +39,15 @@ public enum ControllerEventType {
      * {@code rollback.margin}): the controller published the previous table again, as a new version (both
      * figures in the details).
      */
-    TABLE_ROLLED_BACK
+    TABLE_ROLLED_BACK,
+    /**
+     * An operator command from {@code controller-commands} was applied (commandId, kind, scope and what it did in
+     * the details); a command that cannot be applied is a dead letter instead.
+     */
+    COMMAND_APPLIED,
+    /**
+     * Drift was detected while re-optimisation is frozen (a {@code FREEZE} command): recorded, not solved until
+     * {@code UNFREEZE} (cause in the details).
+     */
+    DRIFT_FROZEN
 }

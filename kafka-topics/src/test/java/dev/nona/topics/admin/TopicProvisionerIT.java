@@ -36,14 +36,14 @@ final class TopicProvisionerIT {
 
             assertThat(first).extracting(ProvisionedTopic::name).containsExactly("inference-requests",
                     "cluster-telemetry", "model-catalog", "placement-decisions", "placement-outcomes", "placement-tables",
-                    "controller-events", "dead-letters");
+                    "controller-events", "dead-letters", "controller-commands");
             assertThat(first).allSatisfy(t -> assertThat(t.status()).isEqualTo(ProvisionedTopic.Status.CREATED));
             assertThat(second).allSatisfy(t -> {
                 assertThat(t.status()).isEqualTo(ProvisionedTopic.Status.EXISTS);
                 assertThat(t.mismatches()).isEmpty();
                 assertThat(t.replicationFactor()).isEqualTo(1);
             });
-            assertThat(second).extracting(ProvisionedTopic::partitions).containsExactly(6, 3, 1, 6, 6, 1, 1, 1);
+            assertThat(second).extracting(ProvisionedTopic::partitions).containsExactly(6, 3, 1, 6, 6, 1, 1, 1, 1);
             assertThat(admin.listTopics().names().get()).containsAll(
                     Topics.all().stream().map(TopicSpec::name).toList());
 
@@ -55,7 +55,8 @@ final class TopicProvisionerIT {
                     .containsEntry("placement-decisions", "delete")
                     .containsEntry("placement-outcomes", "delete")
                     .containsEntry("controller-events", "delete")
-                    .containsEntry("dead-letters", "delete");
+                    .containsEntry("dead-letters", "delete")
+                    .containsEntry("controller-commands", "compact");
             assertThat(config(admin, "placement-tables").get("max.message.bytes").value()).isEqualTo(String.valueOf(dev.nona.topics.Topics.TABLE_MAX_BYTES));
         }
     }

@@ -1,0 +1,262 @@
+package dev.nona.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nona.topics.record.ControllerCommand;
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.ControllerEventType;
+import dev.nona.topics.record.DeadLetter;
+import dev.nona.topics.record.InferenceRequest;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.PlacementTableRecord;
+import dev.nona.topics.record.StageAssignment;
+import dev.nona.topics.serde.JsonSerde;
+import dev.nona.topics.testing.InProcessKafka;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Every operator command end to end on a real in-process KRaft broker (issue 16 §4): commands published to the
+ * compacted commands topic, acknowledged on the events topic, honoured by the decisions and the tables; bad commands
+ * become dead letters with their reason; and a fresh start of the controller re-reads the commands in force.
+ */
+final class OperatorCommandsITCase {
+    @RegisterExtension
+    static final InProcessKafka KAFKA = new InProcessKafka();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    private final JsonSerde<PlacementDecision> decisions = new JsonSerde<>(PlacementDecision.class, 1 << 20);
+    private final JsonSerde<ControllerEvent> events = new JsonSerde<>(ControllerEvent.class, 1 << 20);
+    private final JsonSerde<DeadLetter> deadLetters = new JsonSerde<>(DeadLetter.class, 1 << 20);
+    private final JsonSerde<ControllerCommand> commands = new JsonSerde<>(ControllerCommand.class, 1 << 20);
+    private final JsonSerde<InferenceRequest> requests = new JsonSerde<>(InferenceRequest.class, 1 << 20);
+    private final JsonSerde<PlacementTableRecord> tables = new JsonSerde<>(PlacementTableRecord.class, Integer.MAX_VALUE);
+    private final List<ControllerEvent> seen = new ArrayList<>();
+    private final Map<String, PlacementDecision> decided = new LinkedHashMap<>();
+    private long deadline;
+
+    @Test
+    void everyCommandKind_endToEnd_acknowledged_honoured_andReReadOnAFreshStart() throws Exception {
+        ControllerConfig config = TestingBroker.config(KAFKA, "commands");
+        ControllerConfig.Topics t = config.topics();
+        TestingBroker.createTopics(KAFKA, t);
+        deadline = System.nanoTime() + Duration.ofSeconds(240).toNanos();
+        JobClient job = start(config, "operator-commands-it");
+        try (KafkaProducer<byte[], byte[]> producer = KAFKA.producer();
+                KafkaConsumer<byte[], byte[]> decisionReader = KAFKA.consumerFromStart(t.decisions(), false);
+                KafkaConsumer<byte[], byte[]> eventReader = KAFKA.consumerFromStart(t.events(), false);
+                KafkaConsumer<byte[], byte[]> deadReader = KAFKA.consumerFromStart(t.deadLetters(), false);
+                KafkaConsumer<byte[], byte[]> tableReader = KAFKA.consumerFromStart(t.tables(), false)) {
+            long now = System.currentTimeMillis();
+            // FREEZE and DRAIN before anything else: the first table waits, and s3 never gets a stage.
+            command(producer, t, ControllerCommand.freeze("freeze-1", now, true));
+            command(producer, t, ControllerCommand.drain("drain-s3", now, "s3", true));
+            awaitAck(eventReader, "freeze-1", job);
+            awaitAck(eventReader, "drain-s3", job);
+            TestingBroker.sendClusterAndRequests(producer, t, 50, now);
+            awaitDecisions(decisionReader, 50, job);
+            assertThat(servers(decided.values(), d -> true)).as("drained s3 gets no stage").doesNotContain("s3");
+            // Event time moves past the first window: the initial solve is held, and the event says so.
+            TestingBroker.sendRequests(producer, t.requests(), "w-", 20, now + 5_000);
+            ControllerEvent frozen = awaitEvent(eventReader, e -> e.type() == ControllerEventType.DRIFT_FROZEN, job);
+            assertThat((String) frozen.details().get("detail")).startsWith("re-optimisation is frozen by an operator");
+            assertThat(seen).noneMatch(e -> e.type() == ControllerEventType.REOPTIMIZATION_STARTED);
+            command(producer, t, ControllerCommand.freeze("unfreeze-1", now, false));
+            awaitAck(eventReader, "unfreeze-1", job);
+            awaitEvent(eventReader, e -> e.type() == ControllerEventType.TABLE_PUBLISHED, job);
+            JsonNode v1 = awaitTable(tableReader, 1, job);
+            assertThat(v1.get("cluster").get("upServers").toString()).as("the solve does not count the drained server")
+                    .isEqualTo("[\"s0\",\"s1\",\"s2\"]");
+
+            // ROLLBACK_TABLE to v1: v1's table again, as v2; to an unknown version: a dead letter.
+            command(producer, t, ControllerCommand.rollback("rollback-1", now, 1));
+            ControllerEvent rolledBack = awaitEvent(eventReader, e -> e.type() == ControllerEventType.TABLE_ROLLED_BACK
+                    && "rollback-1".equals(e.details().get("command")), job);
+            assertThat(rolledBack.details()).containsEntry("restoredVersion", 1).containsEntry("tableVersion", 2);
+            awaitAck(eventReader, "rollback-1", job);
+            JsonNode v2 = awaitTable(tableReader, 2, job);
+            assertThat(v2.get("tableJson")).isEqualTo(v1.get("tableJson"));
+            command(producer, t, ControllerCommand.rollback("rollback-99", now, 99));
+            assertThat(awaitDeadLetter(deadReader, t.commands(), job).reason()).isEqualTo("command 'rollback-99' "
+                    + "(ROLLBACK_TABLE): table version 99 is not among the last 8 published, which the controller "
+                    + "keeps: [1, 2]");
+
+            // PIN_MODEL: every stage of fig1 on s1.
+            command(producer, t, ControllerCommand.pin("pin-1", now, "fig1", List.of("s1")));
+            awaitAck(eventReader, "pin-1", job);
+            sendRequests(producer, t, "p-", 30, now + 7_000, i -> "acme");
+            awaitDecisions(decisionReader, 100, job);
+            assertThat(servers(decided.values(), d -> d.requestId().startsWith("p-"))).containsExactly("s1");
+
+            // TENANT_RULE: acme owns s0, at most half of the requests; two thirds are acme's.
+            command(producer, t, ControllerCommand.pin("unpin-1", now, "fig1", List.of()));
+            command(producer, t, ControllerCommand.tenantRule("tenant-acme", now, "acme", List.of("s0"), 0.5));
+            awaitAck(eventReader, "unpin-1", job);
+            awaitAck(eventReader, "tenant-acme", job);
+            sendRequests(producer, t, "q-", 90, now + 40_000, i -> i % 3 == 2 ? "other" : "acme");
+            awaitDecisions(decisionReader, 190, job);
+            assertThat(servers(decided.values(), d -> d.requestId().startsWith("q-") && d.tenant().equals("other")))
+                    .as("no stage of another tenant on acme's server").doesNotContain("s0", "s3").isNotEmpty();
+            List<PlacementDecision> acme = decided.values().stream()
+                    .filter(d -> d.requestId().startsWith("q-") && d.tenant().equals("acme")).toList();
+            assertThat(servers(acme.subList(acme.size() - 20, acme.size()), d -> true))
+                    .as("acme over its share: its own server only").containsExactly("s0");
+
+            // A command that would give s0 to two tenants, and one that does not parse: dead letters with the reason.
+            command(producer, t, ControllerCommand.tenantRule("tenant-beta", now, "beta", List.of("s0"), 1));
+            assertThat(awaitDeadLetter(deadReader, t.commands(), job).reason()).isEqualTo("command 'tenant-beta' "
+                    + "(TENANT_RULE): server 's0' is owned by tenants 'acme' and 'beta'");
+            TestingBroker.send(producer, t.commands(), "freeze", "{\"schemaVersion\":1,\"commandId\":\"x\",\"kind\":\"THAW\",\"issuedAt\":1}"
+                    .getBytes(StandardCharsets.UTF_8));
+            producer.flush();
+            assertThat(awaitDeadLetter(deadReader, t.commands(), job).reason()).startsWith(
+                    "field 'kind': Cannot deserialize value of type `dev.nona.topics.record.CommandKind` from String \"THAW\"");
+        } finally {
+            job.cancel().get();
+        }
+
+        // A fresh start (no checkpoint) re-reads the compacted topic: the drain and the tenant rule hold again.
+        JobClient again = start(config, "operator-commands-it-restart");
+        try (KafkaProducer<byte[], byte[]> producer = KAFKA.producer();
+                KafkaConsumer<byte[], byte[]> decisionReader = KAFKA.consumerFromStart(t.decisions(), false);
+                KafkaConsumer<byte[], byte[]> eventReader = KAFKA.consumerFromStart(t.events(), false)) {
+            seen.clear(); // this reader reads the events from the start: the first run's, then the fresh start's
+            awaitAck(eventReader, "drain-s3", again, 2);
+            awaitAck(eventReader, "tenant-acme", again, 2);
+            decided.clear();
+            sendRequests(producer, t, "z-", 40, System.currentTimeMillis() + 60_000, i -> "other");
+            awaitDecisions(decisionReader, 40, again, "z-");
+            assertThat(servers(decided.values(), d -> d.requestId().startsWith("z-"))).doesNotContain("s0", "s3");
+        } finally {
+            again.cancel().get();
+        }
+        System.out.printf("OperatorCommandsITCase: %d events seen, acknowledgements: %s%n", seen.size(),
+                seen.stream().filter(e -> e.type() == ControllerEventType.COMMAND_APPLIED)
+                        .map(e -> e.details().get("commandId")).toList());
+    }
+
+    private static JobClient start(ControllerConfig config, String name) throws Exception {
+        var env = ControllerEnvironment.create(config);
+        ControllerJob.build(env, config);
+        return env.executeAsync(name);
+    }
+
+    private void command(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t, ControllerCommand c) {
+        TestingBroker.send(producer, t.commands(), c.scope(), commands.serialize(c));
+        producer.flush();
+    }
+
+    private void sendRequests(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t, String prefix, int n,
+            long start, java.util.function.IntFunction<String> tenant) {
+        for (int i = 0; i < n; i++) {
+            TestingBroker.send(producer, t.requests(), prefix + i,
+                    requests.serialize(InferenceRequest.of(prefix + i, "fig1", tenant.apply(i), start + i, 1024L)));
+        }
+        producer.flush();
+    }
+
+    private static Set<String> servers(java.util.Collection<PlacementDecision> ds, Predicate<PlacementDecision> which) {
+        Set<String> s = new TreeSet<>();
+        ds.stream().filter(which).forEach(d -> d.stages().stream().map(StageAssignment::server).forEach(s::add));
+        return s;
+    }
+
+    private void awaitDecisions(KafkaConsumer<byte[], byte[]> reader, int n, JobClient job) throws Exception {
+        awaitDecisions(reader, n, job, "");
+    }
+
+    private void awaitDecisions(KafkaConsumer<byte[], byte[]> reader, int n, JobClient job, String prefix) throws Exception {
+        while (decided.size() < n && System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
+                PlacementDecision d = decisions.parse(r.value()).value();
+                if (d.requestId().startsWith(prefix)) {
+                    decided.putIfAbsent(d.requestId(), d);
+                }
+            }
+            TestingBroker.assertRunning(job);
+        }
+        assertThat(decided).hasSize(n);
+    }
+
+    private ControllerEvent awaitEvent(KafkaConsumer<byte[], byte[]> reader, Predicate<ControllerEvent> what,
+            JobClient job) throws Exception {
+        for (ControllerEvent e : seen) {
+            if (what.test(e)) {
+                return e;
+            }
+        }
+        while (System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
+                ControllerEvent e = events.parse(r.value()).value();
+                seen.add(e);
+            }
+            for (ControllerEvent e : seen) {
+                if (what.test(e)) {
+                    return e;
+                }
+            }
+            TestingBroker.assertRunning(job);
+        }
+        throw new AssertionError("no such event; seen: " + seen);
+    }
+
+    /** Waits until {@code times} {@code COMMAND_APPLIED} events of {@code commandId} have been seen. */
+    private void awaitAck(KafkaConsumer<byte[], byte[]> reader, String commandId, JobClient job, int times)
+            throws Exception {
+        awaitEvent(reader, e -> seen.stream().filter(x -> isAck(x, commandId)).count() >= times, job);
+    }
+
+    private void awaitAck(KafkaConsumer<byte[], byte[]> reader, String commandId, JobClient job) throws Exception {
+        awaitAck(reader, commandId, job, 1);
+    }
+
+    private static boolean isAck(ControllerEvent e, String commandId) {
+        return e.type() == ControllerEventType.COMMAND_APPLIED && commandId.equals(e.details().get("commandId"));
+    }
+
+    private DeadLetter awaitDeadLetter(KafkaConsumer<byte[], byte[]> reader, String topic, JobClient job) throws Exception {
+        while (System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
+                DeadLetter d = deadLetters.parse(r.value()).value();
+                if (d.sourceTopic().equals(topic)) {
+                    return d;
+                }
+            }
+            TestingBroker.assertRunning(job);
+        }
+        throw new AssertionError("no dead letter from " + topic);
+    }
+
+    private JsonNode awaitTable(KafkaConsumer<byte[], byte[]> reader, long version, JobClient job) throws Exception {
+        while (System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
+                PlacementTableRecord rec = tables.parse(r.value()).value();
+                if (rec.version() == version) {
+                    return new ObjectMapper().readTree(rec.tableJson());
+                }
+            }
+            TestingBroker.assertRunning(job);
+        }
+        throw new AssertionError("no table v" + version);
+    }
+}

@@ -17,7 +17,7 @@ import java.util.Map;
  * @param marks       drift events and table publications, to mark on the rate chart
  * @param tables      the current table first, then the one before it (at most two)
  * @param servers     per server, in id order
- * @param drained     what is known of drained servers (operator commands are not read yet)
+ * @param drained     the servers drained by operator commands, as a line ("drained: s-1, s-3" or "drained: none")
  * @param events      the last controller events, newest first
  */
 public record DashboardSnapshot(String bootstrap, long generatedAt, Map<String, Long> positions,

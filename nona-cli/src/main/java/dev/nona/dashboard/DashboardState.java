@@ -50,6 +50,7 @@ public final class DashboardState {
     private final TreeMap<Long, TableView> tables = new TreeMap<>();
     private final Map<String, ServerTelemetry> telemetry = new TreeMap<>();
     private final Map<String, Long> reportTimes = new TreeMap<>();
+    private final java.util.Set<String> drained = new java.util.TreeSet<>();
     private final Deque<EventView> events = new ArrayDeque<>();
     private final Deque<Mark> marks = new ArrayDeque<>();
     private final Map<String, Long> totals = new TreeMap<>();
@@ -128,6 +129,15 @@ public final class DashboardState {
         }
     }
 
+    /** An operator command: a drain or an undrain changes a server's state; the other kinds are not shown. */
+    synchronized void command(dev.nona.topics.record.ControllerCommand c) {
+        switch (c.kind()) {
+            case DRAIN_SERVER -> drained.add(c.server());
+            case UNDRAIN_SERVER -> drained.remove(c.server());
+            default -> { }
+        }
+    }
+
     synchronized void deadLetter() {
         count("deadLetters");
     }
@@ -164,8 +174,8 @@ public final class DashboardState {
                 models(newestFirst.isEmpty() ? null : newestFirst.get(0)),
                 new DashboardSnapshot.Chart(modelRates.seconds(), modelRates.perKey()), new ArrayList<>(marks),
                 newestFirst, ServerViews.of(telemetry, reportTimes, serverStages.meanPerSecond(RATE_SECONDS),
-                        serverRequests.meanPerSecond(RATE_SECONDS), nowMillis, livenessTimeout),
-                ServerViews.DRAINED_PLACEHOLDER, new ArrayList<>(events));
+                        serverRequests.meanPerSecond(RATE_SECONDS), nowMillis, livenessTimeout, drained),
+                ServerViews.drainedLine(drained), new ArrayList<>(events));
     }
 
     private List<ModelView> models(TableView current) {

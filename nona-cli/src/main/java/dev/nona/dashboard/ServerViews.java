@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -16,14 +17,16 @@ import java.util.TreeSet;
  * equivalent that does not call every report fresh while it catches up on a topic's history.
  */
 final class ServerViews {
-    /** Drained servers come from operator commands, which the dashboard does not read yet. */
-    static final String DRAINED_PLACEHOLDER = "drained: needs operator commands";
+    /** The line under the servers: which are drained by an operator command ({@code controller-commands}). */
+    static String drainedLine(Set<String> drained) {
+        return drained.isEmpty() ? "drained: none" : "drained: " + String.join(", ", new TreeSet<>(drained));
+    }
 
     private ServerViews() {}
 
     static List<ServerView> of(Map<String, ServerTelemetry> reports, Map<String, Long> reportTimes,
             Map<String, Double> stagesPerSecond, Map<String, Double> requestsPerSecond, long nowMillis,
-            Duration livenessTimeout) {
+            Duration livenessTimeout, Set<String> drained) {
         TreeSet<String> ids = new TreeSet<>(reports.keySet());
         ids.addAll(stagesPerSecond.keySet());
         List<ServerView> out = new ArrayList<>();
@@ -36,7 +39,8 @@ final class ServerViews {
                 continue;
             }
             long at = reportTimes.get(id);
-            String state = !t.up() ? "down" : nowMillis - at > livenessTimeout.toMillis() ? "silent" : "up";
+            String state = !t.up() ? "down" : nowMillis - at > livenessTimeout.toMillis() ? "silent"
+                    : drained.contains(id) ? "drained" : "up";
             out.add(new ServerView(id, state, stages, requests, t.ongoingRequests(),
                     t.cachedModels().stream().map(CachedModel::model).sorted().toList(), at));
         }

@@ -37,7 +37,7 @@ final class TopicFeed implements Runnable, AutoCloseable {
     /** The topics read. */
     static final List<String> TOPICS = List.of(Topics.PLACEMENT_DECISIONS.name(), Topics.PLACEMENT_TABLES.name(),
             Topics.CONTROLLER_EVENTS.name(), Topics.CLUSTER_TELEMETRY.name(), Topics.PLACEMENT_OUTCOMES.name(),
-            Topics.DEAD_LETTERS.name());
+            Topics.DEAD_LETTERS.name(), Topics.CONTROLLER_COMMANDS.name());
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final DashboardState state;
@@ -46,6 +46,8 @@ final class TopicFeed implements Runnable, AutoCloseable {
     private final JsonSerde<ControllerEvent> events = JsonSerde.forTopic(Topics.CONTROLLER_EVENTS);
     private final JsonSerde<ServerTelemetry> telemetry = JsonSerde.forTopic(Topics.CLUSTER_TELEMETRY);
     private final JsonSerde<PlacementOutcome> outcomes = JsonSerde.forTopic(Topics.PLACEMENT_OUTCOMES);
+    private final JsonSerde<dev.nona.topics.record.ControllerCommand> commands =
+            JsonSerde.forTopic(Topics.CONTROLLER_COMMANDS);
     private final Thread thread = new Thread(this, "nona-dashboard-feed");
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
@@ -108,6 +110,10 @@ final class TopicFeed implements Runnable, AutoCloseable {
             fold(telemetry.parse(r.value()), t -> state.telemetry(t, r.timestamp()));
         } else if (topic.equals(Topics.PLACEMENT_OUTCOMES.name())) {
             fold(outcomes.parse(r.value()), state::outcome);
+        } else if (topic.equals(Topics.CONTROLLER_COMMANDS.name())) {
+            if (r.value() != null) { // a tombstone of the compacted topic removes nothing the page shows
+                fold(commands.parse(r.value()), state::command);
+            }
         } else {
             state.deadLetter();
         }

@@ -85,7 +85,7 @@ final class DashboardPageIT {
         assertThat(pageVersion).as("current table version").isPositive().isEqualTo(topics.maxTableVersion);
         assertThat(pageServers).as("servers").hasSize(4).isEqualTo(topics.servers);
         assertThat(dom).as("a server's requests/s").containsPattern("<td class=\"requests\">[1-9]");
-        assertThat(dom).contains("current table: version " + pageVersion, "drained: needs operator commands",
+        assertThat(dom).contains("current table: version " + pageVersion, "drained: none",
                 "DRIFT_DETECTED");
 
         Path png = Path.of("target", "dashboard.png");

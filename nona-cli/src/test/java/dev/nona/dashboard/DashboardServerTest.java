@@ -46,7 +46,7 @@ final class DashboardServerTest {
         assertThat(json.path("models").get(0).path("name").asText()).isEqualTo("vgg16");
         assertThat(json.path("models").get(0).path("decisions").asLong()).isEqualTo(1);
         assertThat(json.path("positions").path("placement-decisions-0").asLong()).isEqualTo(1);
-        assertThat(json.path("drained").asText()).isEqualTo(ServerViews.DRAINED_PLACEHOLDER);
+        assertThat(json.path("drained").asText()).isEqualTo("drained: none");
     }
 
     @Test

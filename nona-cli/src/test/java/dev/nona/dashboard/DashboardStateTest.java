@@ -110,7 +110,26 @@ final class DashboardStateTest {
                         tuple("s-silent", "silent"),
                         tuple("s-up", "up"));
         assertThat(s.servers().get(2).warmModels()).containsExactly("alexnet");
-        assertThat(s.drained()).isEqualTo("drained: needs operator commands");
+        assertThat(s.drained()).isEqualTo("drained: none");
+    }
+
+    @Test
+    void drainCommands_markAnUpServerDrained_untilUndrained() {
+        state.telemetry(report("s-0", true), T0 - 500);
+        state.telemetry(report("s-1", true), T0 - 500);
+        state.telemetry(report("s-2", false), T0 - 500);
+        state.command(dev.nona.topics.record.ControllerCommand.drain("c1", T0, "s-1", true));
+        state.command(dev.nona.topics.record.ControllerCommand.drain("c2", T0, "s-2", true));
+        state.command(dev.nona.topics.record.ControllerCommand.freeze("c3", T0, true)); // not shown
+
+        DashboardSnapshot s = state.snapshot(T0);
+        assertThat(s.servers()).extracting(ServerView::id, ServerView::state)
+                .containsExactly(tuple("s-0", "up"), tuple("s-1", "drained"), tuple("s-2", "down"));
+        assertThat(s.drained()).isEqualTo("drained: s-1, s-2");
+
+        state.command(dev.nona.topics.record.ControllerCommand.drain("c4", T0, "s-1", false));
+        assertThat(state.snapshot(T0).servers().get(1).state()).isEqualTo("up");
+        assertThat(state.snapshot(T0).drained()).isEqualTo("drained: s-2");
     }
 
     @Test

@@ -6,6 +6,8 @@ import dev.nona.local.JvmClasspath;
 import dev.nona.local.LocalFlinkCluster;
 import dev.nona.local.LocalKafkaBroker;
 import dev.nona.topics.record.CatalogDag;
+import dev.nona.topics.record.ControllerCommand;
+import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.record.CatalogEdge;
 import dev.nona.topics.record.CatalogTask;
 import dev.nona.topics.record.ControllerEvent;
@@ -107,6 +109,14 @@ final class ControllerOnClusterIT {
         try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
                 ControllerOutputs out = new ControllerOutputs(broker.bootstrapServers(), topics, false)) {
             prepare(in, out, 1.0e10);
+            // An operator drains server-3 before the run: no request may be placed there, before the kill -9 or
+            // after it (the drain is in the placement operator's checkpointed broadcast state).
+            ControllerCommand drain = ControllerCommand.drain("drain-server-3", System.currentTimeMillis(), "server-3", true);
+            in.raw(topics.commands(), drain.scope(), JsonSerde.forTopic(Topics.CONTROLLER_COMMANDS).serialize(drain));
+            in.flush();
+            out.watchedServer = "server-3";
+            assertThat(out.pollUntil(() -> out.events(ControllerEventType.COMMAND_APPLIED) >= 1, Duration.ofSeconds(60)))
+                    .as("the drain was acknowledged").isTrue();
             Publisher publisher = new Publisher(in, REQUESTS).start();
             publisher.awaitSent(REQUESTS / 3);
             // Before the kill: a solved table (version >= 1, not the bootstrap) has decided committed requests.
@@ -137,6 +147,8 @@ final class ControllerOnClusterIT {
             publisher.join();
             assertDecidedExactlyOnce(out, job);
             assertTableSurvived(out, versionBeforeKill, localBefore, sentAtKill, killedAtMillis);
+            assertThat(out.onWatchedServer).as("requests placed on the drained server-3, of %s decided", out.decided.size())
+                    .isEmpty();
         } finally {
             flink.cancel(job);
             flink.addTaskManager();

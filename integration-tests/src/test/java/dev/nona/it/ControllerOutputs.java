@@ -46,6 +46,10 @@ final class ControllerOutputs implements AutoCloseable {
     /** Request ids decided with the fallback table. */
     final Set<String> decidedByFallback = new HashSet<>();
     long duplicates;
+    /** A server to watch (e.g. one drained by an operator command), or null. */
+    String watchedServer;
+    /** Counted requests with a stage on {@link #watchedServer}. */
+    final Set<String> onWatchedServer = new HashSet<>();
     final List<ControllerEvent> events = new ArrayList<>();
     final List<DeadLetter> deadLetters = new ArrayList<>();
     long tableRecords;
@@ -101,6 +105,10 @@ final class ControllerOutputs implements AutoCloseable {
                     duplicates++;
                 }
                 tableVersionOf.put(d.value().requestId(), d.value().tableVersion());
+                if (watchedServer != null
+                        && d.value().placedStages().stream().anyMatch(st -> st.server().equals(watchedServer))) {
+                    onWatchedServer.add(d.value().requestId());
+                }
                 if (d.value().fallback()) {
                     decidedByFallback.add(d.value().requestId());
                 }

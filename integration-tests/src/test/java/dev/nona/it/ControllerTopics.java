@@ -11,7 +11,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 
 /**
- * A private set of the controller's seven topics (names prefixed, so that tests sharing a broker do not see
+ * A private set of the controller's topics (the seven of DESIGN.md §3 and the operator commands) (names prefixed, so that tests sharing a broker do not see
  * each other's records), and the {@code topics.*} settings that point the controller at them.
  */
 record ControllerTopics(String prefix) {
@@ -44,6 +44,10 @@ record ControllerTopics(String prefix) {
         return named(Topics.DEAD_LETTERS);
     }
 
+    String commands() {
+        return named(Topics.CONTROLLER_COMMANDS);
+    }
+
     /** The prefixed name of one of the controller's topics (the names themselves come from {@link Topics}). */
     private String named(TopicSpec<?> topic) {
         return prefix + "-" + topic.name();
@@ -57,6 +61,7 @@ record ControllerTopics(String prefix) {
                     new NewTopic(telemetry(), 1, (short) 1),
                     new NewTopic(catalog(), 1, (short) 1).configs(Map.of("cleanup.policy", "compact")),
                     new NewTopic(decisions(), 4, (short) 1),
+                    new NewTopic(commands(), 1, (short) 1).configs(Map.of("cleanup.policy", "compact")),
                     new NewTopic(tables(), 1, (short) 1).configs(Map.of("cleanup.policy", "compact",
                             "max.message.bytes", String.valueOf(32 << 20))),
                     new NewTopic(events(), 1, (short) 1),
@@ -79,6 +84,7 @@ record ControllerTopics(String prefix) {
         s.put("topics.tables", tables());
         s.put("topics.events", events());
         s.put("topics.dead-letters", deadLetters());
+        s.put("topics.commands", commands());
         return s;
     }
 }

@@ -2,6 +2,7 @@ package dev.nona.demo;
 
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.twin.TwinExecutor;
+import java.util.List;
 
 /** Builds the {@link DemoSummary} from what was published and what the watcher read. */
 final class DemoSummaries {
@@ -9,7 +10,7 @@ final class DemoSummaries {
     private DemoSummaries() {}
 
     static DemoSummary of(DemoScenario scenario, DemoCounters published, DemoWatcher watcher,
-            TwinExecutor.Summary twin, double seconds, long warmups, long secondHalfFromMillis,
+            TwinExecutor.Summary twin, double seconds, long warmups, long startMillis, long secondHalfFromMillis,
             DemoSummary.Baseline baseline) {
         long requests = published.requests.get();
         long validDecided = 0;
@@ -40,7 +41,12 @@ final class DemoSummaries {
                 watcher.decisions.get() / Math.max(1e-9, seconds), published.perModelSnapshot(), warmups,
                 watcher.warmupDeadLetters.get(), exactlyOnce, watcher.outcomes.get(), missingOutcomes,
                 watcher.timeoutOutcomes.get(), jct[0], jct[1], predicted, jct[0] / predicted,
-                watcher.observed.partsPerServer(secondHalfFromMillis), baseline);
+                watcher.observed.partsPerServer(secondHalfFromMillis), baseline,
+                List.of(watcher.observed.phase("first half", 0, secondHalfFromMillis),
+                        watcher.observed.phase("second half", secondHalfFromMillis, Long.MAX_VALUE)),
+                watcher.events(ControllerEventType.TABLE_ROLLED_BACK),
+                watcher.timeline.calibrationRatioSince(secondHalfFromMillis), watcher.timeline.steps(startMillis),
+                watcher.timeline.learnedSpeeds(startMillis));
     }
 
     /** Valid request ids are {@code r-0 .. r-(n-1)}. */

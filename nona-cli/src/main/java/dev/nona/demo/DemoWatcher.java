@@ -63,6 +63,8 @@ final class DemoWatcher implements Runnable, AutoCloseable {
     final AtomicLong timeoutOutcomes = new AtomicLong();
     final Set<String> outcomeIds = ConcurrentHashMap.newKeySet();
     final ObservedJcts observed = new ObservedJcts();
+    /** The control loop's decisions about tables and the CALIBRATION events' figures, in the order read. */
+    final ControlTimeline timeline = new ControlTimeline();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
     DemoWatcher(String bootstrap) {
@@ -124,6 +126,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
                 return;
             }
             events.computeIfAbsent(e.value().type(), t -> new AtomicLong()).incrementAndGet();
+            timeline.accept(e.value());
             Object load = e.value().details().get("linkLoad");
             if (e.value().type() == ControllerEventType.TABLE_PUBLISHED && load instanceof Number n) {
                 linkLoad.set(n.doubleValue());
@@ -168,7 +171,9 @@ final class DemoWatcher implements Runnable, AutoCloseable {
         observed.arrived(outcome.requestId(), outcome.model(),
                 outcome.completedAt() - Math.round(outcome.observedJctSeconds() * 1000));
         if (outcome.status() == OutcomeStatus.OK) {
-            observed.add(outcome.requestId(), outcome.model(), outcome.completedAt(), outcome.observedJctSeconds());
+            observed.add(outcome.requestId(), outcome.model(), outcome.tableVersion(),
+                    (int) outcome.parts().stream().filter(p -> p.cold()).count(), outcome.completedAt(),
+                    outcome.observedJctSeconds());
             outcome.parts().forEach(part -> observed.part(part.server(), outcome.completedAt()));
         } else if (outcome.status() == OutcomeStatus.TIMEOUT) {
             timeoutOutcomes.incrementAndGet();

@@ -17,15 +17,23 @@ final class ObservedJcts {
     private final List<String> requestIds = new ArrayList<>();
     private final List<Long> completedAt = new ArrayList<>();
     private final List<Double> jcts = new ArrayList<>();
+    private final List<Long> tableVersions = new ArrayList<>();
+    private final List<Integer> coldParts = new ArrayList<>();
     private final Map<String, Double> predictedByRequest = new HashMap<>();
     private final List<BaselineReplay.Arrival> arrivals = new ArrayList<>();
     private final Map<String, double[]> perModel = new TreeMap<>();
     /** Per server: completion times of the ok outcomes' parts it ran. */
     private final Map<String, List<Long>> partsByServer = new TreeMap<>();
 
-    /** An ok outcome of {@code model}: completed at {@code completedAtMillis}, observed JCT {@code jctSeconds}. */
-    synchronized void add(String requestId, String model, long completedAtMillis, double jctSeconds) {
+    /**
+     * An ok outcome of {@code model}, placed under table {@code tableVersion}, {@code cold} of its parts started
+     * cold: completed at {@code completedAtMillis}, observed JCT {@code jctSeconds}.
+     */
+    synchronized void add(String requestId, String model, long tableVersion, int cold, long completedAtMillis,
+            double jctSeconds) {
         requestIds.add(requestId);
+        tableVersions.add(tableVersion);
+        coldParts.add(cold);
         completedAt.add(completedAtMillis);
         jcts.add(jctSeconds);
         double[] sums = perModel.computeIfAbsent(model, m -> new double[4]);
@@ -90,6 +98,27 @@ final class ObservedJcts {
         }
         Arrays.sort(xs, 0, n);
         return new double[] {sum / n, xs[(int) Math.ceil(0.99 * n) - 1]};
+    }
+
+    /**
+     * The mean observed JCT (NaN when there is none), the distinct table versions (ascending) and the parts that
+     * started cold of the ok outcomes completed in {@code [fromMillis, toMillis)}.
+     */
+    synchronized DemoSummary.Phase phase(String name, long fromMillis, long toMillis) {
+        double sum = 0;
+        int n = 0;
+        long cold = 0;
+        java.util.SortedSet<Long> versions = new java.util.TreeSet<>();
+        for (int i = 0; i < jcts.size(); i++) {
+            long t = completedAt.get(i);
+            if (t >= fromMillis && t < toMillis) {
+                sum += jcts.get(i);
+                n++;
+                versions.add(tableVersions.get(i));
+                cold += coldParts.get(i);
+            }
+        }
+        return new DemoSummary.Phase(name, n == 0 ? Double.NaN : sum / n, List.copyOf(versions), cold);
     }
 
     /**

@@ -183,7 +183,7 @@ public final class Demo {
         view.printf(java.util.Locale.ROOT, "nona demo: baseline %s on the same %d arrivals: observed mean JCT %.2f ms "
                 + "(second half)%n", baseline.policy(), watcher.observed.arrivals().size(),
                 1000 * baseline.observedMeanJctSeconds());
-        return DemoSummaries.of(scenario, counters, watcher, twin.summary(), seconds, publisher.warmups(), startMillis,
+        return DemoSummaries.of(scenario, counters, watcher, twin, seconds, publisher.warmups(), startMillis,
                 halfMillis, baseline);
     }
 

@@ -16,7 +16,12 @@ import java.util.Map;
  * {@code TABLE_ROLLED_BACK} events; {@code controllerCalibrationRatio}: the controller's own figure, from its
  * {@code CALIBRATION} events of the second half (ok-outcome weighted observed over predicted means), next to the
  * demo's {@code calibrationRatio}; {@code controlSteps}: the control loop's table steps with their causes;
- * {@code learnedSpeeds}: per server, the effective speed the controller learned.
+ * {@code learnedSpeeds}: per server, the effective speed the controller learned; {@code partsPerServerPer10Seconds}:
+ * per server, the parts of ok outcomes it ran completed in each 10 s from the start of the run (the last bucket
+ * includes the drain); {@code stagesPerServerPer10Seconds}: per server, the stages the decisions put on it, by
+ * the requests' event time in each 10 s from the start; {@code silencedAtSeconds}: per silenced server, when the
+ * twin silenced it, in seconds from the start of the run (negative: before it); {@code timeoutOutcomesByServer}:
+ * per server, the timeout outcomes whose decision put a stage on it.
  */
 public record DemoSummary(
         double seconds,
@@ -58,7 +63,11 @@ public record DemoSummary(
         long rollbacks,
         double controllerCalibrationRatio,
         List<ControlStep> controlSteps,
-        Map<String, LearnedSpeed> learnedSpeeds) {
+        Map<String, LearnedSpeed> learnedSpeeds,
+        Map<String, long[]> partsPerServerPer10Seconds,
+        Map<String, long[]> stagesPerServerPer10Seconds,
+        Map<String, Double> silencedAtSeconds,
+        Map<String, Long> timeoutOutcomesByServer) {
 
     public DemoSummary {
         deadLetterReasons = Map.copyOf(deadLetterReasons);
@@ -67,6 +76,10 @@ public record DemoSummary(
         phases = List.copyOf(phases);
         controlSteps = List.copyOf(controlSteps);
         learnedSpeeds = Map.copyOf(learnedSpeeds);
+        partsPerServerPer10Seconds = Map.copyOf(partsPerServerPer10Seconds);
+        stagesPerServerPer10Seconds = Map.copyOf(stagesPerServerPer10Seconds);
+        silencedAtSeconds = Map.copyOf(silencedAtSeconds);
+        timeoutOutcomesByServer = Map.copyOf(timeoutOutcomesByServer);
     }
 
     /**

@@ -22,6 +22,8 @@ final class ObservedJcts {
     private final Map<String, Double> predictedByRequest = new HashMap<>();
     private final List<BaselineReplay.Arrival> arrivals = new ArrayList<>();
     private final Map<String, double[]> perModel = new TreeMap<>();
+    /** Per server: event times of the decisions' stages on it (first decision per request). */
+    private final Map<String, List<Long>> stagesByServer = new TreeMap<>();
     /** Per server: completion times of the ok outcomes' parts it ran. */
     private final Map<String, List<Long>> partsByServer = new TreeMap<>();
 
@@ -68,6 +70,43 @@ final class ObservedJcts {
             times.forEach(t -> n[t >= splitMillis ? 1 : 0]++);
             out.put(server, n);
         });
+        return out;
+    }
+
+    /** The (first) decision for a request, at event time {@code eventTimeMillis}, put a stage on {@code server}. */
+    synchronized void stage(String server, long eventTimeMillis) {
+        stagesByServer.computeIfAbsent(server, k -> new ArrayList<>()).add(eventTimeMillis);
+    }
+
+    /** Per server, the decisions' stages on it by their event time, in buckets as {@link #partsPerServerInBuckets}. */
+    synchronized Map<String, long[]> stagesPerServerInBuckets(long fromMillis, long bucketMillis) {
+        return inBuckets(stagesByServer, fromMillis, bucketMillis);
+    }
+
+    /**
+     * Per server, the parts of ok outcomes it ran, in consecutive buckets of {@code bucketMillis} from
+     * {@code fromMillis} (parts completed before it in none; the last bucket is the last with a part on any server).
+     */
+    synchronized Map<String, long[]> partsPerServerInBuckets(long fromMillis, long bucketMillis) {
+        return inBuckets(partsByServer, fromMillis, bucketMillis);
+    }
+
+    private static Map<String, long[]> inBuckets(Map<String, List<Long>> timesByServer, long fromMillis,
+            long bucketMillis) {
+        int buckets = 0;
+        for (List<Long> times : timesByServer.values()) {
+            for (long t : times) {
+                if (t >= fromMillis) {
+                    buckets = Math.max(buckets, (int) ((t - fromMillis) / bucketMillis) + 1);
+                }
+            }
+        }
+        Map<String, long[]> out = new TreeMap<>();
+        for (Map.Entry<String, List<Long>> e : timesByServer.entrySet()) {
+            long[] n = new long[buckets];
+            e.getValue().stream().filter(t -> t >= fromMillis).forEach(t -> n[(int) ((t - fromMillis) / bucketMillis)]++);
+            out.put(e.getKey(), n);
+        }
         return out;
     }
 

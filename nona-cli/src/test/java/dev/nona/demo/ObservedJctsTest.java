@@ -28,6 +28,9 @@ final class ObservedJctsTest {
         assertThat(o.predictedMeanSince(1_000)).isEqualTo(0.5);
         assertThat(o.partsPerServer(1_000).get("s-0")).containsExactly(1, 50);
         assertThat(o.partsPerServer(1_000).get("s-1")).containsExactly(0, 50);
+        // 1_001 .. 1_100 in buckets of 40 ms from 1_000: [1_000, 1_040) holds 1_001 .. 1_039, and so on
+        assertThat(o.partsPerServerInBuckets(1_000, 40).get("s-0")).containsExactly(19, 20, 11);
+        assertThat(o.partsPerServerInBuckets(1_000, 40).get("s-1")).containsExactly(20, 20, 10);
         assertThat(o.meanAndP99Since(5_000)[0]).isNaN();
         assertThat(o.predictedMeanSince(5_000)).isNaN();
         assertThat(o.phase("first half", 0, 1_000)).isEqualTo(new DemoSummary.Phase("first half", 100.0, List.of(1L), 1));

@@ -47,7 +47,8 @@ final class ControlTimeline {
     synchronized List<DemoSummary.ControlStep> steps(long startMillis) {
         return steps.stream().map(e -> new DemoSummary.ControlStep((e.time() - startMillis) / 1000.0, e.type().name(),
                 e.details().get("tableVersion") instanceof Number v ? v.longValue() : 0L,
-                String.valueOf(e.details().getOrDefault("cause", "")))).toList();
+                String.valueOf(e.details().getOrDefault("cause", "")),
+                String.valueOf(e.details().getOrDefault("reason", "")))).toList();
     }
 
     /**

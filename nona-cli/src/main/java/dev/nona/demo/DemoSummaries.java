@@ -50,7 +50,7 @@ final class DemoSummaries {
                 watcher.timeline.learnedSpeeds(startMillis),
                 watcher.observed.partsPerServerInBuckets(startMillis, 10_000),
                 watcher.observed.stagesPerServerInBuckets(startMillis, 10_000), silencedAt(twin, startMillis),
-                watcher.timeoutsByServer());
+                watcher.timeoutsByServer(), secondsFrom(watcher.observed.lastStageMillis(), startMillis));
     }
 
     /** Per silenced server, when the twin silences it, in seconds from {@code startMillis}. */
@@ -58,6 +58,12 @@ final class DemoSummaries {
         Map<String, Double> out = new TreeMap<>();
         twin.options().silenceAfterSeconds().forEach((server, at) ->
                 out.put(server, (twin.originMillis() - startMillis) / 1000.0 + at));
+        return out;
+    }
+
+    private static Map<String, Double> secondsFrom(Map<String, Long> millis, long startMillis) {
+        Map<String, Double> out = new TreeMap<>();
+        millis.forEach((k, t) -> out.put(k, (t - startMillis) / 1000.0));
         return out;
     }
 

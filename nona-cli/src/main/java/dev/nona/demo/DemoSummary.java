@@ -21,7 +21,8 @@ import java.util.Map;
  * includes the drain); {@code stagesPerServerPer10Seconds}: per server, the stages the decisions put on it, by
  * the requests' event time in each 10 s from the start; {@code silencedAtSeconds}: per silenced server, when the
  * twin silenced it, in seconds from the start of the run (negative: before it); {@code timeoutOutcomesByServer}:
- * per server, the timeout outcomes whose decision put a stage on it.
+ * per server, the timeout outcomes whose decision put a stage on it; {@code lastStageAtSeconds}: per server, the
+ * event time of the last stage a decision put on it, in seconds from the start of the run.
  */
 public record DemoSummary(
         double seconds,
@@ -67,7 +68,8 @@ public record DemoSummary(
         Map<String, long[]> partsPerServerPer10Seconds,
         Map<String, long[]> stagesPerServerPer10Seconds,
         Map<String, Double> silencedAtSeconds,
-        Map<String, Long> timeoutOutcomesByServer) {
+        Map<String, Long> timeoutOutcomesByServer,
+        Map<String, Double> lastStageAtSeconds) {
 
     public DemoSummary {
         deadLetterReasons = Map.copyOf(deadLetterReasons);
@@ -80,6 +82,7 @@ public record DemoSummary(
         stagesPerServerPer10Seconds = Map.copyOf(stagesPerServerPer10Seconds);
         silencedAtSeconds = Map.copyOf(silencedAtSeconds);
         timeoutOutcomesByServer = Map.copyOf(timeoutOutcomesByServer);
+        lastStageAtSeconds = Map.copyOf(lastStageAtSeconds);
     }
 
     /**
@@ -100,9 +103,10 @@ public record DemoSummary(
      * A step of the control loop about tables, as its event says: {@code atSeconds} from the start of the run
      * (event time; negative during the warm-up), the event type ({@code REOPTIMIZATION_STARTED},
      * {@code TABLE_PUBLISHED}, {@code TABLE_REJECTED}, {@code TABLE_ROLLED_BACK}), the table version (0 when the
-     * event names none) and the cause (e.g. {@code rate: ...}, {@code calibration: server s-1 runs at ...}).
+     * event names none), the cause (e.g. {@code rate: ...}, {@code calibration: server s-1 runs at ...}) and, for a
+     * rejected table, the reason (else empty).
      */
-    public record ControlStep(double atSeconds, String type, long tableVersion, String cause) {}
+    public record ControlStep(double atSeconds, String type, long tableVersion, String cause, String reason) {}
 
     /**
      * A server's effective speed as the controller's {@code CALIBRATION} events report it: when first (seconds from

@@ -78,6 +78,14 @@ final class ObservedJcts {
         stagesByServer.computeIfAbsent(server, k -> new ArrayList<>()).add(eventTimeMillis);
     }
 
+    /** Per server, the event time of the last decision's stage on it (the latest by event time). */
+    synchronized Map<String, Long> lastStageMillis() {
+        Map<String, Long> out = new TreeMap<>();
+        stagesByServer.forEach((server, times) -> out.put(server, times.stream().mapToLong(Long::longValue).max()
+                .orElseThrow()));
+        return out;
+    }
+
     /** Per server, the decisions' stages on it by their event time, in buckets as {@link #partsPerServerInBuckets}. */
     synchronized Map<String, long[]> stagesPerServerInBuckets(long fromMillis, long bucketMillis) {
         return inBuckets(stagesByServer, fromMillis, bucketMillis);

@@ -20,6 +20,14 @@ final class ObservedJctsTest {
             o.part(i % 2 == 0 ? "s-0" : "s-1", 1_000 + i);
         }
         o.part("s-0", 999);
+        o.stage("s-0", 2_000);
+        o.stage("s-0", 1_500);
+        o.stage("s-1", 1_010);
+        o.stage("s-1", 1_050);
+        o.stage("s-1", 1_060);
+        assertThat(o.lastStageMillis()).containsOnly(java.util.Map.entry("s-0", 2_000L), java.util.Map.entry("s-1", 1_060L));
+        assertThat(o.stagesPerServerInBuckets(1_000, 500).get("s-0")).containsExactly(0, 1, 1);
+        assertThat(o.stagesPerServerInBuckets(1_000, 500).get("s-1")).containsExactly(3, 0, 0);
 
         double[] meanAndP99 = o.meanAndP99Since(1_000);
 

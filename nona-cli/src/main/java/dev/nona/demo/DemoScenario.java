@@ -53,18 +53,10 @@ public record DemoScenario(Duration duration, int servers, Map<String, Double> b
      * cold starts (every server loads each model once) happen in the busy first half, not in the measured second.
      */
     public static DemoScenario standard(Duration duration) {
-        Map<String, Double> before = new LinkedHashMap<>();
-        before.put("alexnet", 20.0);
-        before.put("vgg16", 10.0);
-        before.put("resnet18", 30.0);
-        before.put("densenet121", 12.0);
-        before.put("gpt2", 8.0);
-        Map<String, Double> after = new LinkedHashMap<>();
-        after.put("alexnet", 6.0);
-        after.put("vgg16", 2.0);
-        after.put("resnet18", 6.0);
-        after.put("densenet121", 3.0);
-        after.put("gpt2", 3.0);
+        Map<String, Double> before = Map.of("alexnet", 20.0, "vgg16", 10.0, "resnet18", 30.0, "densenet121", 12.0,
+                "gpt2", 8.0);
+        Map<String, Double> after = Map.of("alexnet", 6.0, "vgg16", 2.0, "resnet18", 6.0, "densenet121", 3.0,
+                "gpt2", 3.0);
         return new DemoScenario(duration, 4, before, after, 8, 1.0e12, 1.0e11, 42L);
     }
 

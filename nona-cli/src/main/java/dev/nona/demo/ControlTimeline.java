@@ -48,7 +48,8 @@ final class ControlTimeline {
         return steps.stream().map(e -> new DemoSummary.ControlStep((e.time() - startMillis) / 1000.0, e.type().name(),
                 e.details().get("tableVersion") instanceof Number v ? v.longValue() : 0L,
                 String.valueOf(e.details().getOrDefault("cause", "")),
-                String.valueOf(e.details().getOrDefault("reason", "")))).toList();
+                String.valueOf(e.details().getOrDefault("reason", "")), number(e.details().get("candidateObjective")),
+                number(e.details().get("currentObjective")))).toList();
     }
 
     /**

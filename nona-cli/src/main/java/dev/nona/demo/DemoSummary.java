@@ -103,10 +103,12 @@ public record DemoSummary(
      * A step of the control loop about tables, as its event says: {@code atSeconds} from the start of the run
      * (event time; negative during the warm-up), the event type ({@code REOPTIMIZATION_STARTED},
      * {@code TABLE_PUBLISHED}, {@code TABLE_REJECTED}, {@code TABLE_ROLLED_BACK}), the table version (0 when the
-     * event names none), the cause (e.g. {@code rate: ...}, {@code calibration: server s-1 runs at ...}) and, for a
-     * rejected table, the reason (else empty).
+     * event names none), the cause (e.g. {@code rate: ...}, {@code calibration: server s-1 runs at ...}), for a
+     * table refused for another reason than its objective that reason (else empty), and the gate's predicted
+     * objectives of the candidate and of the current table at the new rates (NaN when the event has none).
      */
-    public record ControlStep(double atSeconds, String type, long tableVersion, String cause, String reason) {}
+    public record ControlStep(double atSeconds, String type, long tableVersion, String cause, String reason,
+            double candidateObjective, double currentObjective) {}
 
     /**
      * A server's effective speed as the controller's {@code CALIBRATION} events report it: when first (seconds from

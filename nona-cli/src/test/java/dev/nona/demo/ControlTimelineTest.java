@@ -18,7 +18,7 @@ final class ControlTimelineTest {
         t.accept(ControllerEvent.of(ControllerEventType.TABLE_PUBLISHED, 12_000,
                 Map.of("cause", "rate: gpt2", "tableVersion", 2L)));
         t.accept(ControllerEvent.of(ControllerEventType.TABLE_REJECTED, 12_500,
-                Map.of("cause", "rate: vgg16", "reason", "not better")));
+                Map.of("cause", "rate: vgg16", "reason", "not better", "candidateObjective", 0.5, "currentObjective", 0.4)));
         t.accept(ControllerEvent.of(ControllerEventType.CALIBRATION, 12_000, Map.of("okOutcomes", 10,
                 "observedMeanJctSeconds", 0.02, "predictedMeanJctSeconds", 0.01,
                 "server.s-1.effectiveOpsPerSecond", 5.0e11, "server.s-1.parts", 7, "server.s-0.parts", 3)));
@@ -27,9 +27,9 @@ final class ControlTimelineTest {
                 "server.s-1.effectiveOpsPerSecond", 4.0e11)));
 
         assertThat(t.steps(10_000)).containsExactly(
-                new DemoSummary.ControlStep(1.0, "REOPTIMIZATION_STARTED", 0, "rate: gpt2", ""),
-                new DemoSummary.ControlStep(2.0, "TABLE_PUBLISHED", 2, "rate: gpt2", ""),
-                new DemoSummary.ControlStep(2.5, "TABLE_REJECTED", 0, "rate: vgg16", "not better"));
+                new DemoSummary.ControlStep(1.0, "REOPTIMIZATION_STARTED", 0, "rate: gpt2", "", Double.NaN, Double.NaN),
+                new DemoSummary.ControlStep(2.0, "TABLE_PUBLISHED", 2, "rate: gpt2", "", Double.NaN, Double.NaN),
+                new DemoSummary.ControlStep(2.5, "TABLE_REJECTED", 0, "rate: vgg16", "not better", 0.5, 0.4));
         assertThat(t.learnedSpeeds(10_000)).containsOnlyKeys("s-1")
                 .containsEntry("s-1", new DemoSummary.LearnedSpeed(2.0, 5.0e11, 4.0e11, 2));
         // (10 * 0.02 + 30 * 0.01) / (40 * 0.01)

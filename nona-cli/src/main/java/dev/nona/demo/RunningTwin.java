@@ -12,7 +12,7 @@ final class RunningTwin implements AutoCloseable {
 
     private final ExecutorTwin twin;
     private final TwinOptions options;
-    /** Epoch ms when {@link #start} saw the twin running: within its 20 ms poll after the twin's clock origin. */
+    /** Epoch ms when {@link #start} saw the twin running: shortly after the twin's clock origin (a 20 ms poll). */
     private long originMillis;
     private final long joinMillis;
     private final Thread thread;
@@ -56,7 +56,7 @@ final class RunningTwin implements AutoCloseable {
         return options;
     }
 
-    /** About when the twin's clock started (its silences count from it): at most 20 ms after. */
+    /** About when the twin's clock started (its silences count from it): shortly after, within {@link #start}'s poll. */
     long originMillis() {
         return originMillis;
     }

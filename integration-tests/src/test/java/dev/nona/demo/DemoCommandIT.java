@@ -48,6 +48,13 @@ final class DemoCommandIT {
         assertThat(summary.path("observedP99JctSeconds").asDouble())
                 .isGreaterThanOrEqualTo(summary.path("observedMeanJctSeconds").asDouble());
         assertThat(summary.path("telemetryPublished").asLong()).isGreaterThanOrEqualTo(4 * 10);
+        // the halves: each with its observed JCT and the table versions that placed its requests
+        assertThat(summary.path("phases").size()).isEqualTo(2);
+        assertThat(summary.path("phases").get(1).path("phase").asText()).isEqualTo("second half");
+        assertThat(summary.path("phases").get(1).path("observedMeanJctSeconds").asDouble())
+                .isEqualTo(summary.path("observedMeanJctSeconds").asDouble());
+        assertThat(summary.path("phases").get(1).path("tableVersions").size()).isPositive();
+        assertThat(summary.path("rollbacks").isNumber()).isTrue();
     }
 
     @Test

@@ -164,6 +164,7 @@ public final class Demo {
         view.printf("nona demo: publishing requests for %d s (rates change at %d s) ...%n",
                 scenario.duration().toSeconds(), scenario.duration().toSeconds() / 2);
         long t0 = System.nanoTime();
+        long startMillis = System.currentTimeMillis();
         long halfMillis = System.currentTimeMillis() + scenario.duration().toMillis() / 2;
         Thread ticker = new Thread(() -> tick(live, t0), "nona-demo-view");
         ticker.setDaemon(true);
@@ -192,8 +193,8 @@ public final class Demo {
         view.printf(java.util.Locale.ROOT, "nona demo: baseline %s on the same %d arrivals: observed mean JCT %.2f ms "
                 + "(second half)%n", baseline.policy(), watcher.observed.arrivals().size(),
                 1000 * baseline.observedMeanJctSeconds());
-        return DemoSummaries.of(scenario, counters, watcher, twin.summary(), seconds, publisher.warmups(), halfMillis,
-                baseline);
+        return DemoSummaries.of(scenario, counters, watcher, twin, seconds, publisher.warmups(), startMillis,
+                halfMillis, baseline);
     }
 
     /** Replays the arrivals the twin saw through a fresh twin under the baseline policy, in virtual time. */
@@ -204,13 +205,15 @@ public final class Demo {
                 watcher.observed.arrivals(), scenario.seed());
         double sum = 0;
         int n = 0;
+        long cold = 0;
         for (PlacementOutcome o : outcomes) {
             if (o.status() == OutcomeStatus.OK && o.completedAt() >= halfMillis) {
                 sum += o.observedJctSeconds();
                 n++;
+                cold += o.parts().stream().filter(p -> p.cold()).count();
             }
         }
-        return new DemoSummary.Baseline(baselinePolicy, n == 0 ? Double.NaN : sum / n);
+        return new DemoSummary.Baseline(baselinePolicy, n == 0 ? Double.NaN : sum / n, cold);
     }
 
     private void tick(LiveView live, long t0) {

@@ -42,20 +42,22 @@ public record DemoScenario(Duration duration, int servers, Map<String, Double> b
     }
 
     /**
-     * The default: four servers, the five zoo models at 80 requests/s in total; at half time ResNet18 triples
-     * and AlexNet drops to a third (a drift well past the default 25% threshold); eight malformed records.
+     * The default: four servers of 10^12 ops/s on a 100 Gbit/s link, the five zoo models at 80 requests/s in total
+     * in the first half and 20 requests/s in the second (ResNet18 30 -> 6, AlexNet 20 -> 6, VGG16 10 -> 2,
+     * DenseNet121 12 -> 3, GPT-2 8 -> 3); eight malformed records. The shift changes what is best ({@code nona
+     * solve}, controller-mapping, on this cluster): at the first half's load (server utilisation 0.19) every model
+     * is best kept whole on one server (link load 0), at the second half's (utilisation 0.05) GPT-2's and
+     * ResNet18's parallel branches are split over servers (link load 0.006; GPT-2's predicted JCT 32.3 -> 29.8
+     * ms), so the re-optimisation after the shift publishes a new table. (At the higher load the fork-join and
+     * the servers' queueing outweigh the parallel gain.) The load falls rather than rises so that the models'
+     * cold starts (every server loads each model once) happen in the busy first half, not in the measured second.
      */
     public static DemoScenario standard(Duration duration) {
-        Map<String, Double> before = new LinkedHashMap<>();
-        before.put("alexnet", 30.0);
-        before.put("vgg16", 10.0);
-        before.put("resnet18", 20.0);
-        before.put("densenet121", 12.0);
-        before.put("gpt2", 8.0);
-        Map<String, Double> after = new LinkedHashMap<>(before);
-        after.put("alexnet", 10.0);
-        after.put("resnet18", 60.0);
-        return new DemoScenario(duration, 4, before, after, 8, 1.0e12, 1.0e10, 42L);
+        Map<String, Double> before = Map.of("alexnet", 20.0, "vgg16", 10.0, "resnet18", 30.0, "densenet121", 12.0,
+                "gpt2", 8.0);
+        Map<String, Double> after = Map.of("alexnet", 6.0, "vgg16", 2.0, "resnet18", 6.0, "densenet121", 3.0,
+                "gpt2", 3.0);
+        return new DemoScenario(duration, 4, before, after, 8, 1.0e12, 1.0e11, 42L);
     }
 
     /** The models, in a fixed order. */

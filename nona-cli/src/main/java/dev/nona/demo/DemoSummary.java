@@ -1,5 +1,6 @@
 package dev.nona.demo;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -11,7 +12,17 @@ import java.util.Map;
  * completed in the second half of the run, the mean predicted JCT of their decisions and the ratio observed over
  * predicted mean (NaN when there is none); {@code partsPerServer}: per server, the parts
  * of ok outcomes it ran, {@code [first half, second half]}. {@code telemetryPublished} counts the twin's server
- * statuses.
+ * statuses. {@code phases}: each half's mean observed JCT and table versions; {@code rollbacks}: the
+ * {@code TABLE_ROLLED_BACK} events; {@code controllerCalibrationRatio}: the controller's own figure, from its
+ * {@code CALIBRATION} events of the second half (ok-outcome weighted observed over predicted means), next to the
+ * demo's {@code calibrationRatio}; {@code controlSteps}: the control loop's table steps with their causes;
+ * {@code learnedSpeeds}: per server, the effective speed the controller learned; {@code partsPerServerPer10Seconds}:
+ * per server, the parts of ok outcomes it ran completed in each 10 s from the start of the run (the last bucket
+ * includes the drain); {@code stagesPerServerPer10Seconds}: per server, the stages the decisions put on it, by
+ * the requests' event time in each 10 s from the start; {@code silencedAtSeconds}: per silenced server, when the
+ * twin silenced it, in seconds from the start of the run (negative: before it); {@code timeoutOutcomesByServer}:
+ * per server, the timeout outcomes whose decision put a stage on it; {@code lastStageAtSeconds}: per server, the
+ * event time of the last stage a decision put on it, in seconds from the start of the run.
  */
 public record DemoSummary(
         double seconds,
@@ -48,17 +59,60 @@ public record DemoSummary(
         double predictedMeanJctSeconds,
         double calibrationRatio,
         Map<String, long[]> partsPerServer,
-        Baseline baseline) {
+        Baseline baseline,
+        List<Phase> phases,
+        long rollbacks,
+        double controllerCalibrationRatio,
+        List<ControlStep> controlSteps,
+        Map<String, LearnedSpeed> learnedSpeeds,
+        Map<String, long[]> partsPerServerPer10Seconds,
+        Map<String, long[]> stagesPerServerPer10Seconds,
+        Map<String, Double> silencedAtSeconds,
+        Map<String, Long> timeoutOutcomesByServer,
+        Map<String, Double> lastStageAtSeconds) {
 
     public DemoSummary {
         deadLetterReasons = Map.copyOf(deadLetterReasons);
         requestsPerModel = Map.copyOf(requestsPerModel);
         partsPerServer = Map.copyOf(partsPerServer);
+        phases = List.copyOf(phases);
+        controlSteps = List.copyOf(controlSteps);
+        learnedSpeeds = Map.copyOf(learnedSpeeds);
+        partsPerServerPer10Seconds = Map.copyOf(partsPerServerPer10Seconds);
+        stagesPerServerPer10Seconds = Map.copyOf(stagesPerServerPer10Seconds);
+        silencedAtSeconds = Map.copyOf(silencedAtSeconds);
+        timeoutOutcomesByServer = Map.copyOf(timeoutOutcomesByServer);
+        lastStageAtSeconds = Map.copyOf(lastStageAtSeconds);
     }
 
     /**
      * The same arrivals (as the executor twin received them) replayed through a fresh twin in virtual time under a
-     * baseline policy's placement: the mean observed JCT of its ok outcomes completed in the second half.
+     * baseline policy's placement: the mean observed JCT of its ok outcomes completed in the second half, and how
+     * many of their parts started cold.
      */
-    public record Baseline(String policy, double observedMeanJctSeconds) {}
+    public record Baseline(String policy, double observedMeanJctSeconds, long coldStartParts) {}
+
+    /**
+     * A half of the run ({@code "first half"}, {@code "second half"}): the mean observed JCT of the ok outcomes
+     * completed in it, the table versions (ascending) that placed them, and how many of their parts started cold
+     * (the model was not loaded on the server).
+     */
+    public record Phase(String phase, double observedMeanJctSeconds, List<Long> tableVersions, long coldStartParts) {}
+
+    /**
+     * A step of the control loop about tables, as its event says: {@code atSeconds} from the start of the run
+     * (event time; negative during the warm-up), the event type ({@code REOPTIMIZATION_STARTED},
+     * {@code TABLE_PUBLISHED}, {@code TABLE_REJECTED}, {@code TABLE_ROLLED_BACK}), the table version (0 when the
+     * event names none), the cause (e.g. {@code rate: ...}, {@code calibration: server s-1 runs at ...}), for a
+     * table refused for another reason than its objective that reason (else empty), and the gate's predicted
+     * objectives of the candidate and of the current table at the new rates (NaN when the event has none).
+     */
+    public record ControlStep(double atSeconds, String type, long tableVersion, String cause, String reason,
+            double candidateObjective, double currentObjective) {}
+
+    /**
+     * A server's effective speed as the controller's {@code CALIBRATION} events report it: when first (seconds from
+     * the start of the run), the first and the last figure (ops/s), and in how many events.
+     */
+    public record LearnedSpeed(double firstAtSeconds, double firstOpsPerSecond, double lastOpsPerSecond, long events) {}
 }

@@ -61,8 +61,13 @@ final class DemoWatcher implements Runnable, AutoCloseable {
     /** Outcomes read (warm-ups excluded), the request ids they name, and the ok ones' completion times and JCTs. */
     final AtomicLong outcomes = new AtomicLong();
     final AtomicLong timeoutOutcomes = new AtomicLong();
+    /** Request ids of the timeout outcomes, and the servers each decided request's (first) decision named. */
+    final Set<String> timeoutIds = ConcurrentHashMap.newKeySet();
+    final Map<String, Set<String>> decidedServers = new ConcurrentHashMap<>();
     final Set<String> outcomeIds = ConcurrentHashMap.newKeySet();
     final ObservedJcts observed = new ObservedJcts();
+    /** The control loop's decisions about tables and the CALIBRATION events' figures, in the order read. */
+    final ControlTimeline timeline = new ControlTimeline();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
     DemoWatcher(String bootstrap) {
@@ -111,6 +116,10 @@ final class DemoWatcher implements Runnable, AutoCloseable {
             decisions.incrementAndGet();
             if (!decidedIds.add(d.value().requestId())) {
                 duplicates.incrementAndGet();
+            } else {
+                d.value().stages().forEach(st -> observed.stage(st.server(), d.value().eventTime()));
+                decidedServers.put(d.value().requestId(), d.value().stages().stream().map(st -> st.server())
+                        .collect(java.util.stream.Collectors.toUnmodifiableSet()));
             }
             if (d.value().fallback()) {
                 fallbackDecisions.incrementAndGet();
@@ -124,6 +133,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
                 return;
             }
             events.computeIfAbsent(e.value().type(), t -> new AtomicLong()).incrementAndGet();
+            timeline.accept(e.value());
             Object load = e.value().details().get("linkLoad");
             if (e.value().type() == ControllerEventType.TABLE_PUBLISHED && load instanceof Number n) {
                 linkLoad.set(n.doubleValue());
@@ -168,10 +178,13 @@ final class DemoWatcher implements Runnable, AutoCloseable {
         observed.arrived(outcome.requestId(), outcome.model(),
                 outcome.completedAt() - Math.round(outcome.observedJctSeconds() * 1000));
         if (outcome.status() == OutcomeStatus.OK) {
-            observed.add(outcome.requestId(), outcome.model(), outcome.completedAt(), outcome.observedJctSeconds());
+            observed.add(outcome.requestId(), outcome.model(), outcome.tableVersion(),
+                    (int) outcome.parts().stream().filter(p -> p.cold()).count(), outcome.completedAt(),
+                    outcome.observedJctSeconds());
             outcome.parts().forEach(part -> observed.part(part.server(), outcome.completedAt()));
         } else if (outcome.status() == OutcomeStatus.TIMEOUT) {
             timeoutOutcomes.incrementAndGet();
+            timeoutIds.add(outcome.requestId());
         }
     }
 
@@ -181,6 +194,15 @@ final class DemoWatcher implements Runnable, AutoCloseable {
         }
         String raw = new String(dl.raw(), StandardCharsets.UTF_8);
         return raw.contains("\"id\":\"" + DemoPublisher.WARMUP_PREFIX);
+    }
+
+    /** Per server, the timeout outcomes whose decision put a stage on it (a request may count for several). */
+    Map<String, Long> timeoutsByServer() {
+        Map<String, Long> out = new TreeMap<>();
+        for (String id : timeoutIds) {
+            decidedServers.getOrDefault(id, Set.of()).forEach(server -> out.merge(server, 1L, Long::sum));
+        }
+        return out;
     }
 
     long events(ControllerEventType type) {

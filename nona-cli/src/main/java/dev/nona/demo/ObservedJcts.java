@@ -17,15 +17,25 @@ final class ObservedJcts {
     private final List<String> requestIds = new ArrayList<>();
     private final List<Long> completedAt = new ArrayList<>();
     private final List<Double> jcts = new ArrayList<>();
+    private final List<Long> tableVersions = new ArrayList<>();
+    private final List<Integer> coldParts = new ArrayList<>();
     private final Map<String, Double> predictedByRequest = new HashMap<>();
     private final List<BaselineReplay.Arrival> arrivals = new ArrayList<>();
     private final Map<String, double[]> perModel = new TreeMap<>();
+    /** Per server: event times of the decisions' stages on it (first decision per request). */
+    private final Map<String, List<Long>> stagesByServer = new TreeMap<>();
     /** Per server: completion times of the ok outcomes' parts it ran. */
     private final Map<String, List<Long>> partsByServer = new TreeMap<>();
 
-    /** An ok outcome of {@code model}: completed at {@code completedAtMillis}, observed JCT {@code jctSeconds}. */
-    synchronized void add(String requestId, String model, long completedAtMillis, double jctSeconds) {
+    /**
+     * An ok outcome of {@code model}, placed under table {@code tableVersion}, {@code cold} of its parts started
+     * cold: completed at {@code completedAtMillis}, observed JCT {@code jctSeconds}.
+     */
+    synchronized void add(String requestId, String model, long tableVersion, int cold, long completedAtMillis,
+            double jctSeconds) {
         requestIds.add(requestId);
+        tableVersions.add(tableVersion);
+        coldParts.add(cold);
         completedAt.add(completedAtMillis);
         jcts.add(jctSeconds);
         double[] sums = perModel.computeIfAbsent(model, m -> new double[4]);
@@ -63,6 +73,51 @@ final class ObservedJcts {
         return out;
     }
 
+    /** The (first) decision for a request, at event time {@code eventTimeMillis}, put a stage on {@code server}. */
+    synchronized void stage(String server, long eventTimeMillis) {
+        stagesByServer.computeIfAbsent(server, k -> new ArrayList<>()).add(eventTimeMillis);
+    }
+
+    /** Per server, the event time of the last decision's stage on it (the latest by event time). */
+    synchronized Map<String, Long> lastStageMillis() {
+        Map<String, Long> out = new TreeMap<>();
+        stagesByServer.forEach((server, times) -> out.put(server, times.stream().mapToLong(Long::longValue).max()
+                .orElseThrow()));
+        return out;
+    }
+
+    /** Per server, the decisions' stages on it by their event time, in buckets as {@link #partsPerServerInBuckets}. */
+    synchronized Map<String, long[]> stagesPerServerInBuckets(long fromMillis, long bucketMillis) {
+        return inBuckets(stagesByServer, fromMillis, bucketMillis);
+    }
+
+    /**
+     * Per server, the parts of ok outcomes it ran, in consecutive buckets of {@code bucketMillis} from
+     * {@code fromMillis} (parts completed before it in none; the last bucket is the last with a part on any server).
+     */
+    synchronized Map<String, long[]> partsPerServerInBuckets(long fromMillis, long bucketMillis) {
+        return inBuckets(partsByServer, fromMillis, bucketMillis);
+    }
+
+    private static Map<String, long[]> inBuckets(Map<String, List<Long>> timesByServer, long fromMillis,
+            long bucketMillis) {
+        int buckets = 0;
+        for (List<Long> times : timesByServer.values()) {
+            for (long t : times) {
+                if (t >= fromMillis) {
+                    buckets = Math.max(buckets, (int) ((t - fromMillis) / bucketMillis) + 1);
+                }
+            }
+        }
+        Map<String, long[]> out = new TreeMap<>();
+        for (Map.Entry<String, List<Long>> e : timesByServer.entrySet()) {
+            long[] n = new long[buckets];
+            e.getValue().stream().filter(t -> t >= fromMillis).forEach(t -> n[(int) ((t - fromMillis) / bucketMillis)]++);
+            out.put(e.getKey(), n);
+        }
+        return out;
+    }
+
     /** The (first) decision for {@code requestId} of {@code model} predicted {@code jctSeconds}. */
     synchronized void predicted(String requestId, String model, double jctSeconds) {
         predictedByRequest.putIfAbsent(requestId, jctSeconds);
@@ -90,6 +145,27 @@ final class ObservedJcts {
         }
         Arrays.sort(xs, 0, n);
         return new double[] {sum / n, xs[(int) Math.ceil(0.99 * n) - 1]};
+    }
+
+    /**
+     * The mean observed JCT (NaN when there is none), the distinct table versions (ascending) and the parts that
+     * started cold of the ok outcomes completed in {@code [fromMillis, toMillis)}.
+     */
+    synchronized DemoSummary.Phase phase(String name, long fromMillis, long toMillis) {
+        double sum = 0;
+        int n = 0;
+        long cold = 0;
+        java.util.SortedSet<Long> versions = new java.util.TreeSet<>();
+        for (int i = 0; i < jcts.size(); i++) {
+            long t = completedAt.get(i);
+            if (t >= fromMillis && t < toMillis) {
+                sum += jcts.get(i);
+                n++;
+                versions.add(tableVersions.get(i));
+                cold += coldParts.get(i);
+            }
+        }
+        return new DemoSummary.Phase(name, n == 0 ? Double.NaN : sum / n, List.copyOf(versions), cold);
     }
 
     /**

@@ -11,6 +11,9 @@ final class RunningTwin implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final ExecutorTwin twin;
+    private final TwinOptions options;
+    /** Epoch ms when {@link #start} saw the twin running: shortly after the twin's clock origin (a 20 ms poll). */
+    private long originMillis;
     private final long joinMillis;
     private final Thread thread;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -18,6 +21,7 @@ final class RunningTwin implements AutoCloseable {
 
     private RunningTwin(ExecutorTwin twin, TwinOptions options) {
         this.twin = twin;
+        this.options = options;
         this.joinMillis = Math.round(options.timeoutSeconds() * 1000) + 5_000; // it lets running requests end
         this.thread = new Thread(this::run, "nona-demo-executor-twin");
         thread.setDaemon(true);
@@ -36,6 +40,7 @@ final class RunningTwin implements AutoCloseable {
             }
             Thread.sleep(20);
         }
+        running.originMillis = System.currentTimeMillis();
         return running;
     }
 
@@ -45,6 +50,15 @@ final class RunningTwin implements AutoCloseable {
         } catch (Throwable t) {
             failure.set(t);
         }
+    }
+
+    TwinOptions options() {
+        return options;
+    }
+
+    /** About when the twin's clock started (its silences count from it): shortly after, within {@link #start}'s poll. */
+    long originMillis() {
+        return originMillis;
     }
 
     /** A failure of the twin's thread, rethrown. */

@@ -8,6 +8,15 @@ import dev.nona.topics.Topics;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.zoo.ModelZoo;
+import dev.nona.optimize.CostModel;
+import dev.nona.optimize.NonaOptimizer;
+import dev.nona.optimize.NonaProblem;
+import dev.nona.optimize.Problems;
+import dev.nona.placement.PlacementTable;
+import dev.nona.placement.PlacementTables;
+import dev.nona.workload.Workload;
+import dev.nona.workload.WorkloadReader;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -20,9 +29,45 @@ final class DemoScenarioTest {
     void standard_coversTheZoo_andShiftsRatesAtHalfTime() {
         DemoScenario s = DemoScenario.standard(Duration.ofSeconds(60));
         assertThat(s.models()).containsExactlyInAnyOrderElementsOf(ModelZoo.names());
-        assertThat(s.rate("resnet18", Duration.ofSeconds(29))).isEqualTo(20.0);
-        assertThat(s.rate("resnet18", Duration.ofSeconds(30))).isEqualTo(60.0);
-        assertThat(s.rate("alexnet", Duration.ofSeconds(45))).isEqualTo(10.0);
+        assertThat(s.rate("resnet18", Duration.ofSeconds(29))).isEqualTo(30.0);
+        assertThat(s.rate("resnet18", Duration.ofSeconds(30))).isEqualTo(6.0);
+        assertThat(s.rate("alexnet", Duration.ofSeconds(45))).isEqualTo(6.0);
+    }
+
+    /**
+     * The shift changes what is best (the controller's cost model, controller-mapping, on the scenario's cluster):
+     * at the first half's rates every model is kept whole on one server, at the second half's GPT-2's parallel
+     * branches are split over servers.
+     */
+    @Test
+    void standard_shiftChangesTheOptimalTable() {
+        DemoScenario s = DemoScenario.standard(Duration.ofSeconds(60));
+        PlacementTable before = solve(s, s.before());
+        PlacementTable after = solve(s, s.after());
+        for (String model : s.models()) {
+            assertThat(splitProbability(before, model)).as(model + " split at the first half's rates").isZero();
+        }
+        assertThat(splitProbability(after, "gpt2")).as("gpt2 split at the second half's rates").isGreaterThan(0.5);
+    }
+
+    private static PlacementTable solve(DemoScenario s, Map<String, Double> rates) {
+        StringBuilder json = new StringBuilder("{\"cluster\": {\"servers\": " + s.servers() + ", \"opsPerSecond\": "
+                + s.opsPerSecond() + ", \"linkBitsPerSecond\": " + s.linkBitsPerSecond() + "}, \"models\": [");
+        String sep = "";
+        for (String m : s.models()) {
+            json.append(sep).append("{\"name\": \"").append(m).append("\", \"dag\": {\"zoo\": \"").append(m)
+                    .append("\"}, \"ratePerSecond\": ").append(rates.get(m)).append('}');
+            sep = ", ";
+        }
+        Workload w = WorkloadReader.parse(json.append("]}").toString(), false, Path.of("."));
+        NonaProblem problem = Problems.fromWorkload(w, CostModel.CONTROLLER_MAPPING);
+        return PlacementTables.from(problem, NonaOptimizer.solve(problem), 1, 0);
+    }
+
+    /** The summed probability, over a model's subgraphs, of choices with more than one part. */
+    private static double splitProbability(PlacementTable table, String model) {
+        return table.model(model).subgraphs().stream().flatMap(sg -> sg.choices().stream())
+                .filter(c -> c.parts().size() > 1).mapToDouble(PlacementTable.Choice::probability).sum();
     }
 
     @Test

@@ -117,14 +117,15 @@ final class DemoWatcher implements Runnable, AutoCloseable {
             if (!decidedIds.add(d.value().requestId())) {
                 duplicates.incrementAndGet();
             } else {
-                d.value().stages().forEach(st -> observed.stage(st.server(), d.value().eventTime()));
-                decidedServers.put(d.value().requestId(), d.value().stages().stream().map(st -> st.server())
+                d.value().placedStages().forEach(st -> observed.stage(st.server(), d.value().eventTime()));
+                decidedServers.put(d.value().requestId(), d.value().placedStages().stream().map(st -> st.server())
                         .collect(java.util.stream.Collectors.toUnmodifiableSet()));
             }
             if (d.value().fallback()) {
                 fallbackDecisions.incrementAndGet();
             }
-            observed.predicted(d.value().requestId(), d.value().model(), d.value().predictedJctSeconds());
+            // the table's tau_j, as the controller's calibration compares (the request's own figure adds its wait)
+            observed.predicted(d.value().requestId(), d.value().model(), d.value().tableJctSeconds());
             maxTableVersion.accumulateAndGet(d.value().tableVersion(), Math::max);
         } else if (topic.equals(Topics.CONTROLLER_EVENTS.name())) {
             Parsed<ControllerEvent> e = eventSerde.parse(r.value());

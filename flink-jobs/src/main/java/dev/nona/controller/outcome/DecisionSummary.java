@@ -43,7 +43,7 @@ public record DecisionSummary(String requestId, String model, long tableVersion,
             }
         }
         ops.keySet().removeAll(unknown);
-        double tau = d.explanation() == null ? d.predictedJctSeconds() : d.explanation().tableJctSeconds();
+        double tau = d.tableJctSeconds();
         return new DecisionSummary(d.requestId(), d.model(), d.tableVersion(), tau, ops);
     }
 }

@@ -84,6 +84,16 @@ public record PlacementDecision(
     }
 
     /**
+     * The cost model's predicted JCT $\tau_j$ of the decision's table for its model: the explanation's
+     * {@code tableJctSeconds}, or, in a decision without an explanation (written before explanations existed),
+     * {@code predictedJctSeconds}, which was $\tau_j$ then. Calibration compares observed JCTs with this, not with the
+     * request's own prediction (which adds the predicted wait of its parts).
+     */
+    public double tableJctSeconds() {
+        return explanation == null ? predictedJctSeconds : explanation.tableJctSeconds();
+    }
+
+    /**
      * Every stage with its server, in either form: {@link #stages()} when present, else the explanation's parts'
      * tasks (part by part; allocates).
      */

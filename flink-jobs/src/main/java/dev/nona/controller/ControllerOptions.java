@@ -105,16 +105,28 @@ public final class ControllerOptions {
             .doubleType()
             .defaultValue(0.25)
             .withDescription("relative rate change $\\lvert\\beta-\\beta_0\\rvert/\\max(\\beta_0,\\beta_{min})$ that "
-                    + "counts as drift; also the relative change of link capacity or compute rate that "
-                    + "counts as a cluster change");
+                    + "counts as drift, the smallest change the detector must catch: a change is ruled out only "
+                    + "when the requests show it is smaller (at `drift.threshold-significance`), so a change a "
+                    + "little below it may also trigger; also the relative change of link capacity or compute rate "
+                    + "that counts as a cluster change");
 
     public static final ConfigOption<Double> DRIFT_SIGNIFICANCE = ConfigOptions.key("drift.significance")
             .doubleType()
             .defaultValue(ControllerConfig.DriftSettings.DEFAULT_SIGNIFICANCE)
-            .withDescription("level of the exact test (two Poisson counts, conditional binomial) that a window's "
-                    + "change must also pass, against the requests pooled since the last re-optimisation; "
-                    + "in (0, 1], `1` turns it off. At 1-2 requests/s a 10 s count varies by 22-32%, so the"
-                    + " threshold alone re-solves on noise");
+            .withDescription("per-window level of the exact test (two Poisson counts, conditional binomial) that a "
+                    + "drift must also pass: the requests of its `drift.windows` windows, pooled, against those "
+                    + "pooled since the last re-optimisation, at this level to the power `drift.windows`; in (0, 1], "
+                    + "`1` turns it off. At 1-2 requests/s a 10 s count varies by 22-32%, so the threshold alone "
+                    + "re-solves on noise");
+
+    public static final ConfigOption<Double> DRIFT_THRESHOLD_SIGNIFICANCE =
+            ConfigOptions.key("drift.threshold-significance")
+                    .doubleType()
+                    .defaultValue(ControllerConfig.DriftSettings.DEFAULT_THRESHOLD_SIGNIFICANCE)
+                    .withDescription("level of the one-sided exact test (ratio of two Poisson rates) at which a "
+                            + "window's or a drift's requests must show the change to be smaller than "
+                            + "`drift.threshold` to rule it out; about the chance per test of missing a change of "
+                            + "exactly the threshold, in (0, 1)");
 
     public static final ConfigOption<Integer> DRIFT_WINDOWS = ConfigOptions.key("drift.windows")
             .intType()
@@ -310,7 +322,7 @@ public final class ControllerOptions {
             BOOTSTRAP_SERVERS, CONTROLLER_ID, TOPICS_REQUESTS, TOPICS_TELEMETRY, TOPICS_CATALOG,
             TOPICS_DECISIONS, TOPICS_TABLES, TOPICS_EVENTS, TOPICS_DEAD_LETTERS, TOPICS_OUTCOMES, TOPICS_COMMANDS, RATES_WINDOW,
             WATERMARK_OUT_OF_ORDERNESS, WATERMARK_IDLENESS, DRIFT_THRESHOLD, DRIFT_SIGNIFICANCE,
-            DRIFT_WINDOWS, DRIFT_DEBOUNCE, DRIFT_MIN_RATE, SOLVE_TIMEOUT, SOLVE_POLL, SOLVE_RETRY_BACKOFF,
+            DRIFT_THRESHOLD_SIGNIFICANCE, DRIFT_WINDOWS, DRIFT_DEBOUNCE, DRIFT_MIN_RATE, SOLVE_TIMEOUT, SOLVE_POLL, SOLVE_RETRY_BACKOFF,
             SOLVE_RETRY_MAX_BACKOFF, SOLVER_COST_MODEL, CLUSTER_DEFAULT_LINK_BITS_PER_SECOND,
             CLUSTER_LIVENESS_TIMEOUT, PLACEMENT_TARGET_ONGOING_REQUESTS, PLACEMENT_STARTUP_BUFFER,
             CHECKPOINT_INTERVAL, DECISIONS_DELIVERY, DECISIONS_FORMAT, DECISIONS_LINGER, NETWORK_BUFFER_TIMEOUT,

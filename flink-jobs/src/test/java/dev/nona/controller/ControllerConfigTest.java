@@ -20,7 +20,8 @@ final class ControllerConfigTest {
         assertThat(c.rateWindow()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.drift().threshold()).isEqualTo(0.25);
         assertThat(c.drift().windows()).isEqualTo(2);
-        assertThat(c.drift().significance()).isEqualTo(0.002);
+        assertThat(c.drift().significance()).isEqualTo(0.001);
+        assertThat(c.drift().thresholdSignificance()).isEqualTo(0.01);
         assertThat(c.solveRetry().initial()).isEqualTo(Duration.ofSeconds(1));
         assertThat(c.solveRetry().max()).isEqualTo(Duration.ofSeconds(60));
         assertThat(c.topics().requests()).isEqualTo("inference-requests");

@@ -48,4 +48,30 @@ final class RateTest {
         double upper = 1 - x.cumulativeProbability((int) k - 1);
         return Math.min(1.0, 2 * Math.min(lower, upper));
     }
+
+    /**
+     * The one-sided p-value of $H_0: \beta/\beta_0 \ge \rho$ (when {@code atLeast}) or $H_0: \beta/\beta_0 \le \rho$
+     * (otherwise), for {@code k0} events over {@code t0} seconds at rate $\beta_0$ and {@code k} over {@code t} at
+     * $\beta$. Given $n = k_0 + k$, at the boundary $\beta = \rho\beta_0$ the count $k$ is
+     * $X \sim \mathrm{Binomial}(n, \rho t/(t_0 + \rho t))$, and $k$ grows with the ratio, so
+     * $p = P[X \le k]$ against "at least $\rho$" and $p = P[X \ge k]$ against "at most $\rho$". Implements the
+     * conditional test of a ratio of two Poisson means (the C-test of Krishnamoorthy &amp; Thomson 2004, Section 2,
+     * with $H_0: \lambda_1/\lambda_2 \le c$ there; Przyborowski &amp; Wilenski 1940), exact for every count.
+     * 1 when there are no events at all or no baseline exposure. Worked examples in {@code RateTestTest}.
+     *
+     * @param rho     the ratio at the boundary of $H_0$, finite and {@code > 0}
+     * @param atLeast whether $H_0$ is "the ratio is at least {@code rho}" (else "at most")
+     */
+    static double pValueRatio(long k0, double t0, long k, double t, double rho, boolean atLeast) {
+        pValue(k0, t0, k, t); // validates the counts and exposures
+        if (!(rho > 0) || Double.isInfinite(rho)) {
+            throw new IllegalArgumentException("rate ratio (" + rho + ") must be finite and > 0");
+        }
+        long n = k0 + k;
+        if (n == 0 || t0 == 0) {
+            return 1.0;
+        }
+        BinomialDistribution x = new BinomialDistribution(null, (int) n, rho * t / (t0 + rho * t));
+        return atLeast ? x.cumulativeProbability((int) k) : 1 - x.cumulativeProbability((int) k - 1);
+    }
 }

@@ -32,18 +32,18 @@ import org.apache.commons.math3.distribution.PoissonDistribution;
  *       change the most powerful test);</li>
  *   <li>size: the pooled requests do not show the change to be smaller than the threshold either.</li>
  * </ol>
- * Measured (DriftStatisticsTest, 10 s windows, the defaults): no re-solve over 200 stationary 10-minute streams of
- * 20 models at 1&ndash;100 requests/s; a sustained change of exactly 25% is caught within 2 windows in about 97% of
- * cases at 100 requests/s and 95&ndash;97% at 50, but only 23&ndash;46% at 20 (two windows hold 400 requests
- * against 500: too few to be significant at $4 \cdot 10^{-6}$, a level the stationary streams need); and a change
- * of 20% at 50&ndash;100 requests/s, which two windows cannot tell from 25%, triggers in about half to
- * three quarters of cases.
+ * Measured (DriftStatisticsTest, 10 s windows, the defaults, $\alpha^w = 10^{-6}$): no re-solve over stationary
+ * 10-minute streams of 20 models at 1&ndash;100 requests/s, seeds 1&ndash;200 (2 over 1,000); a sustained change of
+ * exactly 25% against a minute of baseline is caught within 2 windows in 97&ndash;99% of cases at 100 requests/s,
+ * 95&ndash;97% at 50, but only 15&ndash;34% at 20 (two windows hold about 500 requests against 400: too few to be
+ * significant at the level the stationary streams need); a 20% change at 50&ndash;100 requests/s, which two windows
+ * cannot tell from 25%, triggers within 2 windows in 44&ndash;70% of cases (docs/controller.md, Drift).
  *
  * <p>Re-optimisation triggers when some model drifts, or a cluster or catalog change is pending; triggers are
  * debounced: none within {@code debounce} of event time after the previous one (a drift or change that outlasts the
- * debounce still triggers once it has passed). After a trigger a drifting model's streak becomes its baseline;
- * other models keep theirs. A model absent from either side counts as rate 0; only the models the caller names
- * (the catalog) count.
+ * debounce still triggers once it has passed). After a trigger a drifting model's streak becomes its baseline,
+ * a model the last table was not solved for starts from this window, other models keep theirs. A model absent
+ * from either side counts as rate 0; only the models the caller names (the catalog) count.
  *
  * <p>Pure and deterministic: state goes in and comes out ({@link DriftState}), so the operator can checkpoint
  * it. $O(\text{models})$ per window. Thread safe (immutable).
@@ -123,9 +123,15 @@ public final class DriftDetector implements Serializable {
         String cause = state.pendingCause() != null ? state.pendingCause() : "rate";
         Map<String, Double> counted = new TreeMap<>(rates);
         counted.keySet().retainAll(models);
-        for (String model : change.keySet()) { // its streak is its rate now
-            pooled.put(model, streakPools.remove(model));
-            streaks.remove(model);
+        for (String model : models) {
+            if (change.containsKey(model)) { // its streak is its rate now
+                pooled.put(model, streakPools.remove(model));
+                streaks.remove(model);
+            } else if (!state.baseline().containsKey(model)) { // no table was solved for it: this window is its start
+                pooled.put(model, new Pool(Math.round(counted.getOrDefault(model, 0.0) * windowSeconds), windowSeconds));
+                streaks.remove(model);
+                streakPools.remove(model);
+            }
         }
         baseline.putAll(counted);
         return new Evaluation(new DriftState(baseline, pooled, streaks, windowEnd, null, streakPools),

@@ -120,6 +120,18 @@ final class DriftDetectorTest {
     }
 
     @Test
+    void triggerBeforeAnyTable_startsEachModelFromThisWindow() {
+        // a catalog change before the first table: no baseline yet, so nothing is kept from the empty one
+        var e = detector.evaluate(DriftState.initial().withPendingCause("catalog: model added a"), 10_000,
+                Map.of("a", 2.0));
+        assertThat(e.trigger()).isPresent();
+        assertThat(e.next().pooled()).containsEntry("a", new DriftState.Pool(20, 10.0));
+        assertThat(e.next().streaks()).isEmpty();
+        assertThat(detector.evaluate(e.next(), 20_000, Map.of("a", 2.0)).next().pooled())
+                .containsEntry("a", new DriftState.Pool(40, 20.0));
+    }
+
+    @Test
     void clusterChange_triggersAtNextWindow_withItsCause() {
         DriftState s = detector.rebased(Map.of("a", 100.0), 0).withPendingCause("cluster: servers down [s2]");
         var e = detector.evaluate(s, 30_000, Map.of("a", 100.0));

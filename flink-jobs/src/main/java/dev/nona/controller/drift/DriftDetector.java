@@ -35,7 +35,7 @@ import org.apache.commons.math3.distribution.PoissonDistribution;
  * Measured (DriftStatisticsTest, 10 s windows, the defaults, $\alpha^w = 10^{-6}$): no re-solve over stationary
  * 10-minute streams of 20 models at 1&ndash;100 requests/s, seeds 1&ndash;200 (2 over 1,000); a sustained change of
  * exactly 25% against a minute of baseline is caught within 2 windows in 97&ndash;99% of cases at 100 requests/s,
- * 95&ndash;97% at 50, but only 15&ndash;34% at 20 (two windows hold about 500 requests against 400: too few to be
+ * 94.6&ndash;97.2% at 50, but only 15&ndash;34% at 20 (two windows hold about 500 requests against 400: too few to be
  * significant at the level the stationary streams need); a 20% change at 50&ndash;100 requests/s, which two windows
  * cannot tell from 25%, triggers within 2 windows in 44&ndash;70% of cases (docs/controller.md, Drift).
  *

@@ -16,7 +16,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -89,20 +92,38 @@ final class DemoLearningLoopIT {
         assertThat(started).as("a re-optimisation caused by calibration; " + context).isPositive();
         String cause = steps.get(started).cause();
         assertCauseNamesLearnedSpeeds(cause, context);
+        assertThat(steps.subList(started + 1, steps.size())).as(context)
+                .anySatisfy(step -> {
+                    assertThat(step.type()).isIn("TABLE_PUBLISHED", "TABLE_REJECTED");
+                    assertThat(step.cause()).isEqualTo(cause);
+                });
 
-        // ... whose verdict publishes a new table, solved for the learned speeds, replacing one solved for the reported
-        int verdict = indexOf(steps, started + 1, "TABLE_PUBLISHED", cause);
-        assertThat(verdict).as("a table published for the calibration (not rejected as no better); " + context)
-                .isPositive();
-        long version = steps.get(verdict).tableVersion();
+        // a table published for a calibration that differs from the table in force (the servers are learned over a
+        // few windows, and the first learned ones may not move the mean enough to change it), solved for the learned
+        // speeds, replacing one solved for faster servers
+        DemoSummary.ControlStep step = steps.subList(firstTable + 1, steps.size()).stream()
+                .filter(s -> s.type().equals("TABLE_PUBLISHED") && s.cause().contains("calibration: "))
+                .filter(s -> !rounded(table(summary, s.tableVersion(), context).splitProbability())
+                        .equals(rounded(table(summary, s.tableVersion() - 1, context).splitProbability())))
+                .findFirst().orElseThrow(() -> new AssertionError(
+                        "no table published for a calibration that differs from the one in force; " + context));
+        assertCauseNamesLearnedSpeeds(step.cause(), context);
+        long version = step.tableVersion();
         DemoSummary.PublishedTable learned = table(summary, version, context);
         DemoSummary.PublishedTable replaced = table(summary, version - 1, context);
-        assertThat(replaced.opsPerSecond()).as("the table in force before was solved for the reported speed; " + context)
-                .isCloseTo(nominal, within(0.02 * nominal));
-        assertThat(learned.opsPerSecond()).as(context).isCloseTo(learnedMean, within(0.1 * learnedMean));
+        System.out.printf(Locale.ROOT, "DemoLearningLoopIT: table v%d at %.1f s (nu %.4g, split %s) replaced v%d "
+                + "(nu %.4g, split %s); cause: %s; %d decisions name v%d%n", version, step.atSeconds(),
+                learned.opsPerSecond(), rounded(learned.splitProbability()), version - 1, replaced.opsPerSecond(),
+                rounded(replaced.splitProbability()), step.cause(),
+                summary.decisionsPerTableVersion().getOrDefault(version, 0L), version);
+        double nu = learned.opsPerSecond();
+        double mean = meansWithSomeLearned(nominal).stream().min(Comparator.comparingDouble(m -> Math.abs(m - nu)))
+                .orElseThrow();
+        assertThat(nu).as("the mean of the servers' speeds, some or all learned; " + context)
+                .isCloseTo(mean, within(0.02 * mean));
+        assertThat(replaced.opsPerSecond()).as("the table in force was solved for faster servers; " + context)
+                .isGreaterThan(1.3 * learned.opsPerSecond());
         Map<String, Double> learnedSplit = rounded(learned.splitProbability());
-        assertThat(learnedSplit).as("the new table differs from the one in force; " + context)
-                .isNotEqualTo(rounded(replaced.splitProbability()));
 
         // ... and differs because of what was learned: at its own rates, the reported speed gives the other table
         Map<String, Double> rates = learned.ratesPerSecond();
@@ -126,6 +147,20 @@ final class DemoLearningLoopIT {
             assertThat(Double.parseDouble(m.group(2))).as(cause + "; " + context).isCloseTo(truth, within(0.02 * truth));
         }
         assertThat(named).as("servers named in the cause '" + cause + "'; " + context).isPositive();
+    }
+
+    /** The servers' mean speed for each non-empty set of them learned (the others at their reported speed). */
+    private static List<Double> meansWithSomeLearned(double nominal) {
+        List<String> servers = List.copyOf(SLOW.keySet());
+        List<Double> means = new ArrayList<>();
+        for (int set = 1; set < 1 << servers.size(); set++) {
+            double sum = 0;
+            for (int i = 0; i < servers.size(); i++) {
+                sum += (set & 1 << i) != 0 ? nominal / SLOW.get(servers.get(i)) : nominal;
+            }
+            means.add(sum / servers.size());
+        }
+        return means;
     }
 
     /** The first step from {@code from} of {@code type} whose cause contains {@code cause} (null: any), or -1. */

@@ -166,13 +166,13 @@ final class DemoWatcher implements Runnable, AutoCloseable {
         } else if (topic.equals(Topics.PLACEMENT_OUTCOMES.name())) {
             acceptOutcome(r);
         } else {
-            tableRecords.incrementAndGet();
             Parsed<PlacementTableRecord> t = tableSerde.parse(r.value());
             if (t.ok()) {
                 tables.accept(t.value());
             } else {
                 unreadable.incrementAndGet();
             }
+            tableRecords.incrementAndGet();
         }
     }
 

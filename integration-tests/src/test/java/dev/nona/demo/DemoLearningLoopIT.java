@@ -57,7 +57,7 @@ final class DemoLearningLoopIT {
     private static final Pattern LEARNED = Pattern.compile("server (s-[0-9]+) runs at ([0-9.]+e[+-][0-9]+) ops/s");
 
     private final DemoScenario scenario =
-            new DemoScenario(Duration.ofSeconds(16), 4, RATES, RATES, 8, 1.0e12, 1.0e11, 42L);
+            new DemoScenario(Duration.ofSeconds(20), 4, RATES, RATES, 8, 1.0e12, 1.0e11, 42L);
     /** The solver the demo's controller job runs, with the cost model of the demo's settings. */
     private final NonaTableSolver solver = new NonaTableSolver(CostModel.named(
             ControllerConfig.fromMap(Demo.controllerSettings("localhost:9092", Path.of("unused"))).solverCostModel()));

@@ -122,7 +122,13 @@ public final class Demo {
         }
     }
 
-    /** Warm-up requests until one per model is decided (see {@link DemoPublisher#publishWarmups}). */
+    /**
+     * Warm-up requests until one per model is decided (see {@link DemoPublisher#publishWarmups}), then a round a
+     * second until the controller has published its first table, so that the measured run starts with a table in
+     * force (solved at the warm-up's rates; the rates of the run are a drift from them) rather than racing the first
+     * solve: otherwise what the outcomes of the first measured seconds teach (a slowed server's speed) may reach the
+     * first solve or miss it, and whether learning changes a table would depend on that race.
+     */
     private void warmUp(DemoPublisher publisher, DemoWatcher watcher, JobClient controller) throws Exception {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (!watcher.warmupDecidedModels.containsAll(scenario.models())) {
@@ -136,7 +142,16 @@ public final class Demo {
             LocalJobs.await(() -> watcher.warmupDecidedModels.containsAll(scenario.models()), Duration.ofSeconds(2), 100,
                     watcher::check, controller);
         }
-        view.println("nona demo: the controller places requests (" + publisher.warmups()
+        while (watcher.tableRecords.get() == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the controller published no table within "
+                        + READY_TIMEOUT.toSeconds() + " s");
+            }
+            publisher.publishWarmups(scenario.models());
+            LocalJobs.await(() -> watcher.tableRecords.get() > 0, Duration.ofSeconds(1), 100, watcher::check,
+                    controller);
+        }
+        view.println("nona demo: the controller places requests and has a table in force (" + publisher.warmups()
                 + " warm-up requests, not counted)");
     }
 

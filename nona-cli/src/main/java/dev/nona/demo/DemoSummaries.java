@@ -50,7 +50,8 @@ final class DemoSummaries {
                 watcher.timeline.learnedSpeeds(startMillis),
                 watcher.observed.partsPerServerInBuckets(startMillis, 10_000),
                 watcher.observed.stagesPerServerInBuckets(startMillis, 10_000), silencedAt(twin, startMillis),
-                watcher.timeoutsByServer(), secondsFrom(watcher.observed.lastStageMillis(), startMillis));
+                watcher.timeoutsByServer(), secondsFrom(watcher.observed.lastStageMillis(), startMillis),
+                watcher.tables.list(), watcher.decisionsPerTableVersion());
     }
 
     /** Per silenced server, when the twin silences it, in seconds from {@code startMillis}. */

@@ -22,7 +22,10 @@ import java.util.Map;
  * the requests' event time in each 10 s from the start; {@code silencedAtSeconds}: per silenced server, when the
  * twin silenced it, in seconds from the start of the run (negative: before it); {@code timeoutOutcomesByServer}:
  * per server, the timeout outcomes whose decision put a stage on it; {@code lastStageAtSeconds}: per server, the
- * event time of the last stage a decision put on it, in seconds from the start of the run.
+ * event time of the last stage a decision put on it, in seconds from the start of the run; {@code tables}: the
+ * tables read from {@code placement-tables}, with what each was solved for and, per model, the probability that it
+ * splits a request over servers; {@code decisionsPerTableVersion}: the decisions (first per request, warm-ups
+ * excluded) by the table version they name (0: before the first table).
  */
 public record DemoSummary(
         double seconds,
@@ -69,7 +72,9 @@ public record DemoSummary(
         Map<String, long[]> stagesPerServerPer10Seconds,
         Map<String, Double> silencedAtSeconds,
         Map<String, Long> timeoutOutcomesByServer,
-        Map<String, Double> lastStageAtSeconds) {
+        Map<String, Double> lastStageAtSeconds,
+        List<PublishedTable> tables,
+        Map<Long, Long> decisionsPerTableVersion) {
 
     public DemoSummary {
         deadLetterReasons = Map.copyOf(deadLetterReasons);
@@ -83,6 +88,8 @@ public record DemoSummary(
         silencedAtSeconds = Map.copyOf(silencedAtSeconds);
         timeoutOutcomesByServer = Map.copyOf(timeoutOutcomesByServer);
         lastStageAtSeconds = Map.copyOf(lastStageAtSeconds);
+        tables = List.copyOf(tables);
+        decisionsPerTableVersion = Map.copyOf(decisionsPerTableVersion);
     }
 
     /**
@@ -115,4 +122,21 @@ public record DemoSummary(
      * the start of the run), the first and the last figure (ops/s), and in how many events.
      */
     public record LearnedSpeed(double firstAtSeconds, double firstOpsPerSecond, double lastOpsPerSecond, long events) {}
+
+    /**
+     * A table as {@code placement-tables} holds it: its version and cause, whether it is the fallback, the cluster it
+     * was solved for (the servers, their mean compute rate $\nu$ in ops/s, which is what the controller learned from
+     * outcomes where it learned something, and the link capacity $\mu$ in bits/s), the rates (requests/s per model)
+     * and, per model, the probability that the table places a request on more than one server (empty for the
+     * fallback).
+     */
+    public record PublishedTable(long version, String cause, boolean fallback, List<String> servers,
+            double opsPerSecond, double linkBitsPerSecond, Map<String, Double> ratesPerSecond,
+            Map<String, Double> splitProbability) {
+        public PublishedTable {
+            servers = List.copyOf(servers);
+            ratesPerSecond = Map.copyOf(ratesPerSecond);
+            splitProbability = Map.copyOf(splitProbability);
+        }
+    }
 }

@@ -8,6 +8,7 @@ import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.OutcomeStatus;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.PlacementOutcome;
+import dev.nona.topics.record.PlacementTableRecord;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
 import java.nio.charset.StandardCharsets;
@@ -42,6 +43,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
     private final JsonSerde<ControllerEvent> eventSerde = JsonSerde.forTopic(Topics.CONTROLLER_EVENTS);
     private final JsonSerde<DeadLetter> deadLetterSerde = JsonSerde.forTopic(Topics.DEAD_LETTERS);
     private final JsonSerde<PlacementOutcome> outcomeSerde = JsonSerde.forTopic(Topics.PLACEMENT_OUTCOMES);
+    private final JsonSerde<PlacementTableRecord> tableSerde = JsonSerde.forTopic(Topics.PLACEMENT_TABLES);
     private final Thread thread = new Thread(this, "nona-demo-watcher");
 
     final Set<String> decidedIds = ConcurrentHashMap.newKeySet();
@@ -68,6 +70,9 @@ final class DemoWatcher implements Runnable, AutoCloseable {
     final ObservedJcts observed = new ObservedJcts();
     /** The control loop's decisions about tables and the CALIBRATION events' figures, in the order read. */
     final ControlTimeline timeline = new ControlTimeline();
+    /** The tables read from {@code placement-tables}, and the decided requests (first decision) per table version. */
+    final PublishedTables tables = new PublishedTables();
+    private final Map<Long, AtomicLong> decisionsPerVersion = new ConcurrentHashMap<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
     DemoWatcher(String bootstrap) {
@@ -117,6 +122,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
             if (!decidedIds.add(d.value().requestId())) {
                 duplicates.incrementAndGet();
             } else {
+                decisionsPerVersion.computeIfAbsent(d.value().tableVersion(), v -> new AtomicLong()).incrementAndGet();
                 d.value().placedStages().forEach(st -> observed.stage(st.server(), d.value().eventTime()));
                 decidedServers.put(d.value().requestId(), d.value().placedStages().stream().map(st -> st.server())
                         .collect(java.util.stream.Collectors.toUnmodifiableSet()));
@@ -160,8 +166,21 @@ final class DemoWatcher implements Runnable, AutoCloseable {
         } else if (topic.equals(Topics.PLACEMENT_OUTCOMES.name())) {
             acceptOutcome(r);
         } else {
+            Parsed<PlacementTableRecord> t = tableSerde.parse(r.value());
+            if (t.ok()) {
+                tables.accept(t.value());
+            } else {
+                unreadable.incrementAndGet();
+            }
             tableRecords.incrementAndGet();
         }
+    }
+
+    /** The decided requests (first decision each) per table version. */
+    Map<Long, Long> decisionsPerTableVersion() {
+        Map<Long, Long> out = new TreeMap<>();
+        decisionsPerVersion.forEach((v, n) -> out.put(v, n.get()));
+        return out;
     }
 
     private void acceptOutcome(ConsumerRecord<byte[], byte[]> r) {

@@ -574,7 +574,8 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     private void decide(RunningSolve solve, SolveResult result, OnTimerContext ctx, Collector<ControllerTable> out)
             throws Exception {
         long now = ctx.timerService().currentProcessingTime();
-        TableGate.Verdict verdict = TableGate.decide(current.value(), solve.input(), result, now);
+        TableGate.Verdict verdict = TableGate.decide(current.value(), solve.input(), result, now,
+                settings.drift().threshold());
         RolledBack bad = rolledBack.value();
         if (verdict.publish() != null && bad != null && bad.contains(verdict.publish().tableJson())) {
             verdict = TableGate.refuse(verdict, now, "this table was rolled back after it was observed to do worse "

@@ -14,6 +14,14 @@ import java.util.Map;
  * rates ($\rho \ge 1$). When no table keeps $\rho < 1$, the load is infeasible: an {@code INFEASIBLE_LOAD} event and
  * the fallback table (no distribution: each request on one server), so decisions continue. Every verdict carries
  * events that record both predictions. Pure and deterministic.
+ *
+ * <p>A table is also a prediction ($\tau_j$ per model, which the decisions carry and calibration compares with what
+ * executors observe). When the cluster the current table was solved for is no longer the cluster as the controller
+ * knows it (servers up or down, or $\nu$ or $\mu$ moved past the cluster threshold, e.g. speeds learned from
+ * outcomes), a candidate that is no worse (usually the same choices) is published too, so that the predictions in
+ * force are for the cluster as it is: otherwise a cluster learned to be slower keeps a table whose $\tau_j$ assume
+ * the reported speed, and every observed JCT looks twice the prediction. The event says so
+ * ({@code "refreshed": true}).
  */
 public final class TableGate {
     private TableGate() {}
@@ -25,7 +33,17 @@ public final class TableGate {
         }
     }
 
+    /** {@link #decide(ControllerTable, SolveInput, SolveResult, long, double)} that never refreshes a prediction. */
     public static Verdict decide(ControllerTable current, SolveInput input, SolveResult result, long now) {
+        return decide(current, input, result, now, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * @param clusterThreshold relative change of $\nu$ or $\mu$ since the current table's solve beyond which its
+     *                         predictions are stale ({@link dev.nona.controller.cluster.ClusterSnapshot#changeFrom})
+     */
+    public static Verdict decide(ControllerTable current, SolveInput input, SolveResult result, long now,
+            double clusterThreshold) {
         List<ControllerEvent> events = new ArrayList<>();
         long nextVersion = current == null ? 1 : current.version() + 1;
         Map<String, Object> finished = details(input, result, current);
@@ -49,7 +67,10 @@ public final class TableGate {
         }
         boolean currentUsable = current != null && !current.fallback() && result.currentFeasible()
                 && Double.isFinite(result.currentObjective());
-        if (currentUsable && !(result.objective() < result.currentObjective())) {
+        String stale = currentUsable && current.cluster() != null
+                ? input.cluster().changeFrom(current.cluster(), clusterThreshold) : null;
+        if (currentUsable && !(result.objective() < result.currentObjective())
+                && !(stale != null && result.objective() <= result.currentObjective())) {
             events.add(ControllerEvent.of(ControllerEventType.TABLE_REJECTED, now, finished));
             return new Verdict(null, events);
         }
@@ -60,6 +81,11 @@ public final class TableGate {
                 replacedMean);
         Map<String, Object> published = new LinkedHashMap<>(finished);
         published.put("tableVersion", nextVersion);
+        if (currentUsable && !(result.objective() < result.currentObjective())) {
+            published.put("refreshed", true);
+            published.put("refreshReason", "no better than the current table, whose predictions were made for "
+                    + "another cluster (" + stale + ")");
+        }
         events.add(ControllerEvent.of(ControllerEventType.TABLE_PUBLISHED, now, published));
         return new Verdict(table, events);
     }

@@ -49,6 +49,25 @@ final class TableGateTest {
     }
 
     @Test
+    void candidateNoBetter_butTheCurrentTableWasSolvedForAnotherCluster_isPublishedAsARefresh() {
+        var c = INPUT.cluster();
+        var slower = new SolveInput(INPUT.dags(), INPUT.rates(), new dev.nona.controller.cluster.ClusterSnapshot(
+                c.upServers(), c.opsPerSecond() / 2, c.linkBitsPerSecond()), "calibration: server s0 runs at ...");
+        // the current table was solved for the reported speed; the learned one is half: its predictions are stale
+        var v = TableGate.decide(table(3, false), slower, result(true, 2.5, 2.5, true), 5, 0.3);
+        assertThat(v.publish()).isNotNull();
+        assertThat(v.publish().version()).isEqualTo(4);
+        assertThat(v.publish().cluster().opsPerSecond()).isEqualTo(c.opsPerSecond() / 2);
+        assertThat(v.events().get(1).details()).containsEntry("refreshed", true)
+                .hasEntrySatisfying("refreshReason", r -> assertThat((String) r).contains("compute rate"));
+        // a worse candidate is still rejected; a move within the threshold does not make the predictions stale
+        assertThat(TableGate.decide(table(3, false), slower, result(true, 2.6, 2.5, true), 5, 0.3).publish()).isNull();
+        var near = new SolveInput(INPUT.dags(), INPUT.rates(), new dev.nona.controller.cluster.ClusterSnapshot(
+                c.upServers(), c.opsPerSecond() * 0.9, c.linkBitsPerSecond()), "rate");
+        assertThat(TableGate.decide(table(3, false), near, result(true, 2.5, 2.5, true), 5, 0.3).publish()).isNull();
+    }
+
+    @Test
     void currentInfeasibleAtNewRates_anyFeasibleCandidateIsPublished() {
         var v = TableGate.decide(table(3, false), INPUT, result(true, 9.0, Double.NaN, false), 5);
         assertThat(v.publish()).isNotNull();

@@ -226,7 +226,7 @@ public final class ControllerJob {
      * The network buffer timeout of every edge off the request path: Flink's default (100 ms), or
      * {@code network.buffer-timeout} when that is longer. Only the edges out of the request parser (to placement,
      * and its dead letters) flush at {@code network.buffer-timeout}: each network output with a timeout has its own
-     * flusher thread waking once per timeout, and at 1 ms the job's ~20 outputs woke 20,000 times a second (7-12% of
+     * flusher thread waking once per timeout, and at 1 ms the job's ~20 outputs woke 20,000 times a second (7-8% of
      * the CPU at 20,000 requests/s, bin/nona bench latency, docs/controller.md), for telemetry, tables, rates and
      * events that a few milliseconds do not change.
      */

@@ -55,8 +55,8 @@ public final class KafkaIo {
     /**
      * {@code batch.size} of the decisions producer. Kafka's default (16 kB) holds five full decisions (~3.2 kB) per
      * partition: at 20,000 decisions/s the producer sent thousands of small requests a second and the broker spent
-     * 42 us of CPU per decision handling them; 256 kB let the batches grow while the producer waits for the broker
-     * (20 us). It costs nothing at low rates: with {@code linger.ms=0} a batch is sent as soon as the producer can,
+     * 41 us of CPU per decision handling them; 256 kB let the batches grow while the producer waits for the broker
+     * (16 us). It costs nothing at low rates: with {@code linger.ms=0} a batch is sent as soon as the producer can,
      * however full (docs/controller.md, bin/nona bench latency).
      */
     static final int DECISIONS_BATCH_BYTES = 256 * 1024;
@@ -215,9 +215,9 @@ public final class KafkaIo {
      * The decisions producer's own settings (the user's {@code kafka.*} win): {@code decisions.linger}, a large
      * {@link #DECISIONS_BATCH_BYTES batch} and one produce request in flight. With one in flight, decisions placed
      * while a request is out go in the next one: at low rates each is sent at once, at high rates the batches grow
-     * with the rate (Nagle's rule, without a timer). With five in flight, at 20,000 decisions/s, the producer sent
-     * more and smaller requests and the run used 6% more CPU per request, mostly the broker's (bin/nona bench
-     * latency, docs/controller.md).
+     * with the rate (Nagle's rule, without a timer). Against five in flight, in two alternated pairs of runs at
+     * 20,000 decisions/s, the CPU per request was the same in one and 9% lower in the other (bin/nona bench latency,
+     * docs/controller.md).
      */
     static Map<String, String> decisionProducerSettings(ControllerConfig config) {
         return Map.of("linger.ms", String.valueOf(config.decisionsLinger().toMillis()),

@@ -24,8 +24,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * happened to the ones before it; each is sent as soon as it is due and stamped with its due time, so a producer
  * that falls behind adds its lag to the measured latency. No batching delay ({@code linger.ms=0}), {@code acks=all}, idempotent,
  * one produce request in flight at a time: records that come due while one is in flight go in the next request, so
- * batches grow with the rate and nothing waits at low rates (with five in flight, at 20,000 requests/s, thousands of
- * tiny requests a second cost the shared broker more CPU than the controller). It wakes at most every
+ * batches grow with the rate and nothing waits at low rates (the publisher shares the broker and the CPU with the
+ * controller it measures, so it should not send more requests than it must). It wakes at most every
  * {@link #MIN_PARK_NANOS} and then sends every request that is due, each stamped with its own due time.
  */
 final class LatencyPublisher implements AutoCloseable {

@@ -36,8 +36,13 @@ import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.PlacementOutcome;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -213,7 +218,44 @@ public final class ControllerJob {
                 .returns(JsonRecordTypeInfo.of(DeadLetter.class)).setParallelism(1)
                 .uid("dead-letters-log").name("dead letters log");
         deadLetters.sinkTo(sinks.deadLetters()).setParallelism(1).uid("dead-letters-sink").name("dead letters sink");
+        controlPathBufferTimeout(env, controlBufferTimeout(config), Set.of(requests.getTransformation()));
         return new Streams(decisions, tables, events, deadLetters, rates);
+    }
+
+    /**
+     * The network buffer timeout of every edge off the request path: Flink's default (100 ms), or
+     * {@code network.buffer-timeout} when that is longer. Only the edges out of the request parser (to placement,
+     * and its dead letters) flush at {@code network.buffer-timeout}: each network output with a timeout has its own
+     * flusher thread waking once per timeout, and at 1 ms the job's ~20 outputs woke 20,000 times a second (7-8% of
+     * the CPU at 20,000 requests/s, bin/nona bench latency, docs/controller.md), for telemetry, tables, rates and
+     * events that a few milliseconds do not change.
+     */
+    static long controlBufferTimeout(ControllerConfig config) {
+        return Math.max(CONTROL_BUFFER_TIMEOUT.toMillis(), config.bufferTimeout().toMillis());
+    }
+
+    /** Flink's default network buffer timeout, for the edges off the request path. */
+    static final Duration CONTROL_BUFFER_TIMEOUT = Duration.ofMillis(100);
+
+    /**
+     * Sets {@code millis} as the buffer timeout of every transformation of {@code env} (and their inputs) but
+     * {@code requestPath}, which keeps the job's default ({@code network.buffer-timeout}, or a {@code flink.} override).
+     * A walk over the whole graph, so that operators added later to the control path get it too.
+     */
+    private static void controlPathBufferTimeout(StreamExecutionEnvironment env, long millis,
+            Set<Transformation<?>> requestPath) {
+        Deque<Transformation<?>> todo = new ArrayDeque<>(env.getTransformations());
+        Set<Integer> seen = new HashSet<>();
+        while (!todo.isEmpty()) {
+            Transformation<?> t = todo.pop();
+            if (!seen.add(t.getId())) {
+                continue;
+            }
+            if (!requestPath.contains(t)) {
+                t.setBufferTimeout(millis);
+            }
+            todo.addAll(t.getInputs());
+        }
     }
 
     /**

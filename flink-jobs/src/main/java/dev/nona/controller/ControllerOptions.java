@@ -232,10 +232,11 @@ public final class ControllerOptions {
     public static final ConfigOption<Duration> NETWORK_BUFFER_TIMEOUT = ConfigOptions.key("network.buffer-timeout")
             .durationType()
             .defaultValue(Duration.ofMillis(1))
-            .withDescription("longest a record waits in a half-full Flink network buffer (`execution.buffer-"
-                    + "timeout.interval`; Flink's default, 100 ms, was the median decision latency at 1,000"
-                    + " requests/s); `0` flushes after every record. `flink.execution.buffer-"
-                    + "timeout.interval` overrides it");
+            .withDescription("longest a request waits in a half-full Flink network buffer on its way to placement "
+                    + "(`execution.buffer-timeout.interval`; Flink's default, 100 ms, was the median decision latency "
+                    + "at 1,000 requests/s); `0` flushes after every record. `flink.execution.buffer-"
+                    + "timeout.interval` overrides it. The job's other edges (telemetry, catalog, rates, tables, "
+                    + "events, outcomes, commands) flush at 100 ms, or at this value when it is longer");
 
     public static final ConfigOption<String> CHECKPOINT_DIR = ConfigOptions.key("checkpoint.dir")
             .stringType()

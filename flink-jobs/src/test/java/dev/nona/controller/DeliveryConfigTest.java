@@ -23,6 +23,16 @@ final class DeliveryConfigTest {
     }
 
     @Test
+    void decisionsProducer_largeBatches_oneRequestInFlight_noLinger() {
+        ControllerConfig c = ControllerConfig.withBootstrap("b");
+        assertThat(KafkaIo.decisionProducerSettings(c)).containsEntry("linger.ms", "0")
+                .containsEntry("batch.size", String.valueOf(256 * 1024))
+                .containsEntry("max.in.flight.requests.per.connection", "1");
+        ControllerConfig lingering = ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "decisions.linger", "2ms"));
+        assertThat(KafkaIo.decisionProducerSettings(lingering)).containsEntry("linger.ms", "2");
+    }
+
+    @Test
     void exactlyOnce_isTheTransactionalSink() {
         ControllerConfig c = ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "decisions.delivery", "exactly-once",
                 "checkpoint.interval", "100ms"));

@@ -5,6 +5,7 @@ import dev.nona.topics.client.ClientProperties;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteBufferDeserializer;
 
 /**
  * The latency benchmark's consumer, on its own thread: reads {@code placement-decisions} with
@@ -31,7 +33,10 @@ final class LatencyReader implements AutoCloseable {
     static final String MEASURED = "m-";
     static final String READY = "ready-";
 
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private static final byte[] MEASURED_BYTES = MEASURED.getBytes(StandardCharsets.UTF_8);
+
+    /** Values as views of the fetched bytes: a measured decision's ~1.5-3 kB are received, not copied. */
+    private final KafkaConsumer<byte[], ByteBuffer> consumer;
     private final LatencyRecorder recorder;
     private final LatencyRecorder requestsRead;
     private final JsonSerde<PlacementDecision> decisions = JsonSerde.forTopic(Topics.PLACEMENT_DECISIONS);
@@ -45,7 +50,7 @@ final class LatencyReader implements AutoCloseable {
         this.requestsRead = requestsRead;
         Properties p = ClientProperties.readCommittedConsumer(bootstrap, null);
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "nona-latency-reader");
-        this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteBufferDeserializer());
         this.thread = new Thread(this::loop, "nona-latency-reader");
         thread.setDaemon(true);
     }
@@ -79,7 +84,7 @@ final class LatencyReader implements AutoCloseable {
             while (running) {
                 var records = consumer.poll(Duration.ofMillis(100));
                 long now = System.nanoTime();
-                for (ConsumerRecord<byte[], byte[]> r : records) {
+                for (ConsumerRecord<byte[], ByteBuffer> r : records) {
                     note(r, now);
                 }
             }
@@ -92,22 +97,49 @@ final class LatencyReader implements AutoCloseable {
         }
     }
 
-    private void note(ConsumerRecord<byte[], byte[]> r, long now) {
-        String id = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
+    private void note(ConsumerRecord<byte[], ByteBuffer> r, long now) {
+        byte[] key = r.key() == null ? new byte[0] : r.key();
         boolean decision = r.topic().equals(Topics.PLACEMENT_DECISIONS.name());
-        if (id.startsWith(MEASURED)) {
-            int i = Integer.parseInt(id, MEASURED.length(), id.length(), 10);
+        int i = measuredIndex(key);
+        if (i >= 0) {
             LatencyRecorder to = decision ? recorder : requestsRead;
             if (i < to.size()) {
                 to.received(i, now);
             }
-        } else if (decision && id.startsWith(READY)) {
-            Parsed<PlacementDecision> d = decisions.parse(r.value());
+            return;
+        }
+        String id = new String(key, StandardCharsets.UTF_8);
+        if (decision && id.startsWith(READY)) {
+            ByteBuffer value = r.value();
+            byte[] bytes = new byte[value.remaining()];
+            value.duplicate().get(bytes);
+            Parsed<PlacementDecision> d = decisions.parse(bytes);
             if (!d.ok()) {
                 throw new IllegalStateException("unreadable decision for " + id + ": " + d.reason());
             }
             firstDecisionModels.add(d.value().model());
         }
+    }
+
+    /** {@code i} of a key {@code m-<i>}, else -1. */
+    static int measuredIndex(byte[] key) {
+        if (key.length <= MEASURED_BYTES.length || key.length > MEASURED_BYTES.length + 9) {
+            return -1;
+        }
+        for (int k = 0; k < MEASURED_BYTES.length; k++) {
+            if (key[k] != MEASURED_BYTES[k]) {
+                return -1;
+            }
+        }
+        int i = 0;
+        for (int k = MEASURED_BYTES.length; k < key.length; k++) {
+            int digit = key[k] - '0';
+            if (digit < 0 || digit > 9) {
+                return -1;
+            }
+            i = i * 10 + digit;
+        }
+        return i;
     }
 
     @Override

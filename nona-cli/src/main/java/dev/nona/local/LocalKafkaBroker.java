@@ -289,7 +289,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
         private int controllerPort;
         private JvmClasspath classpath;
         private final List<String> jvmOptions = new ArrayList<>(List.of("-Xms128m", "-Xmx512m",
-                "-XX:+UseG1GC", "-Djava.awt.headless=true"));
+                "-XX:+UseG1GC", "-XX:G1HeapRegionSize=4m", "-Djava.awt.headless=true"));
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private Duration startTimeout = Duration.ofSeconds(90);
 

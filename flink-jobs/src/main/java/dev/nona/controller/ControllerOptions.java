@@ -227,7 +227,7 @@ public final class ControllerOptions {
             .durationType()
             .defaultValue(Duration.ZERO)
             .withDescription("`linger.ms` of the decisions producer: `0` sends each decision at once (Kafka 4's "
-                    + "client default is 5 ms). `kafka.linger.ms` does not apply to it");
+                    + "client default is 5 ms). A `kafka.linger.ms` setting, which applies to every producer, overrides it");
 
     public static final ConfigOption<Duration> NETWORK_BUFFER_TIMEOUT = ConfigOptions.key("network.buffer-timeout")
             .durationType()

@@ -31,7 +31,7 @@ final class NonaPlacerTest {
 
     @Test
     void nonaPlacer_moreServersThanItsRows_evictedRowsStillNameTheRightServer() {
-        placesExactlyAsControllerPlacement(3 * NonaPlacer.ROWS + 5, 2_000);
+        placesExactlyAsControllerPlacement(3 * StageRows.ROWS + 5, 2_000);
     }
 
     private static void placesExactlyAsControllerPlacement(int servers, int requests) {

@@ -21,12 +21,25 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The pipeline benchmark's real decisions (zoo models, solved table, 16 servers): the fast writer's bytes are the serde's. */
+/**
+ * The pipeline benchmark's real decisions (zoo models, solved table): the fast writer's bytes are the serde's, on 16
+ * servers and on 1,000 (more servers than a placer keeps rows of stage assignments for, and than the writer's first
+ * server table holds).
+ */
 final class BenchmarkDecisionsTest {
     @Test
     void contract_benchmarkDecisions_writerBytesEqualSerde_andParseBack() {
+        writerBytesEqualSerde(16, 3_000);
+    }
+
+    @Test
+    void contract_benchmarkDecisionsOnAThousandServers_writerBytesEqualSerde_andParseBack() {
+        writerBytesEqualSerde(1_000, 6_000);
+    }
+
+    private static void writerBytesEqualSerde(int serverCount, int requests) {
         List<String> models = List.of("resnet18", "alexnet", PipelineBenchmark.FIGURE_1);
-        List<BroadcastUpdate> snapshot = PipelineBenchmark.snapshot(models, 16);
+        List<BroadcastUpdate> snapshot = PipelineBenchmark.snapshot(models, serverCount);
         ControllerTable table = snapshot.stream().filter(u -> u.table() != null).findFirst().orElseThrow().table();
         List<ServerTelemetry> telemetry = new ArrayList<>();
         snapshot.stream().filter(u -> u.server() != null).forEach(u -> telemetry.add(u.server()));
@@ -43,7 +56,7 @@ final class BenchmarkDecisionsTest {
         JsonSerde<PlacementDecision> serde = new JsonSerde<>(PlacementDecision.class, Integer.MAX_VALUE);
         DecisionWriter writer = new DecisionWriter();
         SplittableRandom rng = new SplittableRandom(66);
-        for (int i = 0; i < 3_000; i++) {
+        for (int i = 0; i < requests; i++) {
             int m = i % models.size();
             RequestPlacer placer = placers.get(m);
             List<StageAssignment> stages = placer.place(servers, GeneratedRequests.BASE + i, rng);

@@ -8,13 +8,21 @@ import java.util.function.IntToDoubleFunction;
  * least key in $O(1)$ and re-ranks one server in $O(\log n)$ after its key changed or it came and went. Keys are read
  * through a function, so one server's key is shared by every tree it is in; ties go to the lower server index.
  * Slots of removed servers are reused when the tree grows (it is compacted first when at most half is in use).
- * Not thread-safe.
+ *
+ * <p>Each node keeps its winner's key beside it, read once from the function when that server's leaf is fixed, so
+ * a re-rank compares adjacent keys in the tree's own arrays instead of looking up two servers' keys per level (at
+ * thousands of servers those look-ups were cache misses). The caller must therefore {@link #update} a present
+ * member whenever its key changes (the ledger does, for every tree the server is in). A re-rank stops climbing at
+ * the first node whose winner is neither changed nor the re-ranked server: above it nothing changed. Not
+ * thread-safe.
  */
 final class MinTree {
     private final IntToDoubleFunction key;
     /** Leaves: {@code cap} slots; node {@code i}'s children are {@code 2i, 2i + 1}; node 1 is the root. */
     private int cap = 1;
     private int[] node = {-1, -1};
+    /** The key of {@code node[i]}'s server, as of the last fix of its leaf (undefined where {@code node[i] < 0}). */
+    private double[] nodeKey = new double[2];
     /** Slots in use (some may hold removed servers: {@code server[slot] == -1}). */
     private int used;
     private int live;
@@ -49,7 +57,7 @@ final class MinTree {
         present[slot] = isPresent;
         slotOf[s] = slot;
         live++;
-        fix(slot);
+        fix(slot, s);
     }
 
     /** Removes server {@code s} if it is a member. */
@@ -62,7 +70,7 @@ final class MinTree {
         server[slot] = -1;
         present[slot] = false;
         live--;
-        fix(slot);
+        fix(slot, s);
     }
 
     /** Marks member {@code s} present or absent (no-op for a non-member). */
@@ -73,7 +81,7 @@ final class MinTree {
         int slot = slotOf[s];
         if (present[slot] != isPresent) {
             present[slot] = isPresent;
-            fix(slot);
+            fix(slot, s);
         }
     }
 
@@ -84,7 +92,7 @@ final class MinTree {
     /** Re-ranks member {@code s} after its key changed. */
     void update(int s) {
         if (contains(s) && present[slotOf[s]]) {
-            fix(slotOf[s]);
+            fix(slotOf[s], s);
         }
     }
 
@@ -97,24 +105,38 @@ final class MinTree {
         return live;
     }
 
-    private void fix(int slot) {
+    /** Re-ranks leaf {@code slot}, whose server {@code s} changed key or presence, up to where nothing changes. */
+    private void fix(int slot, int s) {
         int i = cap + slot;
-        node[i] = present[slot] ? server[slot] : -1;
+        int leaf = present[slot] ? server[slot] : -1;
+        node[i] = leaf;
+        if (leaf >= 0) {
+            nodeKey[i] = key.applyAsDouble(leaf);
+        }
         for (i >>= 1; i >= 1; i >>= 1) {
-            node[i] = better(node[2 * i], node[2 * i + 1]);
+            int winner = winner(2 * i);
+            int w = node[winner];
+            if (w == node[i] && w != s) {
+                return; // the same server wins here with the same key: nothing above changes
+            }
+            node[i] = w;
+            nodeKey[i] = nodeKey[winner];
         }
     }
 
-    private int better(int a, int b) {
-        if (a < 0) {
-            return b;
-        }
+    /** Of sibling nodes {@code left} and {@code left + 1}, the one whose server wins (the left one when both are empty). */
+    private int winner(int left) {
+        int a = node[left];
+        int b = node[left + 1];
         if (b < 0) {
-            return a;
+            return left;
         }
-        double ka = key.applyAsDouble(a);
-        double kb = key.applyAsDouble(b);
-        return ka < kb || (ka == kb && a < b) ? a : b;
+        if (a < 0) {
+            return left + 1;
+        }
+        double ka = nodeKey[left];
+        double kb = nodeKey[left + 1];
+        return ka < kb || (ka == kb && a < b) ? left : left + 1;
     }
 
     private void grow() {
@@ -131,6 +153,7 @@ final class MinTree {
             cap *= 2;
         }
         node = new int[2 * cap];
+        nodeKey = new double[2 * cap];
         server = new int[cap];
         present = new boolean[cap];
         Arrays.fill(node, -1);
@@ -141,9 +164,14 @@ final class MinTree {
             present[slot] = flags[slot];
             slotOf[servers[slot]] = slot;
             node[cap + slot] = flags[slot] ? servers[slot] : -1;
+            if (flags[slot]) {
+                nodeKey[cap + slot] = key.applyAsDouble(servers[slot]);
+            }
         }
         for (int i = cap - 1; i >= 1; i--) {
-            node[i] = better(node[2 * i], node[2 * i + 1]);
+            int winner = winner(2 * i);
+            node[i] = node[winner];
+            nodeKey[i] = nodeKey[winner];
         }
     }
 }

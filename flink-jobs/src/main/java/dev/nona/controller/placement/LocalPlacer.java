@@ -20,9 +20,8 @@ public final class LocalPlacer implements RequestPlacer {
     private final ControllerPlacement placement;
     private final String[] tasks;
     private final double jct;
-    /** The (immutable) placement on each server, for {@link #cachedFor}: shared by all decisions. */
-    private List<StageAssignment>[] stages;
-    private LiveServers cachedFor;
+    /** Every task on a server, for the servers used lately (see {@link StageRows}). */
+    private final StageRows rows;
     private final PlacementExplanation why = new PlacementExplanation();
 
     public LocalPlacer(String model, CatalogDag dag, double opsPerSecond) {
@@ -30,26 +29,13 @@ public final class LocalPlacer implements RequestPlacer {
         double ops = dag.tasks().stream().mapToDouble(CatalogTask::ops).sum();
         this.placement = ControllerPlacement.local(model, List.of(tasks), ops);
         this.jct = opsPerSecond > 0 ? ops / opsPerSecond : 0;
+        this.rows = new StageRows(List.of(tasks));
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public List<StageAssignment> place(LiveServers servers, long eventTime, RandomGenerator rng) {
         int server = placement.place(servers, eventTime, rng, why)[0];
-        if (cachedFor != servers || stages.length < servers.known()) {
-            stages = new List[Math.max(16, 2 * servers.known())];
-            cachedFor = servers;
-        }
-        List<StageAssignment> placed = stages[server];
-        if (placed == null) {
-            StageAssignment[] out = new StageAssignment[tasks.length];
-            for (int i = 0; i < tasks.length; i++) {
-                out[i] = new StageAssignment(tasks[i], servers.id(server));
-            }
-            placed = List.of(out);
-            stages[server] = placed;
-        }
-        return placed;
+        return List.of(rows.row(servers, server)); // copies: the decision keeps its own list
     }
 
     @Override

@@ -71,10 +71,12 @@ public final class DecisionWriter {
     private static final byte[] SERVER = ascii(",\"server\":");
 
     private final Map<String, Positions> positions = new HashMap<>();
-    /** Server cache, open addressing with linear probing: id, its hash, its {@code "<server>"}} fragment. */
-    private String[] serverIds = new String[MIN_SERVER_SLOTS];
-    private int[] serverHashes = new int[MIN_SERVER_SLOTS];
-    private byte[][] serverSuffixes = new byte[MIN_SERVER_SLOTS][];
+    /**
+     * Server cache, open addressing with linear probing: slot {@code k} holds the id at {@code 2k} and its
+     * {@code "<server>"}} fragment at {@code 2k + 1}, side by side, so that a look-up of one of thousands of servers
+     * costs one cache miss for the slot (ids are mostly the very instances cached, compared by reference first).
+     */
+    private Object[] servers = new Object[2 * MIN_SERVER_SLOTS];
     private int serverCount;
     private final Map<String, byte[]> strings = new HashMap<>();
     private byte[] buffer = new byte[256];
@@ -236,34 +238,35 @@ public final class DecisionWriter {
     }
 
     /**
-     * {@code "<server>"}}, cached by server id in an open-addressing table (probes compare the stored hash before the
-     * id): every server of a large cluster keeps its entry (a direct-mapped cache lost about a quarter of 10,000
+     * {@code "<server>"}}, cached by server id in an open-addressing table (probes compare the stored id by reference,
+     * then by value): every server of a large cluster keeps its entry (a direct-mapped cache lost about a quarter of 10,000
      * servers' entries to collisions, each loss a map look-up and a new fragment).
      */
     private byte[] serverSuffix(String server) {
         int h = server.hashCode();
-        int mask = serverIds.length - 1;
+        Object[] table = servers;
+        int mask = table.length / 2 - 1;
         int slot = slot(h, mask);
-        for (String known = serverIds[slot]; known != null; known = serverIds[slot]) {
-            if (serverHashes[slot] == h && (known == server || known.equals(server))) {
-                return serverSuffixes[slot];
+        for (Object known = table[2 * slot]; known != null; known = table[2 * slot]) {
+            if (known == server || known.equals(server)) {
+                return (byte[]) table[2 * slot + 1];
             }
             slot = (slot + 1) & mask;
         }
-        if (2 * (serverCount + 1) > serverIds.length) {
+        if (2 * (serverCount + 1) > mask + 1) {
             resizeServers();
-            mask = serverIds.length - 1;
+            table = servers;
+            mask = table.length / 2 - 1;
             slot = slot(h, mask);
-            while (serverIds[slot] != null) {
+            while (table[2 * slot] != null) {
                 slot = (slot + 1) & mask;
             }
         }
         byte[] quoted = cachedString(server);
         byte[] suffix = Arrays.copyOf(quoted, quoted.length + 1);
         suffix[quoted.length] = '}';
-        serverIds[slot] = server;
-        serverHashes[slot] = h;
-        serverSuffixes[slot] = suffix;
+        table[2 * slot] = server;
+        table[2 * slot + 1] = suffix;
         serverCount++;
         return suffix;
     }
@@ -275,31 +278,25 @@ public final class DecisionWriter {
 
     /** Doubles the server cache, or clears it when it is at its largest. */
     private void resizeServers() {
-        String[] ids = serverIds;
-        int[] hashes = serverHashes;
-        byte[][] suffixes = serverSuffixes;
-        if (ids.length >= MAX_SERVER_SLOTS) {
-            Arrays.fill(ids, null);
-            Arrays.fill(suffixes, null);
+        Object[] old = servers;
+        if (old.length / 2 >= MAX_SERVER_SLOTS) {
+            Arrays.fill(old, null);
             serverCount = 0;
             return;
         }
-        int n = ids.length * 2;
-        serverIds = new String[n];
-        serverHashes = new int[n];
-        serverSuffixes = new byte[n][];
-        int mask = n - 1;
-        for (int i = 0; i < ids.length; i++) {
-            if (ids[i] != null) {
-                int slot = slot(hashes[i], mask);
-                while (serverIds[slot] != null) {
+        Object[] table = new Object[2 * old.length];
+        int mask = table.length / 2 - 1;
+        for (int i = 0; i < old.length; i += 2) {
+            if (old[i] != null) {
+                int slot = slot(old[i].hashCode(), mask);
+                while (table[2 * slot] != null) {
                     slot = (slot + 1) & mask;
                 }
-                serverIds[slot] = ids[i];
-                serverHashes[slot] = hashes[i];
-                serverSuffixes[slot] = suffixes[i];
+                table[2 * slot] = old[i];
+                table[2 * slot + 1] = old[i + 1];
             }
         }
+        servers = table;
     }
 
     /** The quoted JSON string, from the cache (ids of tasks, servers and models repeat). */

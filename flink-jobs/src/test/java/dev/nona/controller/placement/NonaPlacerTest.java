@@ -26,11 +26,20 @@ import org.junit.jupiter.api.Test;
 final class NonaPlacerTest {
     @Test
     void nonaPlacer_placesExactlyAsControllerPlacement() {
+        placesExactlyAsControllerPlacement(6, 300);
+    }
+
+    @Test
+    void nonaPlacer_moreServersThanItsRows_evictedRowsStillNameTheRightServer() {
+        placesExactlyAsControllerPlacement(3 * StageRows.ROWS + 5, 2_000);
+    }
+
+    private static void placesExactlyAsControllerPlacement(int servers, int requests) {
         CatalogDag dag = TestingCluster.figure1();
-        SolveInput in = new SolveInput(Map.of("fig1", dag), Map.of("fig1", 20.0), TestingCluster.snapshot(6), "test");
+        SolveInput in = new SolveInput(Map.of("fig1", dag), Map.of("fig1", 20.0), TestingCluster.snapshot(servers), "test");
         PlacementTable table = PlacementTable.fromJson(new NonaTableSolver(false).solve(in, null).tableJson());
         List<ServerTelemetry> reports = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
+        for (int i = 0; i < servers; i++) {
             reports.add(i % 2 == 0 ? TestingCluster.server("s" + i, i, "fig1") : TestingCluster.server("s" + i, i));
         }
         LiveServers a = ServerReports.of(reports, 3);
@@ -41,12 +50,13 @@ final class NonaPlacerTest {
         ControllerPlacement placement = ControllerPlacement.of(new PlacementSampler(table), "fig1", ops);
         SplittableRandom ra = new SplittableRandom(3);
         SplittableRandom rb = new SplittableRandom(3);
-        for (int r = 0; r < 300; r++) {
+        for (int r = 0; r < requests; r++) {
             List<StageAssignment> stages = placer.place(a, 1_000 + r, ra);
-            int[] servers = placement.place(b, 1_000 + r, rb);
+            int[] chosen = placement.place(b, 1_000 + r, rb);
+            assertThat(stages).hasSize(placement.tasks().size());
             for (int t = 0; t < stages.size(); t++) {
                 assertThat(stages.get(t).task()).isEqualTo(placement.tasks().get(t));
-                assertThat(stages.get(t).server()).as("request %d task %d", r, t).isEqualTo(b.id(servers[t]));
+                assertThat(stages.get(t).server()).as("request %d task %d", r, t).isEqualTo(b.id(chosen[t]));
             }
         }
     }

@@ -242,8 +242,7 @@ final class CompiledProblem {
         }
         candidates.add(sg);
         for (int i = 0; i < triplets.size(); i++) {
-            cost[first[sg] + i] = ChoiceCost.compile(shape, triplets.get(i), waitsOf[sg],
-                    remoteWaitOf[sg] != null && remoteWaitOf[sg].finite() ? remoteWaitOf[sg] : null);
+            cost[first[sg] + i] = ChoiceCost.compile(shape, triplets.get(i), waitsOf[sg], forkWaitOf(sg));
         }
     }
 
@@ -276,6 +275,16 @@ final class CompiledProblem {
             }
         }
         return true;
+    }
+
+    /** The server waits subgraph {@code s}'s choices are compiled with. */
+    ServerWaits waitsOf(int s) {
+        return waitsOf[s];
+    }
+
+    /** The fork&ndash;join wait subgraph {@code s}'s choices are compiled with, or null (none). */
+    PooledWait forkWaitOf(int s) {
+        return remoteWaitOf[s] != null && remoteWaitOf[s].finite() ? remoteWaitOf[s] : null;
     }
 
     private boolean sameCosts(int r, int s) {

@@ -12,9 +12,20 @@ import java.util.List;
  */
 public record Triplet(List<List<String>> parts, int rootPart, int sinkPart) {
     public Triplet {
-        parts = parts.stream().map(List::copyOf).toList();
+        parts = immutableParts(parts);
         if (rootPart < 0 || rootPart >= Math.max(1, parts.size()) || sinkPart < 0 || sinkPart >= Math.max(1, parts.size())) {
             throw new IllegalArgumentException("BUG: rootPart " + rootPart + "/sinkPart " + sinkPart + " out of range for " + parts.size() + " parts");
         }
+    }
+
+    /** {@code parts} itself when it and its parts are already unmodifiable (shared by a partition's triplets), else a copy. */
+    private static List<List<String>> immutableParts(List<List<String>> parts) {
+        List<List<String>> copy = List.copyOf(parts);
+        for (List<String> part : copy) {
+            if (List.copyOf(part) != part) {
+                return parts.stream().map(List::copyOf).toList();
+            }
+        }
+        return copy;
     }
 }

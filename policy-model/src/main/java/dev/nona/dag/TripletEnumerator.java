@@ -86,9 +86,10 @@ public final class TripletEnumerator {
     private static List<Triplet> triplets(List<List<String>> items, int maxParts) {
         List<Triplet> result = new ArrayList<>();
         SetPartitions.forEach(items.size(), maxParts, rgs -> {
-            List<List<String>> parts = SetPartitions.parts(items, rgs).stream()
-                    .map(groups -> groups.stream().flatMap(List::stream).toList())
-                    .toList();
+            // unmodifiable and null-free (List.copyOf), so the triplets of this partition share it
+            List<List<String>> parts = List.copyOf(SetPartitions.parts(items, rgs).stream()
+                    .map(groups -> List.copyOf(groups.stream().flatMap(List::stream).toList()))
+                    .toList());
             for (int k = 0; k < parts.size(); k++) {
                 for (int l = 0; l < parts.size(); l++) {
                     result.add(new Triplet(parts, k, l));

@@ -190,11 +190,12 @@ final class CompiledProblem {
                 waitsOf[sg] = serverWaits;
             }
         }
+        Map<List<Object>, List<Integer>> compiled = new java.util.HashMap<>();
         for (int sg = 0; sg < subgraphs; sg++) {
             if (stop.getAsBoolean()) {
                 throw new SolveCancelledException(0);
             }
-            compileSubgraph(sg, shapes);
+            compileSubgraph(sg, shapes, compiled);
         }
         representative = new int[subgraphs];
         for (int s = 0; s < subgraphs; s++) {
@@ -223,27 +224,67 @@ final class CompiledProblem {
         objectiveConstant = constant + backgroundComputeTerm;
     }
 
-    /** Compiles a subgraph's triplets, sharing the compiled costs of an earlier subgraph of the same shape. */
-    private void compileSubgraph(int sg, List<SubgraphShape> shapes) {
+    /**
+     * Compiles a subgraph's triplets, sharing the compiled costs of the first earlier subgraph of the same shape, the
+     * same waits and the same triplet structures. Candidates are looked up by {@link #compileKey} (equal inputs have
+     * equal keys), so a catalog of many models costs $O(S)$ lookups rather than $O(S^2)$ comparisons.
+     */
+    private void compileSubgraph(int sg, List<SubgraphShape> shapes, Map<List<Object>, List<Integer>> compiled) {
         SubgraphShape shape = shapes.get(sg);
         List<Triplet> triplets = admissible.get(sg);
-        for (int r = 0; r < sg; r++) {
-            if (admissible.get(r).size() == triplets.size() && shapes.get(r).sameNumbers(shape)
-                    && waitsOf[r].equals(waitsOf[sg]) && java.util.Objects.equals(remoteWaitOf[r], remoteWaitOf[sg])) {
-                boolean same = true;
-                for (int i = 0; i < triplets.size() && same; i++) {
-                    same = cost[first[r] + i].sameStructure(shape.partOf(triplets.get(i)), triplets.get(i));
-                }
-                if (same) {
-                    System.arraycopy(cost, first[r], cost, first[sg], triplets.size());
-                    return;
-                }
+        List<Integer> candidates = compiled.computeIfAbsent(compileKey(sg, shape), k -> new ArrayList<>());
+        for (int r : candidates) {
+            if (sameCompileInputs(r, sg, shapes)) {
+                System.arraycopy(cost, first[r], cost, first[sg], triplets.size());
+                candidates.add(sg);
+                return;
             }
         }
+        candidates.add(sg);
         for (int i = 0; i < triplets.size(); i++) {
-            cost[first[sg] + i] = ChoiceCost.compile(shape, triplets.get(i), waitsOf[sg],
-                    remoteWaitOf[sg] != null && remoteWaitOf[sg].finite() ? remoteWaitOf[sg] : null);
+            cost[first[sg] + i] = ChoiceCost.compile(shape, triplets.get(i), waitsOf[sg], forkWaitOf(sg));
         }
+    }
+
+    /** A hash key of what {@link #sameCompileInputs} compares (equal inputs, equal keys; -0.0 counted as 0.0). */
+    private List<Object> compileKey(int sg, SubgraphShape shape) {
+        return List.of(java.util.Arrays.hashCode(shape.compute), java.util.Arrays.hashCode(shape.real),
+                Double.hashCode(shape.sinkCompute + 0.0), shape.sinkReal, java.util.Arrays.hashCode(shape.from),
+                java.util.Arrays.hashCode(shape.to), java.util.Arrays.hashCode(shape.s), admissible.get(sg).size(),
+                waitsOf[sg].hashCode(), java.util.Objects.hashCode(remoteWaitOf[sg]));
+    }
+
+    /**
+     * Whether subgraph {@code sg} compiles to the same costs as the earlier {@code r}: same numbers, same waits, and
+     * each triplet of the same structure. Equal intermediates and equal triplet lists have the same structures
+     * without computing them.
+     */
+    private boolean sameCompileInputs(int r, int sg, List<SubgraphShape> shapes) {
+        SubgraphShape shape = shapes.get(sg);
+        List<Triplet> triplets = admissible.get(sg);
+        if (admissible.get(r).size() != triplets.size() || !shapes.get(r).sameNumbers(shape)
+                || !waitsOf[r].equals(waitsOf[sg]) || !java.util.Objects.equals(remoteWaitOf[r], remoteWaitOf[sg])) {
+            return false;
+        }
+        if (shapes.get(r).subgraph.intermediates().equals(shape.subgraph.intermediates()) && admissible.get(r).equals(triplets)) {
+            return true;
+        }
+        for (int i = 0; i < triplets.size(); i++) {
+            if (!cost[first[r] + i].sameStructure(shape.partOf(triplets.get(i)), triplets.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The server waits subgraph {@code s}'s choices are compiled with. */
+    ServerWaits waitsOf(int s) {
+        return waitsOf[s];
+    }
+
+    /** The fork&ndash;join wait subgraph {@code s}'s choices are compiled with, or null (none). */
+    PooledWait forkWaitOf(int s) {
+        return remoteWaitOf[s] != null && remoteWaitOf[s].finite() ? remoteWaitOf[s] : null;
     }
 
     private boolean sameCosts(int r, int s) {

@@ -16,11 +16,12 @@ import java.util.Map;
 
 /**
  * Turns catalog DAGs into the optimiser's job classes (contraction, decomposition and triplet enumeration by
- * policy-model's {@link DagAnalysis}), caching each model's analysis until its DAG changes, so that a
- * re-optimisation only pays for the solve. Not thread safe (used by the solver thread only).
+ * policy-model's {@link DagAnalysis}), caching each model's job class (analysis, subgraphs, triplets) until its
+ * DAG changes, so that a re-optimisation only pays for the solve. Not thread safe (used by the solver thread only).
  */
 final class JobClasses {
-    private record Cached(CatalogDag dag, DagAnalysis analysis) {}
+    /** A model's DAG and its job class at rate 0 (its subgraphs and triplets, validated once). */
+    private record Cached(CatalogDag dag, JobClass job) {}
 
     private final Map<String, Cached> cache = new HashMap<>();
 
@@ -28,10 +29,10 @@ final class JobClasses {
     JobClass of(String model, CatalogDag dag, double rate) {
         Cached cached = cache.get(model);
         if (cached == null || !cached.dag().equals(dag)) {
-            cached = new Cached(dag, DagAnalysis.analyse(toModelDag(model, dag)));
+            cached = new Cached(dag, jobClass(model, DagAnalysis.analyse(toModelDag(model, dag)), 0));
             cache.put(model, cached);
         }
-        return jobClass(model, cached.analysis(), rate);
+        return cached.job().withRate(rate);
     }
 
     /** Forgets models no longer in the catalog. */

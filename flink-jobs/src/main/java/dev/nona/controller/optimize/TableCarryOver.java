@@ -7,8 +7,10 @@ import dev.nona.optimize.SubgraphChoices;
 import dev.nona.placement.PlacementTable;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Carries a published table's $\theta$ over to a new problem (new rates, perhaps another cluster), so that the
@@ -45,23 +47,32 @@ final class TableCarryOver {
         if (!sc.subgraph().root().equals(sp.root()) || !sc.subgraph().sink().equals(sp.sink())) {
             return null;
         }
-        Map<String, Double> probability = new HashMap<>();
-        sp.choices().forEach(c -> probability.merge(key(c.parts(), c.rootPart(), c.sinkPart()), c.probability(), Double::sum));
+        Map<Key, Double> probability = new HashMap<>();
+        Set<Shape> shapes = new HashSet<>();
+        sp.choices().forEach(c -> {
+            probability.merge(new Key(c.parts(), c.rootPart(), c.sinkPart()), c.probability(), Double::sum);
+            shapes.add(new Shape(c.parts().size(), c.rootPart(), c.sinkPart()));
+        });
         List<Triplet> admissible = sc.triplets().stream().filter(t -> SubgraphChoices.serversNeeded(t) <= servers).toList();
         double[] theta = new double[admissible.size()];
         double mass = 0;
         for (int i = 0; i < theta.length; i++) {
             Triplet t = admissible.get(i);
+            if (!shapes.contains(new Shape(t.parts().size(), t.rootPart(), t.sinkPart()))) {
+                continue; // no choice of the table has this many parts and these root and sink parts
+            }
             List<List<String>> parts = t.parts().stream()
                     .map(part -> part.stream().flatMap(id -> job.nodes().get(id).originalTasks().stream()).toList())
                     .toList();
-            theta[i] = probability.getOrDefault(key(parts, t.rootPart(), t.sinkPart()), 0.0);
+            theta[i] = probability.getOrDefault(new Key(parts, t.rootPart(), t.sinkPart()), 0.0);
             mass += theta[i];
         }
         return Math.abs(mass - 1) <= 1e-6 ? theta : null;
     }
 
-    private static String key(List<List<String>> parts, int rootPart, int sinkPart) {
-        return parts + "|" + rootPart + "|" + sinkPart;
-    }
+    /** A choice by its parts as original task ids and its root and sink parts. */
+    private record Key(List<List<String>> parts, int rootPart, int sinkPart) {}
+
+    /** What a triplet must share with a choice to be it (checked first: most triplets differ in it). */
+    private record Shape(int parts, int rootPart, int sinkPart) {}
 }

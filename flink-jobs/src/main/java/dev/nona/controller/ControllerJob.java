@@ -186,9 +186,14 @@ public final class ControllerJob {
                 .union(toPlacement
                         .map(ControllerJob::toUpdate).returns(new BroadcastUpdateTypeInfo())
                         .setParallelism(1));
+        // Commands reach placement at the request path's buffer timeout, not the control path's 100 ms: they are
+        // rare, and the COMMAND_APPLIED acknowledgement (events sink, 100 ms, then Kafka) must not overtake them.
+        SingleOutputStreamOperator<BroadcastUpdate> commandUpdates = null;
         if (commands != null) {
-            updates = updates.union(commands.inForce()
-                    .map(BroadcastUpdate::of).returns(new BroadcastUpdateTypeInfo()).setParallelism(1));
+            commandUpdates = commands.inForce()
+                    .map(BroadcastUpdate::of).returns(new BroadcastUpdateTypeInfo()).setParallelism(1)
+                    .name("commands to placement");
+            updates = updates.union(commandUpdates);
         }
         SingleOutputStreamOperator<PlacementDecision> decisions = requests
                 .connect(updates.broadcast(PlacementFunction.BROADCAST_STATES))
@@ -218,17 +223,19 @@ public final class ControllerJob {
                 .returns(JsonRecordTypeInfo.of(DeadLetter.class)).setParallelism(1)
                 .uid("dead-letters-log").name("dead letters log");
         deadLetters.sinkTo(sinks.deadLetters()).setParallelism(1).uid("dead-letters-sink").name("dead letters sink");
-        controlPathBufferTimeout(env, controlBufferTimeout(config), Set.of(requests.getTransformation()));
+        controlPathBufferTimeout(env, controlBufferTimeout(config), commandUpdates == null
+                ? Set.of(requests.getTransformation())
+                : Set.of(requests.getTransformation(), commandUpdates.getTransformation()));
         return new Streams(decisions, tables, events, deadLetters, rates);
     }
 
     /**
      * The network buffer timeout of every edge off the request path: Flink's default (100 ms), or
      * {@code network.buffer-timeout} when that is longer. Only the edges out of the request parser (to placement,
-     * and its dead letters) flush at {@code network.buffer-timeout}: each network output with a timeout has its own
-     * flusher thread waking once per timeout, and at 1 ms the job's ~20 outputs woke 20,000 times a second (7-8% of
-     * the CPU at 20,000 requests/s, bin/nona bench latency, docs/controller.md), for telemetry, tables, rates and
-     * events that a few milliseconds do not change.
+     * and its dead letters) and the operator commands' edge to placement flush at {@code network.buffer-timeout}:
+     * each network output with a timeout has its own flusher thread waking once per timeout, and at 1 ms the job's
+     * ~20 outputs woke 20,000 times a second (7-8% of the CPU at 20,000 requests/s, bin/nona bench latency,
+     * docs/controller.md), for telemetry, tables, rates and events that a few milliseconds do not change.
      */
     static long controlBufferTimeout(ControllerConfig config) {
         return Math.max(CONTROL_BUFFER_TIMEOUT.toMillis(), config.bufferTimeout().toMillis());

@@ -17,8 +17,8 @@ import org.apache.flink.streaming.api.graph.StreamingJobGraphGenerator;
 import org.junit.jupiter.api.Test;
 
 /**
- * Where the network buffer timeouts go: the request parser's outputs (to placement, and its dead letters) flush at
- * {@code network.buffer-timeout}; every other edge of the job at 100 ms, or at {@code network.buffer-timeout} when
+ * Where the network buffer timeouts go: the request parser's outputs (to placement, and its dead letters) and the
+ * operator commands' edge to placement flush at {@code network.buffer-timeout}; every other edge of the job at 100 ms, or at {@code network.buffer-timeout} when
  * that is longer. Built from the production wiring ({@link KafkaIo}); nothing connects to a broker.
  */
 final class BufferTimeoutTest {
@@ -26,10 +26,10 @@ final class BufferTimeoutTest {
     void requestPath_flushesAtTheKey_everythingElseAt100ms() {
         Map<String, Long> timeouts = networkOutputs(Map.of("bootstrap.servers", "127.0.0.1:1",
                 "network.buffer-timeout", "1ms", "topics.outcomes", "placement-outcomes"));
-        assertThat(timeouts).containsEntry("parse requests", 1L);
+        assertThat(timeouts).containsEntry("parse requests", 1L).containsEntry("commands to placement", 1L);
         assertThat(timeouts).hasSizeGreaterThan(10);
         timeouts.forEach((from, millis) -> {
-            if (!from.equals("parse requests")) {
+            if (!from.equals("parse requests") && !from.equals("commands to placement")) {
                 assertThat(millis).as("network output of %s", from).isEqualTo(100);
             }
         });

@@ -39,13 +39,16 @@ final class DecisionDeliveryITCase {
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
     /**
-     * Checkpoints every 1,000 hours: Flink takes the first one at a random time within the first interval, so
-     * none completes during the test (the chance that one does within its minute is about 2 in 100,000; the test
-     * checks). Every decision must still reach a read_committed reader.
+     * Checkpoints on, every 1,000 hours, none during the test: Flink takes the first one at a random time between
+     * {@code execution.checkpointing.min-pause} and the interval ({@code CheckpointCoordinator.getRandomInitDelay}),
+     * so with the minimum pause at 1,000 hours too it comes 1,000 hours after the start, not by chance within the
+     * test's minute (about 2 in 100,000 with the default pause of 0; the test checks). Every decision must still
+     * reach a read_committed reader.
      */
     @Test
     void atLeastOnce_decisionsVisibleToReadCommittedBeforeAnyCheckpoint() throws Exception {
-        ControllerConfig config = config("decisions.delivery", "at-least-once", "checkpoint.interval", "1000h");
+        ControllerConfig config = config("decisions.delivery", "at-least-once", "checkpoint.interval", "1000h",
+                "flink.execution.checkpointing.min-pause", "1000h");
         Run run = runAndRead(config, 500);
         assertThat(run.decided()).hasSize(500);
         assertThat(run.decided().values()).as("no failure: one decision per request").containsOnly(1);

@@ -69,10 +69,14 @@ final class PrometheusServerITCase {
                 KafkaConsumer<byte[], byte[]> consumer = KAFKA.consumerFromStart(config.topics().decisions(), false)) {
             URI api = URI.create("http://127.0.0.1:" + webPort);
             awaitReady(api, prometheus);
-            long start = System.currentTimeMillis();
-            TestingBroker.sendClusterAndRequests(producer, config.topics(), 0, start);
+            // The paced sending starts once the job places requests (a warm-up one, counted like the others): the
+            // rate below is read at the end of the sending over its last 5 s, and with the job's start-up inside the
+            // sending (seconds on a busy machine) those 5 s could hold no decision at all.
+            TestingBroker.sendClusterAndRequests(producer, config.topics(), 1, System.currentTimeMillis());
             Map<String, PlacementDecision> decided = new LinkedHashMap<>();
-            int sent = 0;
+            MetricsTesting.readDecisions(consumer, decided, 1, Duration.ofSeconds(120), job);
+            int sent = 1;
+            long start = System.currentTimeMillis();
             for (int s = 0; s < SECONDS; s++) {
                 long second = start + s * 1_000L;
                 TestingBroker.sendRequests(producer, config.topics().requests(), "s" + s + "-", PER_SECOND,

@@ -79,6 +79,15 @@ final class TestingBroker {
     /** Requests {@code prefix}0.. of fig1, {@code spacingMillis} apart in event time from {@code start}, flushed. */
     static void sendRequests(KafkaProducer<byte[], byte[]> producer, String topic, String prefix, int n, long start,
             long spacingMillis) {
+        sendRequests(producer, topic, null, prefix, n, start, spacingMillis);
+    }
+
+    /**
+     * As {@link #sendRequests(KafkaProducer, String, String, int, long, long)}, to {@code partition} (in send order,
+     * so in event-time order), or by key when it is {@code null}.
+     */
+    static void sendRequests(KafkaProducer<byte[], byte[]> producer, String topic, Integer partition, String prefix,
+            int n, long start, long spacingMillis) {
         for (int i = 0; i < n; i++) {
             String id = prefix + i;
             long eventTime = start + i * spacingMillis;
@@ -86,7 +95,7 @@ final class TestingBroker {
             // bounds a request's event time by its record timestamp plus watermark.out-of-orderness, so requests
             // sent early with a later event time (to move event time past a window) would otherwise move it only
             // as far as the wall clock allows, and a fast run would wait for a window that never closes.
-            producer.send(new ProducerRecord<>(topic, null, eventTime, id.getBytes(StandardCharsets.UTF_8),
+            producer.send(new ProducerRecord<>(topic, partition, eventTime, id.getBytes(StandardCharsets.UTF_8),
                     REQUESTS.serialize(InferenceRequest.of(id, "fig1", "acme", eventTime, 1024L))));
         }
         producer.flush();

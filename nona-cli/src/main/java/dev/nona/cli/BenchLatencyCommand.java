@@ -79,6 +79,8 @@ final class BenchLatencyCommand implements Callable<Integer> {
         out.put("maxMillis", r.latency().max());
         out.put("servers", s.servers());
         out.put("checkpointIntervalMillis", s.checkpointInterval().toMillis());
+        out.put("checkpointStorage", s.extra().getOrDefault("checkpoint.dir", "").isBlank() ? "jobmanager"
+                : s.extra().get("checkpoint.dir"));
         out.put("warmupSeconds", s.warmupSeconds());
         out.put("maxSendLagMillis", r.maxSendLagMillis());
         out.put("requestReadP50Millis", r.requestsRead().p50());

@@ -28,6 +28,7 @@ final class BenchLatencyCommandIT {
         JsonNode out = run("--delivery", "exactly-once", "--checkpoint-interval", "200ms");
         assertThat(out.path("delivery").asText()).isEqualTo("exactly-once");
         assertThat(out.path("checkpointIntervalMillis").asLong()).isEqualTo(200);
+        assertThat(out.path("checkpointStorage").asText()).as("the controller's default").isEqualTo("jobmanager");
         assertThat(out.path("duplicates").asLong()).as("no failure, exactly once").isZero();
         check(out);
     }

@@ -124,7 +124,10 @@ public final class PipelineBenchmark {
                         WatermarkStrategy.noWatermarks(), "requests-and-telemetry")
                 .process(new InterleavedTelemetry(models, records, requestsPerSecond, servers))
                 .returns(TypeInformation.of(RequestRecord.class));
-        DataStream<BroadcastUpdate> updates = env.fromData(snapshot, new BroadcastUpdateTypeInfo())
+        // the table and the catalog into the broadcast state, as the controller's topics would; the servers' statuses
+        // only in the bootstrap snapshot (each used until that server's first report of the run), not sent again
+        List<BroadcastUpdate> tableAndCatalog = snapshot.stream().filter(u -> u.server() == null).toList();
+        DataStream<BroadcastUpdate> updates = env.fromData(tableAndCatalog, new BroadcastUpdateTypeInfo())
                 .union(input.getSideOutput(InterleavedTelemetry.TELEMETRY));
         input.process(new RejectedRequests()).returns(TypeInformation.of(RequestRecord.class))
                 .connect(updates.broadcast(PlacementFunction.BROADCAST_STATES))

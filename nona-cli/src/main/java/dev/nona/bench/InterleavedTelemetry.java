@@ -8,6 +8,9 @@ import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.ServerTelemetry;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.lang.management.ManagementFactory;
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -32,6 +35,9 @@ final class InterleavedTelemetry extends ProcessFunction<Long, RequestRecord> {
     private final long requestsPerSecond;
     private final int servers;
     private final RequestParser parser = new RequestParser("inference-requests");
+    /** CPU time of the input's thread (the generator, this function, the parser), from open to close. */
+    private transient LongCounter cpuNanos;
+    private transient long cpuAtOpen;
 
     InterleavedTelemetry(List<String> models, long records, long requestsPerSecond, int servers) {
         if (requestsPerSecond < 1) {
@@ -66,6 +72,18 @@ final class InterleavedTelemetry extends ProcessFunction<Long, RequestRecord> {
             }
         }
         return count;
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        cpuNanos = new LongCounter();
+        getRuntimeContext().addAccumulator("inputCpuNanos", cpuNanos);
+        cpuAtOpen = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+    }
+
+    @Override
+    public void close() {
+        cpuNanos.add(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuAtOpen);
     }
 
     @Override

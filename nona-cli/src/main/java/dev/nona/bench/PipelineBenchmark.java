@@ -25,6 +25,7 @@ import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.zoo.ModelZoo;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,7 +65,8 @@ public final class PipelineBenchmark {
     /** What one run measured. */
     public record Result(long records, double identityRecordsPerSecond, double placementRecordsPerSecond,
             int parallelism, List<String> models, long identityBytes, long placementBytes, int servers,
-            long telemetryReports, long requestsPerEventSecond, double placementSeconds, DecisionFormat format) {}
+            long telemetryReports, long requestsPerEventSecond, double placementSeconds, DecisionFormat format,
+            double placementThreadCpuSeconds, double inputThreadCpuSeconds) {}
 
     /** Default requests per second of event time in the placement job: about the measured rate at 16 servers. */
     public static final long DEFAULT_REQUESTS_PER_SECOND = 100_000;
@@ -100,7 +102,8 @@ public final class PipelineBenchmark {
                 List.copyOf(models), identity.<Long>getAccumulatorResult("bytes"),
                 placement.<Long>getAccumulatorResult("bytes"), servers,
                 InterleavedTelemetry.reports(records, requestsPerSecond, servers), requestsPerSecond, seconds(placement),
-                format);
+                format, placement.<Long>getAccumulatorResult("cpuNanos") / 1e9,
+                placement.<Long>getAccumulatorResult("inputCpuNanos") / 1e9);
     }
 
     private static JobExecutionResult identity(long records, int parallelism, List<String> models) throws Exception {
@@ -121,7 +124,10 @@ public final class PipelineBenchmark {
                         WatermarkStrategy.noWatermarks(), "requests-and-telemetry")
                 .process(new InterleavedTelemetry(models, records, requestsPerSecond, servers))
                 .returns(TypeInformation.of(RequestRecord.class));
-        DataStream<BroadcastUpdate> updates = env.fromData(snapshot, new BroadcastUpdateTypeInfo())
+        // the table and the catalog into the broadcast state, as the controller's topics would; the servers' statuses
+        // only in the bootstrap snapshot (each used until that server's first report of the run), not sent again
+        List<BroadcastUpdate> tableAndCatalog = snapshot.stream().filter(u -> u.server() == null).toList();
+        DataStream<BroadcastUpdate> updates = env.fromData(tableAndCatalog, new BroadcastUpdateTypeInfo())
                 .union(input.getSideOutput(InterleavedTelemetry.TELEMETRY));
         input.process(new RejectedRequests()).returns(TypeInformation.of(RequestRecord.class))
                 .connect(updates.broadcast(PlacementFunction.BROADCAST_STATES))
@@ -239,18 +245,32 @@ public final class PipelineBenchmark {
         }
     }
 
-    /** Counts records and bytes written (accumulators), passing them on. */
+    /**
+     * Counts records and bytes written (accumulators), passing them on; also the CPU time of its thread from open to
+     * close ({@code cpuNanos}): the whole chain before it runs in that thread (in the placement job, the placement
+     * operator and the decision writer), and the CPU clock does not count other processes on the machine.
+     */
     static final class Counted extends RichMapFunction<byte[], byte[]> {
         private static final long serialVersionUID = 1L;
         private transient LongCounter records;
         private transient LongCounter bytes;
+        private transient LongCounter cpuNanos;
+        private transient long cpuAtOpen;
 
         @Override
         public void open(OpenContext openContext) {
             records = new LongCounter();
             bytes = new LongCounter();
+            cpuNanos = new LongCounter();
             getRuntimeContext().addAccumulator("records", records);
             getRuntimeContext().addAccumulator("bytes", bytes);
+            getRuntimeContext().addAccumulator("cpuNanos", cpuNanos);
+            cpuAtOpen = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        }
+
+        @Override
+        public void close() {
+            cpuNanos.add(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuAtOpen);
         }
 
         @Override

@@ -69,6 +69,12 @@ final class BenchCommand implements Runnable {
             out.put("servers", r.servers());
             out.put("requestsPerEventSecond", r.requestsPerEventSecond());
             out.put("telemetryReports", r.telemetryReports());
+            // the placement operator's thread (it and the decision writer) on its CPU clock: other work on the machine
+            // does not count, as it does in the wall-clock figure above
+            out.put("placementThreadCpuSeconds", Math.round(1000 * r.placementThreadCpuSeconds()) / 1000.0);
+            out.put("placementRecordsPerThreadCpuSecond", Math.round(r.records() / r.placementThreadCpuSeconds()));
+            // the thread that generates and parses the requests and the reports, and sends them to placement
+            out.put("inputThreadCpuSeconds", Math.round(1000 * r.inputThreadCpuSeconds()) / 1000.0);
             out.put("reportsPerServerPerSecond", Math.round(1000 * r.telemetryReports() / (double) r.servers()
                     / r.placementSeconds()) / 1000.0);
             System.out.println(new ObjectMapper().writeValueAsString(out));

@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -130,7 +131,6 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient ModelGauges predictedJct;
     private transient volatile long tableVersion;
 
-    private transient boolean serversFromBootstrap;
     private transient Counter silenced;
     private transient Bootstrap bootstrap;
     private transient List<RequestRecord> held;
@@ -151,8 +151,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     }
 
     /**
-     * With a bootstrap snapshot (a table, server statuses, catalog entries), used until the broadcast state holds
-     * something newer: the pipeline benchmark and tests start from one. The controller job passes none: its warm
+     * With a bootstrap snapshot (a table, server statuses, catalog entries), each used until the broadcast state holds
+     * something newer in its place (a newer table; a server's newer status; the model's catalog entry): the pipeline
+     * benchmark and tests start from one. The controller job passes none: its warm
      * start is the broadcast state restored from a checkpoint.
      *
      * @param livenessTimeoutMillis a server not heard from for longer is not used ({@code cluster.liveness-timeout})
@@ -322,20 +323,11 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             ReadOnlyBroadcastState<String, ControllerTable> tableState, ReadOnlyBroadcastState<String, Double> learned,
             long now) throws Exception {
         if (serversDirty) {
-            // Once per operator instance (and once after the bootstrap servers give way to real reports); every
-            // later report updates the mapping in place (processBroadcastElement).
-            List<ServerTelemetry> all = new ArrayList<>();
-            for (Map.Entry<String, ServerTelemetry> e : serverState.immutableEntries()) {
-                all.add(e.getValue());
-            }
-            serversFromBootstrap = all.isEmpty() && !bootstrap.servers().isEmpty();
-            if (all.isEmpty()) {
-                all.addAll(bootstrap.servers());
-            }
+            // Once per operator instance; every later report updates the mapping in place (processBroadcastElement).
             var task = getRuntimeContext().getTaskInfo();
             servers = new LiveServers(targetOngoingRequests, task.getIndexOfThisSubtask(),
                     task.getNumberOfParallelSubtasks(), livenessTimeoutMillis);
-            for (ServerTelemetry s : all) {
+            for (ServerTelemetry s : latestReports(serverState)) {
                 ServerReports.apply(servers, s, learned.get(s.serverId()), now);
             }
             serversDirty = false;
@@ -350,6 +342,23 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             placerCache.clear();
             tableDirty = false;
         }
+    }
+
+    /**
+     * The latest status of every server: the broadcast state's, and for a server it does not hold (or holds an older
+     * status of), the bootstrap snapshot's; in the snapshot's order, then the state's.
+     */
+    private List<ServerTelemetry> latestReports(ReadOnlyBroadcastState<String, ServerTelemetry> serverState)
+            throws Exception {
+        Map<String, ServerTelemetry> latest = new LinkedHashMap<>();
+        for (ServerTelemetry s : bootstrap.servers()) {
+            latest.put(s.serverId(), s);
+        }
+        for (Map.Entry<String, ServerTelemetry> e : serverState.immutableEntries()) {
+            latest.merge(e.getKey(), e.getValue(), (boot, reported) -> reported.eventTime() >= boot.eventTime()
+                    ? reported : boot);
+        }
+        return new ArrayList<>(latest.values());
     }
 
     private void reject(RequestRecord record, String reason, Consumer<DeadLetter> deadLetters) {
@@ -388,7 +397,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             ServerTelemetry stored = state.get(update.server().serverId());
             if (stored == null || update.server().eventTime() >= stored.eventTime()) {
                 state.put(update.server().serverId(), update.server());
-                if (servers == null || serversFromBootstrap) {
+                if (servers == null) {
                     serversDirty = true;
                 } else {
                     ServerReports.apply(servers, update.server(), ctx.getBroadcastState(LEARNED).get(update.server().serverId()),
@@ -405,7 +414,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             BroadcastState<String, Double> state = ctx.getBroadcastState(LEARNED);
             for (Map.Entry<String, Double> e : update.learnedSpeeds().entrySet()) {
                 state.put(e.getKey(), e.getValue());
-                if (servers != null && !serversFromBootstrap) {
+                if (servers != null) {
                     servers.recalibrate(e.getKey(), e.getValue());
                 }
             }

@@ -135,6 +135,43 @@ final class PlacementFunctionTest {
         }
     }
 
+    /**
+     * The bootstrap snapshot's server statuses give way one server at a time: a report replaces its own server's status
+     * (when newer), and the servers that have not reported yet keep theirs.
+     */
+    @Test
+    void bootstrapServers_giveWayPerServer_toNewerReports() throws Exception {
+        List<BroadcastUpdate> bootstrap = List.of(BroadcastUpdate.of(TestingCluster.server("b0", 1_000, "fig1")),
+                BroadcastUpdate.of(TestingCluster.server("b1", 1_000, "fig1")),
+                BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())));
+        try (var h = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
+                new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), bootstrap, 0),
+                PlacementFunction.BROADCAST_STATES)) {
+            h.processElement(request("r0", "fig1"), 1000); // before any report: the bootstrap's servers
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.down("b1", 2_000)), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.down("b0", 500)), 0); // older than b0's status
+            for (int i = 1; i <= 10; i++) {
+                h.processElement(request("r" + i, "fig1"), 1000);
+            }
+            List<PlacementDecision> out = h.extractOutputValues();
+            assertThat(out).hasSize(11);
+            assertThat(out.subList(1, 11)).allSatisfy(d -> assertThat(d.stages()).allSatisfy(
+                    st -> assertThat(st.server()).isEqualTo("b0")));
+        }
+        try (var restored = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
+                new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), bootstrap, 0),
+                PlacementFunction.BROADCAST_STATES)) {
+            // b1's newer status in the broadcast state before the first request (as after a restore) outweighs the
+            // bootstrap's
+            restored.processBroadcastElement(BroadcastUpdate.of(TestingCluster.down("b1", 2_000)), 0);
+            for (int i = 0; i < 10; i++) {
+                restored.processElement(request("q" + i, "fig1"), 1000);
+            }
+            assertThat(restored.extractOutputValues()).hasSize(10).allSatisfy(d -> assertThat(d.stages()).allSatisfy(
+                    st -> assertThat(st.server()).isEqualTo("b0")));
+        }
+    }
+
     @Test
     void compactFormat_omitsStages_partsNameTheSameMapping() throws Exception {
         try (var full = harness(); var compact = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(

@@ -12,8 +12,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * The Flink configuration of the controller job: the network buffer timeout, checkpointing (interval,
  * exactly-once mode, storage, small states inline in the metadata), the state backend ({@code hashmap} or
- * {@code rocksdb}; full checkpoints by default), no generic types (no Kryo: every type the job ships has a real serializer), and the {@code flink.*} pass-through
- * entries, which win.
+ * {@code rocksdb}; full checkpoints by default), no generic types (no Kryo: every type the job ships has a real
+ * serializer), and the {@code flink.*} pass-through entries, which win.
  */
 public final class ControllerEnvironment {
     /** State chunks up to this size are stored in the checkpoint's metadata file (Flink's maximum). */

@@ -151,10 +151,10 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     }
 
     /**
-     * With a bootstrap snapshot (a table, server statuses, catalog entries), each used until the broadcast state holds
-     * something newer in its place (a newer table; a server's newer status; the model's catalog entry): the pipeline
-     * benchmark and tests start from one. The controller job passes none: its warm
-     * start is the broadcast state restored from a checkpoint.
+     * With a bootstrap snapshot (a table, server statuses, catalog entries), each used until the broadcast state
+     * holds something newer in its place (a newer table; a server's newer status; the model's catalog entry): the
+     * pipeline benchmark and tests start from one. The controller job passes none: its warm start is the broadcast
+     * state restored from a checkpoint.
      *
      * @param livenessTimeoutMillis a server not heard from for longer is not used ({@code cluster.liveness-timeout})
      */

@@ -19,6 +19,7 @@ import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.Topics;
+import dev.nona.topics.client.ClientProperties;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -254,9 +255,14 @@ public final class KafkaIo {
         return builder.build();
     }
 
-    /** The pass-through client properties (security.protocol, sasl.*, ssl.*, kafka.*). */
+    /**
+     * The client properties of every source and sink: the kernel-sized socket buffers of
+     * {@link ClientProperties#SOCKET_BUFFERS} (a fixed 64 kB receive buffer drops segments of a busy connection
+     * on loopback, each resent after at least 200 ms), then the pass-through ones (security.protocol, sasl.*, ssl.*, kafka.*), which win.
+     */
     static Properties clientProperties(ControllerConfig config) {
         Properties props = new Properties();
+        props.putAll(ClientProperties.SOCKET_BUFFERS);
         props.putAll(config.kafka());
         return props;
     }

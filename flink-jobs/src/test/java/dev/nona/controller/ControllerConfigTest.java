@@ -83,7 +83,12 @@ final class ControllerConfigTest {
         assertThat(c.rateWindow()).isEqualTo(Duration.ofMillis(500));
         assertThat(c.kafka()).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "PLAIN")
                 .containsEntry("ssl.truststore.location", "/etc/ts.jks").containsEntry("client.id", "nona");
-        assertThat(KafkaIo.clientProperties(c)).containsEntry("security.protocol", "SASL_SSL");
+        assertThat(KafkaIo.clientProperties(c)).containsEntry("security.protocol", "SASL_SSL")
+                .as("kernel-sized socket buffers by default").containsEntry("receive.buffer.bytes", "-1")
+                .containsEntry("send.buffer.bytes", "-1");
+        assertThat(KafkaIo.clientProperties(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b",
+                "kafka.receive.buffer.bytes", "1048576")))).as("the user's kafka.* settings win")
+                .containsEntry("receive.buffer.bytes", "1048576");
         Configuration flink = ControllerEnvironment.configuration(c);
         assertThat(flink.getString("restart-strategy.type", null)).isEqualTo("none");
         assertThat(flink.get(PipelineOptions.GENERIC_TYPES)).isFalse();

@@ -84,12 +84,17 @@ public final class LatencyBenchmark {
      * @param latency          scheduled send to the first decision's receipt
      * @param requestsRead     scheduled send to the request's own receipt from {@code inference-requests} (Kafka
      *                         alone, no controller: the floor on this machine at this moment)
+     * @param requestsAcked    scheduled send to the broker's acknowledgement of the request (the produce leg of
+     *                         {@code requestsRead}; the rest is the consumer's fetch)
      * @param maxSendLagMillis the producer's largest lag behind its schedule (a busy machine shows here)
      * @param maxMillisBySecond the largest latency of the requests sent in each second of the measured run
+     * @param requestReadMaxMillisBySecond the same for {@code requestsRead}
+     * @param requestAckMaxMillisBySecond  the same for {@code requestsAcked}
      */
     public record Result(Settings settings, long requests, long decided, long duplicates,
-            LatencyRecorder.Percentiles latency, LatencyRecorder.Percentiles requestsRead, double maxSendLagMillis,
-            double[] maxMillisBySecond) {}
+            LatencyRecorder.Percentiles latency, LatencyRecorder.Percentiles requestsRead,
+            LatencyRecorder.Percentiles requestsAcked, double maxSendLagMillis, double[] maxMillisBySecond,
+            double[] requestReadMaxMillisBySecond, double[] requestAckMaxMillisBySecond) {}
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
@@ -103,19 +108,22 @@ public final class LatencyBenchmark {
             JobClient job = startController(controllerSettings(s, bootstrap));
             LatencyRecorder recorder = new LatencyRecorder(s.requests());
             LatencyRecorder requestsRead = new LatencyRecorder(s.requests());
+            LatencyRecorder requestsAcked = new LatencyRecorder(s.requests());
             try (LatencyReader reader = new LatencyReader(bootstrap, recorder, requestsRead).start();
                     LatencyPublisher publisher = new LatencyPublisher(bootstrap, s.models(), s.servers())) {
                 publisher.publishCatalogAndServers();
                 awaitFirstDecisions(publisher, reader, job, s.models());
-                publisher.publishAtRate(s.rate(), s.warmupSeconds() * (long) Math.round(s.rate()), "w-");
-                double lag = publisher.publishAtRate(s.rate(), s.requests(), LatencyReader.MEASURED, recorder,
+                publisher.publishAtRate(s.rate(), s.warmupSeconds() * (long) Math.round(s.rate()), "w-", null);
+                double lag = publisher.publishAtRate(s.rate(), s.requests(), LatencyReader.MEASURED, requestsAcked, recorder,
                         requestsRead);
                 Duration drain = Duration.ofSeconds(30).plus(s.checkpointInterval().multipliedBy(3));
                 LocalJobs.await(() -> recorder.decided() >= s.requests(), drain, 20, reader::check, job);
                 Thread.sleep(1_000); // a late duplicate would show up here
                 reader.check();
                 return new Result(s, s.requests(), recorder.decided(), recorder.duplicates(), recorder.percentiles(),
-                        requestsRead.percentiles(), lag, recorder.maxByBucket(1_000_000_000L));
+                        requestsRead.percentiles(), requestsAcked.percentiles(), lag,
+                        recorder.maxByBucket(1_000_000_000L), requestsRead.maxByBucket(1_000_000_000L),
+                        requestsAcked.maxByBucket(1_000_000_000L));
             } finally {
                 LocalJobs.stop(job);
             }

@@ -81,10 +81,11 @@ final class LatencyPublisher implements AutoCloseable {
 
     /**
      * Sends {@code count} requests (ids {@code prefix + i}) at {@code rate} per second on an open-loop schedule,
-     * noting each one's due time in each of {@code recorders}. Returns the largest lag behind the schedule,
-     * in milliseconds.
+     * noting each one's due time in each of {@code recorders}, and in {@code acked} (if not null) also the time the
+     * broker acknowledged it: the produce leg alone. Returns the largest lag behind the schedule, in milliseconds.
      */
-    double publishAtRate(double rate, long count, String prefix, LatencyRecorder... recorders) {
+    double publishAtRate(double rate, long count, String prefix, LatencyRecorder acked,
+            LatencyRecorder... recorders) {
         double periodNanos = 1e9 / rate;
         long t0 = System.nanoTime();
         long maxLag = 0;
@@ -100,7 +101,14 @@ final class LatencyPublisher implements AutoCloseable {
             }
             InferenceRequest r = InferenceRequest.of(prefix + i, models.get((int) (i % models.size())),
                     "t" + (i & 15), System.currentTimeMillis(), 1024L);
-            producer.send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r));
+            if (acked == null) {
+                producer.send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r));
+            } else {
+                int index = (int) i;
+                acked.scheduled(index, due);
+                producer.send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r),
+                        () -> acked.received(index, System.nanoTime()));
+            }
             if ((i & 1023) == 0) {
                 producer.rethrowFailure();
             }

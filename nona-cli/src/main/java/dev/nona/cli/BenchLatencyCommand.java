@@ -85,7 +85,11 @@ final class BenchLatencyCommand implements Callable<Integer> {
         out.put("maxSendLagMillis", r.maxSendLagMillis());
         out.put("requestReadP50Millis", r.requestsRead().p50());
         out.put("requestReadP99Millis", r.requestsRead().p99());
+        out.put("requestAckP50Millis", r.requestsAcked().p50());
+        out.put("requestAckP99Millis", r.requestsAcked().p99());
         out.put("maxMillisBySecond", r.maxMillisBySecond());
+        out.put("requestReadMaxMillisBySecond", r.requestReadMaxMillisBySecond());
+        out.put("requestAckMaxMillisBySecond", r.requestAckMaxMillisBySecond());
         out.put("settings", s.extra());
         return out;
     }

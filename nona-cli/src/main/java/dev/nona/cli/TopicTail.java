@@ -1,5 +1,6 @@
 package dev.nona.cli;
 
+import dev.nona.topics.client.ClientProperties;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,6 +24,7 @@ final class TopicTail implements AutoCloseable {
 
     TopicTail(Properties client, Duration timeout) {
         Properties p = new Properties();
+        p.putAll(ClientProperties.SOCKET_BUFFERS);
         p.putAll(client);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -1,26 +1,45 @@
 package dev.nona.topics.client;
 
+import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * The settings every producer and reader of Nona's topics outside the controller shares: producers that lose and
  * double nothing ({@code acks=all}, idempotent), and readers that see what downstream consumers see
- * ({@code isolation.level=read_committed}) from the start of each topic, committing no offsets. Callers add what is
- * particular to them (client id, request size, timeouts, transactions).
+ * ({@code isolation.level=read_committed}) from the start of each topic, committing no offsets; and every client's
+ * TCP buffers sized by the kernel ({@link #SOCKET_BUFFERS}). Callers add what is particular to them (client id,
+ * request size, timeouts, transactions).
  */
 public final class ClientProperties {
+    /**
+     * {@code receive.buffer.bytes} and {@code send.buffer.bytes} = -1: the kernel sizes (and grows) each socket's
+     * buffers, instead of Kafka's fixed 64 kB (consumer) and 128 kB (producer). Why: a consumer of a busy topic with
+     * a fixed 64 kB receive buffer, on a path with large segments (loopback's MTU is 65,536 bytes), overflows its
+     * receive queue: the kernel drops the segment, and the sender resends it only after its retransmission timeout,
+     * at least 200 ms on Linux. Measured on this project's broker at 20,000 decisions/s (~50 MB/s, bench latency's
+     * reader, broker and echo without Flink): 409 segments dropped in 20 s ({@code TcpExtTCPRcvQDrop}), 660
+     * retransmitted; the reader stalled about 220 ms (or twice that) in most seconds, p99 335 ms; with -1, read p99
+     * 17-49 ms on the same busy machine (docs/controller.md, "Kafka's socket buffers"). The controller's own clients
+     * get the same defaults; the user's {@code kafka.*} settings win.
+     */
+    public static final Map<String, String> SOCKET_BUFFERS = Map.of(
+            CommonClientConfigs.RECEIVE_BUFFER_CONFIG, "-1",
+            CommonClientConfigs.SEND_BUFFER_CONFIG, "-1");
+
     private ClientProperties() {
     }
 
     /**
      * @param bootstrap {@code HOST:PORT[,HOST:PORT...]}
      * @param lingerMs  how long a send may wait to fill a batch ({@code linger.ms}); 0 sends at once
-     * @return {@code acks=all}, idempotent producer properties
+     * @return {@code acks=all}, idempotent producer properties, with {@link #SOCKET_BUFFERS}
      */
     public static Properties producer(String bootstrap, int lingerMs) {
         Properties p = new Properties();
+        p.putAll(SOCKET_BUFFERS);
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
@@ -31,10 +50,12 @@ public final class ClientProperties {
     /**
      * @param bootstrap {@code HOST:PORT[,HOST:PORT...]}
      * @param groupId   the consumer group (for {@code subscribe}), or null for a consumer that assigns partitions
-     * @return {@code read_committed} consumer properties, from the earliest offset, without offset commits
+     * @return {@code read_committed} consumer properties, from the earliest offset, without offset commits, with
+     *         {@link #SOCKET_BUFFERS}
      */
     public static Properties readCommittedConsumer(String bootstrap, String groupId) {
         Properties p = new Properties();
+        p.putAll(SOCKET_BUFFERS);
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         if (groupId != null) {
             p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);

@@ -30,6 +30,20 @@ public final class RecordPublisher implements AutoCloseable {
         });
     }
 
+    /**
+     * Sends without waiting and runs {@code acknowledged} on the producer's I/O thread when the broker has
+     * acknowledged the record (not when it failed: the failure is kept for {@link #rethrowFailure()}). Keep it short.
+     */
+    public void send(String topic, byte[] key, byte[] value, Runnable acknowledged) {
+        producer.send(new ProducerRecord<>(topic, key, value), (metadata, e) -> {
+            if (e != null) {
+                failure.compareAndSet(null, e);
+            } else {
+                acknowledged.run();
+            }
+        });
+    }
+
     /** Waits until every record sent so far is acknowledged, then {@link #rethrowFailure()}. */
     public void flush() {
         producer.flush();

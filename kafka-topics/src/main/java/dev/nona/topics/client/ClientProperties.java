@@ -22,7 +22,7 @@ public final class ClientProperties {
      * at least 200 ms on Linux. Measured on this project's broker at 20,000 decisions/s (~50 MB/s, bench latency's
      * reader, broker and echo without Flink): 409 segments dropped in 20 s ({@code TcpExtTCPRcvQDrop}), 660
      * retransmitted; the reader stalled about 220 ms (or twice that) in most seconds, p99 335 ms; with -1, read p99
-     * 17-49 ms on the same busy machine (docs/controller.md, "Kafka's socket buffers"). The controller's own clients
+     * 14-49 ms on the same busy machine (docs/controller.md, "Kafka's socket buffers"). The controller's own clients
      * get the same defaults; the user's {@code kafka.*} settings win.
      */
     public static final Map<String, String> SOCKET_BUFFERS = Map.of(

@@ -5,6 +5,7 @@ import dev.nona.topics.record.DecisionExplanation;
 import dev.nona.topics.record.DecisionPart;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.StageAssignment;
+import dev.nona.topics.record.StageAssignments;
 import dev.nona.topics.serde.TopicJson;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -114,11 +115,21 @@ public final class DecisionWriter {
         int stageBytes = Math.max(0, n - 1);
         String lastServer = null;
         byte[] suffix = null;
+        StageAssignments ids = stages instanceof StageAssignments a ? a : null; // read without building assignments
         for (int i = 0; i < n; i++) {
-            StageAssignment stage = stages.get(i);
-            byte[] prefix = taskPrefix(p, i, stage.task());
-            if (stage.server() != lastServer) { // consecutive stages mostly share a server (the same id instance)
-                lastServer = stage.server();
+            String task;
+            String server;
+            if (ids != null) {
+                task = ids.task(i);
+                server = ids.server(i);
+            } else {
+                StageAssignment stage = stages.get(i);
+                task = stage.task();
+                server = stage.server();
+            }
+            byte[] prefix = taskPrefix(p, i, task);
+            if (server != lastServer) { // consecutive stages mostly share a server (the same id instance)
+                lastServer = server;
                 suffix = serverSuffix(lastServer);
             }
             scratch[2 * i] = prefix;

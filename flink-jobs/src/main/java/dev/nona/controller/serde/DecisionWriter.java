@@ -275,18 +275,10 @@ public final class DecisionWriter {
 
     /** {@code "<s>"}} when {@code s} is plain printable ASCII (nothing to escape), else null. */
     private static byte[] plainSuffix(String s) {
-        int n = s.length();
-        byte[] b = new byte[n + 3];
-        b[0] = '"';
-        for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
-                return null;
-            }
-            b[i + 1] = (byte) c;
+        byte[] b = plainQuoted(s, 1);
+        if (b != null) {
+            b[b.length - 1] = '}';
         }
-        b[n + 1] = '"';
-        b[n + 2] = '}';
         return b;
     }
 
@@ -388,8 +380,13 @@ public final class DecisionWriter {
 
     /** {@code "<s>"} when {@code s} is plain printable ASCII (nothing to escape), else null. */
     private static byte[] plainQuoted(String s) {
+        return plainQuoted(s, 0);
+    }
+
+    /** As {@link #plainQuoted(String)}, with {@code room} more bytes at the end (zero). */
+    private static byte[] plainQuoted(String s, int room) {
         int n = s.length();
-        byte[] b = new byte[n + 2];
+        byte[] b = new byte[n + 2 + room];
         b[0] = '"';
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);

@@ -6,6 +6,8 @@ import dev.nona.placement.PlacementExplanation;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.CatalogTask;
 import dev.nona.topics.record.StageAssignment;
+import dev.nona.topics.record.StageAssignments;
+import java.util.Arrays;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
@@ -20,8 +22,9 @@ public final class LocalPlacer implements RequestPlacer {
     private final ControllerPlacement placement;
     private final String[] tasks;
     private final double jct;
-    /** Every task on a server, for the servers used lately (see {@link StageRows}). */
-    private final StageRows rows;
+    private final StageAssignments.Tasks stageTasks;
+    /** Reused per request: the server id of each task ({@link StageAssignments#of} copies it). */
+    private final String[] serverIds;
     private final PlacementExplanation why = new PlacementExplanation();
 
     public LocalPlacer(String model, CatalogDag dag, double opsPerSecond) {
@@ -29,13 +32,14 @@ public final class LocalPlacer implements RequestPlacer {
         double ops = dag.tasks().stream().mapToDouble(CatalogTask::ops).sum();
         this.placement = ControllerPlacement.local(model, List.of(tasks), ops);
         this.jct = opsPerSecond > 0 ? ops / opsPerSecond : 0;
-        this.rows = new StageRows(List.of(tasks));
+        this.stageTasks = new StageAssignments.Tasks(List.of(tasks));
+        this.serverIds = new String[tasks.length];
     }
 
     @Override
     public List<StageAssignment> place(LiveServers servers, long eventTime, RandomGenerator rng) {
-        int server = placement.place(servers, eventTime, rng, why)[0];
-        return List.of(rows.row(servers, server)); // copies: the decision keeps its own list
+        Arrays.fill(serverIds, servers.id(placement.place(servers, eventTime, rng, why)[0]));
+        return StageAssignments.of(stageTasks, serverIds);
     }
 
     @Override

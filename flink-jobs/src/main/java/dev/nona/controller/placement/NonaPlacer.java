@@ -6,6 +6,7 @@ import dev.nona.placement.PlacementExplanation;
 import dev.nona.placement.PlacementSampler;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.StageAssignment;
+import dev.nona.topics.record.StageAssignments;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,10 +20,9 @@ import java.util.random.RandomGenerator;
 public final class NonaPlacer implements RequestPlacer {
     private final ControllerPlacement placement;
     private final List<String> tasks;
-    /** Reused per request; {@link List#of} copies it into the decision's list. */
-    private final StageAssignment[] result;
-    /** Every task on a server, for the servers used lately (see {@link StageRows}). */
-    private final StageRows rows;
+    private final StageAssignments.Tasks stageTasks;
+    /** Reused per request: the server id of each task ({@link StageAssignments#of} copies it). */
+    private final String[] serverIds;
     private final PlacementExplanation why = new PlacementExplanation();
 
     /** @param dag the model's catalog DAG, with the same tasks as the table's (for their operations) */
@@ -31,18 +31,31 @@ public final class NonaPlacer implements RequestPlacer {
         dag.tasks().forEach(t -> opsById.put(t.id(), t.ops()));
         this.placement = ControllerPlacement.of(sampler, model, opsById);
         this.tasks = placement.tasks();
-        this.result = new StageAssignment[tasks.size()];
-        this.rows = new StageRows(tasks);
+        this.stageTasks = new StageAssignments.Tasks(tasks);
+        this.serverIds = new String[tasks.size()];
     }
 
     @Override
     public List<StageAssignment> place(LiveServers servers, long eventTime, RandomGenerator rng) {
-        int[] out = placement.place(servers, eventTime, rng, why);
-        StageAssignment[] result = this.result;
-        for (int i = 0; i < result.length; i++) {
-            result[i] = rows.row(servers, out[i])[i];
+        return stages(servers, placement.place(servers, eventTime, rng, why), stageTasks, serverIds);
+    }
+
+    /**
+     * Task {@code t} of {@code tasks} on server {@code chosen[t]} of {@code servers}, for every task: one id look-up
+     * per run of the same server ({@code serverIds}: scratch of the tasks' size).
+     */
+    private static StageAssignments stages(LiveServers servers, int[] chosen, StageAssignments.Tasks tasks, String[] serverIds) {
+        int last = -1;
+        String id = null;
+        for (int t = 0; t < serverIds.length; t++) {
+            int s = chosen[t];
+            if (s != last) { // a part's tasks are mostly consecutive
+                last = s;
+                id = servers.id(s);
+            }
+            serverIds[t] = id;
         }
-        return List.of(result); // copies: the decision keeps its own list
+        return StageAssignments.of(tasks, serverIds);
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.nona.topics.record.DecisionExplanation;
 import dev.nona.topics.record.DecisionPart;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.StageAssignment;
+import dev.nona.topics.record.StageAssignments;
 import dev.nona.topics.serde.TopicJson;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +20,8 @@ import java.util.Map;
  * of its model with a server, in the DAG's task order, so the same task and server ids repeat in every decision.
  * A stage {@code {"task":"<task>","server":"<server>"}} is written from two cached parts:
  * {@code {"task":"<task>","server":} per model and position (checked against the task id) and {@code "<server>"}}
- * per server id (an open-addressing table by the id, every server keeps its entry), $O(1)$ per stage whatever the
- * number of servers (a cache of whole stage fragments stopped hitting at thousands of servers, tasks x servers
+ * per server id (the ids used lately, by reference; else a plain ASCII id straight from its characters, others
+ * from an open-addressing table by the id), $O(1)$ per stage whatever the number of servers (a cache of whole stage fragments stopped hitting at thousands of servers, tasks x servers
  * instances). Ids are encoded once, and like the per-request strings (request id, tenant) plain printable ASCII is
  * copied directly, anything else goes through Jackson (so escaping is Jackson's); numbers are written as Jackson
  * writes them ({@link Double#toString(double)} for the predicted JCT, cached per value). The other fields are
@@ -41,6 +42,8 @@ public final class DecisionWriter {
     private static final int MIN_SERVER_SLOTS = 1 << 10;
     /** The server cache's largest table; when half full at that size, it is cleared. */
     static final int MAX_SERVER_SLOTS = 1 << 18;
+    /** Slots of the cache of recent server ids (a power of two). */
+    private static final int RECENT = 64;
 
     private static final byte[] SCHEMA_VERSION = ascii("{\"schemaVersion\":");
     private static final byte[] REQUEST_ID = ascii(",\"requestId\":");
@@ -78,6 +81,9 @@ public final class DecisionWriter {
      */
     private Object[] servers = new Object[2 * MIN_SERVER_SLOTS];
     private int serverCount;
+    /** {@link #serverSuffix}'s cache of the ids used lately and their fragments, {@link #RECENT} slots. */
+    private final String[] recentServers = new String[RECENT];
+    private final byte[][] recentSuffixes = new byte[RECENT][];
     private final Map<String, byte[]> strings = new HashMap<>();
     private byte[] buffer = new byte[256];
     private byte[][] scratch = new byte[64][];
@@ -114,11 +120,21 @@ public final class DecisionWriter {
         int stageBytes = Math.max(0, n - 1);
         String lastServer = null;
         byte[] suffix = null;
+        StageAssignments ids = stages instanceof StageAssignments a ? a : null; // read without building assignments
         for (int i = 0; i < n; i++) {
-            StageAssignment stage = stages.get(i);
-            byte[] prefix = taskPrefix(p, i, stage.task());
-            if (stage.server() != lastServer) { // consecutive stages mostly share a server (the same id instance)
-                lastServer = stage.server();
+            String task;
+            String server;
+            if (ids != null) {
+                task = ids.task(i);
+                server = ids.server(i);
+            } else {
+                StageAssignment stage = stages.get(i);
+                task = stage.task();
+                server = stage.server();
+            }
+            byte[] prefix = taskPrefix(p, i, task);
+            if (server != lastServer) { // consecutive stages mostly share a server (the same id instance)
+                lastServer = server;
                 suffix = serverSuffix(lastServer);
             }
             scratch[2 * i] = prefix;
@@ -238,11 +254,40 @@ public final class DecisionWriter {
     }
 
     /**
+     * {@code "<server>"}}: from a small direct-mapped cache of the ids used lately (by reference: on a small cluster
+     * every server keeps its slot), else built straight from a plain printable ASCII id (its characters were just read
+     * to validate the decision, while an entry of a table of thousands of servers is a cache miss or two), else from
+     * {@link #tableSuffix} (escaped by Jackson).
+     */
+    private byte[] serverSuffix(String server) {
+        int k = slot(server.hashCode(), RECENT - 1);
+        if (recentServers[k] == server) {
+            return recentSuffixes[k];
+        }
+        byte[] suffix = plainSuffix(server);
+        if (suffix == null) {
+            suffix = tableSuffix(server);
+        }
+        recentServers[k] = server;
+        recentSuffixes[k] = suffix;
+        return suffix;
+    }
+
+    /** {@code "<s>"}} when {@code s} is plain printable ASCII (nothing to escape), else null. */
+    private static byte[] plainSuffix(String s) {
+        byte[] b = plainQuoted(s, 1);
+        if (b != null) {
+            b[b.length - 1] = '}';
+        }
+        return b;
+    }
+
+    /**
      * {@code "<server>"}}, cached by server id in an open-addressing table (probes compare the stored id by reference,
      * then by value): every server of a large cluster keeps its entry (a direct-mapped cache lost about a quarter of 10,000
      * servers' entries to collisions, each loss a map look-up and a new fragment).
      */
-    private byte[] serverSuffix(String server) {
+    private byte[] tableSuffix(String server) {
         int h = server.hashCode();
         Object[] table = servers;
         int mask = table.length / 2 - 1;
@@ -335,8 +380,13 @@ public final class DecisionWriter {
 
     /** {@code "<s>"} when {@code s} is plain printable ASCII (nothing to escape), else null. */
     private static byte[] plainQuoted(String s) {
+        return plainQuoted(s, 0);
+    }
+
+    /** As {@link #plainQuoted(String)}, with {@code room} more bytes at the end (zero). */
+    private static byte[] plainQuoted(String s, int room) {
         int n = s.length();
-        byte[] b = new byte[n + 2];
+        byte[] b = new byte[n + 2 + room];
         b[0] = '"';
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);

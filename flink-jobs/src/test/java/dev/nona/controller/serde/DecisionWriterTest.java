@@ -6,6 +6,7 @@ import dev.nona.topics.record.DecisionExplanation;
 import dev.nona.topics.record.DecisionPart;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.StageAssignment;
+import dev.nona.topics.record.StageAssignments;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +32,20 @@ final class DecisionWriterTest {
                 new StageAssignment("t3", "s3"), new StageAssignment("t4", "s0"));
         PlacementDecision d = PlacementDecision.of("r-17", "fig1", "t1", 3, false, stages, 0.01234, 1_700_000_000_017L);
         assertSameAsSerde(new DecisionWriter(), d);
+    }
+
+    @Test
+    void contract_stageAssignmentsList_sameBytesAsTopicSerde() {
+        DecisionWriter writer = new DecisionWriter();
+        StageAssignments.Tasks tasks = new StageAssignments.Tasks(List.of("t1", "t2", "t3", "t4"));
+        String[][] runs = {{"s0", "s3", "s3", "s0"}, {"sérveur-λ", "sérveur-λ", "s\"2", "s\"2"}, {"s9", "s9", "s9", "s9"}};
+        for (String[] servers : runs) {
+            StageAssignments stages = StageAssignments.of(tasks, servers);
+            assertSameAsSerde(writer, PlacementDecision.of("r-1", "fig1", "t", 2, false, stages, 0.25, 1_700_000_000_001L));
+            assertThat(writer.write(PlacementDecision.of("r-1", "fig1", "t", 2, false, stages, 0.25, 1_700_000_000_001L)))
+                    .isEqualTo(writer.write(PlacementDecision.of("r-1", "fig1", "t", 2, false, List.copyOf(stages), 0.25,
+                            1_700_000_000_001L)));
+        }
     }
 
     @Test

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.nona.controller.TestingCluster;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.placement.BroadcastUpdate;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.StageAssignment;
+import dev.nona.topics.record.StageAssignments;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -33,6 +37,19 @@ final class JsonRecordSerializerTest {
         BroadcastUpdate update = BroadcastUpdate.of(TestingCluster.server("s1", 42, "fig1"));
         TypeSerializer<BroadcastUpdate> s = JsonRecordTypeInfo.of(BroadcastUpdate.class).createSerializer(new SerializerConfigImpl());
         assertThat(roundTrip(s, update)).isEqualTo(update);
+    }
+
+    @Test
+    void decision_withStagesAsIds_roundTripsToAnEqualDecision() throws Exception {
+        StageAssignments stages = StageAssignments.of(new StageAssignments.Tasks(List.of("t1", "t2", "t3")),
+                new String[] {"s0", "s0", "s2"});
+        PlacementDecision d = PlacementDecision.of("r-1", "fig1", "t", 3, false, stages, 0.5, 1_700_000_000_000L);
+        TypeSerializer<PlacementDecision> s =
+                JsonRecordTypeInfo.of(PlacementDecision.class).createSerializer(new SerializerConfigImpl());
+        PlacementDecision back = roundTrip(s, d);
+        assertThat(back).isEqualTo(d);
+        assertThat(back.stages()).containsExactly(new StageAssignment("t1", "s0"), new StageAssignment("t2", "s0"),
+                new StageAssignment("t3", "s2"));
     }
 
     @Test

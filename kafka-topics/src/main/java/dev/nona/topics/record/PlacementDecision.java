@@ -15,7 +15,8 @@ import java.util.List;
  * @param tenant              the request's tenant, not blank
  * @param tableVersion        version of the placement table the decision was sampled from, {@code >= 0}
  * @param fallback            true when the table was the safe fallback table (no congestion-aware distribution)
- * @param stages              every original task of the model with its target server, at least one (copied); absent
+ * @param stages              every original task of the model with its target server, at least one (copied, unless
+ *                            it is an immutable {@link StageAssignments}); absent
  *                            (null) in the compact form, where {@code explanation.parts[].tasks} carry the mapping
  *                            (use {@link #placedStages()} to read either form)
  * @param predictedJctSeconds the predicted job completion time of this request in seconds, finite and {@code >= 0}:
@@ -48,7 +49,9 @@ public record PlacementDecision(
         Fields.requireText("tenant", tenant);
         Fields.requireNonNegative("tableVersion", tableVersion);
         if (stages != null || explanation == null || !explanation.namesTasks()) {
-            stages = Fields.copyElements("stages", stages);
+            if (!(stages instanceof StageAssignments)) { // immutable, checked when built
+                stages = Fields.copyElements("stages", stages);
+            }
             if (stages.isEmpty()) {
                 throw new InvalidRecordException("field 'stages' ([]) must hold at least one stage");
             }

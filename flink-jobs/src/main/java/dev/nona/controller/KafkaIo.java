@@ -256,9 +256,9 @@ public final class KafkaIo {
     }
 
     /**
-     * The client properties of every source and sink: the kernel-sized socket buffers of
-     * {@link ClientProperties#SOCKET_BUFFERS} (a fixed 64 kB receive buffer drops segments of a busy connection
-     * on loopback, each resent after at least 200 ms), then the pass-through ones (security.protocol, sasl.*, ssl.*, kafka.*), which win.
+     * The client properties of every source and sink: the 1 MB receive buffer of
+     * {@link ClientProperties#SOCKET_BUFFERS} (Kafka's 64 kB drops segments of a busy connection on loopback, each
+     * resent after at least 200 ms), then the pass-through ones (security.protocol, sasl.*, ssl.*, kafka.*), which win.
      */
     static Properties clientProperties(ControllerConfig config) {
         Properties props = new Properties();

@@ -84,11 +84,10 @@ final class ControllerConfigTest {
         assertThat(c.kafka()).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "PLAIN")
                 .containsEntry("ssl.truststore.location", "/etc/ts.jks").containsEntry("client.id", "nona");
         assertThat(KafkaIo.clientProperties(c)).containsEntry("security.protocol", "SASL_SSL")
-                .as("kernel-sized socket buffers by default").containsEntry("receive.buffer.bytes", "-1")
-                .containsEntry("send.buffer.bytes", "-1");
+                .as("a 1 MB receive buffer by default").containsEntry("receive.buffer.bytes", "1048576");
         assertThat(KafkaIo.clientProperties(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b",
-                "kafka.receive.buffer.bytes", "1048576")))).as("the user's kafka.* settings win")
-                .containsEntry("receive.buffer.bytes", "1048576");
+                "kafka.receive.buffer.bytes", "65536")))).as("the user's kafka.* settings win")
+                .containsEntry("receive.buffer.bytes", "65536");
         Configuration flink = ControllerEnvironment.configuration(c);
         assertThat(flink.getString("restart-strategy.type", null)).isEqualTo("none");
         assertThat(flink.get(PipelineOptions.GENERIC_TYPES)).isFalse();

@@ -169,10 +169,9 @@ public final class LocalKafkaBroker implements AutoCloseable {
         p.put("share.coordinator.state.topic.min.isr", "1");
         p.put("group.initial.rebalance.delay.ms", "0");
         p.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
-        // the kernel sizes the sockets' buffers (with Kafka's fixed 100 kB ones, a busy loopback connection drops
-        // segments, each resent after at least 200 ms: ClientProperties.SOCKET_BUFFERS)
-        p.put("socket.send.buffer.bytes", "-1");
-        p.put("socket.receive.buffer.bytes", "-1");
+        // a 1 MB receive buffer (with Kafka's 100 kB, a busy loopback connection drops segments, each resent after
+        // at least 200 ms: ClientProperties.SOCKET_BUFFERS)
+        p.put("socket.receive.buffer.bytes", String.valueOf(1 << 20));
         p.putAll(overrides);
         return p;
     }

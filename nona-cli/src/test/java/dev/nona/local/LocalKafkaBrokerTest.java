@@ -25,7 +25,7 @@ final class LocalKafkaBrokerTest {
                 .containsEntry("group.initial.rebalance.delay.ms", "0")
                 .containsEntry("message.max.bytes", "2097152")
                 .containsEntry("num.partitions", "3")
-                .containsEntry("socket.send.buffer.bytes", "-1").containsEntry("socket.receive.buffer.bytes", "-1")
+                .containsEntry("socket.receive.buffer.bytes", "1048576")
                 .containsEntry("log.dirs", dir.toAbsolutePath().resolve("kraft-logs").toString());
         assertThat(broker.isRunning()).isFalse();
     }

@@ -7,10 +7,10 @@ import org.junit.jupiter.api.Test;
 class ClientPropertiesTest {
 
     @Test
-    void producersAndReaders_letTheKernelSizeTheirSocketBuffers() {
-        assertThat(ClientProperties.producer("b:9092", 0)).containsEntry("receive.buffer.bytes", "-1")
-                .containsEntry("send.buffer.bytes", "-1").containsEntry("acks", "all");
-        assertThat(ClientProperties.readCommittedConsumer("b:9092", null)).containsEntry("receive.buffer.bytes", "-1")
-                .containsEntry("send.buffer.bytes", "-1").containsEntry("isolation.level", "read_committed");
+    void producersAndReaders_receiveIntoAOneMegabyteSocketBuffer() {
+        assertThat(ClientProperties.producer("b:9092", 0)).containsEntry("receive.buffer.bytes", "1048576")
+                .doesNotContainKey("send.buffer.bytes").containsEntry("acks", "all");
+        assertThat(ClientProperties.readCommittedConsumer("b:9092", null)).containsEntry("receive.buffer.bytes", "1048576")
+                .containsEntry("isolation.level", "read_committed");
     }
 }

@@ -114,8 +114,8 @@ public final class LatencyBenchmark {
                 publisher.publishCatalogAndServers();
                 awaitFirstDecisions(publisher, reader, job, s.models());
                 publisher.publishAtRate(s.rate(), s.warmupSeconds() * (long) Math.round(s.rate()), "w-", null);
-                double lag = publisher.publishAtRate(s.rate(), s.requests(), LatencyReader.MEASURED, requestsAcked, recorder,
-                        requestsRead);
+                double lag = publisher.publishAtRate(s.rate(), s.requests(), LatencyReader.MEASURED, requestsAcked,
+                        recorder, requestsRead);
                 Duration drain = Duration.ofSeconds(30).plus(s.checkpointInterval().multipliedBy(3));
                 LocalJobs.await(() -> recorder.decided() >= s.requests(), drain, 20, reader::check, job);
                 Thread.sleep(1_000); // a late duplicate would show up here

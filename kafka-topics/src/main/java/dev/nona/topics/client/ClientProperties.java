@@ -10,8 +10,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * The settings every producer and reader of Nona's topics outside the controller shares: producers that lose and
  * double nothing ({@code acks=all}, idempotent), and readers that see what downstream consumers see
  * ({@code isolation.level=read_committed}) from the start of each topic, committing no offsets; and every client's
- * TCP receive buffer large enough for a busy topic ({@link #SOCKET_BUFFERS}). Callers add what is particular to them (client id,
- * request size, timeouts, transactions).
+ * TCP receive buffer large enough for a busy topic ({@link #SOCKET_BUFFERS}). Callers add what is particular to them
+ * (client id, request size, timeouts, transactions).
  */
 public final class ClientProperties {
     /**
@@ -23,8 +23,8 @@ public final class ClientProperties {
      * stalled about 220 ms (or twice that) in most seconds, p99 335 ms. With 1 MB, the controller's p99 at 20,000/s
      * is 20-26 ms (bench latency). -1 (the kernel's autotuning, for the send buffer too) removed the stalls as well,
      * but made 1,000/s slower (p99 14.7-24.4 ms in four runs, against 13.7-16.5 with Kafka's defaults and 10.9-14.4
-     * with 1 MB, alternated; docs/controller.md, "Kafka's socket buffers"). The controller's own clients get the same; the user's
-     * {@code kafka.*} settings win.
+     * with 1 MB, alternated; docs/controller.md, "Kafka's socket buffers"). The controller's own clients get the same;
+     * the user's {@code kafka.*} settings win.
      */
     public static final Map<String, String> SOCKET_BUFFERS = Map.of(
             CommonClientConfigs.RECEIVE_BUFFER_CONFIG, String.valueOf(1 << 20));

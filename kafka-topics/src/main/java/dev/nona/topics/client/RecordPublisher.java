@@ -23,11 +23,7 @@ public final class RecordPublisher implements AutoCloseable {
 
     /** Sends without waiting; a failure is kept for {@link #rethrowFailure()}. */
     public void send(String topic, byte[] key, byte[] value) {
-        producer.send(new ProducerRecord<>(topic, key, value), (metadata, e) -> {
-            if (e != null) {
-                failure.compareAndSet(null, e);
-            }
-        });
+        send(topic, key, value, () -> { });
     }
 
     /**

@@ -44,7 +44,8 @@ public final class NonaPlacer implements RequestPlacer {
      * Task {@code t} of {@code tasks} on server {@code chosen[t]} of {@code servers}, for every task: one id look-up
      * per run of the same server ({@code serverIds}: scratch of the tasks' size).
      */
-    private static StageAssignments stages(LiveServers servers, int[] chosen, StageAssignments.Tasks tasks, String[] serverIds) {
+    private static StageAssignments stages(LiveServers servers, int[] chosen, StageAssignments.Tasks tasks,
+            String[] serverIds) {
         int last = -1;
         String id = null;
         for (int t = 0; t < serverIds.length; t++) {

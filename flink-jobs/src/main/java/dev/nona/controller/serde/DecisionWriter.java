@@ -23,8 +23,9 @@ import java.util.Map;
  * per server id (the ids used lately, by reference; else a plain ASCII id straight from its characters, others
  * from an open-addressing table by the id), $O(1)$ per stage whatever the number of servers (a cache of whole stage
  * fragments stopped hitting at thousands of servers, tasks x servers instances). Ids are encoded once, and like the
- * per-request strings (request id, tenant) plain printable ASCII is copied directly, anything else goes through Jackson (so escaping is Jackson's); numbers are written as Jackson
- * writes them ({@link Double#toString(double)} for the predicted JCT, cached per value). The other fields are
+ * per-request strings (request id, tenant) plain printable ASCII is copied directly, anything else goes through
+ * Jackson (so escaping is Jackson's); numbers are written as Jackson writes them ({@link Double#toString(double)} for
+ * the predicted JCT, cached per value). The other fields are
  * written into one reused buffer; {@link #write} returns a new exact-size array (a Kafka producer keeps it until
  * it is sent) into which the stages' parts are copied once. The optional {@code explanation} follows, and the compact
  * form (no {@code stages}) is written as Jackson omits a null field.

@@ -90,11 +90,13 @@ public final class LatencyBenchmark {
      * @param maxMillisBySecond the largest latency of the requests sent in each second of the measured run
      * @param requestReadMaxMillisBySecond the same for {@code requestsRead}
      * @param requestAckMaxMillisBySecond  the same for {@code requestsAcked}
+     * @param measuredFromEpochMillis     the wall-clock time the first measured request was scheduled (epoch ms)
      */
     public record Result(Settings settings, long requests, long decided, long duplicates,
             LatencyRecorder.Percentiles latency, LatencyRecorder.Percentiles requestsRead,
             LatencyRecorder.Percentiles requestsAcked, double maxSendLagMillis, double[] maxMillisBySecond,
-            double[] requestReadMaxMillisBySecond, double[] requestAckMaxMillisBySecond) {}
+            double[] requestReadMaxMillisBySecond, double[] requestAckMaxMillisBySecond,
+            long measuredFromEpochMillis) {}
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
@@ -123,7 +125,7 @@ public final class LatencyBenchmark {
                 return new Result(s, s.requests(), recorder.decided(), recorder.duplicates(), recorder.percentiles(),
                         requestsRead.percentiles(), requestsAcked.percentiles(), lag,
                         recorder.maxByBucket(1_000_000_000L), requestsRead.maxByBucket(1_000_000_000L),
-                        requestsAcked.maxByBucket(1_000_000_000L));
+                        requestsAcked.maxByBucket(1_000_000_000L), recorder.firstScheduledEpochMillis());
             } finally {
                 LocalJobs.stop(job);
             }

@@ -92,6 +92,17 @@ public final class LatencyRecorder {
         return max;
     }
 
+    /**
+     * The wall-clock time (epoch milliseconds) at which the first request was scheduled, for lining the buckets of
+     * {@link #maxByBucket} up with logs; 0 when there is none.
+     */
+    public synchronized long firstScheduledEpochMillis() {
+        if (scheduled.length == 0) {
+            return 0;
+        }
+        return System.currentTimeMillis() - (System.nanoTime() - scheduled[0]) / 1_000_000L;
+    }
+
     private static long rank(long[] sorted, double q) {
         if (sorted.length == 0) {
             return 0;

@@ -90,6 +90,7 @@ final class BenchLatencyCommand implements Callable<Integer> {
         out.put("maxMillisBySecond", r.maxMillisBySecond());
         out.put("requestReadMaxMillisBySecond", r.requestReadMaxMillisBySecond());
         out.put("requestAckMaxMillisBySecond", r.requestAckMaxMillisBySecond());
+        out.put("measuredFromEpochMillis", r.measuredFromEpochMillis());
         out.put("settings", s.extra());
         return out;
     }

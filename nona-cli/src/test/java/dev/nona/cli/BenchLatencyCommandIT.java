@@ -62,5 +62,9 @@ final class BenchLatencyCommandIT {
         assertThat(p50).isPositive().isLessThanOrEqualTo(p90);
         assertThat(p90).isLessThanOrEqualTo(p99);
         assertThat(p99).isLessThanOrEqualTo(out.path("maxMillis").asDouble());
+        long from = out.path("measuredFromEpochMillis").asLong();
+        assertThat(from).as("measuredFromEpochMillis, a wall-clock time within the last 10 minutes")
+                .isBetween(System.currentTimeMillis() - 600_000L, System.currentTimeMillis());
+        assertThat(out.path("maxMillisBySecond").size()).as("one maximum per measured second").isEqualTo(3);
     }
 }

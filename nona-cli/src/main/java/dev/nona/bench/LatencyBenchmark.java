@@ -45,9 +45,16 @@ public final class LatencyBenchmark {
      * @param checkpointInterval {@code checkpoint.interval}
      * @param warmupSeconds      seconds at the target rate before measuring, {@code >= 0}
      * @param extra              further controller settings ({@code docs/controller.md}), which win
+     * @param brokerDir          where the benchmark's throwaway broker keeps its log (a temporary directory is
+     *                           made inside it); empty: {@link #brokerParent(Settings)} chooses
      */
     public record Settings(double rate, int seconds, int servers, List<String> models, DecisionDelivery delivery,
-            Duration checkpointInterval, int warmupSeconds, Map<String, String> extra) {
+            Duration checkpointInterval, int warmupSeconds, Map<String, String> extra, Optional<Path> brokerDir) {
+        public Settings(double rate, int seconds, int servers, List<String> models, DecisionDelivery delivery,
+                Duration checkpointInterval, int warmupSeconds, Map<String, String> extra) {
+            this(rate, seconds, servers, models, delivery, checkpointInterval, warmupSeconds, extra, Optional.empty());
+        }
+
         public Settings {
             if (!(rate > 0) || Double.isInfinite(rate)) {
                 throw new IllegalArgumentException("--rate (" + rate + ") must be finite and > 0");
@@ -70,6 +77,10 @@ public final class LatencyBenchmark {
             }
             models = List.copyOf(models);
             extra = Map.copyOf(extra);
+            Objects.requireNonNull(brokerDir, "brokerDir");
+            brokerDir.filter(d -> Files.exists(d) && !Files.isDirectory(d)).ifPresent(d -> {
+                throw new IllegalArgumentException("--broker-dir (" + d + ") is not a directory");
+            });
         }
 
         int requests() {
@@ -91,19 +102,29 @@ public final class LatencyBenchmark {
      * @param requestReadMaxMillisBySecond the same for {@code requestsRead}
      * @param requestAckMaxMillisBySecond  the same for {@code requestsAcked}
      * @param measuredFromEpochMillis     the wall-clock time the first measured request was scheduled (epoch ms)
+     * @param brokerDir                   the directory the broker's log was kept in (a temporary one inside it)
+     * @param brokerStorage               {@code memory} when that directory is a tmpfs, else {@code disk}
      */
     public record Result(Settings settings, long requests, long decided, long duplicates,
             LatencyRecorder.Percentiles latency, LatencyRecorder.Percentiles requestsRead,
             LatencyRecorder.Percentiles requestsAcked, double maxSendLagMillis, double[] maxMillisBySecond,
             double[] requestReadMaxMillisBySecond, double[] requestAckMaxMillisBySecond,
-            long measuredFromEpochMillis) {}
+            long measuredFromEpochMillis, Path brokerDir, String brokerStorage) {}
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
     private LatencyBenchmark() {}
 
+    /** Linux's shared-memory tmpfs, where {@link #brokerParent} puts the broker's log when it has room. */
+    static final Path SHARED_MEMORY = Path.of("/dev/shm");
+
+    /** Bytes per request the broker's log may take (a request, a 2-3 kB decision, indexes), with room to spare. */
+    static final long BYTES_PER_REQUEST = 4096;
+
     public static Result run(Settings s) throws Exception {
-        Path work = Files.createTempDirectory("nona-latency-");
+        Path parent = brokerParent(s);
+        Files.createDirectories(parent);
+        Path work = Files.createTempDirectory(parent, "nona-latency-");
         try (LocalKafkaBroker broker = LocalKafkaBroker.builder().dataDir(work.resolve("kafka")).build().start()) {
             String bootstrap = broker.bootstrapServers();
             createTopics(bootstrap);
@@ -125,12 +146,52 @@ public final class LatencyBenchmark {
                 return new Result(s, s.requests(), recorder.decided(), recorder.duplicates(), recorder.percentiles(),
                         requestsRead.percentiles(), requestsAcked.percentiles(), lag,
                         recorder.maxByBucket(1_000_000_000L), requestsRead.maxByBucket(1_000_000_000L),
-                        requestsAcked.maxByBucket(1_000_000_000L), recorder.firstScheduledEpochMillis());
+                        requestsAcked.maxByBucket(1_000_000_000L), recorder.firstScheduledEpochMillis(), parent,
+                        storage(parent));
             } finally {
                 LocalJobs.stop(job);
             }
         } finally {
             LocalJobs.deleteQuietly(work);
+        }
+    }
+
+    /**
+     * Where the broker's log goes: {@link Settings#brokerDir()} when given; else memory ({@code /dev/shm}) when it
+     * has room for the run ({@link #bytesNeeded}); else the system's temporary directory. The log is thrown away
+     * after the run. On a disk, Kafka's flush of each rolled segment (every {@code log.segment.bytes}, 64 MiB, per
+     * partition: every 8-9 s per decisions partition at 20,000 requests/s) stalls the broker's appends on a busy
+     * disk for 50-200 ms on this machine's virtual disk, the benchmark's tail then measures that disk, not the
+     * controller (docs/controller.md, "The broker's disk"). {@code --broker-dir} measures any disk.
+     */
+    static Path brokerParent(Settings s) {
+        if (s.brokerDir().isPresent()) {
+            return s.brokerDir().get();
+        }
+        long usable = usableSpace(SHARED_MEMORY);
+        return usable >= bytesNeeded(s) ? SHARED_MEMORY : Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
+    /** An upper estimate of the broker's log for the run: warm-up, measured and drain seconds, plus 256 MiB. */
+    static long bytesNeeded(Settings s) {
+        double seconds = s.warmupSeconds() + s.seconds() + 30;
+        return (long) Math.ceil(s.rate() * seconds * BYTES_PER_REQUEST) + (256L << 20);
+    }
+
+    private static long usableSpace(Path dir) {
+        try {
+            return Files.isDirectory(dir) && Files.isWritable(dir) ? Files.getFileStore(dir).getUsableSpace() : 0;
+        } catch (java.io.IOException e) {
+            return 0;
+        }
+    }
+
+    /** {@code memory} for a tmpfs, else {@code disk}. */
+    static String storage(Path dir) {
+        try {
+            return "tmpfs".equals(Files.getFileStore(dir).type()) ? "memory" : "disk";
+        } catch (java.io.IOException e) {
+            return "disk";
         }
     }
 

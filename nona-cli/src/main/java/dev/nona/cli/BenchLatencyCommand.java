@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nona.bench.LatencyBenchmark;
 import dev.nona.controller.ControllerConfig;
 import dev.nona.controller.DecisionDelivery;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -42,6 +44,11 @@ final class BenchLatencyCommand implements Callable<Integer> {
             description = "Seconds at the rate before measuring, not counted (default ${DEFAULT-VALUE})")
     int warmupSeconds;
 
+    @Option(names = "--broker-dir", paramLabel = "DIR",
+            description = "Directory for the throwaway broker's log (default: memory, /dev/shm, when it has room for "
+                    + "the run, else the system's temporary directory)")
+    Path brokerDir;
+
     @Spec
     CommandSpec spec;
 
@@ -57,8 +64,9 @@ final class BenchLatencyCommand implements Callable<Integer> {
         probe.put("bootstrap.servers", "unused:9092");
         // Validates every setting (the errors name the key and value) before a broker is started.
         ControllerConfig config = ControllerConfig.fromMap(probe);
-        LatencyBenchmark.Result r = LatencyBenchmark.run(new LatencyBenchmark.Settings(rate, seconds, workload.servers, workload.models,
-                mode, config.checkpointInterval(), warmupSeconds, settings));
+        LatencyBenchmark.Result r = LatencyBenchmark.run(new LatencyBenchmark.Settings(rate, seconds,
+                workload.servers, workload.models, mode, config.checkpointInterval(), warmupSeconds, settings,
+                Optional.ofNullable(brokerDir)));
         spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(json(r)));
         spec.commandLine().getOut().flush();
         return 0;
@@ -91,6 +99,8 @@ final class BenchLatencyCommand implements Callable<Integer> {
         out.put("requestReadMaxMillisBySecond", r.requestReadMaxMillisBySecond());
         out.put("requestAckMaxMillisBySecond", r.requestAckMaxMillisBySecond());
         out.put("measuredFromEpochMillis", r.measuredFromEpochMillis());
+        out.put("brokerDir", r.brokerDir().toString());
+        out.put("brokerStorage", r.brokerStorage());
         out.put("settings", s.extra());
         return out;
     }

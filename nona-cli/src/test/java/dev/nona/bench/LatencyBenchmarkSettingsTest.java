@@ -1,12 +1,17 @@
 package dev.nona.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.nona.controller.DecisionDelivery;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What the latency benchmark asks of the controller: its defaults, but for what the command line says. */
 final class LatencyBenchmarkSettingsTest {
@@ -22,5 +27,39 @@ final class LatencyBenchmarkSettingsTest {
                 .containsEntry("decisions.delivery", "exactly-once").containsEntry("checkpoint.interval", "200ms");
         assertThat(LatencyBenchmark.controllerSettings(settings(Map.of("checkpoint.dir", "file:///tmp/cp")), "b:1"))
                 .containsEntry("checkpoint.dir", "file:///tmp/cp");
+    }
+
+    @Test
+    void brokerDir_given_isUsedAsIs(@TempDir Path dir) {
+        LatencyBenchmark.Settings s = new LatencyBenchmark.Settings(1000, 10, 16, List.of("fig1"),
+                DecisionDelivery.AT_LEAST_ONCE, Duration.ofSeconds(10), 3, Map.of(), Optional.of(dir));
+        assertThat(LatencyBenchmark.brokerParent(s)).isEqualTo(dir);
+    }
+
+    @Test
+    void brokerDir_aFile_isAnErrorNamingTheFlagAndValue(@TempDir Path dir) throws Exception {
+        Path file = Files.createFile(dir.resolve("not-a-dir"));
+        assertThatThrownBy(() -> new LatencyBenchmark.Settings(1000, 10, 16, List.of("fig1"),
+                DecisionDelivery.AT_LEAST_ONCE, Duration.ofSeconds(10), 3, Map.of(), Optional.of(file)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--broker-dir")
+                .hasMessageContaining(file.toString());
+    }
+
+    @Test
+    void brokerDir_default_isMemoryOnlyWithRoomForTheRun() throws Exception {
+        LatencyBenchmark.Settings small = settings(Map.of());
+        LatencyBenchmark.Settings huge = new LatencyBenchmark.Settings(1e6, 1_000, 16, List.of("fig1"),
+                DecisionDelivery.AT_LEAST_ONCE, Duration.ofSeconds(10), 3, Map.of());
+        // 1,000/s for 10 + 3 + 30 s at 4 kB, plus 256 MiB
+        assertThat(LatencyBenchmark.bytesNeeded(small)).isEqualTo(1000L * 43 * 4096 + (256L << 20));
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        assertThat(LatencyBenchmark.brokerParent(huge)).as("4 TB do not fit in memory").isEqualTo(tmp);
+        Path shm = LatencyBenchmark.SHARED_MEMORY;
+        boolean roomy = Files.isDirectory(shm) && Files.isWritable(shm)
+                && Files.getFileStore(shm).getUsableSpace() >= LatencyBenchmark.bytesNeeded(small);
+        assertThat(LatencyBenchmark.brokerParent(small)).isEqualTo(roomy ? shm : tmp);
+        if (roomy) {
+            assertThat(LatencyBenchmark.storage(shm)).isEqualTo("memory");
+        }
     }
 }

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code nona bench latency}, briefly: the real broker (a child process), the controller on a MiniCluster, 100
@@ -40,6 +43,14 @@ final class BenchLatencyCommandIT {
         assertThat(cli.err().trim()).contains("twice").contains("at-least-once or exactly-once").doesNotContain("\n");
     }
 
+    @Test
+    void brokerDir_aFile_isAOneLineErrorNamingTheValue(@TempDir Path dir) throws Exception {
+        Path file = Files.createFile(dir.resolve("log"));
+        TestingCli cli = new TestingCli();
+        assertThat(cli.run("bench", "latency", "--broker-dir", file.toString())).isNotZero();
+        assertThat(cli.err().trim()).contains("--broker-dir").contains(file.toString()).doesNotContain("\n");
+    }
+
     private static JsonNode run(String... extra) throws Exception {
         TestingCli cli = new TestingCli();
         String[] args = new String[6 + extra.length];
@@ -66,5 +77,7 @@ final class BenchLatencyCommandIT {
         assertThat(from).as("measuredFromEpochMillis, a wall-clock time within the last 10 minutes")
                 .isBetween(System.currentTimeMillis() - 600_000L, System.currentTimeMillis());
         assertThat(out.path("maxMillisBySecond").size()).as("one maximum per measured second").isEqualTo(3);
+        assertThat(out.path("brokerStorage").asText()).isIn("memory", "disk");
+        assertThat(out.path("brokerDir").asText()).isNotBlank();
     }
 }

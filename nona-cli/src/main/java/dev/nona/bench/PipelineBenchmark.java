@@ -86,13 +86,32 @@ public final class PipelineBenchmark {
     /** As above, with decisions written in {@code format} ({@code decisions.format}). */
     public static Result run(long records, int parallelism, List<String> models, int servers, long requestsPerSecond,
             DecisionFormat format) throws Exception {
+        return run(records, parallelism, models, servers, requestsPerSecond, format, 0);
+    }
+
+    /**
+     * As above, after a warm-up: both jobs run once over {@code warmupRecords} requests, unmeasured, in this JVM
+     * first, so that the measured jobs run compiled code (a 300,000-request placement job lasts about 2 s, and the
+     * JIT compiler, busy for most of that in a fresh JVM, took about one of the machine's two cores: the same build
+     * varied up to 1.8x from one fresh JVM to the next).
+     */
+    public static Result run(long records, int parallelism, List<String> models, int servers, long requestsPerSecond,
+            DecisionFormat format, long warmupRecords) throws Exception {
         if (records < 1) {
             throw new IllegalArgumentException("records (" + records + ") must be >= 1");
         }
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism (" + parallelism + ") must be >= 1");
         }
+        if (warmupRecords < 0) {
+            throw new IllegalArgumentException("warm-up records (" + warmupRecords + ") must be >= 0");
+        }
         List<BroadcastUpdate> snapshot = snapshot(models, servers);
+        if (warmupRecords > 0) {
+            check("identity warm-up", identity(warmupRecords, parallelism, models), warmupRecords);
+            check("placement warm-up", placement(warmupRecords, parallelism, models, snapshot, servers,
+                    requestsPerSecond, format), warmupRecords);
+        }
         JobExecutionResult identity = identity(records, parallelism, models);
         JobExecutionResult placement = placement(records, parallelism, models, snapshot, servers, requestsPerSecond,
                 format);

@@ -11,7 +11,9 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code nona bench ...}: benchmarks of the controller's Flink pipeline. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmark the controller's Flink pipeline.",
@@ -41,22 +43,34 @@ final class BenchCommand implements Runnable {
                 description = "full or compact: how decisions are written (decisions.format) (default ${DEFAULT-VALUE})")
         String decisionsFormat;
 
+        @Option(names = "--warmup-records", description = "Requests per job in an unmeasured run of both jobs "
+                + "first, in the same JVM, so that the measured run is compiled code (default: --records; 0 for none)")
+        Long warmupRecords;
+
         @Mixin
         Workload workload;
+
+        @Spec
+        CommandSpec spec;
 
         @Override
         public Integer call() throws Exception {
             if (records < 1) {
                 throw new IllegalArgumentException("--records (" + records + ") must be >= 1");
             }
+            long warmup = warmupRecords == null ? records : warmupRecords;
+            if (warmup < 0) {
+                throw new IllegalArgumentException("--warmup-records (" + warmup + ") must be >= 0");
+            }
             if (requestRate < 1) {
                 throw new IllegalArgumentException("--request-rate (" + requestRate + ") must be >= 1");
             }
             DecisionFormat format = DecisionFormat.parse("--decisions-format", decisionsFormat);
             PipelineBenchmark.Result r = PipelineBenchmark.run(records, parallelism, workload.models, workload.servers,
-                    requestRate, format);
+                    requestRate, format, warmup);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("records", r.records());
+            out.put("warmupRecords", warmup);
             out.put("identityRecordsPerSecond", Math.round(r.identityRecordsPerSecond()));
             out.put("placementRecordsPerSecond", Math.round(r.placementRecordsPerSecond()));
             out.put("placementToIdentity", Math.round(1000 * r.placementRecordsPerSecond() / r.identityRecordsPerSecond()) / 1000.0);
@@ -77,7 +91,8 @@ final class BenchCommand implements Runnable {
             out.put("inputThreadCpuSeconds", Math.round(1000 * r.inputThreadCpuSeconds()) / 1000.0);
             out.put("reportsPerServerPerSecond", Math.round(1000 * r.telemetryReports() / (double) r.servers()
                     / r.placementSeconds()) / 1000.0);
-            System.out.println(new ObjectMapper().writeValueAsString(out));
+            spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(out));
+            spec.commandLine().getOut().flush();
             return 0;
         }
     }
@@ -94,6 +109,9 @@ final class BenchCommand implements Runnable {
 
         @Mixin
         Workload workload;
+
+        @Spec
+        CommandSpec spec;
 
         @Option(names = "--requests-per-second", defaultValue = "0",
                 description = "Rate limit of the request source, 0 for none (default ${DEFAULT-VALUE})")
@@ -123,7 +141,8 @@ final class BenchCommand implements Runnable {
             out.put("settings", settings);
             out.put("lastCheckpointBytesByTask", r.lastStateBytesByTask());
             out.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
-            System.out.println(new ObjectMapper().writeValueAsString(out));
+            spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(out));
+            spec.commandLine().getOut().flush();
             return 0;
         }
     }
@@ -139,6 +158,9 @@ final class BenchCommand implements Runnable {
         @Option(names = "--servers", defaultValue = "10000", description = "Servers (default ${DEFAULT-VALUE})")
         int servers;
 
+        @Spec
+        CommandSpec spec;
+
         @Override
         public Integer call() throws Exception {
             dev.nona.bench.TableSizeBenchmark.Result r = dev.nona.bench.TableSizeBenchmark.run(models, servers);
@@ -153,7 +175,8 @@ final class BenchCommand implements Runnable {
             out.put("tableRecordBytes", r.tableRecordBytes());
             out.put("tableJsonBytes", r.tableJsonBytes());
             out.put("topicLimitBytes", dev.nona.topics.Topics.TABLE_MAX_BYTES);
-            System.out.println(new ObjectMapper().writeValueAsString(out));
+            spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(out));
+            spec.commandLine().getOut().flush();
             return 0;
         }
     }

@@ -13,8 +13,14 @@ import java.util.function.IntToDoubleFunction;
  * a re-rank compares adjacent keys in the tree's own arrays instead of looking up two servers' keys per level (at
  * thousands of servers those look-ups were cache misses). The caller must therefore {@link #update} a present
  * member whenever its key changes (the ledger does, for every tree the server is in). A re-rank stops climbing at
- * the first node whose winner is neither changed nor the re-ranked server: above it nothing changed. Not
- * thread-safe.
+ * the first node whose winner is neither changed nor the re-ranked server: above it nothing changed.
+ *
+ * <p>{@link #update} only marks the member: its leaf is re-ranked at the next {@link #min} (or when it comes, goes or
+ * the tree grows). A tree that is read less often than its members change then pays one re-rank per member changed
+ * between two reads instead of one per change: the ledger's tree of every up server, read only when no warm server
+ * is under the target, is re-ranked for every request and every report at thousands of servers (14 levels, most of
+ * them cache misses). The least member is unique (least key, then lowest index), so {@link #min} is the same as with
+ * eager re-ranks. Not thread-safe.
  */
 final class MinTree {
     private final IntToDoubleFunction key;
@@ -30,6 +36,10 @@ final class MinTree {
     private boolean[] present = new boolean[1];
     /** Each server's slot, or -1 when it is not a member. */
     private int[] slotOf = new int[0];
+    /** Slots whose key changed since their leaf was last fixed ({@link #update}), in {@code pending[0..pendingCount)}. */
+    private boolean[] stale = new boolean[1];
+    private int[] pending = new int[1];
+    private int pendingCount;
 
     MinTree(IntToDoubleFunction key) {
         this.key = key;
@@ -89,16 +99,37 @@ final class MinTree {
         return contains(s) && present[slotOf[s]];
     }
 
-    /** Re-ranks member {@code s} after its key changed. */
+    /** Marks member {@code s} to be re-ranked after its key changed (at the next {@link #min}). */
     void update(int s) {
-        if (contains(s) && present[slotOf[s]]) {
-            fix(slotOf[s], s);
+        if (contains(s)) {
+            int slot = slotOf[s];
+            if (present[slot] && !stale[slot]) {
+                if (pendingCount == pending.length) {
+                    refresh(); // a slot fixed since it was marked (set, remove) may be listed again
+                }
+                stale[slot] = true;
+                pending[pendingCount++] = slot;
+            }
         }
     }
 
     /** The present member of least key (lowest index on ties), or -1 when none is present. */
     int min() {
+        if (pendingCount > 0) {
+            refresh();
+        }
         return node[1];
+    }
+
+    /** Re-ranks the members whose key changed since the last {@link #min}. */
+    private void refresh() {
+        for (int i = 0; i < pendingCount; i++) {
+            int slot = pending[i];
+            if (stale[slot]) { // else fixed since, or removed
+                fix(slot, server[slot]);
+            }
+        }
+        pendingCount = 0;
     }
 
     int size() {
@@ -107,6 +138,7 @@ final class MinTree {
 
     /** Re-ranks leaf {@code slot}, whose server {@code s} changed key or presence, up to where nothing changes. */
     private void fix(int slot, int s) {
+        stale[slot] = false;
         int i = cap + slot;
         int leaf = present[slot] ? server[slot] : -1;
         node[i] = leaf;
@@ -140,6 +172,7 @@ final class MinTree {
     }
 
     private void grow() {
+        pendingCount = 0; // every leaf is fixed below, from the current keys
         int[] servers = new int[live];
         boolean[] flags = new boolean[live];
         int k = 0;
@@ -156,6 +189,8 @@ final class MinTree {
         nodeKey = new double[2 * cap];
         server = new int[cap];
         present = new boolean[cap];
+        stale = new boolean[cap];
+        pending = new int[cap];
         Arrays.fill(node, -1);
         Arrays.fill(server, -1);
         used = live;

@@ -17,15 +17,17 @@ import java.util.function.IntToDoubleFunction;
  * member whenever its key changes (the ledger does, for every tree the server is in). A re-rank stops climbing at
  * the first node whose winner is neither changed nor the re-ranked server: above it nothing changed.
  *
- * <p>{@link #update} only marks the member: its leaf is re-ranked at the next {@link #min} (or when it comes, goes or
+ * <p>In a deferred tree {@link #update} only marks the member: its leaf is re-ranked at the next {@link #min} (or when it comes, goes or
  * the tree grows). A tree that is read less often than its members change then pays one re-rank per member changed
  * between two reads instead of one per change: the ledger's tree of every up server, read only when no warm server
  * is under the target, is re-ranked for every request and every report at thousands of servers (most levels cache
- * misses). The least member is unique (least key, then lowest index), so {@link #min} is the same as with
+ * misses). A tree read at every pick (a warm pool's) stays eager: its re-rank then runs while the server's data is
+ * in the caches, and the pick's read stays a load. The least member is unique (least key, then lowest index), so {@link #min} is the same as with
  * eager re-ranks. Not thread-safe.
  */
 final class MinTree {
     private final IntToDoubleFunction key;
+    private final boolean deferred;
     /** Children per node. */
     private static final int ARITY = 4;
     /**
@@ -49,7 +51,13 @@ final class MinTree {
     private int pendingCount;
 
     MinTree(IntToDoubleFunction key) {
+        this(key, false);
+    }
+
+    /** @param deferred whether {@link #update} only marks the member, to be re-ranked at the next {@link #min} */
+    MinTree(IntToDoubleFunction key, boolean deferred) {
         this.key = key;
+        this.deferred = deferred;
     }
 
     boolean contains(int s) {
@@ -106,10 +114,16 @@ final class MinTree {
         return contains(s) && present[slotOf[s]];
     }
 
-    /** Marks member {@code s} to be re-ranked after its key changed (at the next {@link #min}). */
+    /** Re-ranks member {@code s} after its key changed: now, or at the next {@link #min} when deferred. */
     void update(int s) {
         if (contains(s)) {
             int slot = slotOf[s];
+            if (!deferred) {
+                if (present[slot]) {
+                    fix(slot, s);
+                }
+                return;
+            }
             if (present[slot] && !stale[slot]) {
                 if (pendingCount == pending.length) {
                     refresh(); // a slot fixed since it was marked (set, remove) may be listed again

@@ -120,7 +120,7 @@ public final class ServerLedger {
     private int[] upPosition = new int[0];
     private int upCount;
     /** By owner ({@link #MINE}, {@link #OTHERS}): every up server, by predicted idle time. */
-    private final MinTree[] any = {tree(), tree()};
+    private final MinTree[] any = {deferredTree(), deferredTree()};
     /** By pool + 1 (0: every server), then owner: the pool's up servers not parked, by predicted idle time. */
     private final List<MinTree[]> under = new ArrayList<>();
     /** Whether pool 0 (every server) is kept: from the first pick of {@link #EVERY_SERVER} on (the simulator's). */
@@ -169,6 +169,11 @@ public final class ServerLedger {
 
     private MinTree tree() {
         return new MinTree(s -> asOf[s] + backlog[s]);
+    }
+
+    /** A tree re-ranked when read ({@link MinTree#update} defers): {@link #any} is read only when no warm server is under the target. */
+    private MinTree deferredTree() {
+        return new MinTree(s -> asOf[s] + backlog[s], true);
     }
 
     private static void requireRate(int s, double rate) {

@@ -6,9 +6,9 @@ import java.util.function.IntToDoubleFunction;
 /**
  * A tournament tree over a growing set of servers (ints), each present or absent, that gives the present server of
  * least key in $O(1)$ and re-ranks one server in $O(\log n)$ after its key changed or it came and went. Each node has
- * four children, side by side in the arrays: half the levels of a binary tree (7 at 10,000 servers, not 14), each
- * level one or two cache lines where a binary level cost about as much. Keys are read
- * through a function, so one server's key is shared by every tree it is in; ties go to the lower server index.
+ * four children, side by side in the arrays: half the levels of a binary tree (7 at 10,000 servers, not 14). Keys
+ * are read through a function, so one server's key is shared by every tree it is in; ties go to the lower server
+ * index.
  * Slots of removed servers are reused when the tree grows (it is compacted first when at most half is in use).
  *
  * <p>Each node keeps its winner's key beside it, read once from the function when that server's leaf is fixed, so
@@ -17,13 +17,13 @@ import java.util.function.IntToDoubleFunction;
  * member whenever its key changes (the ledger does, for every tree the server is in). A re-rank stops climbing at
  * the first node whose winner is neither changed nor the re-ranked server: above it nothing changed.
  *
- * <p>In a deferred tree {@link #update} only marks the member: its leaf is re-ranked at the next {@link #min} (or when it comes, goes or
- * the tree grows). A tree that is read less often than its members change then pays one re-rank per member changed
- * between two reads instead of one per change: the ledger's tree of every up server, read only when no warm server
- * is under the target, is re-ranked for every request and every report at thousands of servers (most levels cache
- * misses). A tree read at every pick (a warm pool's) stays eager: its re-rank then runs while the server's data is
- * in the caches, and the pick's read stays a load. The least member is unique (least key, then lowest index), so {@link #min} is the same as with
- * eager re-ranks. Not thread-safe.
+ * <p>In a deferred tree {@link #update} only marks the member: its leaf is re-ranked at the next {@link #min} (or
+ * when it comes, goes or the tree grows). A tree that is read less often than its members change then pays one
+ * re-rank per member changed between two reads instead of one per change: the ledger's tree of every up server,
+ * read only when no warm server is under the target, is re-ranked for every request and every report at thousands
+ * of servers (most levels cache misses). A tree read at every pick (a warm pool's) stays eager: deferring it
+ * only moved its re-ranks into the pick, and measured slower in the pipeline benchmark. The least member is unique
+ * (least key, then lowest index), so {@link #min} is the same as with eager re-ranks. Not thread-safe.
  */
 final class MinTree {
     private final IntToDoubleFunction key;
@@ -31,8 +31,9 @@ final class MinTree {
     /** Children per node. */
     private static final int ARITY = 4;
     /**
-     * Leaves: {@code cap} slots (a power of {@link #ARITY}) at nodes {@code cap .. 2 cap - 1}; node {@code i}'s children
-     * are {@code 4i .. 4i + 3}; node 1 is the root (nodes {@code 2 k .. 4 k - 1} for a power {@code k} of 4 are unused).
+     * Leaves: {@code cap} slots (a power of {@link #ARITY}) at nodes {@code cap .. 2 cap - 1}; node {@code i}'s
+     * children are {@code 4i .. 4i + 3}; node 1 is the root (nodes {@code 2k .. 4k - 1} for a power {@code k} of 4
+     * are unused).
      */
     private int cap = 1;
     private int[] node = {-1, -1};
@@ -45,7 +46,7 @@ final class MinTree {
     private boolean[] present = new boolean[1];
     /** Each server's slot, or -1 when it is not a member. */
     private int[] slotOf = new int[0];
-    /** Slots whose key changed since their leaf was last fixed ({@link #update}), in {@code pending[0..pendingCount)}. */
+    /** Slots whose key changed since their leaf was fixed ({@link #update}), in {@code pending[0..pendingCount)}. */
     private boolean[] stale = new boolean[1];
     private int[] pending = new int[1];
     private int pendingCount;

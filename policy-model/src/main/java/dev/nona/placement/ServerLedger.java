@@ -171,7 +171,10 @@ public final class ServerLedger {
         return new MinTree(s -> asOf[s] + backlog[s]);
     }
 
-    /** A tree re-ranked when read ({@link MinTree#update} defers): {@link #any} is read only when no warm server is under the target. */
+    /**
+     * A tree re-ranked when read ({@link MinTree#update} defers): {@link #any} is read only when no warm server is
+     * under the target.
+     */
     private MinTree deferredTree() {
         return new MinTree(s -> asOf[s] + backlog[s], true);
     }

@@ -23,7 +23,7 @@ final class MinTreeTest {
         assertThat(checkAgainstScan(11, 200, false)).isGreaterThan(30 * 3_000 / 400);
     }
 
-    /** Random changes, {@link MinTree#min} read after a change with probability {@code 1 / readEvery}; the reads done. */
+    /** Random changes, {@link MinTree#min} read after a change with probability {@code 1 / readEvery}; the reads. */
     private static int checkAgainstScan(long seed, int readEvery, boolean deferred) {
         SplittableRandom rng = new SplittableRandom(seed);
         int checked = 0;

@@ -218,7 +218,8 @@ class ServerLedgerTest {
         for (int pool : new int[] {-2, -1, 0, 3, 4, 7}) {
             assertThat(ledger.inPool(0, pool)).as("no pool, %d", pool).isFalse();
             assertThat(ledger.inPool(1, pool)).as("pool 4, %d", pool).isEqualTo(pool == 4);
-            assertThat(ledger.inPool(2, pool)).as("pools 0, 4, 7, %d", pool).isEqualTo(pool == 0 || pool == 4 || pool == 7);
+            assertThat(ledger.inPool(2, pool)).as("pools 0, 4, 7, %d", pool)
+                    .isEqualTo(pool == 0 || pool == 4 || pool == 7);
         }
         ledger.setPools(2, new int[] {3});
         ledger.setPools(1, new int[0]);

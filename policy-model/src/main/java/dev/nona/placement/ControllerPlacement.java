@@ -150,14 +150,14 @@ public final class ControllerPlacement implements ServerPolicy {
      * simulator's {@code nona-stale}, and jobs that are not the controller's to count).
      */
     public int[] choose(LiveServers servers, long eventTime, RandomGenerator rng) {
+        this.warm = servers.warm(model); // kept for explain(): one look-up per request
         if (sampler == null) {
-            Arrays.fill(out, servers.pick(model, eventTime, rng));
+            Arrays.fill(out, servers.pickOther(warm, NONE, 0, eventTime, rng));
             roots[0] = out[0];
             return out;
         }
         this.servers = servers;
         this.eventTime = eventTime;
-        this.warm = servers.warm(model);
         sampler.place(modelIndex, this, rng, out, roots, choices);
         return out;
     }
@@ -165,7 +165,7 @@ public final class ControllerPlacement implements ServerPolicy {
     /** Fills {@code why} from the latest {@link #choose}, before the request is recorded in the ledger. */
     private void explain(LiveServers servers, long eventTime, PlacementExplanation why) {
         why.reset(out.length, choices.length, servers.targetOngoingRequests());
-        int pool = servers.warm(model);
+        int pool = warm; // as choose() found it: no report comes in between
         int last = -1;
         int p = -1;
         for (int t = 0; t < out.length; t++) {

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.IntConsumer;
 import java.util.random.RandomGenerator;
 
@@ -65,7 +66,8 @@ public final class LiveServers {
     private final int subtask;
     private final int parallelism;
     private final Map<String, Integer> index = new HashMap<>();
-    private final List<String> ids = new ArrayList<>();
+    /** Each server's id, by index (an array, not a list: one cache line less per decision at thousands of servers). */
+    private String[] ids = new String[0];
     /** Per server: its latest report's event time (epoch ms), compute rate and warm models; null models: none yet. */
     private long[] reportedAt = new long[0];
     private double[] reportedOps = new double[0];
@@ -150,16 +152,17 @@ public final class LiveServers {
         if (known == null) {
             s = ledger.addServer(opsPerSecond);
             index.put(serverId, s);
-            ids.add(serverId);
             this.warmModels.add(null);
             if (s >= reportedUp.length) {
                 int c = Math.max(4, 2 * s);
+                ids = Arrays.copyOf(ids, c);
                 reportedUp = Arrays.copyOf(reportedUp, c);
                 silent = Arrays.copyOf(silent, c);
                 drained = Arrays.copyOf(drained, c);
                 reportedAt = Arrays.copyOf(reportedAt, c);
                 reportedOps = Arrays.copyOf(reportedOps, c);
             }
+            ids[s] = serverId;
             ledger.setUp(s, false);
             ledger.setOwned(s, Math.floorMod(serverId.hashCode(), parallelism) == subtask);
             drained[s] = drainedIds.contains(serverId);
@@ -319,7 +322,7 @@ public final class LiveServers {
 
     /** Servers known, live or not: their indices are {@code 0..known()-1}. */
     public int known() {
-        return ids.size();
+        return ledger.servers();
     }
 
     /** Mean compute rate $\nu$ of the live servers, or 0 when none is. */
@@ -339,7 +342,8 @@ public final class LiveServers {
 
     /** The id of server {@code index}. */
     public String id(int index) {
-        return ids.get(index);
+        Objects.checkIndex(index, ledger.servers());
+        return ids[index];
     }
 
     /** When server {@code index} was last heard (processing time, epoch ms). */

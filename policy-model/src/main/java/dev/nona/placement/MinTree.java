@@ -5,20 +5,36 @@ import java.util.function.IntToDoubleFunction;
 
 /**
  * A tournament tree over a growing set of servers (ints), each present or absent, that gives the present server of
- * least key in $O(1)$ and re-ranks one server in $O(\log n)$ after its key changed or it came and went. Keys are read
- * through a function, so one server's key is shared by every tree it is in; ties go to the lower server index.
+ * least key in $O(1)$ and re-ranks one server in $O(\log n)$ after its key changed or it came and went. Each node has
+ * four children, side by side in the arrays: half the levels of a binary tree (7 at 10,000 servers, not 14). Keys
+ * are read through a function, so one server's key is shared by every tree it is in; ties go to the lower server
+ * index.
  * Slots of removed servers are reused when the tree grows (it is compacted first when at most half is in use).
  *
  * <p>Each node keeps its winner's key beside it, read once from the function when that server's leaf is fixed, so
  * a re-rank compares adjacent keys in the tree's own arrays instead of looking up two servers' keys per level (at
  * thousands of servers those look-ups were cache misses). The caller must therefore {@link #update} a present
  * member whenever its key changes (the ledger does, for every tree the server is in). A re-rank stops climbing at
- * the first node whose winner is neither changed nor the re-ranked server: above it nothing changed. Not
- * thread-safe.
+ * the first node whose winner is neither changed nor the re-ranked server: above it nothing changed.
+ *
+ * <p>In a deferred tree {@link #update} only marks the member: its leaf is re-ranked at the next {@link #min} (or
+ * when it comes, goes or the tree grows). A tree that is read less often than its members change then pays one
+ * re-rank per member changed between two reads instead of one per change: the ledger's tree of every up server,
+ * read only when no warm server is under the target, is re-ranked for every request and every report at thousands
+ * of servers (most levels cache misses). A tree read at every pick (a warm pool's) stays eager: deferring it
+ * only moved its re-ranks into the pick, and measured slower in the pipeline benchmark. The least member is unique
+ * (least key, then lowest index), so {@link #min} is the same as with eager re-ranks. Not thread-safe.
  */
 final class MinTree {
     private final IntToDoubleFunction key;
-    /** Leaves: {@code cap} slots; node {@code i}'s children are {@code 2i, 2i + 1}; node 1 is the root. */
+    private final boolean deferred;
+    /** Children per node. */
+    private static final int ARITY = 4;
+    /**
+     * Leaves: {@code cap} slots (a power of {@link #ARITY}) at nodes {@code cap .. 2 cap - 1}; node {@code i}'s
+     * children are {@code 4i .. 4i + 3}; node 1 is the root (nodes {@code 2k .. 4k - 1} for a power {@code k} of 4
+     * are unused).
+     */
     private int cap = 1;
     private int[] node = {-1, -1};
     /** The key of {@code node[i]}'s server, as of the last fix of its leaf (undefined where {@code node[i] < 0}). */
@@ -30,9 +46,19 @@ final class MinTree {
     private boolean[] present = new boolean[1];
     /** Each server's slot, or -1 when it is not a member. */
     private int[] slotOf = new int[0];
+    /** Slots whose key changed since their leaf was fixed ({@link #update}), in {@code pending[0..pendingCount)}. */
+    private boolean[] stale = new boolean[1];
+    private int[] pending = new int[1];
+    private int pendingCount;
 
     MinTree(IntToDoubleFunction key) {
+        this(key, false);
+    }
+
+    /** @param deferred whether {@link #update} only marks the member, to be re-ranked at the next {@link #min} */
+    MinTree(IntToDoubleFunction key, boolean deferred) {
         this.key = key;
+        this.deferred = deferred;
     }
 
     boolean contains(int s) {
@@ -89,16 +115,43 @@ final class MinTree {
         return contains(s) && present[slotOf[s]];
     }
 
-    /** Re-ranks member {@code s} after its key changed. */
+    /** Re-ranks member {@code s} after its key changed: now, or at the next {@link #min} when deferred. */
     void update(int s) {
-        if (contains(s) && present[slotOf[s]]) {
-            fix(slotOf[s], s);
+        if (contains(s)) {
+            int slot = slotOf[s];
+            if (!deferred) {
+                if (present[slot]) {
+                    fix(slot, s);
+                }
+                return;
+            }
+            if (present[slot] && !stale[slot]) {
+                if (pendingCount == pending.length) {
+                    refresh(); // a slot fixed since it was marked (set, remove) may be listed again
+                }
+                stale[slot] = true;
+                pending[pendingCount++] = slot;
+            }
         }
     }
 
     /** The present member of least key (lowest index on ties), or -1 when none is present. */
     int min() {
+        if (pendingCount > 0) {
+            refresh();
+        }
         return node[1];
+    }
+
+    /** Re-ranks the members whose key changed since the last {@link #min}. */
+    private void refresh() {
+        for (int i = 0; i < pendingCount; i++) {
+            int slot = pending[i];
+            if (stale[slot]) { // else fixed since, or removed
+                fix(slot, server[slot]);
+            }
+        }
+        pendingCount = 0;
     }
 
     int size() {
@@ -107,14 +160,15 @@ final class MinTree {
 
     /** Re-ranks leaf {@code slot}, whose server {@code s} changed key or presence, up to where nothing changes. */
     private void fix(int slot, int s) {
+        stale[slot] = false;
         int i = cap + slot;
         int leaf = present[slot] ? server[slot] : -1;
         node[i] = leaf;
         if (leaf >= 0) {
             nodeKey[i] = key.applyAsDouble(leaf);
         }
-        for (i >>= 1; i >= 1; i >>= 1) {
-            int winner = winner(2 * i);
+        for (i >>= 2; i >= 1; i >>= 2) {
+            int winner = winner(4 * i);
             int w = node[winner];
             if (w == node[i] && w != s) {
                 return; // the same server wins here with the same key: nothing above changes
@@ -124,22 +178,31 @@ final class MinTree {
         }
     }
 
-    /** Of sibling nodes {@code left} and {@code left + 1}, the one whose server wins (the left one when both are empty). */
-    private int winner(int left) {
-        int a = node[left];
-        int b = node[left + 1];
-        if (b < 0) {
-            return left;
+    /**
+     * Of sibling nodes {@code first .. first + 3}, the one whose server wins (least key, then lowest index; the first
+     * when all are empty).
+     */
+    private int winner(int first) {
+        int best = first;
+        int b = node[first];
+        double kb = nodeKey[first];
+        for (int c = first + 1; c < first + ARITY; c++) {
+            int x = node[c];
+            if (x < 0) {
+                continue;
+            }
+            double kx = nodeKey[c];
+            if (b < 0 || kx < kb || (kx == kb && x < b)) {
+                best = c;
+                b = x;
+                kb = kx;
+            }
         }
-        if (a < 0) {
-            return left + 1;
-        }
-        double ka = nodeKey[left];
-        double kb = nodeKey[left + 1];
-        return ka < kb || (ka == kb && a < b) ? left : left + 1;
+        return best;
     }
 
     private void grow() {
+        pendingCount = 0; // every leaf is fixed below, from the current keys
         int[] servers = new int[live];
         boolean[] flags = new boolean[live];
         int k = 0;
@@ -150,12 +213,14 @@ final class MinTree {
             }
         }
         if (live * 2 > cap) {
-            cap *= 2;
+            cap *= ARITY;
         }
         node = new int[2 * cap];
         nodeKey = new double[2 * cap];
         server = new int[cap];
         present = new boolean[cap];
+        stale = new boolean[cap];
+        pending = new int[cap];
         Arrays.fill(node, -1);
         Arrays.fill(server, -1);
         used = live;
@@ -168,10 +233,12 @@ final class MinTree {
                 nodeKey[cap + slot] = key.applyAsDouble(servers[slot]);
             }
         }
-        for (int i = cap - 1; i >= 1; i--) {
-            int winner = winner(2 * i);
-            node[i] = node[winner];
-            nodeKey[i] = nodeKey[winner];
+        for (int level = cap / ARITY; level >= 1; level /= ARITY) { // the nodes of a level: level .. 2 level - 1
+            for (int i = level; i < 2 * level; i++) {
+                int winner = winner(ARITY * i);
+                node[i] = node[winner];
+                nodeKey[i] = nodeKey[winner];
+            }
         }
     }
 }

@@ -107,12 +107,20 @@ public final class ServerLedger {
     private double[] underFrom = new double[0];
     /** The warm pools of each server (ids given by the caller), null: none. */
     private int[][] pools = new int[0][];
+    /**
+     * Each server's pool when it is in exactly one, else {@link #NO_POOL} (none) or {@link #POOLS} (several): answers
+     * {@link #inPool} from one int per server, where {@code pools} costs two dependent loads (cache misses at
+     * thousands of servers).
+     */
+    private int[] onlyPool = new int[0];
+    private static final int NO_POOL = -1;
+    private static final int POOLS = -2;
     /** The up servers, for a uniform pick when every one is taken; {@link #upPosition} indexes it. */
     private int[] upList = new int[0];
     private int[] upPosition = new int[0];
     private int upCount;
     /** By owner ({@link #MINE}, {@link #OTHERS}): every up server, by predicted idle time. */
-    private final MinTree[] any = {tree(), tree()};
+    private final MinTree[] any = {deferredTree(), deferredTree()};
     /** By pool + 1 (0: every server), then owner: the pool's up servers not parked, by predicted idle time. */
     private final List<MinTree[]> under = new ArrayList<>();
     /** Whether pool 0 (every server) is kept: from the first pick of {@link #EVERY_SERVER} on (the simulator's). */
@@ -163,6 +171,14 @@ public final class ServerLedger {
         return new MinTree(s -> asOf[s] + backlog[s]);
     }
 
+    /**
+     * A tree re-ranked when read ({@link MinTree#update} defers): {@link #any} is read only when no warm server is
+     * under the target.
+     */
+    private MinTree deferredTree() {
+        return new MinTree(s -> asOf[s] + backlog[s], true);
+    }
+
     private static void requireRate(int s, double rate) {
         if (!(rate >= 0) || Double.isInfinite(rate)) {
             throw new IllegalArgumentException("compute rate of server " + s + " (" + rate + " ops/s) must be finite and >= 0");
@@ -208,12 +224,14 @@ public final class ServerLedger {
             parked = Arrays.copyOf(parked, c);
             underFrom = Arrays.copyOf(underFrom, c);
             pools = Arrays.copyOf(pools, c);
+            onlyPool = Arrays.copyOf(onlyPool, c);
             upList = Arrays.copyOf(upList, c);
             upPosition = Arrays.copyOf(upPosition, c);
         }
         n++;
         this.opsPerSecond[s] = opsPerSecond;
         own[s] = new Requests();
+        onlyPool[s] = NO_POOL;
         owned[s] = true;
         upPosition[s] = -1;
         any[MINE].add(s, false);
@@ -255,6 +273,10 @@ public final class ServerLedger {
 
     /** Whether server {@code s} is in warm pool {@code pool} ({@link #setPools}; false for a negative pool). $O(w)$. */
     public boolean inPool(int s, int pool) {
+        int only = onlyPool[s];
+        if (only != POOLS) {
+            return pool >= 0 && only == pool;
+        }
         int[] p = pools[s];
         if (p != null && pool >= 0) {
             for (int x : p) {
@@ -288,6 +310,7 @@ public final class ServerLedger {
             }
         }
         pools[s] = warmPools.length == 0 ? null : warmPools.clone();
+        onlyPool[s] = warmPools.length == 0 ? NO_POOL : warmPools.length == 1 ? warmPools[0] : POOLS;
         for (int p : warmPools) {
             if (p < 0) {
                 throw new IllegalArgumentException("warm pool (" + p + ") of server " + s + " must be >= 0");

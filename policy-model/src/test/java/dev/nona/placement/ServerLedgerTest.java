@@ -209,4 +209,22 @@ class ServerLedgerTest {
         assertThatThrownBy(() -> ledger.report(0, 0, -1, 0)).hasMessageContaining("reported work (-1.0 s)");
         assertThatThrownBy(() -> ledger.assign(0, Double.NaN, 0)).hasMessageContaining("request work (NaN s)");
     }
+
+    @Test
+    void inPool_noneOneOrSeveralPools_andAfterAChange() {
+        ServerLedger ledger = new ServerLedger(3, 2);
+        ledger.setPools(1, new int[] {4});
+        ledger.setPools(2, new int[] {0, 4, 7});
+        for (int pool : new int[] {-2, -1, 0, 3, 4, 7}) {
+            assertThat(ledger.inPool(0, pool)).as("no pool, %d", pool).isFalse();
+            assertThat(ledger.inPool(1, pool)).as("pool 4, %d", pool).isEqualTo(pool == 4);
+            assertThat(ledger.inPool(2, pool)).as("pools 0, 4, 7, %d", pool)
+                    .isEqualTo(pool == 0 || pool == 4 || pool == 7);
+        }
+        ledger.setPools(2, new int[] {3});
+        ledger.setPools(1, new int[0]);
+        assertThat(ledger.inPool(2, 3)).isTrue();
+        assertThat(ledger.inPool(2, 4)).isFalse();
+        assertThat(ledger.inPool(1, 4)).isFalse();
+    }
 }

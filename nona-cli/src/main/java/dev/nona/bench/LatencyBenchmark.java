@@ -29,7 +29,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * send time to the receipt of its first decision, both on this JVM's {@link System#nanoTime()}.
  *
  * <p>Phases: the catalog and one report per server (then one per server every second, as live servers send);
- * warm-up requests until every model has a decision (the controller is up and knows the catalog and the servers);
+ * warm-up requests until every model has a decision from a solved table (the controller is up, knows the catalog
+ * and the servers, and has closed its first {@code rates.window}: with the default 30 s, about half a minute);
  * {@code warmupSeconds} at the target rate (JIT, connections; not measured); {@code seconds} measured; then until
  * every measured request is decided (or a drain timeout) and one more second, which would show a late duplicate.
  */
@@ -135,7 +136,7 @@ public final class LatencyBenchmark {
             try (LatencyReader reader = new LatencyReader(bootstrap, recorder, requestsRead).start();
                     LatencyPublisher publisher = new LatencyPublisher(bootstrap, s.models(), s.servers())) {
                 publisher.publishCatalogAndServers();
-                awaitFirstDecisions(publisher, reader, job, s.models());
+                awaitFirstTable(publisher, reader, job, s.models());
                 publisher.publishAtRate(s.rate(), s.warmupSeconds() * (long) Math.round(s.rate()), "w-", null);
                 double lag = publisher.publishAtRate(s.rate(), s.requests(), LatencyReader.MEASURED, requestsAcked,
                         recorder, requestsRead);
@@ -228,17 +229,17 @@ public final class LatencyBenchmark {
     }
 
     /** One warm-up request per model every 500 ms until each model has a decision. */
-    private static void awaitFirstDecisions(LatencyPublisher publisher, LatencyReader reader, JobClient job,
+    private static void awaitFirstTable(LatencyPublisher publisher, LatencyReader reader, JobClient job,
             List<String> models) throws Exception {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        while (!reader.firstDecisionModels().containsAll(models)) {
+        while (!reader.tableDecisionModels().containsAll(models)) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the controller decided no request for "
-                        + models.stream().filter(m -> !reader.firstDecisionModels().contains(m)).toList()
+                throw new IllegalStateException("the controller placed no request from a solved table for "
+                        + models.stream().filter(m -> !reader.tableDecisionModels().contains(m)).toList()
                         + " within " + READY_TIMEOUT.toSeconds() + " s");
             }
             publisher.publishReadyChecks();
-            LocalJobs.await(() -> reader.firstDecisionModels().containsAll(models), Duration.ofMillis(500), 20,
+            LocalJobs.await(() -> reader.tableDecisionModels().containsAll(models), Duration.ofMillis(500), 20,
                     reader::check, job);
         }
     }

@@ -40,7 +40,7 @@ final class LatencyReader implements AutoCloseable {
     private final LatencyRecorder recorder;
     private final LatencyRecorder requestsRead;
     private final JsonSerde<PlacementDecision> decisions = JsonSerde.forTopic(Topics.PLACEMENT_DECISIONS);
-    private final Set<String> firstDecisionModels = ConcurrentHashMap.newKeySet();
+    private final Set<String> tableDecisionModels = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final Thread thread;
     private volatile boolean running = true;
@@ -66,9 +66,9 @@ final class LatencyReader implements AutoCloseable {
         return this;
     }
 
-    /** The models for which a ready check was decided. */
-    Set<String> firstDecisionModels() {
-        return firstDecisionModels;
+    /** The models for which a ready check was decided from a solved table (not the fallback before the first). */
+    Set<String> tableDecisionModels() {
+        return tableDecisionModels;
     }
 
     /** Throws what stopped the reader, if anything did. */
@@ -117,7 +117,9 @@ final class LatencyReader implements AutoCloseable {
             if (!d.ok()) {
                 throw new IllegalStateException("unreadable decision for " + id + ": " + d.reason());
             }
-            firstDecisionModels.add(d.value().model());
+            if (d.value().tableVersion() > 0 && !d.value().fallback()) {
+                tableDecisionModels.add(d.value().model());
+            }
         }
     }
 

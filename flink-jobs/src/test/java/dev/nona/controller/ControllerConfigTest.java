@@ -17,7 +17,7 @@ final class ControllerConfigTest {
     @Test
     void defaults_matchTheDocumentedValues() {
         ControllerConfig c = ControllerConfig.withBootstrap("localhost:9092");
-        assertThat(c.rateWindow()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.rateWindow()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.drift().threshold()).isEqualTo(0.25);
         assertThat(c.drift().windows()).isEqualTo(2);
         assertThat(c.drift().significance()).isEqualTo(0.001);

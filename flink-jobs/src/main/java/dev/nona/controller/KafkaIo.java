@@ -110,9 +110,18 @@ public final class KafkaIo {
     }
 
     /**
+     * How far before the job's build the decision read-back starts on a fresh start: room for a TaskManager's clock
+     * behind the client's (decisions carry the producer's wall-clock time). Decisions of an earlier run of the same
+     * controller written in this minute are read back too; their outcomes, if any, are joined.
+     */
+    static final long READ_BACK_CLOCK_MARGIN_MILLIS = 60_000;
+
+    /**
      * The controller's own decisions, read back for the outcome join: committed ones only (so that with
-     * {@code exactly-once} an aborted decision, which no executor saw, is not waited for), from the latest offset
-     * on a fresh start (earlier decisions' outcomes are not waited for).
+     * {@code exactly-once} an aborted decision, which no executor saw, is not waited for); on a fresh start from
+     * the group's committed offsets, else from the decisions written since the job was built (less
+     * {@link #READ_BACK_CLOCK_MARGIN_MILLIS}): earlier decisions' outcomes are not waited for
+     * ({@link CommittedOffsetsOrSince}).
      */
     private static KafkaSource<PlacementDecision> decisionReadBack(ControllerConfig config) {
         Properties props = clientProperties(config);
@@ -121,7 +130,8 @@ public final class KafkaIo {
                 .setBootstrapServers(config.bootstrapServers())
                 .setTopics(config.topics().decisions())
                 .setGroupId(config.controllerId() + "-decisions-read-back")
-                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.LATEST))
+                .setStartingOffsets(
+                        new CommittedOffsetsOrSince(System.currentTimeMillis() - READ_BACK_CLOCK_MARGIN_MILLIS))
                 .setDeserializer(new DecisionReadBack())
                 .setProperties(props)
                 .build();

@@ -102,7 +102,12 @@ final class MetricsScrapeITCase {
                     missing.add(m.prometheusName());
                 }
             }
-            assertThat(missing).as("ControllerMetric names not in the scrape; the scrape has %s",
+            assertThat(missing).as("ControllerMetric names not in the scrape (outcomes matched %s, unmatched %s, ignored"
+                    + " %s, missing %s); the scrape has %s",
+                    scrape.sum(ControllerMetric.MATCHED_OUTCOMES.prometheusName()),
+                    scrape.sum(ControllerMetric.UNMATCHED_OUTCOMES.prometheusName()),
+                    scrape.sum(ControllerMetric.IGNORED_OUTCOMES.prometheusName()),
+                    scrape.sum(ControllerMetric.MISSING_OUTCOMES.prometheusName()),
                     scrape.names().stream().filter(n -> n.startsWith(ControllerMetric.OPERATOR_PREFIX)).toList()).isEmpty();
 
             assertThat(scrape.sum(ControllerMetric.DECISIONS.prometheusName())).isEqualTo(decided.size());

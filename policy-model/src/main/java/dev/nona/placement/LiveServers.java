@@ -90,6 +90,8 @@ public final class LiveServers {
     /** Event-time ticks per second of the ledger's clock: 1,000 (epoch ms, the controller's) unless given. */
     private final long ticksPerSecond;
     private final long maxAheadTicks;
+    /** Keeps {@link #touchNext}'s reads (never read otherwise). */
+    private double touched;
 
     /**
      * No server yet; add them with {@link #report}.
@@ -414,6 +416,21 @@ public final class LiveServers {
      */
     public void record(int[] servers, double[] ops, int tasks, long eventTime) {
         ledger.assignRequest(servers, ops, tasks, requestSeconds(eventTime));
+    }
+
+    /**
+     * Reads, without changing anything, what the next pick of warm pool {@code warm} and its decision read first of
+     * the server it would start from: its ledger state ({@link ServerLedger#touchNext}) and its id. $O(1)$; see
+     * {@link ServerLedger#touchNext} for why.
+     */
+    public void touchNext(int warm) {
+        double sum = ledger.touchNext(warm);
+        int s = ledger.next(warm);
+        if (s >= 0) {
+            String id = ids[s];
+            sum += id.length() + id.hashCode();
+        }
+        touched += sum;
     }
 
     /** The parts a request already uses, as the ledger asks. */

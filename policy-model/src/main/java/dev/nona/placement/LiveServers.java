@@ -422,8 +422,8 @@ public final class LiveServers {
 
     /**
      * Reads, without changing anything, what the next pick of warm pool {@code warm} and its decision read first of
-     * the server it would start from: its ledger state ({@link ServerLedger#touchNext}) and its id. $O(1)$; see
-     * {@link ServerLedger#touchNext} for why.
+     * the server it would start from: its ledger state ({@link ServerLedger#touchNext}) and its id; nothing below
+     * {@value #TOUCH_FROM} servers. $O(1)$; see {@link ServerLedger#touchNext} for why.
      */
     public void touchNext(int warm) {
         if (ledger.servers() < TOUCH_FROM) {

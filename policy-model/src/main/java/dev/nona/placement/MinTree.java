@@ -135,6 +135,20 @@ final class MinTree {
         }
     }
 
+    /**
+     * Reads what an update of member {@code s} reads first (its slot's flags, its leaf and the two levels above) and
+     * returns a sum of them; changes nothing ({@link ServerLedger#touchNext}).
+     */
+    double touch(int s) {
+        if (!contains(s)) {
+            return 0;
+        }
+        int slot = slotOf[s];
+        int i = cap + slot;
+        return nodeKey[i] + node[i] + nodeKey[i >> 2] + node[i >> 2] + nodeKey[i >> 4] + node[i >> 4]
+                + (present[slot] ? 1 : 0) + (stale[slot] ? 1 : 0);
+    }
+
     /** The present member of least key (lowest index on ties), or -1 when none is present. */
     int min() {
         if (pendingCount > 0) {

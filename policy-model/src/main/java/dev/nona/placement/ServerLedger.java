@@ -571,6 +571,42 @@ public final class ServerLedger {
     }
 
     /**
+     * The server a pick of pool {@code warmPool} would start from (the least of this placer's servers of the pool,
+     * {@link #EVERY_SERVER} once picked from), or -1 when none.
+     */
+    public int next(int warmPool) {
+        MinTree tree = nextTree(warmPool);
+        return tree == null ? -1 : tree.min();
+    }
+
+    /** The tree a pick of pool {@code warmPool} reads first, or null when there is none. */
+    private MinTree nextTree(int warmPool) {
+        if (warmPool == EVERY_SERVER) {
+            return everyPool ? under.get(0)[MINE] : null;
+        }
+        return warmPool < 0 || warmPool + 1 >= under.size() ? null : under.get(warmPool + 1)[MINE];
+    }
+
+    /**
+     * Reads the state a pick of pool {@code warmPool} reads first, for the server it would start from (the least of
+     * this placer's warm servers), and returns it summed; it changes nothing. At thousands of servers the next pick's
+     * server is one not used for thousands of requests, so its state is out of the caches and each read on the pick's
+     * path waits for the one before; read here, right after a request is recorded, the reads are independent and
+     * overlap with the work that follows (writing the decision). Callers keep the sum so that the reads stay.
+     */
+    public double touchNext(int warmPool) {
+        MinTree tree = nextTree(warmPool);
+        int s = tree == null ? -1 : tree.min();
+        if (s < 0) {
+            return 0;
+        }
+        Requests q = own[s];
+        int[] p = pools[s];
+        return tree.touch(s) + any[MINE].touch(s) + asOf[s] + backlog[s] + reportedUntil[s] + opsPerSecond[s]
+                + reported[s] + onlyPool[s] + (p == null ? 0 : p[0]) + q.size + q.sent[q.head] + q.work[q.head];
+    }
+
+    /**
      * Any up server uniformly (every one is taken), or one not {@link Taken#excluded} uniformly ($O(N)$, only when
      * a rule excludes servers and every allowed one is taken), or -1 when every up server is excluded.
      */

@@ -227,4 +227,50 @@ class ServerLedgerTest {
         assertThat(ledger.inPool(2, 4)).isFalse();
         assertThat(ledger.inPool(1, 4)).isFalse();
     }
+
+    /**
+     * {@link ServerLedger#touchNext} only reads: two ledgers given the same reports and requests, one touched after
+     * every request, pick the same servers with the same backlogs and counts; {@link ServerLedger#next} names the
+     * least of the pool's servers, which the pick takes when it is under the target and not taken.
+     */
+    @Test
+    void touchNext_changesNoPick() {
+        ServerLedger plain = new ServerLedger(40, 2);
+        ServerLedger touched = new ServerLedger(40, 2);
+        for (int s = 0; s < 40; s++) {
+            int[] pools = s % 5 == 0 ? new int[] {0, 1} : s % 3 == 0 ? new int[0] : new int[] {s % 2};
+            plain.setPools(s, pools);
+            touched.setPools(s, pools);
+        }
+        assertThat(touched.touchNext(7)).as("a pool nobody is in").isZero();
+        SplittableRandom ops = new SplittableRandom(5);
+        SplittableRandom rngA = new SplittableRandom(9);
+        SplittableRandom rngB = new SplittableRandom(9);
+        double now = 0;
+        int tookNext = 0;
+        for (int i = 0; i < 5_000; i++) {
+            now += ops.nextDouble() * 0.01;
+            if (ops.nextInt(10) == 0) {
+                int s = ops.nextInt(40);
+                int ongoing = ops.nextInt(4);
+                double work = ops.nextDouble();
+                plain.report(s, ongoing, work, now);
+                touched.report(s, ongoing, work, now);
+                continue;
+            }
+            int pool = ops.nextInt(3) - 1; // -1: every server (the simulator's), 0, 1
+            int next = touched.next(pool);
+            int a = plain.pick(pool, ServerLedger.Taken.NONE, now, rngA);
+            int b = touched.pick(pool, ServerLedger.Taken.NONE, now, rngB);
+            assertThat(b).as("request %d", i).isEqualTo(a);
+            if (b == next) {
+                tookNext++;
+            }
+            double work = ops.nextDouble() * 0.1;
+            assertThat(touched.assign(b, work, now)).isEqualTo(plain.assign(a, work, now));
+            touched.touchNext(pool);
+            assertThat(touched.ongoing(b, now)).isEqualTo(plain.ongoing(a, now));
+        }
+        assertThat(tookNext).as("picks that took the server next() named").isGreaterThan(1_000);
+    }
 }

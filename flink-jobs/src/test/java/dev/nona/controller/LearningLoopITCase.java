@@ -29,8 +29,6 @@ import java.util.function.ToDoubleFunction;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -80,9 +78,7 @@ final class LearningLoopITCase {
         Loop(ControllerConfig config, TableSolver solver) throws Exception {
             this.config = config;
             TestingBroker.createTopics(KAFKA, config.topics());
-            try (Admin admin = Admin.create(KAFKA.clientProperties())) {
-                admin.createTopics(List.of(new NewTopic(config.topics().outcomes(), 2, (short) 1))).all().get();
-            }
+            TestingBroker.createOutcomesTopic(KAFKA, config.topics(), 2);
             var env = ControllerEnvironment.create(config);
             new ControllerJob(config, KafkaIo.sources(config), KafkaIo.sinks(config), solver, new NonaPlacerFactory())
                     .addTo(env);

@@ -23,8 +23,6 @@ import java.util.Set;
 import java.util.function.Predicate;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
@@ -53,9 +51,7 @@ final class MetricsScrapeITCase {
     void scrape_showsEveryControllerMetric_withValuesOfTheRun() throws Exception {
         ControllerConfig config = TestingBroker.config(KAFKA, "metrics");
         TestingBroker.createTopics(KAFKA, config.topics());
-        try (Admin admin = Admin.create(KAFKA.clientProperties())) {
-            admin.createTopics(List.of(new NewTopic(config.topics().outcomes(), 1, (short) 1))).all().get();
-        }
+        TestingBroker.createOutcomesTopic(KAFKA, config.topics(), 1);
         // The broker lists a new topic a moment after creating it; the job's build asks once (KafkaIo.topicExists)
         // and runs without the outcome path when it is not listed yet.
         long listed = System.nanoTime() + Duration.ofSeconds(30).toNanos();

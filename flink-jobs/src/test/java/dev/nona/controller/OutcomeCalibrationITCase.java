@@ -23,8 +23,6 @@ import java.util.Map;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -59,9 +57,7 @@ final class OutcomeCalibrationITCase {
     void outcomesTwiceThePrediction_calibrationEventsReportRatio2_everyOutcome_andServerSpeeds() throws Exception {
         ControllerConfig config = TestingBroker.config(KAFKA, "outcomes");
         TestingBroker.createTopics(KAFKA, config.topics());
-        try (Admin admin = Admin.create(KAFKA.clientProperties())) {
-            admin.createTopics(List.of(new NewTopic(config.topics().outcomes(), 2, (short) 1))).all().get();
-        }
+        TestingBroker.createOutcomesTopic(KAFKA, config.topics(), 2);
         var env = ControllerEnvironment.create(config);
         ControllerJob.build(env, config);
         JobClient job = env.executeAsync("outcome-calibration-it");
@@ -152,9 +148,7 @@ final class OutcomeCalibrationITCase {
     void backlogPlacedAtStart_everyOutcomeIsJoined() throws Exception {
         ControllerConfig config = TestingBroker.config(KAFKA, "outcomes-backlog");
         TestingBroker.createTopics(KAFKA, config.topics());
-        try (Admin admin = Admin.create(KAFKA.clientProperties())) {
-            admin.createTopics(List.of(new NewTopic(config.topics().outcomes(), 2, (short) 1))).all().get();
-        }
+        TestingBroker.createOutcomesTopic(KAFKA, config.topics(), 2);
         Map<String, Double> taskOps = new HashMap<>();
         for (CatalogTask t : TestingCluster.figure1().tasks()) {
             taskOps.put(t.id(), t.ops());

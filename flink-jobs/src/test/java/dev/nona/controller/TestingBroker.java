@@ -49,6 +49,13 @@ final class TestingBroker {
         return ControllerConfig.fromMap(m);
     }
 
+    /** Creates the outcomes topic with {@code partitions} partitions (the executors' side of the loop). */
+    static void createOutcomesTopic(InProcessKafka kafka, ControllerConfig.Topics t, int partitions) throws Exception {
+        try (Admin admin = Admin.create(kafka.clientProperties())) {
+            admin.createTopics(List.of(new NewTopic(t.outcomes(), partitions, (short) 1))).all().get();
+        }
+    }
+
     /** Creates the controller's topics, except the outcomes topic (the commands topic compacted, as in production). */
     static void createTopics(InProcessKafka kafka, ControllerConfig.Topics t) throws Exception {
         try (Admin admin = Admin.create(kafka.clientProperties())) {

@@ -29,10 +29,6 @@ final class CommittedOffsetsOrSince implements OffsetsInitializer {
         this.sinceMillis = sinceMillis;
     }
 
-    long sinceMillis() {
-        return sinceMillis;
-    }
-
     @Override
     public Map<TopicPartition, Long> getPartitionOffsets(Collection<TopicPartition> partitions,
             PartitionOffsetsRetriever retriever) {

@@ -145,9 +145,10 @@ public record ControllerConfig(
          * The default level, 0.001 per window ($10^{-6}$ for a drift of 2 windows). Measured on simulated Poisson
          * counts (DriftStatisticsTest): over 1,000 stationary 10-minute streams of 20 models at 1-100 requests/s in
          * 10 s windows (1.18 million model-windows) 2 re-solves, none over seeds 1-200; 0.002 ($4 \cdot 10^{-6}$)
-         * re-solves 10 times. In 30 s windows (the default) 1 re-solve over 1,000 streams, none over 1-200. A simulation of the rule this replaced (each window significant at 0.002, its estimate past the
-         * threshold) gave about 0.4 per 200 streams too, and caught an exact 25% change within 2 windows in only
-         * 25-30% of cases at any rate.
+         * re-solves 10 times. In 30 s windows (the default) 1 re-solve over 1,000 streams, none over 1-200. A
+         * simulation of the rule this replaced (each window significant at 0.002, its estimate past the threshold)
+         * gave about 0.4 per 200 streams too, and caught an exact 25% change within 2 windows in only 25-30% of cases
+         * at any rate.
          */
         public static final double DEFAULT_SIGNIFICANCE = 0.001;
 

@@ -429,13 +429,11 @@ public final class LiveServers {
         if (ledger.servers() < TOUCH_FROM) {
             return; // a few hundred servers' state stays in the caches: reading it again only costs
         }
-        double sum = ledger.touchNext(warm);
         int s = ledger.next(warm);
         if (s >= 0) {
             String id = ids[s];
-            sum += id.length() + id.hashCode();
+            touched += ledger.touch(warm, s) + id.length() + id.hashCode();
         }
-        touched += sum;
     }
 
     /** The parts a request already uses, as the ledger asks. */

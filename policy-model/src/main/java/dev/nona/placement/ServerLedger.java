@@ -595,9 +595,13 @@ public final class ServerLedger {
      * overlap with the work that follows (writing the decision). Callers keep the sum so that the reads stay.
      */
     public double touchNext(int warmPool) {
+        return touch(warmPool, next(warmPool));
+    }
+
+    /** {@link #touchNext} for server {@code s}, which the caller got from {@link #next} (0 when it is -1). */
+    public double touch(int warmPool, int s) {
         MinTree tree = nextTree(warmPool);
-        int s = tree == null ? -1 : tree.min();
-        if (s < 0) {
+        if (s < 0 || tree == null) {
             return 0;
         }
         Requests q = own[s];

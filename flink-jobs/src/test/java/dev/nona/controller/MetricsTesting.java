@@ -40,7 +40,7 @@ final class MetricsTesting {
     /** A MiniCluster (1 TaskManager, 2 slots) whose metrics Flink's Prometheus reporter serves on {@code port}. */
     static MiniClusterExtension miniClusterWithReporter(int port) {
         Configuration conf = new Configuration();
-        // Flink 2.x reporter keys (docs/controller.md, "Metrics"): the factory, and the port the exporter listens on
+        // Flink 2.x reporter keys (docs/operations.md, "Metrics"): the factory, and the port the exporter listens on
         conf.setString("metrics.reporter.prom.factory.class", "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
         conf.setString("metrics.reporter.prom.port", String.valueOf(port));
         return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()

@@ -80,7 +80,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     private transient SolveScheduler scheduler;
     private transient OperatorControl operator;
     private transient SolverThread solverThread;
-    private transient ContextIo io;
+    private transient ContextLoopIo io;
 
     public ControlLoopFunction(ControlLoopSettings settings, TableSolver solver) {
         this.settings = Objects.requireNonNull(settings, "control loop settings");
@@ -122,7 +122,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
                 solverThread, cluster, catalog, tables, operator,
                 new SolveScheduler.Counters(metrics.counter(ControllerMetric.SOLVES.metricName())::inc,
                         metrics.counter(ControllerMetric.FAILED_SOLVES.metricName())::inc));
-        io = new ContextIo();
+        io = new ContextLoopIo();
         metrics.gauge(ControllerMetric.SOLVE_MILLIS.metricName(), scheduler::lastSolveMillis);
         metrics.gauge(ControllerMetric.TABLE_VERSION.metricName(), tables::version);
         metrics.gauge(ControllerMetric.LINK_LOAD.metricName(), tables::linkLoad);
@@ -206,51 +206,5 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
             scheduler.enqueue(trigger, windowEnd, io);
         }
         scheduler.startIfDue(io);
-    }
-
-    /** {@link LoopIo} over Flink's context of the input or timer being handled. */
-    private static final class ContextIo implements LoopIo {
-        private Context ctx;
-        private Collector<ControllerTable> out;
-
-        void bind(Context context, Collector<ControllerTable> collector) {
-            this.ctx = context;
-            this.out = collector;
-        }
-
-        @Override
-        public long now() {
-            return ctx.timerService().currentProcessingTime();
-        }
-
-        @Override
-        public long watermark() {
-            return ctx.timerService().currentWatermark();
-        }
-
-        @Override
-        public void processingTimer(long time) {
-            ctx.timerService().registerProcessingTimeTimer(time);
-        }
-
-        @Override
-        public void eventTimer(long time) {
-            ctx.timerService().registerEventTimeTimer(time);
-        }
-
-        @Override
-        public void publish(ControllerTable table) {
-            out.collect(table);
-        }
-
-        @Override
-        public void event(ControllerEvent event) {
-            ctx.output(EVENTS, event);
-        }
-
-        @Override
-        public void deadLetter(DeadLetter rejected) {
-            ctx.output(COMMAND_DEAD_LETTERS, rejected);
-        }
     }
 }

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The cluster as the control loop sees it: the latest telemetry per server and the speeds learned from outcomes
  * (both checkpointed), and a {@link ClusterTracker} over them, updated per report in $O(\log N)$ and rebuilt from the
- * telemetry once after a start or a restore (every server heard then). A server reports the speed its outcomes showed
- * in place of the one it reports (a 0 stays 0).
+ * telemetry once after a start or a restore (every server heard then). The tracker sees a server at the speed its
+ * outcomes showed in place of the one it reports (a 0 stays 0).
  *
  * <p>Liveness: a server not heard from within {@code cluster.liveness-timeout} (processing time) is down, found by a
  * processing-time timer at the next deadline, so it goes down even if no telemetry arrives at all. Every change of

@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
  * When the control loop solves, and what becomes of a solve. A trigger waits in the {@link SolveBacklog} until a
  * solve for it finishes with a verdict (published or rejected, by {@link TableHistory#verdict}); a solve that fails
  * or runs past {@code solve.timeout} is cancelled, reported ({@code SOLVE_FAILED}, {@code SOLVE_TIMED_OUT}) and
- * retried with exponential backoff ({@code solve.retry.*}); a trigger that cannot be solved yet (no usable server,
- * empty catalog) waits for the next window; while an operator has frozen re-optimisation, triggers are recorded and
- * solved after the unfreeze.
+ * retried with exponential backoff ({@code solve.retry-backoff}, {@code solve.retry-max-backoff}); a trigger that
+ * cannot be solved yet (no usable server, empty catalog) waits for the next window; while an operator has frozen
+ * re-optimisation, triggers are recorded and solved after the unfreeze.
  *
  * <p>The solve runs on a {@link SolveRunner}; its result is polled by processing-time timers on the task thread. The
  * backlog and the running solve's input are checkpointed; a solve running during a checkpoint is started again after

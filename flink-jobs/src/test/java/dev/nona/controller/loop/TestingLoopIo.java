@@ -56,11 +56,4 @@ final class TestingLoopIo implements LoopIo {
     List<ControllerEvent> events(ControllerEventType type) {
         return events.stream().filter(e -> e.type() == type).toList();
     }
-
-    /** Removes and returns the timers due at {@link #now}, as Flink fires them. */
-    List<Long> fireProcessingTimers() {
-        List<Long> due = new ArrayList<>(processingTimers.headSet(now, true));
-        processingTimers.removeAll(due);
-        return due;
-    }
 }

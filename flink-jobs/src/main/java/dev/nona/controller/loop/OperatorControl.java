@@ -12,14 +12,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
-import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.Types;
-import dev.nona.controller.serde.JsonRecordTypeInfo;
 
 /**
  * The control loop's share of the operator's commands, in its keyed state: the commands in force (for FREEZE and
@@ -38,10 +34,16 @@ final class OperatorControl {
     private final MapState<Long, ControllerTable> kept;
     private final ValueState<String> lastRollback;
 
-    OperatorControl(RuntimeContext rc) {
-        commands = rc.getState(new ValueStateDescriptor<>("operator-commands", JsonRecordTypeInfo.of(ActiveCommands.class)));
-        kept = rc.getMapState(new MapStateDescriptor<>("kept-tables", Types.LONG, JsonRecordTypeInfo.of(ControllerTable.class)));
-        lastRollback = rc.getState(new ValueStateDescriptor<>("last-rollback", Types.STRING));
+    /**
+     * @param commands     the commands in force ({@code operator-commands})
+     * @param kept         the last published tables by version ({@code kept-tables})
+     * @param lastRollback the command id of the last rollback applied ({@code last-rollback})
+     */
+    OperatorControl(ValueState<ActiveCommands> commands, MapState<Long, ControllerTable> kept,
+            ValueState<String> lastRollback) {
+        this.commands = Objects.requireNonNull(commands, "operator commands state");
+        this.kept = Objects.requireNonNull(kept, "kept tables state");
+        this.lastRollback = Objects.requireNonNull(lastRollback, "last rollback state");
     }
 
     /** The commands in force (none before the first). */

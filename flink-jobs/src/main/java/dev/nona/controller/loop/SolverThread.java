@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * is rethrown on the task thread by {@link #poll()} and fails the task. Not thread safe: used by the task thread
  * only.
  */
-final class SolverThread implements AutoCloseable {
+final class SolverThread implements SolveRunner {
     private static final Logger LOG = LoggerFactory.getLogger(SolverThread.class);
     private static final AtomicInteger IDS = new AtomicInteger();
     /** How long {@link #close()} waits for a cancelled solve to return. */
@@ -81,12 +81,14 @@ final class SolverThread implements AutoCloseable {
         return name;
     }
 
-    boolean busy() {
+    @Override
+    public boolean busy() {
         return inFlight != null;
     }
 
     /** Starts a solve that stops by itself {@code timeoutMillis} of wall-clock time from now. */
-    void submit(SolveInput input, ControllerTable current, long timeoutMillis) {
+    @Override
+    public void submit(SolveInput input, ControllerTable current, long timeoutMillis) {
         if (inFlight != null) {
             throw new IllegalStateException("BUG: a solve is already in flight");
         }
@@ -113,7 +115,8 @@ final class SolverThread implements AutoCloseable {
      *
      * @throws Error the solver's Error (OutOfMemoryError, StackOverflowError, ...): it fails the task
      */
-    Finished poll() throws InterruptedException {
+    @Override
+    public Finished poll() throws InterruptedException {
         if (inFlight == null || !inFlight.future().isDone()) {
             return null;
         }
@@ -132,7 +135,8 @@ final class SolverThread implements AutoCloseable {
     }
 
     /** Cancels the running solve (its result is discarded); the thread is free once the solver sees the flag. */
-    void cancel() {
+    @Override
+    public void cancel() {
         if (inFlight != null) {
             inFlight.cancellation().cancelled = true;
             inFlight.future().cancel(true);

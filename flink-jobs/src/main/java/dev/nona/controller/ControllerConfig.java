@@ -92,7 +92,7 @@ public record ControllerConfig(
         Map<String, String> kafka,
         Map<String, String> flink) implements Serializable {
 
-    /** The topic names (DESIGN.md §3); {@code commands} empty: no operator commands. */
+    /** The topic names (docs/design.md, "Topics"); {@code commands} empty: no operator commands. */
     public record Topics(String requests, String telemetry, String catalog, String decisions, String tables,
             String events, String deadLetters, String outcomes, String commands) implements Serializable {}
 

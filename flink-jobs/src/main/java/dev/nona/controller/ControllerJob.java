@@ -54,7 +54,7 @@ import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 
 /**
- * The controller job (DESIGN.md §1): requests, telemetry and the model catalog in; placement decisions, tables,
+ * The controller job (docs/design.md, "Data flow through the job"): requests, telemetry and the model catalog in; placement decisions, tables,
  * controller events and dead letters out. Takes its sources and sinks in the constructor, so the same wiring
  * runs against Kafka ({@link KafkaIo}) or against test sources and sinks.
  *

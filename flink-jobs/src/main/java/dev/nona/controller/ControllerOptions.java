@@ -33,7 +33,7 @@ public final class ControllerOptions {
     public static final ConfigOption<String> TOPICS_REQUESTS = ConfigOptions.key("topics.requests")
             .stringType()
             .defaultValue("inference-requests")
-            .withDescription("topic the inference requests are read from (the topics: DESIGN.md §3)");
+            .withDescription("topic the inference requests are read from (the topics: docs/design.md, \"Topics\")");
 
     public static final ConfigOption<String> TOPICS_TELEMETRY = ConfigOptions.key("topics.telemetry")
             .stringType()
@@ -174,7 +174,7 @@ public final class ControllerOptions {
             .defaultValue("default")
             .withDescription("`default` = `controller-mapping` (Nona plus server queueing under the controller's own "
                     + "least-work-left mapping: pooled M/G/N wait and fork-join), `server-queueing` (server queueing under a "
-                    + "uniform mapping, the default before issue 14) or `paper` (the paper's formulation exactly)");
+                    + "uniform mapping, as Nona's online rule maps parts) or `paper` (the paper's formulation exactly)");
 
     public static final ConfigOption<Double> CLUSTER_DEFAULT_LINK_BITS_PER_SECOND =
             ConfigOptions.key("cluster.default-link-bits-per-second")

@@ -11,8 +11,9 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 
 /**
- * A private set of the controller's topics (the seven of DESIGN.md §3 and the operator commands) (names prefixed, so that tests sharing a broker do not see
- * each other's records), and the {@code topics.*} settings that point the controller at them.
+ * A private set of the controller's topics (those of docs/design.md, "Topics", but the outcomes), their names
+ * prefixed so that tests sharing a broker do not see each other's records, and the {@code topics.*} settings that
+ * point the controller at them.
  */
 record ControllerTopics(String prefix) {
 

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One topic of the controller's contract (DESIGN.md §3): its name, value type, key, default partition count,
+ * One topic of the controller's contract (docs/design.md, "Topics"): its name, value type, key, default partition count,
  * cleanup policy and any further topic configs.
  *
  * @param name              the topic name

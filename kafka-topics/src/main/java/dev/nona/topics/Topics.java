@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The controller's topics, exactly as in DESIGN.md §3. Names are fixed: they are the contract with the users who
+ * The controller's topics, exactly as in docs/design.md, "Topics". Names are fixed: they are the contract with the users who
  * publish requests, telemetry and the catalog, and with the executors, routers and dashboards that read the rest.
  */
 public final class Topics {
@@ -70,7 +70,7 @@ public final class Topics {
     private Topics() {
     }
 
-    /** Every topic, in DESIGN.md order (with {@code placement-outcomes} after the decisions it reports on). */
+    /** Every topic, in the order of docs/design.md, "Topics" (with {@code placement-outcomes} after the decisions it reports on). */
     public static List<TopicSpec<?>> all() {
         return ALL;
     }

@@ -24,7 +24,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code nona topics ...}: the controller's Kafka topics (DESIGN.md §3). */
+/** {@code nona topics ...}: the controller's Kafka topics (docs/design.md, "Topics"). */
 @Command(name = "topics", mixinStandardHelpOptions = true, description = "Manage the controller's Kafka topics.",
         subcommands = {TopicsCommand.Create.class})
 final class TopicsCommand implements Runnable {

@@ -38,7 +38,7 @@ public final class QuantileSketch {
      * @param maxBuckets       most buckets kept, {@code >= 1}
      * @param zeroCount        values below {@link #MIN_VALUE}, {@code >= 0}
      * @param buckets          count per bucket index, counts {@code > 0} (copied)
-     * @param unit             the unit of the bucket grid (see {@link #QuantileSketch(double, int, double)}); 0 in
+     * @param unit             the unit of the bucket grid (see {@link QuantileSketch#QuantileSketch(double, int, double)}); 0 in
      *                         states written before it existed, read as 1
      */
     public record State(double relativeAccuracy, int maxBuckets, long zeroCount, Map<Integer, Long> buckets,

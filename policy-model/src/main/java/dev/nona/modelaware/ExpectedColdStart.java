@@ -1,11 +1,13 @@
 package dev.nona.modelaware;
 
+import dev.nona.placement.LiveServers;
+
 /**
  * The expected cold-start delay of a task that needs a model, for Nona's cost model: the probability that the
  * server it lands on must load the model, times $T_{CS}$. This is our extension, not in either paper; the
  * optimiser's {@code --paper} mode leaves it out.
  *
- * <p>Warm-first mapping ({@link WarmFirstServerMapper}) sends a task to one of the $w$ servers holding its model
+ * <p>Warm-first mapping (the controller's {@link LiveServers}) sends a task to one of the $w$ servers holding its model
  * while that server has fewer than $k$ (the target) requests in flight. With $L = \lambda s$ requests of the
  * model in flight (Little's law; $\lambda$ its arrival rate, $s$ the time each holds a server) the warm servers
  * take at most $wk$ of them, so a fluid approximation of the fraction that go cold is

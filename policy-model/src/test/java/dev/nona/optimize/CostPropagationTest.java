@@ -42,7 +42,7 @@ final class CostPropagationTest {
     }
 
     /**
-     * A direct transcription of Eq. (X) (intended meaning, DESIGN.md section 4) maximised over parts as in (XI):
+     * A direct transcription of Eq. (X) (intended meaning, docs/optimizer.md, "The cost model") maximised over parts as in (XI):
      * chi_i = sum over tasks of p/nu + sum of c over root inputs if i != k + sum of c over sink outputs if i != l.
      */
     private static double paperKappaWithoutSink(Subgraph sg, Triplet t, Map<String, ContractedNode> nodes, double phi) {

@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The operator's commands (issue 16 §4): keeps the commands in force ({@link ActiveCommands}, keyed state, so they
+ * The operator's commands (docs/design.md, "Operator commands"): keeps the commands in force ({@link ActiveCommands}, keyed state, so they
  * survive a restore; a fresh start re-reads the compacted topic from its beginning) and emits the new set after
  * every change, for the placement operator (broadcast) and the control loop. Each state-setting command is
  * acknowledged with a {@code COMMAND_APPLIED} event saying what it did; a rollback goes to the control loop, which

@@ -15,7 +15,7 @@ import org.apache.commons.math3.distribution.PoissonDistribution;
 
 /**
  * Decides when estimated arrival rates (or the cluster, or the catalog) have drifted far enough from what the
- * current table was solved for to re-optimise (DESIGN.md §5). The threshold is the smallest change the detector
+ * current table was solved for to re-optimise (docs/design.md, "Rates, drift and the control loop"). The threshold is the smallest change the detector
  * must catch; the decision is a test on the requests pooled over a streak of windows, not on one window's estimate.
  *
  * <p>Per model, $k_0$ requests over $T_0$ seconds are the <b>baseline</b>: the requests since the last

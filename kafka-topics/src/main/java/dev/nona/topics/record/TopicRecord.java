@@ -7,7 +7,7 @@ public interface TopicRecord {
     /** The schema version of this value ({@link SchemaVersions#CURRENT} for everything this module builds). */
     int schemaVersion();
 
-    /** The Kafka record key for this value (see DESIGN.md §3), or {@code null} for unkeyed topics. */
+    /** The Kafka record key for this value (see docs/design.md, "Topics"), or {@code null} for unkeyed topics. */
     @JsonIgnore
     String key();
 }

@@ -22,8 +22,9 @@ import java.util.function.BooleanSupplier;
  *   parallel beside their one model replica).</li>
  * </ul>
  *
- * <p>A driver may also follow an outer clock ({@link #runUntil}), as issue 15's executor twin will, submitting work
- * between calls and reading the servers' state for its telemetry.
+ * <p>A driver may also follow an outer clock ({@link #runUntil}), submitting work between calls and reading the
+ * servers' state for its telemetry: the executor twin (nona-cli's {@code dev.nona.twin.TwinCluster}) runs the engine
+ * this way in wall-clock time.
  *
  * <p>Items on servers and on the link are opaque {@code long}s the driver packs. Events are primitive (no
  * per-event object) except timed actions ({@link #after}), which the Nona path never uses. Ties in time run in

@@ -15,7 +15,7 @@ import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 /**
- * Issue 14's quality check: the controller's policy ({@value #CONTROLLER}) against the best of the schedulers a
+ * The controller's quality check: the controller's policy ({@value #CONTROLLER}) against the best of the schedulers a
  * user would otherwise pick ({@link #BASELINES}) and against {@value #EXPERT} (a search with the live mapping), at
  * loads 0.1-0.9, over several seeds, on three workloads ({@link #WORKLOADS}). Writes {@code quality.csv} (one row
  * per workload, load, seed and policy), a plot per workload, and {@code summary.md} ({@link QualitySummary}).
@@ -63,7 +63,7 @@ public final class Quality implements Experiment {
 
     @Override
     public String description() {
-        return "issue 14: nona-controller vs the best of random/opportunistic/spark-fair/jsq and vs expert-jsq, loads 0.1-0.9, "
+        return "the controller's quality check: nona-controller vs the best of random/opportunistic/spark-fair/jsq and vs expert-jsq, loads 0.1-0.9, "
                 + "--seeds seeds, on zoo, paper-regime (cluster load) and pipedream-batch-bytes (needs the PipeDream graphs)";
     }
 

@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
 
 /**
  * Local: never distribute. All of a job's tasks run on one uniformly random server, so no job uses the link.
- * The safe fallback table of the controller (DESIGN.md, Section 7).
+ * The safe fallback table of the controller (docs/design.md, "Safe hot-swap, fallback and rollback").
  */
 public final class LocalPolicy implements Policy {
     private final SplittableRandom random;

@@ -20,7 +20,7 @@ public final class NonaPolicy {
     /**
      * Nona's table with live server mapping: the triplets come from the table, the servers from the queues (the
      * first root to the shortest queue, other parts by power of two choices), as the controller maps parts to
-     * servers (DESIGN.md, Section 6). Not in the paper.
+     * servers (docs/design.md, "Placement"). Not in the paper.
      */
     public static Policy createWithLiveMapping(PolicyContext context) {
         return new TablePolicy(context.nona().solve(context.workload()), context.random(), ServerMapping.LIVE_QUEUES);

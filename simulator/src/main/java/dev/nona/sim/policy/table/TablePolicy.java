@@ -20,7 +20,7 @@ import java.util.SplittableRandom;
  *
  * <p>Which servers run the parts is a {@link ServerMapping}: Nona's uniform rule by default; a live mapping
  * ({@link ServerMapping#LIVE_QUEUES}; the controller's own mapping is {@code nona.ControllerPolicy}, as it maps parts from telemetry,
- * DESIGN.md Section 6) keeps the table's groupings but reads the queues, so the policy is then no longer
+ * docs/design.md, "Placement") keeps the table's groupings but reads the queues, so the policy is then no longer
  * state-oblivious.
  */
 public final class TablePolicy implements Policy {

@@ -26,7 +26,7 @@ public final class ControllerEnvironment {
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         // Flink's default (100 ms) holds a record in a half-full network buffer for up to 100 ms: at 1,000 requests/s
-        // that was the median decision latency (measured with bin/nona bench latency, docs/controller.md).
+        // that was the median decision latency (measured with bin/nona bench latency, docs/benchmarks.md).
         conf.set(ExecutionOptions.BUFFER_TIMEOUT, config.bufferTimeout());
         if (!config.checkpointInterval().isZero()) {
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, config.checkpointInterval());
@@ -41,7 +41,7 @@ public final class ControllerEnvironment {
         // metadata file instead of a file of its own. The placement and control-loop states are tens of kilobytes:
         // at 20 kB each wrote a file per checkpoint, and on a busy local disk those writes stalled a checkpoint's
         // asynchronous phase for up to 1.6 s (bin/nona bench latency, exactly-once, 200 ms checkpoints;
-        // docs/controller.md). A flink.execution.checkpointing.data-inline-threshold entry wins.
+        // docs/benchmarks.md). A flink.execution.checkpointing.data-inline-threshold entry wins.
         conf.set(CheckpointingOptions.FS_SMALL_FILE_THRESHOLD, INLINE_STATE_THRESHOLD);
         if (!config.checkpointDir().isBlank()) {
             conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, config.checkpointDir());

@@ -235,7 +235,7 @@ public final class ControllerJob {
      * and its dead letters) and the operator commands' edge to placement flush at {@code network.buffer-timeout}:
      * each network output with a timeout has its own flusher thread waking once per timeout, and at 1 ms the job's
      * ~20 outputs woke 20,000 times a second (7-8% of the CPU at 20,000 requests/s, bin/nona bench latency,
-     * docs/controller.md), for telemetry, tables, rates and events that a few milliseconds do not change.
+     * docs/benchmarks.md), for telemetry, tables, rates and events that a few milliseconds do not change.
      */
     static long controlBufferTimeout(ControllerConfig config) {
         return Math.max(CONTROL_BUFFER_TIMEOUT.toMillis(), config.bufferTimeout().toMillis());

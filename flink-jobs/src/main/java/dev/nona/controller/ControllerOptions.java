@@ -256,7 +256,7 @@ public final class ControllerOptions {
             .defaultValue(false)
             .withDescription("incremental checkpoints (RocksDB). Off by default: the state is kilobytes, and "
                     + "incremental RocksDB checkpoints also carry deleted window counters until compaction "
-                    + "(measured below)");
+                    + "(measured in docs/benchmarks.md, Figures)");
 
     public static final ConfigOption<Integer> PARALLELISM = ConfigOptions.key("parallelism")
             .intType()

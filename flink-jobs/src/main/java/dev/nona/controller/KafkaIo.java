@@ -58,7 +58,7 @@ public final class KafkaIo {
      * partition: at 20,000 decisions/s the producer sent thousands of small requests a second and the broker spent
      * 41 us of CPU per decision handling them; 256 kB let the batches grow while the producer waits for the broker
      * (16 us). It costs nothing at low rates: with {@code linger.ms=0} a batch is sent as soon as the producer can,
-     * however full (docs/controller.md, bin/nona bench latency).
+     * however full (docs/benchmarks.md, bin/nona bench latency).
      */
     static final int DECISIONS_BATCH_BYTES = 256 * 1024;
 
@@ -139,7 +139,7 @@ public final class KafkaIo {
 
     /**
      * The outcomes source. Not subscribed by pattern (which would let the job start before the executors create
-     * the topic): with a pattern subscription the outcome path stalled in tests (docs/controller.md).
+     * the topic): with a pattern subscription the outcome path stalled in tests (docs/controller.md, "What it does, operator by operator").
      */
     private static KafkaSource<OutcomeRecord> outcomeSource(ControllerConfig config) {
         return KafkaSource.<OutcomeRecord>builder()
@@ -228,7 +228,7 @@ public final class KafkaIo {
      * while a request is out go in the next one: at low rates each is sent at once, at high rates the batches grow
      * with the rate (Nagle's rule, without a timer). Against five in flight, in two alternated pairs of runs at
      * 20,000 decisions/s, the CPU per request was the same in one and 9% lower in the other (bin/nona bench latency,
-     * docs/controller.md).
+     * docs/benchmarks.md).
      */
     static Map<String, String> decisionProducerSettings(ControllerConfig config) {
         return Map.of("linger.ms", String.valueOf(config.decisionsLinger().toMillis()),

@@ -163,7 +163,7 @@ public final class LatencyBenchmark {
      * after the run. On a disk, Kafka's flush of each rolled segment (every {@code log.segment.bytes}, 64 MiB, per
      * partition: every 8-9 s per decisions partition at 20,000 requests/s) stalls the broker's appends on a busy
      * disk for 50-200 ms on this machine's virtual disk, the benchmark's tail then measures that disk, not the
-     * controller (docs/controller.md, "The broker's disk"). {@code --broker-dir} measures any disk.
+     * controller (docs/benchmarks.md, "The broker's disk"). {@code --broker-dir} measures any disk.
      */
     static Path brokerParent(Settings s) {
         if (s.brokerDir().isPresent()) {
@@ -201,7 +201,7 @@ public final class LatencyBenchmark {
      * Checkpoints go where the controller's default puts them (no {@code checkpoint.dir}: the JobManager's memory)
      * unless {@code --set checkpoint.dir=URI}. A file URI measures that storage too: Flink writes and fsyncs each
      * checkpoint's metadata file, and on this machine's disk, busy, that took 0.3-1 s at times
-     * (docs/controller.md, "Exactly-once and the checkpoint storage").
+     * (docs/benchmarks.md, "Exactly-once and the checkpoint storage").
      */
     static Map<String, String> controllerSettings(Settings s, String bootstrap) {
         Map<String, String> m = new TreeMap<>();

@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code nona command --bootstrap H:P <kind> ...}: publishes one operator command to {@code controller-commands}
  * (keyed by its scope) and prints it as JSON. The controller acknowledges it on {@code controller-events}
- * ({@code COMMAND_APPLIED}) or makes it a dead letter with the reason (docs/controller.md, "Operator commands").
+ * ({@code COMMAND_APPLIED}) or makes it a dead letter with the reason (docs/operations.md, "Operator commands").
  */
 @Command(name = "command", mixinStandardHelpOptions = true,
         description = "Publish an operator command (pin, drain, undrain, rollback, freeze, unfreeze, tenant) to the "

@@ -7,7 +7,7 @@ import java.util.Map;
  * Flink's Prometheus reporter ({@code flink-metrics-prometheus}, a dependency of this module, so on the classpath
  * of the MiniCluster {@code bin/nona run} and {@code bin/nona demo} start, never in the job jar), as Flink 2.x
  * configures it: the reporter's factory and the port its HTTP exporter serves {@code /metrics} on. The controller
- * job's metrics are listed in docs/controller.md ("Metrics").
+ * job's metrics are listed in docs/operations.md ("Metrics").
  */
 public final class PrometheusReporterSettings {
     /** The reporter's factory, by Flink's reporter-factory key for a reporter named {@code prom}. */

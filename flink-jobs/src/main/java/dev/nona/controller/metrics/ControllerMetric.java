@@ -8,7 +8,7 @@ import org.apache.flink.metrics.MetricGroup;
 /**
  * Every metric the controller job registers: its Flink name, kind, the operator that registers it, the
  * key-value groups it sits under (one series per model, or per dead-letter topic and reason class) and what it
- * means. The operators register their metrics by these names, {@code docs/controller.md} lists them, and the
+ * means. The operators register their metrics by these names, {@code docs/operations.md} ("Metrics") lists them, and the
  * tests check the Grafana dashboard's queries against {@link #prometheusName()}; a name here is a contract with
  * dashboards (never renamed, only added to).
  *

@@ -23,7 +23,7 @@ public final class ClientProperties {
      * stalled about 220 ms (or twice that) in most seconds, p99 335 ms. With 1 MB, the controller's p99 at 20,000/s
      * is 20-26 ms (bench latency). -1 (the kernel's autotuning, for the send buffer too) removed the stalls as well,
      * but made 1,000/s slower (p99 14.7-24.4 ms in four runs, against 13.7-16.5 with Kafka's defaults and 10.9-14.4
-     * with 1 MB, alternated; docs/controller.md, "Kafka's socket buffers"). The controller's own clients get the same;
+     * with 1 MB, alternated; docs/benchmarks.md, "Kafka's socket buffers"). The controller's own clients get the same;
      * the user's {@code kafka.*} settings win.
      */
     public static final Map<String, String> SOCKET_BUFFERS = Map.of(

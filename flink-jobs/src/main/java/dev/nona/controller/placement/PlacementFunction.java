@@ -40,8 +40,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The placement operator (docs/design.md, the data flow): for every request, samples a placement from the current table
- * and tags each original stage of the model's DAG with its target server and the table's version. The table,
+ * The placement operator (docs/design.md, the data flow): for every request, samples a placement from the current
+ * table and tags each original stage of the model's DAG with its target server and the table's version. The table,
  * the latest status of every server (which drives the warm-first server mapping) and the model catalog live in
  * broadcast state; only the broadcast side writes it, and its updates are deterministic whatever the arrival
  * order (newest table version wins; newest status per server by event time; catalog entries in topic order).
@@ -53,9 +53,9 @@ import org.slf4j.LoggerFactory;
  * dead letter with the reason.
  *
  * <p>Servers are chosen by policy-model's {@link LiveServers} (the placers place through its
- * {@code ControllerPlacement}, as the simulator's controller policy does): only live ones (reported up with a compute rate above 0, and
- * heard within {@code cluster.liveness-timeout} on this operator's processing-time clock, checked before every
- * placement), least predicted backlog first by a ledger of this subtask's own requests. That ledger is transient
+ * {@code ControllerPlacement}, as the simulator's controller policy does): only live ones (reported up with a
+ * compute rate above 0, and heard within {@code cluster.liveness-timeout} on this operator's processing-time clock,
+ * checked before every placement), least predicted backlog first by a ledger of this subtask's own requests. That ledger is transient
  * (rebuilt from the reports after a restore, every server heard anew at that time), so decisions are not replayed
  * identically after a failure: each request's sample is seeded by its id and the table version, but the server
  * mapping depends on the requests placed before it since the last reports. With at-least-once delivery, the first

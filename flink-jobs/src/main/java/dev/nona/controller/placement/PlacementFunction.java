@@ -53,13 +53,13 @@ import org.slf4j.LoggerFactory;
  * dead letter with the reason.
  *
  * <p>Servers are chosen by policy-model's {@link LiveServers} (the placers place through its
- * {@code ControllerPlacement}, as the simulator's controller policy does): only live ones (reported up with a
- * compute rate above 0, and heard within {@code cluster.liveness-timeout} on this operator's processing-time clock,
- * checked before every placement), least predicted backlog first by a ledger of this subtask's own requests. That ledger is transient
+ * {@code ControllerPlacement}, as the simulator's controller policy does): only live ones (reported up with a compute
+ * rate above 0, and heard within {@code cluster.liveness-timeout} on this operator's processing-time clock, checked before
+ * every placement), least predicted backlog first by a ledger of this subtask's own requests. That ledger is transient
  * (rebuilt from the reports after a restore, every server heard anew at that time), so decisions are not replayed
- * identically after a failure: each request's sample is seeded by its id and the table version, but the server
- * mapping depends on the requests placed before it since the last reports. With at-least-once delivery, the first
- * decision per request id wins (docs/topics.md).
+ * identically after a failure: each request's sample is seeded by its id and the table version, but the server mapping
+ * depends on the requests placed before it since the last reports. With at-least-once delivery, the first decision per
+ * request id wins (docs/topics.md).
  *
  * <p>Each decision carries its explanation (policy-model's {@code PlacementExplanation}: per part the server, warm
  * or cold, predicted backlog and ongoing requests against the target; the triplets drawn and their probability)
@@ -67,7 +67,7 @@ import org.slf4j.LoggerFactory;
  * {@code decisions.format=compact} it has no {@code stages}: the parts name their tasks.
  *
  * <p>This class binds the state and dispatches; the rules live in plain classes: {@link StartupHold} (the requests
- * held while the controller starts), {@link Bootstrap} (the bootstrap snapshot and how it gives way),
+ * held while the controller starts), {@link BootstrapSnapshot} (how the bootstrap snapshot gives way),
  * {@link PlacerCache} (the placers per model and when they are rebuilt), {@link PlacementRules} (the operator's
  * commands), {@link ServerReports} (telemetry into the server mapping), {@link DecisionExplanations} (the decision).
  *
@@ -109,14 +109,14 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private final String requestsTopic;
     private final int targetOngoingRequests;
     private final PlacerFactory placerFactory;
-    /** The bootstrap snapshot as {@link Bootstrap#encode} writes it. */
+    /** The bootstrap snapshot as {@link BootstrapSnapshot#encode} writes it. */
     private final byte[] bootstrapBytes;
     private final int startupBuffer;
     private final long livenessTimeoutMillis;
     private final boolean compact;
 
     private transient JsonSerde<InferenceRequest> requestSerde;
-    private transient Bootstrap bootstrap;
+    private transient BootstrapSnapshot bootstrap;
     private transient StartupHold hold;
     private transient ListState<RequestRecord> heldState;
     private transient PlacerCache placers;
@@ -140,8 +140,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
 
     /**
      * With a bootstrap snapshot (a table, server statuses, catalog entries), each used until the broadcast state
-     * holds something newer in its place (see {@link Bootstrap}): the pipeline benchmark and tests start from one. The
-     * controller job passes none: its warm start is the broadcast state restored from a checkpoint.
+     * holds something newer in its place (see {@link BootstrapSnapshot}): the pipeline benchmark and tests start from
+     * one. The controller job passes none: its warm start is the broadcast state restored from a checkpoint.
      *
      * @param livenessTimeoutMillis a server not heard from for longer is not used ({@code cluster.liveness-timeout})
      */
@@ -163,7 +163,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         this.requestsTopic = Objects.requireNonNull(requestsTopic, "requests topic");
         this.targetOngoingRequests = targetOngoingRequests;
         this.placerFactory = Objects.requireNonNull(placers, "placer factory");
-        this.bootstrapBytes = Bootstrap.encode(bootstrap);
+        this.bootstrapBytes = BootstrapSnapshot.encode(bootstrap);
     }
 
     @Override
@@ -181,7 +181,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     @Override
     public void open(OpenContext openContext) {
         requestSerde = new JsonSerde<>(InferenceRequest.class, JsonSerde.DEFAULT_MAX_RECORD_BYTES);
-        bootstrap = Bootstrap.decode(bootstrapBytes);
+        bootstrap = BootstrapSnapshot.decode(bootstrapBytes);
         commandRules = new PlacementRules();
         var metrics = getRuntimeContext().getMetricGroup();
         ModelGauges predictedJct = new ModelGauges(metrics, ControllerMetric.PREDICTED_JCT_SECONDS);
@@ -286,8 +286,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     }
 
     /**
-     * Once per operator instance, from the latest reports (see {@link Bootstrap#latestReports}); every later report
-     * updates the mapping in place ({@link #storeReport}).
+     * Once per operator instance, from the latest reports (see {@link BootstrapSnapshot#latestReports}); every later
+     * report updates the mapping in place ({@link #storeReport}).
      */
     private void buildServers(ReadOnlyBroadcastState<String, ServerTelemetry> reports,
             ReadOnlyBroadcastState<String, Double> learned, long now) throws Exception {

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-final class BootstrapTest {
+final class BootstrapSnapshotTest {
     private static ControllerTable table(long version) {
         return new ControllerTable(version, true, 0, "test", Map.of(), new ClusterSnapshot(List.of("s0"), 1e12, 1e10),
                 Double.NaN, Double.NaN, Map.of(), null);
@@ -24,27 +24,27 @@ final class BootstrapTest {
                 BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())),
                 BroadcastUpdate.of(table(5)), BroadcastUpdate.of(table(4)),
                 BroadcastUpdate.of(TestingCluster.server("b0", 2_000)));
-        Bootstrap b = Bootstrap.decode(Bootstrap.encode(updates));
+        BootstrapSnapshot b = BootstrapSnapshot.decode(BootstrapSnapshot.encode(updates));
         assertThat(b.table()).isEqualTo(table(5));
         assertThat(b.servers()).extracting(ServerTelemetry::serverId).containsExactly("b1", "b0");
         assertThat(b.models()).containsOnlyKeys("fig1").containsEntry("fig1", TestingCluster.figure1());
-        assertThat(Bootstrap.decode(Bootstrap.encode(List.of()))).isEqualTo(new Bootstrap(null, List.of(), Map.of()));
+        assertThat(BootstrapSnapshot.decode(BootstrapSnapshot.encode(List.of()))).isEqualTo(new BootstrapSnapshot(null, List.of(), Map.of()));
     }
 
     @Test
     void newer_theSnapshotsTable_onlyWhenItsVersionIsHigher() {
-        Bootstrap b = Bootstrap.of(List.of(BroadcastUpdate.of(table(5))));
+        BootstrapSnapshot b = BootstrapSnapshot.of(List.of(BroadcastUpdate.of(table(5))));
         assertThat(b.newer(null)).isEqualTo(table(5));
         assertThat(b.newer(table(4))).isEqualTo(table(5));
         ControllerTable stored = table(5);
         assertThat(b.newer(stored)).as("a tie: the broadcast state's").isSameAs(stored);
         assertThat(b.newer(table(6))).isEqualTo(table(6));
-        assertThat(Bootstrap.of(List.of()).newer(null)).isNull();
+        assertThat(BootstrapSnapshot.of(List.of()).newer(null)).isNull();
     }
 
     @Test
     void latestReports_givesWayPerServer_toTheStatesSameOrNewerReports() {
-        Bootstrap b = Bootstrap.of(List.of(BroadcastUpdate.of(TestingCluster.server("b0", 1_000)),
+        BootstrapSnapshot b = BootstrapSnapshot.of(List.of(BroadcastUpdate.of(TestingCluster.server("b0", 1_000)),
                 BroadcastUpdate.of(TestingCluster.server("b1", 1_000)),
                 BroadcastUpdate.of(TestingCluster.server("b2", 1_000))));
         Map<String, ServerTelemetry> state = new LinkedHashMap<>();

@@ -23,14 +23,14 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * <p>The function carries it as the bytes {@link #encode} writes ({@link BroadcastUpdateSerializer}'s binary form,
  * 10,000 server reports decode in milliseconds) and {@link #decode}s it when it opens.
  */
-record Bootstrap(ControllerTable table, List<ServerTelemetry> servers, Map<String, CatalogDag> models) {
-    Bootstrap {
+record BootstrapSnapshot(ControllerTable table, List<ServerTelemetry> servers, Map<String, CatalogDag> models) {
+    BootstrapSnapshot {
         servers = List.copyOf(servers);
         models = Map.copyOf(models);
     }
 
     /** The snapshot of {@code updates}: the newest table, the servers in order, the models (a table's only). */
-    static Bootstrap of(List<BroadcastUpdate> updates) {
+    static BootstrapSnapshot of(List<BroadcastUpdate> updates) {
         ControllerTable table = null;
         List<ServerTelemetry> servers = new ArrayList<>();
         Map<String, CatalogDag> models = new HashMap<>();
@@ -43,7 +43,7 @@ record Bootstrap(ControllerTable table, List<ServerTelemetry> servers, Map<Strin
                 models.put(u.catalog().model(), u.catalog().dag());
             }
         }
-        return new Bootstrap(table, servers, models);
+        return new BootstrapSnapshot(table, servers, models);
     }
 
     /** The table to place with: {@code stored} (the broadcast state's, or null) unless the snapshot's is newer. */
@@ -84,7 +84,7 @@ record Bootstrap(ControllerTable table, List<ServerTelemetry> servers, Map<Strin
     }
 
     /** The snapshot {@link #encode} wrote. */
-    static Bootstrap decode(byte[] bytes) {
+    static BootstrapSnapshot decode(byte[] bytes) {
         BroadcastUpdateSerializer serializer = new BroadcastUpdateSerializer();
         DataInputDeserializer in = new DataInputDeserializer(bytes);
         try {

@@ -152,7 +152,7 @@ final class DecisionWriterTest {
     void cache_moreDistinctStagesThanItsLimit_isClearedAndStillWritesTheSameBytes() {
         DecisionWriter writer = new DecisionWriter();
         PlacementDecision last = null;
-        for (int i = 0; i <= DecisionWriter.CACHE_LIMIT + 10; i++) {
+        for (int i = 0; i <= IdCache.CACHE_LIMIT + 10; i++) {
             last = PlacementDecision.of("r" + i, "m", "t", 1, false,
                     List.of(new StageAssignment("task" + i, "s" + (i % 7))), 0.5, i);
             byte[] fast = writer.write(last);
@@ -166,11 +166,12 @@ final class DecisionWriterTest {
     @Test
     void serverCache_moreServersThanItsLargestTable_growsClearsAndStillWritesTheSameBytes() {
         DecisionWriter writer = new DecisionWriter();
-        int servers = DecisionWriter.MAX_SERVER_SLOTS / 2 + 1_000; // forces every doubling, then a clear
+        int servers = IdTable.MAX_SLOTS / 2 + 1_000; // forces every doubling, then a clear
+        // ids with a character to escape: plain ASCII ids are written straight from their characters, not cached
         for (int round = 0; round < 2; round++) { // the second round finds the entries the first one left
             for (int i = 0; i < servers; i++) {
                 PlacementDecision d = PlacementDecision.of("r" + i, "m", "t", 1, false,
-                        List.of(new StageAssignment("a", "server-" + i), new StageAssignment("b", "server-" + (servers - 1 - i))),
+                        List.of(new StageAssignment("a", "sérveur-" + i), new StageAssignment("b", "sérveur-" + (servers - 1 - i))),
                         0.5, i);
                 byte[] fast = writer.write(d);
                 if (i % 997 == 0 || i >= servers - 3) {

@@ -1,5 +1,6 @@
 package dev.nona.demo;
 
+import dev.nona.calibration.NearestRank;
 import dev.nona.twin.BaselineReplay;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -140,11 +141,9 @@ final class ObservedJcts {
                 sum += jcts.get(i);
             }
         }
-        if (n == 0) {
-            return new double[] {Double.NaN, Double.NaN};
-        }
-        Arrays.sort(xs, 0, n);
-        return new double[] {sum / n, xs[(int) Math.ceil(0.99 * n) - 1]};
+        double[] sorted = Arrays.copyOf(xs, n);
+        Arrays.sort(sorted);
+        return new double[] {n == 0 ? Double.NaN : sum / n, NearestRank.of(sorted, 0.99)};
     }
 
     /**

@@ -9,8 +9,12 @@ import dev.nona.cli.NonaCli;
 import dev.nona.local.FreePorts;
 import dev.nona.topics.Topics;
 import dev.nona.topics.client.ClientProperties;
+import dev.nona.topics.record.OutcomePart;
+import dev.nona.topics.record.OutcomeStatus;
 import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.topics.record.PlacementTableRecord;
+import dev.nona.topics.record.StageAssignment;
 import dev.nona.topics.serde.JsonSerde;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -22,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -53,6 +58,11 @@ final class DashboardPageIT {
             "<tr data-model=\"([^\"]+)\"><td>[^<]*</td><td class=\"decisions\">(\\d+)</td>");
     private static final Pattern SERVER_ROW = Pattern.compile("<tr data-server=\"([^\"]+)\">");
     private static final Pattern POSITION = Pattern.compile("<li data-tp=\"([^\"]+)-(\\d+)\">[^<]* (\\d+)</li>");
+
+    private static final Pattern JCT_ROW = Pattern.compile("<tr data-model=\"([^\"]+)\">.*?"
+            + "<td class=\"jct-requests\">([^<]*)</td><td class=\"predicted\">([^<]*)</td>"
+            + "<td class=\"observed\">([^<]*)</td><td class=\"ratio\">([^<]*)</td>");
+    private static final long T0 = 1_800_000_000_000L;
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final ObjectMapper json = new ObjectMapper();
@@ -98,6 +108,65 @@ final class DashboardPageIT {
         }
 
         assertThat(demo.get(5, TimeUnit.MINUTES)).as("demo exit; stdout: " + out + "; stderr: " + err).isZero();
+    }
+
+    /**
+     * Known decisions and outcomes, folded into the page's state as the feed folds them and served: in headless
+     * Chromium the Models table must show, side by side, the mean predicted and mean observed JCT of exactly the
+     * requests that have both a decision and an ok outcome completed in the window, and their ratio. A cold start
+     * before the window, a decision without an outcome, an outcome without a decision and a timeout would each move
+     * one column and not the other if they were counted.
+     */
+    @Test
+    void page_showsPredictedAndObservedJct_ofTheSameRequests(@TempDir Path tmp) throws Exception {
+        HeadlessChromium chromium = HeadlessChromium.require(Files.createDirectories(tmp.resolve("profile")));
+        DashboardState state = new DashboardState("localhost:9092", Duration.ofSeconds(3));
+        long window = T0 + 2_000 + JctPairs.WINDOW_SECONDS * 1000L;
+        decide(state, "cold", "alexnet", T0, 0.010);
+        state.outcome(ok("cold", "alexnet", T0 + 2_000, 2.0)); // completed before the window
+        double[] predicted = {0.010, 0.011, 0.012, 0.013};
+        for (int i = 0; i < predicted.length; i++) {
+            decide(state, "a-" + i, "alexnet", window, predicted[i]);
+            state.outcome(ok("a-" + i, "alexnet", window + 12, 0.012));
+        }
+        decide(state, "a-waiting", "alexnet", window, 5.0); // no outcome yet
+        state.outcome(ok("a-unknown", "alexnet", window + 20, 9.0)); // its decision was not read
+        decide(state, "a-timeout", "alexnet", window, 0.010);
+        state.outcome(PlacementOutcome.ended("a-timeout", "alexnet", 1, List.of(), 0, OutcomeStatus.TIMEOUT,
+                window + 900, 4.0, "timed out"));
+        state.outcome(ok("r-0", "resnet18", window + 60, 0.060)); // read before its decision
+        decide(state, "r-0", "resnet18", window, 0.020);
+
+        try (DashboardServer server = new DashboardServer("localhost", 0, state::snapshot)) {
+            String dom = chromium.dumpDom("http://localhost:" + server.port() + "/");
+
+            assertThat(jctRows(dom)).as("requests, pred. JCT, obs. JCT (ms) and obs./pred. per model on the page")
+                    .containsExactly(
+                            Map.entry("alexnet", List.of("4", "11.5", "12.0", "1.04")), // 12.0 / 11.5
+                            Map.entry("resnet18", List.of("1", "20.0", "60.0", "3.00")));
+            assertThat(dom).as("the window, stated in the header")
+                    .contains("requests, last <span class=\"jct-window\">" + JctPairs.WINDOW_SECONDS + "</span> s");
+        }
+    }
+
+    private static void decide(DashboardState state, String id, String model, long eventTime, double jct) {
+        state.decision(PlacementDecision.of(id, model, "t", 1, false, List.of(new StageAssignment("a", "s0")), jct,
+                eventTime));
+    }
+
+    private static PlacementOutcome ok(String id, String model, long completedAt, double jct) {
+        return PlacementOutcome.ok(id, model, 1, List.of(OutcomePart.of("s0", completedAt - 10, completedAt, false)),
+                0, completedAt, jct);
+    }
+
+    /** Per model row: its JCT requests, predicted, observed and ratio cells, in page order. */
+    private static Map<String, List<String>> jctRows(String dom) {
+        Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+        Matcher m = JCT_ROW.matcher(dom);
+        while (m.find()) {
+            out.put(m.group(1), List.of(m.group(2), m.group(3), m.group(4), m.group(5)));
+        }
+        return out;
     }
 
     /**

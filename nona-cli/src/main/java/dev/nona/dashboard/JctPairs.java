@@ -17,8 +17,8 @@ import java.util.TreeMap;
  * {@link DashboardState} guards it.
  */
 final class JctPairs {
-    /** The default window, seconds of event time. */
-    static final int WINDOW_SECONDS = 30;
+    /** The default window, seconds of event time: recent, as the page's 5 s rates are, with more requests to mean. */
+    static final int WINDOW_SECONDS = 10;
     /** The default bound on decisions (and on outcomes) waiting for their other half. */
     static final int MAX_UNPAIRED = 100_000;
 

@@ -12,7 +12,7 @@ import java.util.TreeMap;
 /**
  * The job completion times the demo reads back: every ok outcome's completion time and observed JCT (for the
  * summary's figures over the second half of the run), the servers of its parts, and per model running sums of
- * observed and predicted JCTs (for the live view). Thread safe (one writer, the watcher; readers on other threads).
+ * observed and predicted JCTs of the same requests (for the live view). Thread safe (one writer, the watcher; readers on other threads).
  */
 final class ObservedJcts {
     private final List<String> requestIds = new ArrayList<>();
@@ -39,9 +39,13 @@ final class ObservedJcts {
         coldParts.add(cold);
         completedAt.add(completedAtMillis);
         jcts.add(jctSeconds);
-        double[] sums = perModel.computeIfAbsent(model, m -> new double[4]);
-        sums[0] += jctSeconds;
-        sums[1]++;
+        Double predicted = predictedByRequest.get(requestId);
+        if (predicted != null) { // an outcome whose decision was not read is in neither sum
+            double[] sums = perModel.computeIfAbsent(model, m -> new double[3]);
+            sums[0] += jctSeconds;
+            sums[1] += predicted;
+            sums[2]++;
+        }
     }
 
     /**
@@ -119,12 +123,9 @@ final class ObservedJcts {
         return out;
     }
 
-    /** The (first) decision for {@code requestId} of {@code model} predicted {@code jctSeconds}. */
-    synchronized void predicted(String requestId, String model, double jctSeconds) {
+    /** The (first) decision for {@code requestId} predicted {@code jctSeconds}. */
+    synchronized void predicted(String requestId, double jctSeconds) {
         predictedByRequest.putIfAbsent(requestId, jctSeconds);
-        double[] sums = perModel.computeIfAbsent(model, m -> new double[4]);
-        sums[2] += jctSeconds;
-        sums[3]++;
     }
 
     /**
@@ -185,7 +186,10 @@ final class ObservedJcts {
         return n == 0 ? Double.NaN : sum / n;
     }
 
-    /** Per model: {observed sum, observed count, predicted sum, predicted count} so far (a copy). */
+    /**
+     * Per model, over the ok outcomes read so far whose decision was read before them: {observed sum, predicted
+     * sum, count} (a copy).
+     */
     synchronized Map<String, double[]> sums() {
         Map<String, double[]> out = new TreeMap<>();
         perModel.forEach((m, s) -> out.put(m, s.clone()));

@@ -91,7 +91,7 @@ function renderJct(s) {
       width, height: 180, legend: { live: false },
       scales: { x: { time: false, range: (u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
       axes: [{ values: (u, splits) => splits.map(v => Number.isInteger(v) ? (models[v] || "") : ""), splits: () => models.map((_, i) => i) },
-             { label: "mean JCT (ms), same requests" }],
+             { label: "mean JCT (ms)" }],
       series: [{ label: "model" }, { label: "predicted", fill: "#4a78c2", stroke: "#4a78c2", paths: bars(-1), points: { show: false } },
                    { label: "observed", fill: "#d1603d", stroke: "#d1603d", paths: bars(1), points: { show: false } }],
     }, data, host);

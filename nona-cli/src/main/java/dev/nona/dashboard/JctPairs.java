@@ -110,7 +110,10 @@ final class JctPairs {
         }
     }
 
-    /** An ok outcome of {@code requestId} of {@code model} completed at {@code completedAtMillis} after {@code jctSeconds}. */
+    /**
+     * An ok outcome of {@code requestId} of {@code model} completed at {@code completedAtMillis}, {@code jctSeconds}
+     * after its arrival.
+     */
     void observed(String requestId, String model, long completedAtMillis, double jctSeconds) {
         Observed o = new Observed(model, completedAtMillis, jctSeconds);
         Double predicted = predictions.remove(requestId);

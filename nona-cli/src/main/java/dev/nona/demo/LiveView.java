@@ -39,7 +39,8 @@ final class LiveView {
         sums.forEach((model, s) -> {
             double[] before = lastJctSums.getOrDefault(model, new double[3]);
             double n = s[2] - before[2];
-            out.add(String.format(Locale.ROOT, "%s %s/%s", model, mean(s[0] - before[0], n), mean(s[1] - before[1], n)));
+            out.add(String.format(Locale.ROOT, "%s %s/%s", model, mean(s[0] - before[0], n),
+                    mean(s[1] - before[1], n)));
         });
         lastJctSums = sums;
         return out.toString();
@@ -70,7 +71,8 @@ final class LiveView {
                 Double.isNaN(load) ? "-" : String.format(Locale.ROOT, "%.3f", load),
                 watcher.events(ControllerEventType.DRIFT_DETECTED),
                 watcher.events(ControllerEventType.REOPTIMIZATION_FINISHED), watcher.deadLetterPositions.size());
-        out.printf(Locale.ROOT, "          outcomes %d (timeouts %d)  JCT ms observed/predicted, same requests (last second)  %s%n",
+        out.printf(Locale.ROOT,
+                "          outcomes %d (timeouts %d)  JCT ms observed/predicted, same requests (last second)  %s%n",
                 watcher.outcomes.get(), watcher.timeoutOutcomes.get(), jcts());
         out.flush();
         lastPerModel = perModel;

@@ -12,7 +12,8 @@ import java.util.TreeMap;
 /**
  * The job completion times the demo reads back: every ok outcome's completion time and observed JCT (for the
  * summary's figures over the second half of the run), the servers of its parts, and per model running sums of
- * observed and predicted JCTs of the same requests (for the live view). Thread safe (one writer, the watcher; readers on other threads).
+ * observed and predicted JCTs of the same requests (for the live view). Thread safe (one writer, the watcher;
+ * readers on other threads).
  */
 final class ObservedJcts {
     private final List<String> requestIds = new ArrayList<>();

@@ -26,7 +26,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -182,7 +184,7 @@ final class DashboardPageIT {
 
     /** Per model row: its JCT requests, predicted, observed and ratio cells, in page order. */
     private static Map<String, List<String>> jctRows(String dom) {
-        Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> out = new LinkedHashMap<>();
         Matcher m = JCT_ROW.matcher(dom);
         while (m.find()) {
             out.put(m.group(1), List.of(m.group(2), m.group(3), m.group(4), m.group(5)));
@@ -255,7 +257,7 @@ final class DashboardPageIT {
         JsonSerde<PlacementTableRecord> tables = JsonSerde.forTopic(Topics.PLACEMENT_TABLES);
         JsonSerde<PlacementOutcome> outcomes = JsonSerde.forTopic(Topics.PLACEMENT_OUTCOMES);
         Map<String, Double> firstPrediction = new HashMap<>();
-        List<Ok> oks = new java.util.ArrayList<>();
+        List<Ok> oks = new ArrayList<>();
         Map<String, Long> perModel = new TreeMap<>();
         Set<String> servers = new TreeSet<>();
         long maxVersion = -1;
@@ -301,7 +303,8 @@ final class DashboardPageIT {
         while (m.find()) {
             String topic = m.group(1);
             if (topic.equals(Topics.PLACEMENT_DECISIONS.name()) || topic.equals(Topics.PLACEMENT_TABLES.name())
-                    || topic.equals(Topics.CLUSTER_TELEMETRY.name()) || topic.equals(Topics.PLACEMENT_OUTCOMES.name())) {
+                    || topic.equals(Topics.CLUSTER_TELEMETRY.name())
+                    || topic.equals(Topics.PLACEMENT_OUTCOMES.name())) {
                 out.put(new TopicPartition(topic, Integer.parseInt(m.group(2))), Long.parseLong(m.group(3)));
             }
         }

@@ -1,5 +1,6 @@
 package dev.nona.bench;
 
+import dev.nona.calibration.NearestRank;
 import java.util.Arrays;
 
 /**
@@ -57,8 +58,8 @@ public final class LatencyRecorder {
     }
 
     /**
-     * Nearest-rank percentiles (the smallest latency with at least q of the decided ones at or below it) of the
-     * decided requests; all zero when none is decided.
+     * Nearest-rank percentiles ({@link NearestRank}: the smallest latency with at least q of the decided ones at or
+     * below it) of the decided requests; all zero when none is decided.
      */
     public synchronized Percentiles percentiles() {
         long[] lat = new long[(int) decided];
@@ -103,12 +104,9 @@ public final class LatencyRecorder {
         return System.currentTimeMillis() - (System.nanoTime() - scheduled[0]) / 1_000_000L;
     }
 
+    /** {@link NearestRank}'s percentile; 0 when there is no latency. */
     private static long rank(long[] sorted, double q) {
-        if (sorted.length == 0) {
-            return 0;
-        }
-        int r = (int) Math.ceil(q * sorted.length);
-        return sorted[Math.max(0, r - 1)];
+        return sorted.length == 0 ? 0 : NearestRank.of(sorted, q);
     }
 
     /** Nanoseconds as milliseconds, to 0.01 ms. */

@@ -19,25 +19,32 @@ import java.util.Map;
  * @param servers     per server, in id order
  * @param drained     the servers drained by operator commands, as a line ("drained: s-1, s-3" or "drained: none")
  * @param events      the last controller events, newest first
+ * @param jctWindowSeconds the window of the models' predicted and observed JCTs: outcomes completed in the last this
+ *                    many seconds of event time, up to the newest completion read
  */
 public record DashboardSnapshot(String bootstrap, long generatedAt, Map<String, Long> positions,
         Map<String, Long> totals, List<ModelView> models, Chart rates, List<Mark> marks, List<TableView> tables,
-        List<ServerView> servers, String drained, List<EventView> events) {
+        List<ServerView> servers, String drained, List<EventView> events, int jctWindowSeconds) {
 
     /**
-     * One model.
+     * One model. The three JCT figures are over the same requests: those whose {@code ok} outcome completed in the
+     * last {@link #jctWindowSeconds} and whose decision was read ({@link JctPairs}).
      *
      * @param name                      the model
      * @param decisions                 decisions read for it
      * @param ratePerSecond             decided requests per second over the last full seconds of event time
      * @param tableRatePerSecond        the rate the current table was solved for (null when it has none)
-     * @param predictedJctSeconds       the newest decision's predicted JCT
-     * @param outcomes                  outcomes read for it
-     * @param observedMeanJctSeconds    mean observed JCT over its ok outcomes (null when none)
-     * @param calibrationRatio          observed/predicted from the newest {@code CALIBRATION} event (null when none)
+     * @param outcomes                  outcomes read for it (any status)
+     * @param jctRequests               the requests the JCT figures are over
+     * @param predictedMeanJctSeconds   their decisions' mean {@code predictedJctSeconds} (null when none)
+     * @param observedMeanJctSeconds    their outcomes' mean {@code observedJctSeconds} (null when none)
+     * @param observedOverPredicted     the observed mean over the predicted mean (null when none)
+     * @param calibrationRatio          the controller's observed/predicted ratio from the newest {@code CALIBRATION}
+     *                                  event (null when none): its own window, against the table's JCT
      */
     public record ModelView(String name, long decisions, double ratePerSecond, Double tableRatePerSecond,
-            Double predictedJctSeconds, long outcomes, Double observedMeanJctSeconds, Double calibrationRatio) {}
+            long outcomes, long jctRequests, Double predictedMeanJctSeconds, Double observedMeanJctSeconds,
+            Double observedOverPredicted, Double calibrationRatio) {}
 
     /** Series over epoch seconds: {@code values.get(key).get(i)} belongs to {@code seconds.get(i)}. */
     public record Chart(List<Long> seconds, Map<String, List<Long>> values) {}

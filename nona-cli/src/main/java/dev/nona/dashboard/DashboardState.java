@@ -25,8 +25,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * What the dashboard has read, folded into the figures the page shows: per model decisions, rates, predicted and
- * observed JCT; the two newest tables; per server its last report and the stages placed on it; the last events.
+ * What the dashboard has read, folded into the figures the page shows: per model decisions, rates, and predicted
+ * against observed JCT of the same requests ({@link JctPairs}); the two newest tables; per server its last report and the stages placed on it; the last events.
  * Bounded: rate series keep {@link #HORIZON_SECONDS} seconds, {@link #MAX_EVENTS} events and {@link #MAX_MARKS}
  * marks. Thread-safe: the feed's thread writes, the HTTP server's threads take {@link #snapshot}s.
  */
@@ -43,9 +43,8 @@ public final class DashboardState {
     private final RateSeries serverStages = new RateSeries(RATE_SECONDS + 2);
     private final RateSeries serverRequests = new RateSeries(RATE_SECONDS + 2);
     private final Map<String, Long> decisions = new TreeMap<>();
-    private final Map<String, Double> predictedJct = new TreeMap<>();
-    private final Map<String, long[]> outcomes = new TreeMap<>(); // model -> {outcomes, ok}
-    private final Map<String, Double> okJctSums = new TreeMap<>();
+    private final Map<String, Long> outcomes = new TreeMap<>();
+    private final JctPairs jcts = new JctPairs();
     private final Map<String, Double> calibrationRatios = new TreeMap<>();
     private final TreeMap<Long, TableView> tables = new TreeMap<>();
     private final Map<String, ServerTelemetry> telemetry = new TreeMap<>();
@@ -79,7 +78,7 @@ public final class DashboardState {
             servers.add(s.server());
         }
         servers.forEach(server -> serverRequests.add(server, d.eventTime(), 1));
-        predictedJct.put(d.model(), d.predictedJctSeconds());
+        jcts.predicted(d.requestId(), d.predictedJctSeconds());
     }
 
     synchronized void table(PlacementTableRecord record) {
@@ -121,11 +120,9 @@ public final class DashboardState {
 
     synchronized void outcome(PlacementOutcome o) {
         count("outcomes");
-        long[] n = outcomes.computeIfAbsent(o.model(), m -> new long[2]);
-        n[0]++;
+        outcomes.merge(o.model(), 1L, Long::sum);
         if (o.status() == OutcomeStatus.OK) {
-            n[1]++;
-            okJctSums.merge(o.model(), o.observedJctSeconds(), Double::sum);
+            jcts.observed(o.requestId(), o.model(), o.completedAt(), o.observedJctSeconds());
         }
     }
 
@@ -175,20 +172,22 @@ public final class DashboardState {
                 new DashboardSnapshot.Chart(modelRates.seconds(), modelRates.perKey()), new ArrayList<>(marks),
                 newestFirst, ServerViews.of(telemetry, reportTimes, serverStages.meanPerSecond(RATE_SECONDS),
                         serverRequests.meanPerSecond(RATE_SECONDS), nowMillis, livenessTimeout, drained),
-                ServerViews.drainedLine(drained), new ArrayList<>(events));
+                ServerViews.drainedLine(drained), new ArrayList<>(events), jcts.windowSeconds());
     }
 
     private List<ModelView> models(TableView current) {
         TreeSet<String> names = new TreeSet<>(decisions.keySet());
         names.addAll(outcomes.keySet());
         Map<String, Double> rates = modelRates.meanPerSecond(RATE_SECONDS);
+        Map<String, JctPairs.Window> windows = jcts.window();
         List<ModelView> out = new ArrayList<>();
         for (String m : names) {
-            long[] n = outcomes.getOrDefault(m, new long[2]);
             Double tableRate = current == null ? null : current.models().stream().filter(t -> t.name().equals(m))
                     .map(TableModel::ratePerSecond).findFirst().orElse(null);
+            JctPairs.Window w = windows.getOrDefault(m, JctPairs.Window.EMPTY);
             out.add(new ModelView(m, decisions.getOrDefault(m, 0L), rates.getOrDefault(m, 0.0), tableRate,
-                    predictedJct.get(m), n[0], n[1] == 0 ? null : okJctSums.get(m) / n[1], calibrationRatios.get(m)));
+                    outcomes.getOrDefault(m, 0L), w.requests(), w.predictedMeanSeconds(), w.observedMeanSeconds(),
+                    w.observedOverPredicted(), calibrationRatios.get(m)));
         }
         return out;
     }

@@ -131,7 +131,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
                 fallbackDecisions.incrementAndGet();
             }
             // the table's tau_j, as the controller's calibration compares (the request's own figure adds its wait)
-            observed.predicted(d.value().requestId(), d.value().model(), d.value().tableJctSeconds());
+            observed.predicted(d.value().requestId(), d.value().tableJctSeconds());
             maxTableVersion.accumulateAndGet(d.value().tableVersion(), Math::max);
         } else if (topic.equals(Topics.CONTROLLER_EVENTS.name())) {
             Parsed<ControllerEvent> e = eventSerde.parse(r.value());

@@ -9,7 +9,8 @@ import java.util.StringJoiner;
 /**
  * The demo's live view on stderr, one block per second: published request rates per model, decisions per
  * second, the table version in use, the link load of the current table, drift events and dead letters, the
- * executor twin's outcomes, and per model the mean observed JCT next to the mean predicted one (since the last block).
+ * executor twin's outcomes, and per model the mean observed JCT next to the mean predicted one of the same requests
+ * (the ok outcomes read since the last block whose decision was read).
  */
 final class LiveView {
     private final PrintStream out;
@@ -29,16 +30,17 @@ final class LiveView {
     }
 
     /**
-     * Per model, the mean observed JCT of the outcomes and the mean predicted JCT of the decisions read since the
-     * last block, in milliseconds ({@code -} when there was none).
+     * Per model, the mean observed and the mean predicted JCT of the same requests, the ok outcomes read since the
+     * last block whose decision was read, in milliseconds ({@code -} when there was none).
      */
     private String jcts() {
         StringJoiner out = new StringJoiner("  ");
         Map<String, double[]> sums = watcher.observed.sums();
         sums.forEach((model, s) -> {
-            double[] before = lastJctSums.getOrDefault(model, new double[4]);
-            out.add(String.format(Locale.ROOT, "%s %s/%s", model, mean(s[0] - before[0], s[1] - before[1]),
-                    mean(s[2] - before[2], s[3] - before[3])));
+            double[] before = lastJctSums.getOrDefault(model, new double[3]);
+            double n = s[2] - before[2];
+            out.add(String.format(Locale.ROOT, "%s %s/%s", model, mean(s[0] - before[0], n),
+                    mean(s[1] - before[1], n)));
         });
         lastJctSums = sums;
         return out.toString();
@@ -69,7 +71,8 @@ final class LiveView {
                 Double.isNaN(load) ? "-" : String.format(Locale.ROOT, "%.3f", load),
                 watcher.events(ControllerEventType.DRIFT_DETECTED),
                 watcher.events(ControllerEventType.REOPTIMIZATION_FINISHED), watcher.deadLetterPositions.size());
-        out.printf(Locale.ROOT, "          outcomes %d (timeouts %d)  JCT ms observed/predicted (last second)  %s%n",
+        out.printf(Locale.ROOT,
+                "          outcomes %d (timeouts %d)  JCT ms observed/predicted, same requests (last second)  %s%n",
                 watcher.outcomes.get(), watcher.timeoutOutcomes.get(), jcts());
         out.flush();
         lastPerModel = perModel;

@@ -1,5 +1,6 @@
 package dev.nona.demo;
 
+import dev.nona.calibration.NearestRank;
 import dev.nona.twin.BaselineReplay;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,7 +12,8 @@ import java.util.TreeMap;
 /**
  * The job completion times the demo reads back: every ok outcome's completion time and observed JCT (for the
  * summary's figures over the second half of the run), the servers of its parts, and per model running sums of
- * observed and predicted JCTs (for the live view). Thread safe (one writer, the watcher; readers on other threads).
+ * observed and predicted JCTs of the same requests (for the live view). Thread safe (one writer, the watcher;
+ * readers on other threads).
  */
 final class ObservedJcts {
     private final List<String> requestIds = new ArrayList<>();
@@ -38,9 +40,13 @@ final class ObservedJcts {
         coldParts.add(cold);
         completedAt.add(completedAtMillis);
         jcts.add(jctSeconds);
-        double[] sums = perModel.computeIfAbsent(model, m -> new double[4]);
-        sums[0] += jctSeconds;
-        sums[1]++;
+        Double predicted = predictedByRequest.get(requestId);
+        if (predicted != null) { // an outcome whose decision was not read is in neither sum
+            double[] sums = perModel.computeIfAbsent(model, m -> new double[3]);
+            sums[0] += jctSeconds;
+            sums[1] += predicted;
+            sums[2]++;
+        }
     }
 
     /**
@@ -118,12 +124,9 @@ final class ObservedJcts {
         return out;
     }
 
-    /** The (first) decision for {@code requestId} of {@code model} predicted {@code jctSeconds}. */
-    synchronized void predicted(String requestId, String model, double jctSeconds) {
+    /** The (first) decision for {@code requestId} predicted {@code jctSeconds}. */
+    synchronized void predicted(String requestId, double jctSeconds) {
         predictedByRequest.putIfAbsent(requestId, jctSeconds);
-        double[] sums = perModel.computeIfAbsent(model, m -> new double[4]);
-        sums[2] += jctSeconds;
-        sums[3]++;
     }
 
     /**
@@ -140,11 +143,9 @@ final class ObservedJcts {
                 sum += jcts.get(i);
             }
         }
-        if (n == 0) {
-            return new double[] {Double.NaN, Double.NaN};
-        }
-        Arrays.sort(xs, 0, n);
-        return new double[] {sum / n, xs[(int) Math.ceil(0.99 * n) - 1]};
+        double[] sorted = Arrays.copyOf(xs, n);
+        Arrays.sort(sorted);
+        return new double[] {n == 0 ? Double.NaN : sum / n, NearestRank.of(sorted, 0.99)};
     }
 
     /**
@@ -186,7 +187,10 @@ final class ObservedJcts {
         return n == 0 ? Double.NaN : sum / n;
     }
 
-    /** Per model: {observed sum, observed count, predicted sum, predicted count} so far (a copy). */
+    /**
+     * Per model, over the ok outcomes read so far whose decision was read before them: {observed sum, predicted
+     * sum, count} (a copy).
+     */
     synchronized Map<String, double[]> sums() {
         Map<String, double[]> out = new TreeMap<>();
         perModel.forEach((m, s) -> out.put(m, s.clone()));

@@ -80,7 +80,7 @@ function renderJct(s) {
   const host = document.getElementById("jct-chart");
   const models = s.models.map(m => m.name);
   const data = [models.map((_, i) => i),
-    s.models.map(m => m.predictedJctSeconds === null ? null : m.predictedJctSeconds * 1000),
+    s.models.map(m => m.predictedMeanJctSeconds === null ? null : m.predictedMeanJctSeconds * 1000),
     s.models.map(m => m.observedMeanJctSeconds === null ? null : m.observedMeanJctSeconds * 1000)];
   const width = Math.max(300, host.clientWidth - 4);
   if (jctChart === null || jctKeys !== models.join()) {
@@ -91,7 +91,7 @@ function renderJct(s) {
       width, height: 180, legend: { live: false },
       scales: { x: { time: false, range: (u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
       axes: [{ values: (u, splits) => splits.map(v => Number.isInteger(v) ? (models[v] || "") : ""), splits: () => models.map((_, i) => i) },
-             { label: "JCT (ms)" }],
+             { label: "mean JCT (ms)" }],
       series: [{ label: "model" }, { label: "predicted", fill: "#4a78c2", stroke: "#4a78c2", paths: bars(-1), points: { show: false } },
                    { label: "observed", fill: "#d1603d", stroke: "#d1603d", paths: bars(1), points: { show: false } }],
     }, data, host);
@@ -106,10 +106,13 @@ function renderModels(s) {
     el("td", { class: "decisions" }, m.decisions),
     el("td", { class: "rate" }, num(m.ratePerSecond, 1)),
     el("td", { class: "table-rate" }, num(m.tableRatePerSecond, 1)),
-    el("td", { class: "predicted" }, ms(m.predictedJctSeconds)),
-    el("td", { class: "observed" }, ms(m.observedMeanJctSeconds)),
     el("td", { class: "outcomes" }, m.outcomes),
-    el("td", { class: "ratio" }, num(m.calibrationRatio, 2)))));
+    el("td", { class: "jct-requests" }, m.jctRequests),
+    el("td", { class: "predicted" }, ms(m.predictedMeanJctSeconds)),
+    el("td", { class: "observed" }, ms(m.observedMeanJctSeconds)),
+    el("td", { class: "ratio" }, num(m.observedOverPredicted, 2)),
+    el("td", { class: "calibration" }, num(m.calibrationRatio, 2)))));
+  document.querySelectorAll(".jct-window").forEach(e => { e.textContent = s.jctWindowSeconds; });
 }
 
 function renderServers(s) {

@@ -2,6 +2,7 @@ package dev.nona.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.nona.controller.cluster.ClusterSnapshot;
@@ -49,7 +50,8 @@ final class DashboardStateTest {
         ModelView alexnet = s.models().get(0);
         assertThat(alexnet.decisions()).isEqualTo(28);
         assertThat(alexnet.ratePerSecond()).isEqualTo(4.0); // the 5 full seconds before the newest
-        assertThat(alexnet.predictedJctSeconds()).isEqualTo(0.012);
+        assertThat(alexnet.jctRequests()).isZero(); // no outcome yet: no JCT to compare
+        assertThat(alexnet.predictedMeanJctSeconds()).isNull();
         assertThat(alexnet.observedMeanJctSeconds()).isNull();
         assertThat(s.rates().seconds()).hasSize(7).first().isEqualTo(T0 / 1000);
         assertThat(s.rates().values().get("resnet18")).containsOnly(1L).hasSize(7);
@@ -155,7 +157,35 @@ final class DashboardStateTest {
         ModelView m = s.models().get(0);
         assertThat(m.calibrationRatio()).isEqualTo(1.25);
         assertThat(m.outcomes()).isEqualTo(2);
-        assertThat(m.observedMeanJctSeconds()).isEqualTo(0.02); // the timed-out one is not an observed JCT
+        assertThat(m.jctRequests()).isEqualTo(1); // the timed-out one is not an observed JCT
+        assertThat(m.predictedMeanJctSeconds()).isEqualTo(0.01);
+        assertThat(m.observedMeanJctSeconds()).isEqualTo(0.02);
+        assertThat(m.observedOverPredicted()).isEqualTo(2.0);
+    }
+
+    @Test
+    void predictedAndObserved_areOverTheSameRequests_inTheSameWindow() {
+        // a cold start early in the run, then requests that run as predicted
+        state.decision(decision("cold", "alexnet", T0, 0.010));
+        state.outcome(PlacementOutcome.ok("cold", "alexnet", 1, List.of(OutcomePart.of("s0", T0, T0 + 2_000, true)),
+                0, T0 + 2_000, 2.0));
+        long later = T0 + 2_000 + JctPairs.WINDOW_SECONDS * 1000L;
+        for (int i = 0; i < 4; i++) {
+            state.decision(decision("w-" + i, "alexnet", later, 0.010 + 0.001 * i));
+            state.outcome(PlacementOutcome.ok("w-" + i, "alexnet", 1,
+                    List.of(OutcomePart.of("s0", later, later + 12, false)), 0, later + 12, 0.012));
+        }
+        state.decision(decision("undecided-yet", "alexnet", later, 5.0)); // no outcome: not in the figures
+
+        DashboardSnapshot s = state.snapshot(later + 1_000);
+
+        assertThat(s.jctWindowSeconds()).isEqualTo(JctPairs.WINDOW_SECONDS);
+        ModelView m = s.models().get(0);
+        assertThat(m.outcomes()).isEqualTo(5);
+        assertThat(m.jctRequests()).isEqualTo(4); // the cold start completed before the window
+        assertThat(m.predictedMeanJctSeconds()).isCloseTo(0.0115, within(1e-12));
+        assertThat(m.observedMeanJctSeconds()).isCloseTo(0.012, within(1e-12));
+        assertThat(m.observedOverPredicted()).isCloseTo(0.012 / 0.0115, within(1e-12));
     }
 
     @Test

@@ -11,11 +11,11 @@ final class ObservedJctsTest {
     @Test
     void secondHalfFigures_countOnlyOutcomesCompletedFromTheSplit() {
         ObservedJcts o = new ObservedJcts();
-        o.predicted("early", "m", 1.0);
+        o.predicted("early", 1.0);
         o.add("early", "m", 1, 1, 999, 100.0); // before the split: ignored
         for (int i = 1; i <= 100; i++) {
-            o.predicted("r-" + i, "m", 0.5);
-            o.predicted("r-" + i, "m", 9.0); // a later duplicate decision: the first one counts
+            o.predicted("r-" + i, 0.5);
+            o.predicted("r-" + i, 9.0); // a later duplicate decision: the first one counts
             o.add("r-" + i, "m", i <= 50 ? 1 : 2, i == 7 ? 2 : 0, 1_000 + i, i / 100.0);
             o.part(i % 2 == 0 ? "s-0" : "s-1", 1_000 + i);
         }
@@ -48,5 +48,19 @@ final class ObservedJctsTest {
         assertThat(second.coldStartParts()).isEqualTo(2);
         assertThat(o.phase("later", 5_000, Long.MAX_VALUE).observedMeanJctSeconds()).isNaN();
         assertThat(o.phase("later", 5_000, Long.MAX_VALUE).tableVersions()).isEmpty();
+    }
+
+    @Test
+    void sums_areOverTheSameRequests_outcomesWithTheirDecision() {
+        ObservedJcts o = new ObservedJcts();
+        o.predicted("a", 0.010);
+        o.predicted("b", 0.020);
+        o.predicted("waiting", 5.0); // no outcome yet: in neither sum
+        o.add("a", "m", 1, 0, 1_000, 0.030);
+        o.add("b", "m", 1, 0, 1_001, 0.050);
+        o.add("unknown", "m", 1, 1, 1_002, 9.0); // its decision was not read: in neither sum
+
+        assertThat(o.sums()).containsOnlyKeys("m");
+        assertThat(o.sums().get("m")).containsExactly(0.030 + 0.050, 0.010 + 0.020, 2);
     }
 }

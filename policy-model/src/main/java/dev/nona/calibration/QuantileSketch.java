@@ -162,7 +162,7 @@ public final class QuantileSketch {
         if (count == 0) {
             return Double.NaN;
         }
-        long rank = Math.max(0, (long) Math.ceil(q * count) - 1); // 0-based
+        long rank = NearestRank.index(count, q); // 0-based
         if (rank < zeroCount) {
             return 0.0;
         }

@@ -1,5 +1,6 @@
 package dev.nona.sim.modelaware;
 
+import dev.nona.calibration.NearestRank;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,11 +35,7 @@ public record ModelAwareResult(String policy, long seed, int requests, double ma
     }
 
     public double p99LatencySeconds() {
-        double[] sorted = latenciesSeconds.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        return sorted[Math.max(0, (int) Math.ceil(0.99 * sorted.length) - 1)];
+        return NearestRank.of(latenciesSeconds.stream().mapToDouble(Double::doubleValue).sorted().toArray(), 0.99);
     }
 
     /** The JSON fields {@code bin/nona simulate} prints for a model-aware workload. */

@@ -1,5 +1,6 @@
 package dev.nona.bench;
 
+import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.controller.cluster.ClusterSnapshot;
 import dev.nona.controller.DecisionFormat;
 import dev.nona.controller.optimize.ControllerTable;
@@ -14,7 +15,6 @@ import dev.nona.controller.serde.DecisionWriter;
 import dev.nona.controller.source.RejectedRequests;
 import dev.nona.controller.source.RequestParser;
 import dev.nona.controller.source.RequestRecord;
-import dev.nona.dag.ModelDag;
 import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.CatalogEdge;
@@ -185,7 +185,7 @@ public final class PipelineBenchmark {
         Map<String, CatalogDag> dags = new TreeMap<>();
         Map<String, Double> rates = new TreeMap<>();
         for (String m : models) {
-            CatalogDag dag = m.equals(FIGURE_1) ? figure1() : catalogDag(ModelZoo.load(m));
+            CatalogDag dag = m.equals(FIGURE_1) ? figure1() : CatalogDags.toCatalogDag(ModelZoo.load(m));
             dags.put(m, dag);
             rates.put(m, 50.0);
             out.add(BroadcastUpdate.of(ModelCatalogEntry.of(m, dag)));
@@ -219,12 +219,6 @@ public final class PipelineBenchmark {
                         new CatalogTask("t4", 1e9)),
                 List.of(new CatalogEdge("t1", "t2", 1e8), new CatalogEdge("t2", "t4", 1e8),
                         new CatalogEdge("t1", "t3", 1e7), new CatalogEdge("t3", "t4", 1e7)));
-    }
-
-    static CatalogDag catalogDag(ModelDag dag) {
-        return new CatalogDag(dag.name(),
-                dag.tasks().stream().map(t -> new CatalogTask(t.id(), t.ops())).toList(),
-                dag.edges().stream().map(e -> new CatalogEdge(e.from(), e.to(), e.bytes())).toList());
     }
 
     private static void check(String job, JobExecutionResult result, long records) {

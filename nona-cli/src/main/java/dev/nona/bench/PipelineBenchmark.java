@@ -12,7 +12,7 @@ import dev.nona.controller.placement.BroadcastUpdateTypeInfo;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.PlacementFunction;
 import dev.nona.controller.serde.DecisionWriter;
-import dev.nona.controller.source.RejectedRequests;
+import dev.nona.controller.source.RejectedRecords;
 import dev.nona.controller.source.RequestParser;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.topics.record.CachedModel;
@@ -148,7 +148,7 @@ public final class PipelineBenchmark {
         List<BroadcastUpdate> tableAndCatalog = snapshot.stream().filter(u -> u.server() == null).toList();
         DataStream<BroadcastUpdate> updates = env.fromData(tableAndCatalog, new BroadcastUpdateTypeInfo())
                 .union(input.getSideOutput(InterleavedTelemetry.TELEMETRY));
-        input.process(new RejectedRequests()).returns(TypeInformation.of(RequestRecord.class))
+        input.process(RejectedRecords.requests()).returns(TypeInformation.of(RequestRecord.class))
                 .connect(updates.broadcast(PlacementFunction.BROADCAST_STATES))
                 // no liveness timeout: on a machine shared with other work a report may come late, and the benchmark
                 // measures the cost of placing and of taking the reports, not liveness (ServerLivenessITCase does)
@@ -167,7 +167,7 @@ public final class PipelineBenchmark {
         return env.fromSource(new DataGeneratorSource<>(new GeneratedRequests(models), records,
                         PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO), WatermarkStrategy.noWatermarks(), "requests")
                 .map(bytes -> parser.parse(bytes, -1, -1)).returns(TypeInformation.of(RequestRecord.class))
-                .process(new RejectedRequests()).returns(TypeInformation.of(RequestRecord.class));
+                .process(RejectedRecords.requests()).returns(TypeInformation.of(RequestRecord.class));
     }
 
     private static StreamExecutionEnvironment environment(int parallelism) {

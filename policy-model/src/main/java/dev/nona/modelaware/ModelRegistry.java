@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Which server holds which model, and how many requests each server has in flight: the thesis's
@@ -91,8 +92,17 @@ public final class ModelRegistry {
      * takes the least loaded one (ties by registration order), which spreads load across replicas.
      */
     public Optional<String> locateProxy(String model) {
+        return locateProxy(model, server -> true);
+    }
+
+    /**
+     * {@link #locateProxy(String)} among the servers that {@code eligible} accepts (for example those with free
+     * cores): the one rule for "warm, under the target, least loaded", whatever else a caller requires.
+     */
+    public Optional<String> locateProxy(String model, Predicate<String> eligible) {
         return residentServers(model).stream()
                 .filter(this::underTarget)
+                .filter(eligible)
                 .min(Comparator.comparingInt(this::ongoing));
     }
 

@@ -1,5 +1,7 @@
 package dev.nona.modelaware;
 
+import dev.nona.check.Checks;
+
 /**
  * The expected cold-start delay of a task that needs a model, for Nona's cost model: the probability that the
  * server it lands on must load the model, times $T_{CS}$. This is our extension, not in either paper; the

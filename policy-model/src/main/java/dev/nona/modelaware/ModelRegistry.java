@@ -1,5 +1,6 @@
 package dev.nona.modelaware;
 
+import dev.nona.check.Checks;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -44,7 +45,7 @@ public final class ModelRegistry {
 
     /** Registers a server with the memory its model cache may use (the thesis's {@code RegisterMSched}). */
     public void addServer(String server, double memoryMb) {
-        Checks.name(server, "server id");
+        Checks.notBlank(server, "server id");
         if (servers.containsKey(server)) {
             throw new IllegalArgumentException("server '" + server + "' is already registered");
         }
@@ -145,7 +146,7 @@ public final class ModelRegistry {
      * used first). Registers the server if it is new.
      */
     public void applyTelemetry(String server, double memoryMb, int ongoing, Map<String, Double> loadedModels) {
-        Checks.name(server, "server id");
+        Checks.notBlank(server, "server id");
         if (ongoing < 0) {
             throw new IllegalArgumentException("server '" + server + "': ongoing (" + ongoing + ") must be >= 0");
         }

@@ -37,7 +37,8 @@ public final class Problems {
         analysis.decomposition().nodes().forEach(n -> nodes.put(n.id(), n));
         List<SubgraphChoices> subgraphs = new ArrayList<>();
         for (SubgraphTriplets st : analysis.triplets()) {
-            subgraphs.add(new SubgraphChoices(st.subgraph(), st.triplets().isEmpty() ? List.of(NO_PARTS) : st.triplets()));
+            List<Triplet> omega = st.triplets().isEmpty() ? List.of(NO_PARTS) : st.triplets();
+            subgraphs.add(new SubgraphChoices(st.subgraph(), omega));
         }
         return new JobClass(name, ratePerSecond, nodes, analysis.roots().get(0), subgraphs);
     }

@@ -104,7 +104,8 @@ public final class ControllerPlacement implements ServerPolicy {
      *
      * @param totalOps the operations of the whole DAG, finite and {@code >= 0}
      */
-    public static ControllerPlacement local(String model, List<String> tasks, double totalOps, double expectedOpsPerSecond) {
+    public static ControllerPlacement local(String model, List<String> tasks, double totalOps,
+            double expectedOpsPerSecond) {
         Checks.nonNegative(totalOps, "operations of model '" + model + "'");
         return new ControllerPlacement(null, -1, Objects.requireNonNull(model, "model"), tasks, new double[] {totalOps},
                 expectedOpsPerSecond);

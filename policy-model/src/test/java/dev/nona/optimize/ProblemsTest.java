@@ -96,7 +96,8 @@ final class ProblemsTest {
                 List.of(new Edge("a", "b", 1), new Edge("a", "c", 1), new Edge("b", "z", 1), new Edge("c", "z", 1))));
         Subgraph direct = new Subgraph("a", "z", List.of(), List.of(new Edge("a", "z", 1)));
         DagAnalysis withEmpty = new DagAnalysis(diamond.dag(), diamond.contracted(), diamond.decomposition(),
-                List.of(new SubgraphTriplets(direct, List.of(), BigInteger.ONE, TripletFamily.EXACT, 0)), diamond.bound());
+                List.of(new SubgraphTriplets(direct, List.of(), BigInteger.ONE, TripletFamily.EXACT, 0)),
+                diamond.bound());
 
         JobClass job = Problems.jobClass("d", 2, withEmpty);
 

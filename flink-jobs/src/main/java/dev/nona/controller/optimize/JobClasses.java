@@ -23,7 +23,8 @@ final class JobClasses {
     JobClass of(String model, CatalogDag dag, double rate) {
         Cached cached = cache.get(model);
         if (cached == null || !cached.dag().equals(dag)) {
-            cached = new Cached(dag, Problems.jobClass(model, 0, DagAnalysis.analyse(CatalogDags.toModelDag(model, dag))));
+            DagAnalysis analysis = DagAnalysis.analyse(CatalogDags.toModelDag(model, dag));
+            cached = new Cached(dag, Problems.jobClass(model, 0, analysis));
             cache.put(model, cached);
         }
         return cached.job().withRate(rate);

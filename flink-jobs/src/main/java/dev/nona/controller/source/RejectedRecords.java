@@ -58,7 +58,7 @@ public final class RejectedRecords<R, T> extends ProcessFunction<R, T> implement
         this.type = Objects.requireNonNull(type, "value type");
     }
 
-    /** Valid requests go on as they are (with their partition and offset); rejected ones to {@link #REQUEST_DEAD_LETTERS}. */
+    /** Valid requests go on as they are (with partition and offset); rejected ones to {@link #REQUEST_DEAD_LETTERS}. */
     public static RejectedRecords<RequestRecord, RequestRecord> requests() {
         return new RejectedRecords<>(REQUEST_DEAD_LETTERS, r -> r.request() != null ? r : null, RequestRecord::rejected,
                 TypeInformation.of(RequestRecord.class));

@@ -12,7 +12,8 @@ final class RejectedRecordsTest {
     @Test
     void requests_validGoOnWithTheirOffset_rejectedToTheRequestTagOnly() throws Exception {
         RequestRecord good = new RequestRecord(InferenceRequest.of("r1", "m", "t", 5, null), null, 2, 11);
-        RequestRecord bad = new RequestRecord(null, DeadLetter.of(new byte[] {1}, "inference-requests", 0, 7, "bad", 5), 0, 7);
+        DeadLetter letter = DeadLetter.of(new byte[] {1}, "inference-requests", 0, 7, "bad", 5);
+        RequestRecord bad = new RequestRecord(null, letter, 0, 7);
         try (var h = ProcessFunctionTestHarnesses.forProcessFunction(RejectedRecords.requests())) {
             h.processElement(good, 0);
             h.processElement(bad, 0);

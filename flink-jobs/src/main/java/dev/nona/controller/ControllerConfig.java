@@ -2,6 +2,7 @@ package dev.nona.controller;
 
 import static dev.nona.controller.ControllerOptions.*;
 
+import dev.nona.check.Checks;
 import dev.nona.controller.source.ControlLimits;
 import java.io.IOException;
 import java.io.Reader;
@@ -109,9 +110,7 @@ public record ControllerConfig(
         public OutcomeSettings {
             requirePositive("outcomes.max-wait", maxWait);
             requirePositive("outcomes.decision-wait", decisionWait);
-            if (!(rollbackMargin >= 0) || Double.isInfinite(rollbackMargin)) {
-                throw new IllegalArgumentException("rollback.margin (" + rollbackMargin + ") must be finite and >= 0");
-            }
+            Checks.nonNegative(rollbackMargin, "rollback.margin");
             if (rollbackMinSamples < 1) {
                 throw new IllegalArgumentException("rollback.min-samples (" + rollbackMinSamples + ") must be >= 1");
             }
@@ -179,18 +178,14 @@ public record ControllerConfig(
                 throw new IllegalArgumentException(
                         "drift.threshold-significance (" + thresholdSignificance + ") must be in (0, 1)");
             }
-            if (!(threshold > 0) || Double.isInfinite(threshold)) {
-                throw new IllegalArgumentException("drift.threshold (" + threshold + ") must be finite and > 0");
-            }
+            Checks.positive(threshold, "drift.threshold");
             if (windows < 1) {
                 throw new IllegalArgumentException("drift.windows (" + windows + ") must be >= 1");
             }
             if (debounce.isNegative()) {
                 throw new IllegalArgumentException("drift.debounce (" + debounce + ") must be >= 0");
             }
-            if (!(minRate > 0) || Double.isInfinite(minRate)) {
-                throw new IllegalArgumentException("drift.min-rate (" + minRate + ") must be finite and > 0");
-            }
+            Checks.positive(minRate, "drift.min-rate");
         }
 
         /** The level of the pooled test of a drift's windows: {@code significance^windows}. */
@@ -253,10 +248,7 @@ public record ControllerConfig(
         if (!Set.of("hashmap", "rocksdb").contains(stateBackend)) {
             throw new IllegalArgumentException("state.backend (" + stateBackend + ") must be hashmap or rocksdb");
         }
-        if (!(defaultLinkBitsPerSecond > 0) || Double.isInfinite(defaultLinkBitsPerSecond)) {
-            throw new IllegalArgumentException("cluster.default-link-bits-per-second (" + defaultLinkBitsPerSecond
-                    + ") must be finite and > 0");
-        }
+        Checks.positive(defaultLinkBitsPerSecond, "cluster.default-link-bits-per-second");
         requirePositive("cluster.liveness-timeout", livenessTimeout);
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism (" + parallelism + ") must be >= 1");

@@ -17,7 +17,6 @@ import dev.nona.controller.outcome.DecisionSummarySerializer;
 import dev.nona.controller.outcome.JoinedOutcome;
 import dev.nona.controller.outcome.OutcomeJoin;
 import dev.nona.controller.outcome.OutcomeRecord;
-import dev.nona.controller.outcome.RejectedOutcomes;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.BroadcastUpdate;
 import dev.nona.controller.placement.BroadcastUpdateTypeInfo;
@@ -27,8 +26,7 @@ import dev.nona.controller.rates.RateEstimate;
 import dev.nona.controller.rates.RateEstimator;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.controller.source.ControlRecord;
-import dev.nona.controller.source.RejectedControls;
-import dev.nona.controller.source.RejectedRequests;
+import dev.nona.controller.source.RejectedRecords;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.controller.source.RequestTimestamps;
 import dev.nona.topics.record.ControllerEvent;
@@ -149,7 +147,7 @@ public final class ControllerJob {
                 .fromSource(sources.requests(),
                         watermarks(config, new RequestTimestamps(config.outOfOrderness().toMillis())), "requests")
                 .setParallelism(p).uid("requests-source")
-                .process(new RejectedRequests()).setParallelism(p).uid("parse-requests").name("parse requests");
+                .process(RejectedRecords.requests()).setParallelism(p).uid("parse-requests").name("parse requests");
         SingleOutputStreamOperator<ControlInput> telemetry = controlSource(env, sources.telemetry(), "telemetry");
         SingleOutputStreamOperator<ControlInput> catalog = controlSource(env, sources.catalog(), "catalog");
 
@@ -202,9 +200,9 @@ public final class ControllerJob {
                 .returns(JsonRecordTypeInfo.of(PlacementDecision.class)) // immutable: chained operators pass it on uncopied
                 .setParallelism(p).uid("placement").name("placement");
 
-        DataStream<DeadLetter> deadLetters = requests.getSideOutput(RejectedRequests.DEAD_LETTERS)
-                .union(telemetry.getSideOutput(RejectedControls.DEAD_LETTERS),
-                        catalog.getSideOutput(RejectedControls.DEAD_LETTERS),
+        DataStream<DeadLetter> deadLetters = requests.getSideOutput(RejectedRecords.REQUEST_DEAD_LETTERS)
+                .union(telemetry.getSideOutput(RejectedRecords.CONTROL_DEAD_LETTERS),
+                        catalog.getSideOutput(RejectedRecords.CONTROL_DEAD_LETTERS),
                         decisions.getSideOutput(PlacementFunction.UNPLACED),
                         tables.getSideOutput(ControlLoopFunction.COMMAND_DEAD_LETTERS));
         if (learning != null) {
@@ -283,7 +281,7 @@ public final class ControllerJob {
         SingleOutputStreamOperator<PlacementOutcome> outcomes = env
                 .fromSource(sources.outcomes(), WatermarkStrategy.noWatermarks(), "outcomes")
                 .setParallelism(p).uid("outcomes-source")
-                .process(new RejectedOutcomes()).returns(JsonRecordTypeInfo.of(PlacementOutcome.class))
+                .process(RejectedRecords.outcomes()).returns(JsonRecordTypeInfo.of(PlacementOutcome.class))
                 .setParallelism(p).uid("parse-outcomes").name("parse outcomes");
         ControllerConfig.OutcomeSettings settings = config.outcomes();
         // Summarised next to placement (forward), so that the join holds a few numbers per decision, not its stages.
@@ -313,7 +311,7 @@ public final class ControllerJob {
         DataStream<ControlInput> learned = calibration.getSideOutput(CalibrationFunction.LEARNED)
                 .assignTimestampsAndWatermarks(WatermarkStrategy.<ControlInput>forGenerator(c -> new NoEventTime<>()))
                 .setParallelism(1).name("learned (no event time)");
-        return new Learning(calibration, outcomes.getSideOutput(RejectedOutcomes.DEAD_LETTERS)
+        return new Learning(calibration, outcomes.getSideOutput(RejectedRecords.OUTCOME_DEAD_LETTERS)
                 .union(joined.getSideOutput(OutcomeJoin.DEAD_LETTERS)), learned);
     }
 
@@ -360,7 +358,7 @@ public final class ControllerJob {
             Source<ControlRecord, ?, ?> source, String name) {
         return env.fromSource(source, watermarks(config, (ControlRecord r, long ts) -> r.time()), name)
                 .setParallelism(1).uid(name + "-source")
-                .process(new RejectedControls()).returns(JsonRecordTypeInfo.of(ControlInput.class))
+                .process(RejectedRecords.controls()).returns(JsonRecordTypeInfo.of(ControlInput.class))
                 .setParallelism(1).uid("parse-" + name).name("parse " + name);
     }
 

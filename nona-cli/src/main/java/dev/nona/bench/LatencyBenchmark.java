@@ -1,5 +1,6 @@
 package dev.nona.bench;
 
+import dev.nona.check.Checks;
 import dev.nona.controller.ControllerConfig;
 import dev.nona.controller.ControllerEnvironment;
 import dev.nona.controller.ControllerJob;
@@ -57,9 +58,7 @@ public final class LatencyBenchmark {
         }
 
         public Settings {
-            if (!(rate > 0) || Double.isInfinite(rate)) {
-                throw new IllegalArgumentException("--rate (" + rate + ") must be finite and > 0");
-            }
+            Checks.positive(rate, "--rate");
             if (seconds < 1) {
                 throw new IllegalArgumentException("--seconds (" + seconds + ") must be >= 1");
             }

@@ -1,5 +1,6 @@
 package dev.nona.bench;
 
+import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.topics.Topics;
 import dev.nona.topics.client.ClientProperties;
 import dev.nona.topics.client.RecordPublisher;
@@ -61,7 +62,7 @@ final class LatencyPublisher implements AutoCloseable {
     void publishCatalogAndServers() {
         for (String m : models) {
             ModelCatalogEntry e = ModelCatalogEntry.of(m, m.equals(PipelineBenchmark.FIGURE_1)
-                    ? PipelineBenchmark.figure1() : PipelineBenchmark.catalogDag(ModelZoo.load(m)));
+                    ? PipelineBenchmark.figure1() : CatalogDags.toCatalogDag(ModelZoo.load(m)));
             producer.send(Topics.MODEL_CATALOG.name(), catalog.keyBytes(e), catalog.serialize(e));
         }
         publishReports();

@@ -1,5 +1,6 @@
 package dev.nona.bench;
 
+import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.controller.cluster.ClusterSnapshot;
 import dev.nona.controller.DecisionFormat;
 import dev.nona.controller.optimize.ControllerTable;
@@ -11,10 +12,9 @@ import dev.nona.controller.placement.BroadcastUpdateTypeInfo;
 import dev.nona.controller.placement.NonaPlacerFactory;
 import dev.nona.controller.placement.PlacementFunction;
 import dev.nona.controller.serde.DecisionWriter;
-import dev.nona.controller.source.RejectedRequests;
+import dev.nona.controller.source.RejectedRecords;
 import dev.nona.controller.source.RequestParser;
 import dev.nona.controller.source.RequestRecord;
-import dev.nona.dag.ModelDag;
 import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.CatalogEdge;
@@ -148,7 +148,7 @@ public final class PipelineBenchmark {
         List<BroadcastUpdate> tableAndCatalog = snapshot.stream().filter(u -> u.server() == null).toList();
         DataStream<BroadcastUpdate> updates = env.fromData(tableAndCatalog, new BroadcastUpdateTypeInfo())
                 .union(input.getSideOutput(InterleavedTelemetry.TELEMETRY));
-        input.process(new RejectedRequests()).returns(TypeInformation.of(RequestRecord.class))
+        input.process(RejectedRecords.requests()).returns(TypeInformation.of(RequestRecord.class))
                 .connect(updates.broadcast(PlacementFunction.BROADCAST_STATES))
                 // no liveness timeout: on a machine shared with other work a report may come late, and the benchmark
                 // measures the cost of placing and of taking the reports, not liveness (ServerLivenessITCase does)
@@ -167,7 +167,7 @@ public final class PipelineBenchmark {
         return env.fromSource(new DataGeneratorSource<>(new GeneratedRequests(models), records,
                         PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO), WatermarkStrategy.noWatermarks(), "requests")
                 .map(bytes -> parser.parse(bytes, -1, -1)).returns(TypeInformation.of(RequestRecord.class))
-                .process(new RejectedRequests()).returns(TypeInformation.of(RequestRecord.class));
+                .process(RejectedRecords.requests()).returns(TypeInformation.of(RequestRecord.class));
     }
 
     private static StreamExecutionEnvironment environment(int parallelism) {
@@ -185,7 +185,7 @@ public final class PipelineBenchmark {
         Map<String, CatalogDag> dags = new TreeMap<>();
         Map<String, Double> rates = new TreeMap<>();
         for (String m : models) {
-            CatalogDag dag = m.equals(FIGURE_1) ? figure1() : catalogDag(ModelZoo.load(m));
+            CatalogDag dag = m.equals(FIGURE_1) ? figure1() : CatalogDags.toCatalogDag(ModelZoo.load(m));
             dags.put(m, dag);
             rates.put(m, 50.0);
             out.add(BroadcastUpdate.of(ModelCatalogEntry.of(m, dag)));
@@ -219,12 +219,6 @@ public final class PipelineBenchmark {
                         new CatalogTask("t4", 1e9)),
                 List.of(new CatalogEdge("t1", "t2", 1e8), new CatalogEdge("t2", "t4", 1e8),
                         new CatalogEdge("t1", "t3", 1e7), new CatalogEdge("t3", "t4", 1e7)));
-    }
-
-    static CatalogDag catalogDag(ModelDag dag) {
-        return new CatalogDag(dag.name(),
-                dag.tasks().stream().map(t -> new CatalogTask(t.id(), t.ops())).toList(),
-                dag.edges().stream().map(e -> new CatalogEdge(e.from(), e.to(), e.bytes())).toList());
     }
 
     private static void check(String job, JobExecutionResult result, long records) {

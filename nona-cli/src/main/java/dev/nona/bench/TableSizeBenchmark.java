@@ -1,5 +1,6 @@
 package dev.nona.bench;
 
+import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.controller.cluster.ClusterSnapshot;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.optimize.NonaTableSolver;
@@ -7,8 +8,6 @@ import dev.nona.controller.optimize.SolveInput;
 import dev.nona.controller.optimize.SolveResult;
 import dev.nona.controller.sink.TableRecordSerializer;
 import dev.nona.topics.record.CatalogDag;
-import dev.nona.topics.record.CatalogEdge;
-import dev.nona.topics.record.CatalogTask;
 import dev.nona.topics.record.PlacementTableRecord;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.zoo.ModelZoo;
@@ -76,8 +75,7 @@ public final class TableSizeBenchmark {
         for (int m = 0; m < models; m++) {
             var dag = ModelZoo.load(zoo.get(m % zoo.size()));
             String name = "m" + m;
-            dags.put(name, new CatalogDag(name, dag.tasks().stream().map(t -> new CatalogTask(t.id(), t.ops())).toList(),
-                    dag.edges().stream().map(e -> new CatalogEdge(e.from(), e.to(), e.bytes())).toList()));
+            dags.put(name, CatalogDags.toCatalogDag(name, dag));
             rates.put(name, 1.0);
         }
         List<String> ids = new ArrayList<>(servers);

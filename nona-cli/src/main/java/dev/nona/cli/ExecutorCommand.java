@@ -2,6 +2,7 @@ package dev.nona.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.nona.check.Checks;
 import dev.nona.twin.ExecutorTwin;
 import dev.nona.twin.TwinExecutor;
 import dev.nona.twin.TwinOptions;
@@ -69,9 +70,7 @@ final class ExecutorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!(seconds >= 0) || Double.isInfinite(seconds)) {
-            throw new IllegalArgumentException("--seconds (" + seconds + ") must be finite and >= 0");
-        }
+        Checks.nonNegative(seconds, "--seconds");
         TwinOptions options = new TwinOptions(servers, opsPerSecond, linkBitsPerSecond, cacheSlots, coldStartSeconds,
                 timeoutSeconds, faults.slow(), faults.silence());
         CountDownLatch done = new CountDownLatch(1);

@@ -1,5 +1,6 @@
 package dev.nona.cli;
 
+import dev.nona.check.Checks;
 import dev.nona.modelaware.ModelAwarePolicies;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimResult;
@@ -68,8 +69,8 @@ final class SimulateCommand implements Callable<Integer> {
         if (!PolicyRegistry.names().contains(policy)) {
             throw new IllegalArgumentException("--policy (" + policy + ") is unknown; known: " + String.join(", ", PolicyRegistry.names()));
         }
-        if (load != null && !(load > 0 && Double.isFinite(load))) {
-            throw new IllegalArgumentException("--load (" + load + ") must be finite and > 0");
+        if (load != null) {
+            Checks.positive(load, "--load");
         }
         SimulationOptions.requireJobs(jobs);
         SimWorkloads.Loaded loaded = SimWorkloads.read(workload);

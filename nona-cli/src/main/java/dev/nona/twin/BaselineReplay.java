@@ -1,10 +1,8 @@
 package dev.nona.twin;
 
+import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.dag.ContractedNode;
 import dev.nona.dag.DagAnalysis;
-import dev.nona.dag.Edge;
-import dev.nona.dag.ModelDag;
-import dev.nona.dag.Task;
 import dev.nona.sim.JobClass;
 import dev.nona.sim.SimCluster;
 import dev.nona.sim.SimWorkload;
@@ -87,9 +85,7 @@ public final class BaselineReplay {
     /** A model as the replay needs it: the simulator's job class and each contracted task's original tasks. */
     private record Model(JobClass jobClass, List<List<String>> originals, TwinModel twinModel) {
         static Model of(String name, CatalogDag dag) {
-            ModelDag modelDag = new ModelDag(name, dag.tasks().stream().map(t -> new Task(t.id(), t.ops())).toList(),
-                    dag.edges().stream().map(e -> new Edge(e.from(), e.to(), e.bytes())).toList());
-            DagAnalysis analysis = DagAnalysis.analyse(modelDag);
+            DagAnalysis analysis = DagAnalysis.analyse(CatalogDags.toModelDag(name, dag));
             List<List<String>> originals = analysis.decomposition().nodes().stream()
                     .map(ContractedNode::originalTasks).toList();
             return new Model(ModelClasses.of(name, analysis, 1.0), originals, new TwinModel(name, dag));

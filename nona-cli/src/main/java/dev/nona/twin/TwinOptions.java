@@ -1,5 +1,6 @@
 package dev.nona.twin;
 
+import dev.nona.check.Checks;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,15 +29,13 @@ public record TwinOptions(int servers, double opsPerSecond, double linkBitsPerSe
         if (servers < 1 || servers > 100_000) {
             throw new IllegalArgumentException("--servers (" + servers + ") must be in [1, 100000]");
         }
-        positive("--ops-per-second", opsPerSecond);
-        positive("--link-bits-per-second", linkBitsPerSecond);
+        Checks.positive(opsPerSecond, "--ops-per-second");
+        Checks.positive(linkBitsPerSecond, "--link-bits-per-second");
         if (cacheSlots < 0) {
             throw new IllegalArgumentException("--cache-slots (" + cacheSlots + ") must be >= 0");
         }
-        if (!(coldStartSeconds >= 0) || Double.isInfinite(coldStartSeconds)) {
-            throw new IllegalArgumentException("--cold-start-seconds (" + coldStartSeconds + ") must be finite and >= 0");
-        }
-        positive("--timeout-seconds", timeoutSeconds);
+        Checks.nonNegative(coldStartSeconds, "--cold-start-seconds");
+        Checks.positive(timeoutSeconds, "--timeout-seconds");
         slowFactors = Map.copyOf(slowFactors);
         silenceAfterSeconds = Map.copyOf(silenceAfterSeconds);
         for (String id : slowFactors.keySet()) {
@@ -105,12 +104,6 @@ public record TwinOptions(int servers, double opsPerSecond, double linkBitsPerSe
             }
         }
         return out;
-    }
-
-    private static void positive(String option, double x) {
-        if (!(x > 0) || Double.isInfinite(x)) {
-            throw new IllegalArgumentException(option + " (" + x + ") must be finite and > 0");
-        }
     }
 
     private static void requireServer(String option, String id, int servers) {

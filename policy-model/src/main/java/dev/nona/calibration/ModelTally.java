@@ -1,5 +1,7 @@
 package dev.nona.calibration;
 
+import dev.nona.check.Checks;
+
 /**
  * Accumulates one model's outcomes over a window into a {@link ModelCalibration}. The calibration ratio is a
  * ratio of means, $\bar{o}/\bar{p} = \sum o_i / \sum p_i$ over the ok outcomes $i$ (observed $o_i$, predicted
@@ -61,9 +63,7 @@ public final class ModelTally {
      * @param predictedJctSeconds its decision's predicted JCT, finite and {@code >= 0}
      */
     public void ok(double observedJctSeconds, double predictedJctSeconds) {
-        if (!(predictedJctSeconds >= 0) || Double.isInfinite(predictedJctSeconds)) {
-            throw new IllegalArgumentException("predicted JCT (" + predictedJctSeconds + ") must be finite and >= 0");
-        }
+        Checks.nonNegative(predictedJctSeconds, "predicted JCT");
         observed.add(observedJctSeconds); // checks the observed JCT
         ok++;
         observedSeconds += observedJctSeconds;

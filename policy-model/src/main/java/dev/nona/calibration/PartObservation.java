@@ -1,5 +1,7 @@
 package dev.nona.calibration;
 
+import dev.nona.check.Checks;
+
 /**
  * One part of a completed request as its executor observed it: the stages that ran on one server.
  *
@@ -20,11 +22,9 @@ public record PartObservation(String server, double ops, double spanSeconds, Dou
         if (!(ops >= 0) && !Double.isNaN(ops) || Double.isInfinite(ops)) {
             throw new IllegalArgumentException("ops (" + ops + ") must be finite and >= 0, or NaN (unknown)");
         }
-        if (!(spanSeconds >= 0) || Double.isInfinite(spanSeconds)) {
-            throw new IllegalArgumentException("span seconds (" + spanSeconds + ") must be finite and >= 0");
-        }
-        if (computeSeconds != null && (!(computeSeconds >= 0) || computeSeconds.isInfinite())) {
-            throw new IllegalArgumentException("compute seconds (" + computeSeconds + ") must be finite and >= 0");
+        Checks.nonNegative(spanSeconds, "span seconds");
+        if (computeSeconds != null) {
+            Checks.nonNegative(computeSeconds, "compute seconds");
         }
     }
 

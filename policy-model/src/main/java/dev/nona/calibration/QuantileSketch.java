@@ -1,5 +1,6 @@
 package dev.nona.calibration;
 
+import dev.nona.check.Checks;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -80,9 +81,7 @@ public final class QuantileSketch {
      * @param unit             {@code > 0}
      */
     public QuantileSketch(double relativeAccuracy, int maxBuckets, double unit) {
-        if (!(unit > 0) || Double.isInfinite(unit)) {
-            throw new IllegalArgumentException("unit (" + unit + ") must be finite and > 0");
-        }
+        Checks.positive(unit, "unit");
         this.unit = unit;
         if (!(relativeAccuracy > 0 && relativeAccuracy < 1)) {
             throw new IllegalArgumentException("relative accuracy (" + relativeAccuracy + ") must be in (0, 1)");
@@ -120,9 +119,7 @@ public final class QuantileSketch {
 
     /** Adds {@code value}, finite and {@code >= 0} (NaN and negative values are errors). */
     public void add(double value) {
-        if (!(value >= 0) || Double.isInfinite(value)) {
-            throw new IllegalArgumentException("value (" + value + ") must be finite and >= 0");
-        }
+        Checks.nonNegative(value, "value");
         count++;
         if (value < MIN_VALUE) {
             zeroCount++;

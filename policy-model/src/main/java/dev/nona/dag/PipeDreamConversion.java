@@ -1,5 +1,7 @@
 package dev.nona.dag;
 
+import dev.nona.check.Checks;
+
 /**
  * How a PipeDream profile (times per batch) becomes per-request ops and bytes.
  *
@@ -22,9 +24,7 @@ public record PipeDreamConversion(double referenceOpsPerSecond, int batchSize) {
     public static final int DEFAULT_BATCH_SIZE = 64;
 
     public PipeDreamConversion {
-        if (!(referenceOpsPerSecond > 0) || Double.isInfinite(referenceOpsPerSecond)) {
-            throw new IllegalArgumentException("referenceOpsPerSecond (" + referenceOpsPerSecond + ") must be finite and > 0");
-        }
+        Checks.positive(referenceOpsPerSecond, "referenceOpsPerSecond");
         if (batchSize < 1) {
             throw new IllegalArgumentException("batchSize (" + batchSize + ") must be >= 1");
         }

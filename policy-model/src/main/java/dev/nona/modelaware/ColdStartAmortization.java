@@ -1,5 +1,7 @@
 package dev.nona.modelaware;
 
+import dev.nona.check.Checks;
+
 /**
  * How many requests it takes before the cold starts of model-oblivious routing stop mattering: the thesis's
  * break-even analysis. Routing $R$ sequential requests uniformly over $N$ servers loads the model on every

@@ -1,5 +1,6 @@
 package dev.nona.modelaware;
 
+import dev.nona.check.Checks;
 import dev.nona.dag.ContractedNode;
 import dev.nona.optimize.JobClass;
 import dev.nona.optimize.NonaProblem;

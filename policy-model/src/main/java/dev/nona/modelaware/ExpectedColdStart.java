@@ -1,5 +1,6 @@
 package dev.nona.modelaware;
 
+import dev.nona.check.Checks;
 import dev.nona.placement.LiveServers;
 
 /**

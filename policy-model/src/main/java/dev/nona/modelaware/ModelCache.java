@@ -1,5 +1,6 @@
 package dev.nona.modelaware;
 
+import dev.nona.check.Checks;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

@@ -1,5 +1,7 @@
 package dev.nona.modelaware;
 
+import dev.nona.check.Checks;
+
 /**
  * What the catalog says about a model: its size in memory and the times the thesis measures for it.
  * These are the priors of {@link LatencyEstimator}; observed times refine them.
@@ -13,7 +15,7 @@ package dev.nona.modelaware;
 public record ModelProfile(
         String name, double sizeMb, double coldStartSeconds, double inferenceSeconds, double cpuSeconds) {
     public ModelProfile {
-        Checks.name(name, "model name");
+        Checks.notBlank(name, "model name");
         Checks.positive(sizeMb, "model '" + name + "': sizeMb");
         Checks.nonNegative(coldStartSeconds, "model '" + name + "': coldStartSeconds");
         Checks.nonNegative(inferenceSeconds, "model '" + name + "': inferenceSeconds");

@@ -1,5 +1,6 @@
 package dev.nona.modelaware;
 
+import dev.nona.check.Checks;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Which server holds which model, and how many requests each server has in flight: the thesis's
@@ -43,7 +45,7 @@ public final class ModelRegistry {
 
     /** Registers a server with the memory its model cache may use (the thesis's {@code RegisterMSched}). */
     public void addServer(String server, double memoryMb) {
-        Checks.name(server, "server id");
+        Checks.notBlank(server, "server id");
         if (servers.containsKey(server)) {
             throw new IllegalArgumentException("server '" + server + "' is already registered");
         }
@@ -91,8 +93,17 @@ public final class ModelRegistry {
      * takes the least loaded one (ties by registration order), which spreads load across replicas.
      */
     public Optional<String> locateProxy(String model) {
+        return locateProxy(model, server -> true);
+    }
+
+    /**
+     * {@link #locateProxy(String)} among the servers that {@code eligible} accepts (for example those with free
+     * cores): the one rule for "warm, under the target, least loaded", whatever else a caller requires.
+     */
+    public Optional<String> locateProxy(String model, Predicate<String> eligible) {
         return residentServers(model).stream()
                 .filter(this::underTarget)
+                .filter(eligible)
                 .min(Comparator.comparingInt(this::ongoing));
     }
 
@@ -135,7 +146,7 @@ public final class ModelRegistry {
      * used first). Registers the server if it is new.
      */
     public void applyTelemetry(String server, double memoryMb, int ongoing, Map<String, Double> loadedModels) {
-        Checks.name(server, "server id");
+        Checks.notBlank(server, "server id");
         if (ongoing < 0) {
             throw new IllegalArgumentException("server '" + server + "': ongoing (" + ongoing + ") must be >= 0");
         }

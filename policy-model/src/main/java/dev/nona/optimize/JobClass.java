@@ -1,5 +1,6 @@
 package dev.nona.optimize;
 
+import dev.nona.check.Checks;
 import dev.nona.dag.ContractedNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,9 +24,7 @@ public record JobClass(String name, double ratePerSecond, Map<String, Contracted
                        List<SubgraphChoices> subgraphs) {
     public JobClass {
         Objects.requireNonNull(name, "job class name");
-        if (!(ratePerSecond >= 0) || Double.isInfinite(ratePerSecond)) {
-            throw new IllegalArgumentException("job class '" + name + "': ratePerSecond (" + ratePerSecond + ") must be finite and >= 0");
-        }
+        Checks.nonNegative(ratePerSecond, "job class '" + name + "': ratePerSecond");
         nodes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
         subgraphs = List.copyOf(subgraphs);
         requireNode(name, nodes, source);

@@ -5,6 +5,7 @@ import dev.nona.dag.DagAnalysis;
 import dev.nona.dag.EnumerationBound;
 import dev.nona.dag.ModelDag;
 import dev.nona.dag.SubgraphTriplets;
+import dev.nona.dag.Triplet;
 import dev.nona.workload.DagSources;
 import dev.nona.workload.ModelSpec;
 import dev.nona.workload.Workload;
@@ -16,15 +17,28 @@ import java.util.Map;
 
 /** Builds optimiser inputs from DAG analyses and workloads. */
 public final class Problems {
+    /** The one triplet of a subgraph without intermediates: no part, root and sink on one server. */
+    private static final Triplet NO_PARTS = new Triplet(List.of(), 0, 0);
+
     private Problems() {}
 
-    /** A job class from a model's analysis (contraction, decomposition, enumeration). */
+    /**
+     * The optimiser's job class of a model from its analysis (contraction, decomposition, enumeration): its
+     * contracted nodes, its first root, and a {@link SubgraphChoices} per subgraph of the decomposition. The one
+     * builder of job classes: the controller's solver, the simulator's and the {@code optimize} verb all call it.
+     *
+     * <p>A subgraph without intermediates (its root's only successor on the chain is its sink) has no triplet in
+     * {@code TripletEnumerator}'s enumeration; its sample space is then the single triplet with no part,
+     * the sink colocated with the root, which {@link SubgraphChoices#serversNeeded} counts as one
+     * server. Every subgraph so has at least one triplet.
+     */
     public static JobClass jobClass(String name, double ratePerSecond, DagAnalysis analysis) {
         Map<String, ContractedNode> nodes = new LinkedHashMap<>();
         analysis.decomposition().nodes().forEach(n -> nodes.put(n.id(), n));
         List<SubgraphChoices> subgraphs = new ArrayList<>();
         for (SubgraphTriplets st : analysis.triplets()) {
-            subgraphs.add(new SubgraphChoices(st.subgraph(), st.triplets()));
+            List<Triplet> omega = st.triplets().isEmpty() ? List.of(NO_PARTS) : st.triplets();
+            subgraphs.add(new SubgraphChoices(st.subgraph(), omega));
         }
         return new JobClass(name, ratePerSecond, nodes, analysis.roots().get(0), subgraphs);
     }

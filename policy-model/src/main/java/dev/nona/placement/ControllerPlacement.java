@@ -1,5 +1,6 @@
 package dev.nona.placement;
 
+import dev.nona.check.Checks;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -40,13 +41,16 @@ public final class ControllerPlacement implements ServerPolicy {
     private final int[] roots;
     /** The triplet drawn for each subgraph of the latest request. */
     private final int[] choices;
-    /** {@link #predictedJctSeconds()}: the table's $\tau_j$ (0 when not finite, or for a local placement). */
+    /** {@link #predictedJctSeconds()} under a table: the table's $\tau_j$ (0 when not finite). */
     private final double tableJct;
+    /** {@link #predictedJctSeconds()} of a local placement: its latest request's (or the expected one's) JCT. */
+    private double localJct;
     private LiveServers servers;
     private long eventTime;
     private int warm;
 
-    private ControllerPlacement(PlacementSampler sampler, int modelIndex, String model, List<String> tasks, double[] ops) {
+    private ControllerPlacement(PlacementSampler sampler, int modelIndex, String model, List<String> tasks, double[] ops,
+            double expectedOpsPerSecond) {
         this.sampler = sampler;
         this.modelIndex = modelIndex;
         this.model = model;
@@ -57,6 +61,7 @@ public final class ControllerPlacement implements ServerPolicy {
         this.choices = new int[roots.length - 1];
         double jct = sampler == null ? 0 : sampler.table().models().get(modelIndex).predictedJctSeconds();
         this.tableJct = Double.isFinite(jct) ? jct : 0;
+        this.localJct = sampler == null ? localJctSeconds(ops[0], expectedOpsPerSecond) : 0;
     }
 
     /**
@@ -80,19 +85,38 @@ public final class ControllerPlacement implements ServerPolicy {
             }
             ops[i] = o;
         }
-        return new ControllerPlacement(sampler, m, model, tasks, ops);
+        return new ControllerPlacement(sampler, m, model, tasks, ops, 0);
     }
 
     /**
-     * The fallback placement of {@code model}: every one of {@code tasks} on one server, warm first.
+     * The fallback placement of {@code model}: every one of {@code tasks} on one server, warm first. Its predicted
+     * JCT is 0 until its first request.
      *
      * @param totalOps the operations of the whole DAG, finite and {@code >= 0}
      */
     public static ControllerPlacement local(String model, List<String> tasks, double totalOps) {
-        if (!(totalOps >= 0) || Double.isInfinite(totalOps)) {
-            throw new IllegalArgumentException("operations of model '" + model + "' (" + totalOps + ") must be finite and >= 0");
-        }
-        return new ControllerPlacement(null, -1, Objects.requireNonNull(model, "model"), tasks, new double[] {totalOps});
+        return local(model, tasks, totalOps, 0);
+    }
+
+    /**
+     * As {@link #local(String, List, double)}, its predicted JCT before its first request taken at
+     * {@code expectedOpsPerSecond} (no server is chosen yet; the controller passes the live servers' mean).
+     *
+     * @param totalOps the operations of the whole DAG, finite and {@code >= 0}
+     */
+    public static ControllerPlacement local(String model, List<String> tasks, double totalOps,
+            double expectedOpsPerSecond) {
+        Checks.nonNegative(totalOps, "operations of model '" + model + "'");
+        return new ControllerPlacement(null, -1, Objects.requireNonNull(model, "model"), tasks, new double[] {totalOps},
+                expectedOpsPerSecond);
+    }
+
+    /**
+     * A local request's predicted JCT: the whole DAG's compute on one server, $\sum_t p^t / \nu_s$ (no transfer, no
+     * queue: the backlog is added by the caller); 0 when $\nu_s$ is not above 0.
+     */
+    private static double localJctSeconds(double totalOps, double opsPerSecond) {
+        return opsPerSecond > 0 ? totalOps / opsPerSecond : 0;
     }
 
     /** The model it places. */
@@ -110,9 +134,13 @@ public final class ControllerPlacement implements ServerPolicy {
         return sampler != null;
     }
 
-    /** The table's predicted job completion time $\tau_j$ in seconds (0 when it has none, or for a local one). */
+    /**
+     * The predicted job completion time in seconds, without backlog. Under a table its $\tau_j$ (0 when it has none).
+     * For a local placement the latest request's compute on the server it was given, $\sum_t p^t / \nu_s$ with that
+     * server's (learned) rate $\nu_s$; before the first request, at the expected rate it was built with (else 0).
+     */
     public double predictedJctSeconds() {
-        return tableJct;
+        return sampler == null ? localJct : tableJct;
     }
 
     /**
@@ -155,6 +183,7 @@ public final class ControllerPlacement implements ServerPolicy {
         if (sampler == null) {
             Arrays.fill(out, servers.pickOther(warm, NONE, 0, eventTime, rng));
             roots[0] = out[0];
+            localJct = localJctSeconds(ops[0], servers.opsPerSecond(out[0]));
             return out;
         }
         this.servers = servers;
@@ -184,12 +213,7 @@ public final class ControllerPlacement implements ServerPolicy {
         for (int g = 0; g < choices.length; g++) {
             why.choice(g, choices[g], sampler.choiceProbability(modelIndex, g, choices[g]));
         }
-        if (sampler != null) {
-            why.tableJctSeconds(predictedJctSeconds());
-        } else {
-            double nu = servers.opsPerSecond(out[0]);
-            why.tableJctSeconds(nu > 0 ? ops[0] / nu : 0);
-        }
+        why.tableJctSeconds(predictedJctSeconds());
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.nona.workload;
 
+import dev.nona.check.Checks;
+
 /**
  * Background jobs sharing the cluster with the inference jobs (Nona, Section IV-A): communication jobs that only
  * load the bottleneck link, and compute jobs that only load the servers.
@@ -31,8 +33,8 @@ public record Background(Comm comm, Compute compute) {
         public static final Comm NONE = new Comm(0, 0);
 
         public Comm {
-            Checks.nonNegative("background.comm.ratePerSecond", ratePerSecond);
-            Checks.nonNegative("background.comm.bytes", bytes);
+            Checks.nonNegative(ratePerSecond, "background.comm.ratePerSecond", WorkloadException::new);
+            Checks.nonNegative(bytes, "background.comm.bytes", WorkloadException::new);
         }
 
         /** Bits per transfer. */
@@ -45,8 +47,8 @@ public record Background(Comm comm, Compute compute) {
          * of {@code bytes} each.
          */
         public static Comm ofLoad(double rho, double bytes, double linkBitsPerSecond) {
-            Checks.nonNegative("background link load", rho);
-            Checks.positive("background.comm.bytes", bytes);
+            Checks.nonNegative(rho, "background link load", WorkloadException::new);
+            Checks.positive(bytes, "background.comm.bytes", WorkloadException::new);
             return new Comm(rho * linkBitsPerSecond / (8.0 * bytes), bytes);
         }
     }
@@ -61,8 +63,8 @@ public record Background(Comm comm, Compute compute) {
         public static final Compute NONE = new Compute(0, 0);
 
         public Compute {
-            Checks.nonNegative("background.compute.ratePerSecond", ratePerSecond);
-            Checks.nonNegative("background.compute.ops", ops);
+            Checks.nonNegative(ratePerSecond, "background.compute.ratePerSecond", WorkloadException::new);
+            Checks.nonNegative(ops, "background.compute.ops", WorkloadException::new);
         }
     }
 }

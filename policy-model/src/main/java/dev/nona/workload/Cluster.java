@@ -1,5 +1,7 @@
 package dev.nona.workload;
 
+import dev.nona.check.Checks;
+
 /**
  * The cluster a workload runs on: $N$ identical servers computing $\nu$ operations/s each, joined by one
  * bottleneck link of capacity $\mu$ bits/s (Nona, Section III-B).
@@ -13,8 +15,8 @@ public record Cluster(int servers, double opsPerSecond, double linkBitsPerSecond
         if (servers < 1) {
             throw new WorkloadException("cluster.servers (" + servers + ") must be >= 1");
         }
-        Checks.positive("cluster.opsPerSecond", opsPerSecond);
-        Checks.positive("cluster.linkBitsPerSecond", linkBitsPerSecond);
+        Checks.positive(opsPerSecond, "cluster.opsPerSecond", WorkloadException::new);
+        Checks.positive(linkBitsPerSecond, "cluster.linkBitsPerSecond", WorkloadException::new);
     }
 
     /** The same cluster with another number of servers. */

@@ -1,5 +1,6 @@
 package dev.nona.workload;
 
+import dev.nona.check.Checks;
 import java.util.Objects;
 
 /**
@@ -21,7 +22,7 @@ public record ModelSpec(String name, DagSource dag, double ratePerSecond, ColdSt
             throw new WorkloadException("model name must not be blank");
         }
         Objects.requireNonNull(dag, "model dag");
-        Checks.nonNegative("model '" + name + "': ratePerSecond", ratePerSecond);
+        Checks.nonNegative(ratePerSecond, "model '" + name + "': ratePerSecond", WorkloadException::new);
     }
 
     /** The same model with another arrival rate. */

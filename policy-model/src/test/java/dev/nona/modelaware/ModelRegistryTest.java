@@ -31,6 +31,19 @@ final class ModelRegistryTest {
     }
 
     @Test
+    void locateProxy_eligible_picksLeastLoadedAmongTheAccepted() {
+        ModelRegistry r = registry(3);
+        r.assign("s0", SMALL);
+        r.assign("s2", SMALL);
+        r.beginRequest("s0");
+        r.beginRequest("s0");
+        r.beginRequest("s2");
+
+        assertThat(r.locateProxy("small", s -> !s.equals("s2"))).contains("s0");
+        assertThat(r.locateProxy("small", s -> false)).isEmpty();
+    }
+
+    @Test
     void locateProxy_serversAtTarget_areSkipped() {
         ModelRegistry r = new ModelRegistry(2);
         r.addServer("s0", 1000);

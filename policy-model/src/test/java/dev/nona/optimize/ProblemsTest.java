@@ -3,7 +3,15 @@ package dev.nona.optimize;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.nona.dag.DagAnalysis;
+import dev.nona.dag.Edge;
+import dev.nona.dag.ModelDag;
 import dev.nona.dag.SharedDags;
+import dev.nona.dag.Subgraph;
+import dev.nona.dag.SubgraphTriplets;
+import dev.nona.dag.Task;
+import dev.nona.dag.Triplet;
+import dev.nona.dag.TripletFamily;
 import dev.nona.placement.PlacementSampler;
 import dev.nona.placement.PlacementTable;
 import dev.nona.placement.PlacementTables;
@@ -11,9 +19,11 @@ import dev.nona.placement.UniformServerPolicy;
 import dev.nona.workload.Workload;
 import dev.nona.workload.WorkloadException;
 import dev.nona.workload.WorkloadReader;
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -77,5 +87,25 @@ final class ProblemsTest {
     private static String profilerLine(String id, String op, double forwardMs) {
         return id + " -- " + op + " -- " + "forward_compute_time" + "=" + forwardMs
                 + ", backward_compute_time=0.0, activation_size=4.0, parameter_size=0.0\n";
+    }
+
+    @Test
+    void jobClass_subgraphWithoutIntermediates_hasTheOneTripletWithNoPart() {
+        DagAnalysis diamond = DagAnalysis.analyse(new ModelDag("d",
+                List.of(new Task("a", 1), new Task("b", 1), new Task("c", 1), new Task("z", 1)),
+                List.of(new Edge("a", "b", 1), new Edge("a", "c", 1), new Edge("b", "z", 1), new Edge("c", "z", 1))));
+        Subgraph direct = new Subgraph("a", "z", List.of(), List.of(new Edge("a", "z", 1)));
+        DagAnalysis withEmpty = new DagAnalysis(diamond.dag(), diamond.contracted(), diamond.decomposition(),
+                List.of(new SubgraphTriplets(direct, List.of(), BigInteger.ONE, TripletFamily.EXACT, 0)),
+                diamond.bound());
+
+        JobClass job = Problems.jobClass("d", 2, withEmpty);
+
+        assertThat(job.subgraphs()).singleElement().satisfies(sc -> {
+            assertThat(sc.triplets()).containsExactly(new Triplet(List.of(), 0, 0));
+            assertThat(SubgraphChoices.serversNeeded(sc.triplets().get(0))).isEqualTo(1);
+        });
+        assertThat(Problems.jobClass("d", 2, diamond).subgraphs().get(0).triplets())
+                .isEqualTo(diamond.triplets().get(0).triplets());
     }
 }

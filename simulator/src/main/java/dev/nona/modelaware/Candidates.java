@@ -1,6 +1,5 @@
 package dev.nona.modelaware;
 
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
@@ -9,13 +8,12 @@ import java.util.random.RandomGenerator;
 final class Candidates {
     private Candidates() {}
 
-    /** A server holding the model, under the ongoing-request target, with free cores; least loaded first. */
+    /**
+     * A server holding the model, under the ongoing-request target, with free cores; least loaded first: the
+     * registry's {@code locateProxy} among the servers with room.
+     */
     static Optional<String> warmWithRoom(InferenceRequest request, ClusterView cluster) {
-        ModelRegistry registry = cluster.registry();
-        return registry.residentServers(request.model()).stream()
-                .filter(registry::underTarget)
-                .filter(s -> cluster.hasRoom(s, request.cores()))
-                .min(Comparator.comparingInt(registry::ongoing));
+        return cluster.registry().locateProxy(request.model(), s -> cluster.hasRoom(s, request.cores()));
     }
 
     /** A uniformly random server with free cores (the σOS default scheduler's choice). */

@@ -1,5 +1,7 @@
 package dev.nona.modelaware;
 
+import dev.nona.check.Checks;
+
 /** What a {@link ModelAwarePolicy} decided for one request: place it now, or let it wait. */
 public sealed interface Decision {
 
@@ -21,8 +23,8 @@ public sealed interface Decision {
      */
     record Place(String cpuServer, String inferenceServer, Route route, String strategy) implements Decision {
         public Place {
-            Checks.name(cpuServer, "cpuServer");
-            Checks.name(inferenceServer, "inferenceServer");
+            Checks.notBlank(cpuServer, "cpuServer");
+            Checks.notBlank(inferenceServer, "inferenceServer");
             if ((route == Route.REMOTE) == cpuServer.equals(inferenceServer)) {
                 throw new IllegalArgumentException("route " + route + " does not match cpuServer '" + cpuServer
                         + "' and inferenceServer '" + inferenceServer + "'");

@@ -1,5 +1,7 @@
 package dev.nona.modelaware;
 
+import dev.nona.check.Checks;
+
 /**
  * An exponential moving average: $\hat{x} \leftarrow \alpha x + (1 - \alpha)\hat{x}$, started at a prior.
  * Non-finite or negative observations are rejected. Not thread-safe.

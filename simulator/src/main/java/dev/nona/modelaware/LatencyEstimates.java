@@ -1,5 +1,7 @@
 package dev.nona.modelaware;
 
+import dev.nona.check.Checks;
+
 /**
  * The four times of the thesis's analytical model (Section 6.5) for one model, in seconds.
  *

@@ -1,5 +1,7 @@
 package dev.nona.modelaware;
 
+import dev.nona.check.Checks;
+
 /**
  * The thesis's analytical model of one request's end-to-end latency under each policy, given $n$ requests
  * already in flight at the warm proxy the request would use, and which policy it therefore favours.

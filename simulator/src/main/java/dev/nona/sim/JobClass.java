@@ -1,5 +1,6 @@
 package dev.nona.sim;
 
+import dev.nona.check.Checks;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,9 +33,7 @@ public final class JobClass {
                      double[] edgeBits, double commBits, List<SimSubgraph> subgraphs) {
         this.name = Objects.requireNonNull(name, "job class name");
         this.kind = kind;
-        if (!(ratePerSecond >= 0) || Double.isInfinite(ratePerSecond)) {
-            throw new IllegalArgumentException("job class '" + name + "': ratePerSecond (" + ratePerSecond + ") must be finite and >= 0");
-        }
+        Checks.nonNegative(ratePerSecond, "job class '" + name + "': ratePerSecond");
         this.ratePerSecond = ratePerSecond;
         this.taskOps = taskOps.clone();
         this.edgeFrom = edgeFrom.clone();
@@ -78,9 +77,7 @@ public final class JobClass {
                 throw new IllegalArgumentException("job class '" + name + "': edge " + e + " bits (" + edgeBits[e] + ") must be finite and >= 0");
             }
         }
-        if (!(commBits >= 0) || Double.isInfinite(commBits)) {
-            throw new IllegalArgumentException("job class '" + name + "': comm bits (" + commBits + ") must be finite and >= 0");
-        }
+        Checks.nonNegative(commBits, "job class '" + name + "': comm bits");
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.nona.sim;
 
+import dev.nona.check.Checks;
+
 /**
  * The simulated cluster: $N$ identical servers computing $\nu$ operations/s and one bottleneck link of
  * $\mu$ bits/s shared by every transfer between distinct servers (Nona, Section III-A).
@@ -13,12 +15,8 @@ public record SimCluster(int servers, double opsPerSecond, double linkBitsPerSec
         if (servers < 1) {
             throw new IllegalArgumentException("cluster servers (" + servers + ") must be >= 1");
         }
-        if (!(opsPerSecond > 0) || Double.isInfinite(opsPerSecond)) {
-            throw new IllegalArgumentException("cluster opsPerSecond (" + opsPerSecond + ") must be finite and > 0");
-        }
-        if (!(linkBitsPerSecond > 0) || Double.isInfinite(linkBitsPerSecond)) {
-            throw new IllegalArgumentException("cluster linkBitsPerSecond (" + linkBitsPerSecond + ") must be finite and > 0");
-        }
+        Checks.positive(opsPerSecond, "cluster opsPerSecond");
+        Checks.positive(linkBitsPerSecond, "cluster linkBitsPerSecond");
     }
 
     public SimCluster withServers(int n) {

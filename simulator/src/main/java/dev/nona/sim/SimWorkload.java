@@ -1,5 +1,6 @@
 package dev.nona.sim;
 
+import dev.nona.check.Checks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -54,9 +55,7 @@ public record SimWorkload(SimCluster cluster, List<JobClass> classes) {
      * (background communication only) is scaled so that its link load equals {@code load} instead.
      */
     public SimWorkload withLoad(double load) {
-        if (!(load > 0) || Double.isInfinite(load)) {
-            throw new IllegalArgumentException("load (" + load + ") must be finite and > 0");
-        }
+        Checks.positive(load, "load");
         double current = computeLoad() > 0 ? computeLoad() : backgroundLinkLoad();
         if (!(current > 0)) {
             throw new IllegalArgumentException("load cannot be scaled: every class has rate 0 or no demand");

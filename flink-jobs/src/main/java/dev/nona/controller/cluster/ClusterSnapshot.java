@@ -1,5 +1,6 @@
 package dev.nona.controller.cluster;
 
+import dev.nona.check.Checks;
 import dev.nona.topics.record.ServerTelemetry;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,12 +19,8 @@ import java.util.TreeSet;
 public record ClusterSnapshot(List<String> upServers, double opsPerSecond, double linkBitsPerSecond) {
     public ClusterSnapshot {
         upServers = List.copyOf(new TreeSet<>(upServers));
-        if (!(opsPerSecond >= 0) || Double.isInfinite(opsPerSecond)) {
-            throw new IllegalArgumentException("opsPerSecond (" + opsPerSecond + ") must be finite and >= 0");
-        }
-        if (!(linkBitsPerSecond > 0) || Double.isInfinite(linkBitsPerSecond)) {
-            throw new IllegalArgumentException("linkBitsPerSecond (" + linkBitsPerSecond + ") must be finite and > 0");
-        }
+        Checks.nonNegative(opsPerSecond, "opsPerSecond");
+        Checks.positive(linkBitsPerSecond, "linkBitsPerSecond");
     }
 
     /** The snapshot of the given latest statuses (one per server). */

@@ -1,5 +1,6 @@
 package dev.nona.controller.drift;
 
+import dev.nona.check.Checks;
 import org.apache.commons.math3.distribution.BinomialDistribution;
 
 /**
@@ -64,9 +65,7 @@ final class RateTest {
      */
     static double pValueRatio(long k0, double t0, long k, double t, double rho, boolean atLeast) {
         pValue(k0, t0, k, t); // validates the counts and exposures
-        if (!(rho > 0) || Double.isInfinite(rho)) {
-            throw new IllegalArgumentException("rate ratio (" + rho + ") must be finite and > 0");
-        }
+        Checks.positive(rho, "rate ratio");
         long n = k0 + k;
         if (n == 0 || t0 == 0) {
             return 1.0;

@@ -1,17 +1,11 @@
 package dev.nona.controller.optimize;
 
-import dev.nona.dag.ContractedNode;
+import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.dag.DagAnalysis;
-import dev.nona.dag.Edge;
-import dev.nona.dag.ModelDag;
-import dev.nona.dag.SubgraphTriplets;
-import dev.nona.dag.Task;
 import dev.nona.optimize.JobClass;
-import dev.nona.optimize.SubgraphChoices;
+import dev.nona.optimize.Problems;
 import dev.nona.topics.record.CatalogDag;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -29,7 +23,8 @@ final class JobClasses {
     JobClass of(String model, CatalogDag dag, double rate) {
         Cached cached = cache.get(model);
         if (cached == null || !cached.dag().equals(dag)) {
-            cached = new Cached(dag, jobClass(model, DagAnalysis.analyse(toModelDag(model, dag)), 0));
+            DagAnalysis analysis = DagAnalysis.analyse(CatalogDags.toModelDag(model, dag));
+            cached = new Cached(dag, Problems.jobClass(model, 0, analysis));
             cache.put(model, cached);
         }
         return cached.job().withRate(rate);
@@ -40,18 +35,4 @@ final class JobClasses {
         cache.keySet().retainAll(models);
     }
 
-    static ModelDag toModelDag(String model, CatalogDag dag) {
-        return new ModelDag(model,
-                dag.tasks().stream().map(t -> new Task(t.id(), t.ops())).toList(),
-                dag.edges().stream().map(e -> new Edge(e.from(), e.to(), e.bytes())).toList());
-    }
-
-    static JobClass jobClass(String model, DagAnalysis analysis, double rate) {
-        Map<String, ContractedNode> nodes = new LinkedHashMap<>();
-        analysis.decomposition().nodes().forEach(n -> nodes.put(n.id(), n));
-        List<SubgraphChoices> subgraphs = analysis.triplets().stream()
-                .map((SubgraphTriplets st) -> new SubgraphChoices(st.subgraph(), st.triplets()))
-                .toList();
-        return new JobClass(model, rate, nodes, analysis.roots().get(0), subgraphs);
-    }
 }

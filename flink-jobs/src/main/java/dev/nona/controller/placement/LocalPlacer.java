@@ -14,24 +14,27 @@ import java.util.random.RandomGenerator;
 /**
  * The safe fallback: no distribution, every task of a request on one server (warm first). Nothing crosses the
  * link, so it is always stable; it is what the controller uses before its first table and when the load is
- * infeasible ($\rho \ge 1$ under every table). Predicted JCT: the DAG's total compute $\sum_t p^t / \nu$.
- * The server is policy-model's {@link ControllerPlacement#local}'s; this adapter turns it into stage assignments.
+ * infeasible ($\rho \ge 1$ under every table). The server and the predicted JCT (the DAG's total compute on the
+ * chosen server, $\sum_t p^t / \nu_s$) are policy-model's {@link ControllerPlacement#local}'s; this adapter turns
+ * them into stage assignments.
  * Not thread safe (one per operator instance).
  */
 public final class LocalPlacer implements RequestPlacer {
     private final ControllerPlacement placement;
     private final String[] tasks;
-    private final double jct;
     private final StageAssignments.Tasks stageTasks;
     /** Reused per request: the server id of each task ({@link StageAssignments#of} copies it). */
     private final String[] serverIds;
     private final PlacementExplanation why = new PlacementExplanation();
 
+    /**
+     * @param opsPerSecond the rate at which to predict the JCT before the first request (no server chosen yet): the
+     *                     live servers' mean
+     */
     public LocalPlacer(String model, CatalogDag dag, double opsPerSecond) {
         this.tasks = dag.tasks().stream().map(CatalogTask::id).toArray(String[]::new);
         double ops = dag.tasks().stream().mapToDouble(CatalogTask::ops).sum();
-        this.placement = ControllerPlacement.local(model, List.of(tasks), ops);
-        this.jct = opsPerSecond > 0 ? ops / opsPerSecond : 0;
+        this.placement = ControllerPlacement.local(model, List.of(tasks), ops, opsPerSecond);
         this.stageTasks = new StageAssignments.Tasks(List.of(tasks));
         this.serverIds = new String[tasks.length];
     }
@@ -49,7 +52,7 @@ public final class LocalPlacer implements RequestPlacer {
 
     @Override
     public double predictedJctSeconds() {
-        return jct;
+        return placement.predictedJctSeconds();
     }
 
     @Override

@@ -20,7 +20,10 @@ public interface RequestPlacer {
     /** The model it places (one shared string, so decisions name it without a copy per request). */
     String model();
 
-    /** The cost model's predicted job completion time $\tau_j$ in seconds. */
+    /**
+     * The cost model's predicted job completion time in seconds, without backlog: the table's $\tau_j$, or for a local
+     * placer its latest request's compute on the server it was given (policy-model's {@code ControllerPlacement}).
+     */
     double predictedJctSeconds();
 
     /** Why the latest {@link #place} placed as it did (reused: read it before the next request). */

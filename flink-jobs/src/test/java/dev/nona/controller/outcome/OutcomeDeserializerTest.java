@@ -2,6 +2,7 @@ package dev.nona.controller.outcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nona.controller.source.RejectedRecords;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.topics.serde.JsonSerde;
@@ -55,11 +56,11 @@ final class OutcomeDeserializerTest {
     void rejectedOutcomes_goToTheDeadLetterOutput_validOnesOn() throws Exception {
         OutcomeRecord bad = read(null, "{oops".getBytes(StandardCharsets.UTF_8));
         OutcomeRecord good = read("r1", serde.serialize(OutcomeJoinTest.outcome("r1", "m", 1.5)));
-        try (var h = ProcessFunctionTestHarnesses.forProcessFunction(new RejectedOutcomes())) {
+        try (var h = ProcessFunctionTestHarnesses.forProcessFunction(RejectedRecords.outcomes())) {
             h.processElement(bad, 0);
             h.processElement(good, 0);
             assertThat(h.extractOutputValues()).containsExactly(good.outcome());
-            assertThat(h.getSideOutput(RejectedOutcomes.DEAD_LETTERS)).singleElement()
+            assertThat(h.getSideOutput(RejectedRecords.OUTCOME_DEAD_LETTERS)).singleElement()
                     .satisfies(d -> assertThat(d.getValue()).isEqualTo(bad.rejected()));
         }
     }

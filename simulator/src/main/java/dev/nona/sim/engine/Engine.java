@@ -1,5 +1,6 @@
 package dev.nona.sim.engine;
 
+import dev.nona.check.Checks;
 import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 
@@ -201,9 +202,7 @@ public final class Engine {
 
     /** Runs {@code action} after {@code delay} seconds (finite, $\ge 0$). */
     public void after(double delay, Runnable action) {
-        if (!(delay >= 0) || Double.isInfinite(delay)) {
-            throw new IllegalArgumentException("delay (" + delay + ") must be finite and >= 0");
-        }
+        Checks.nonNegative(delay, "delay");
         int slot;
         if (freeSlotCount > 0) {
             slot = freeSlots[--freeSlotCount];

@@ -1,5 +1,6 @@
 package dev.nona.sim.modelaware;
 
+import dev.nona.check.Checks;
 import dev.nona.modelaware.ModelProfile;
 
 /**
@@ -41,12 +42,8 @@ public record SimModel(String name, double sizeMb, double coldStartSeconds, doub
     }
 
     private static ModelProfile profileOf(String name, double sizeMb, double tCS, double tI, double pre, double post) {
-        if (!(pre >= 0) || Double.isInfinite(pre)) {
-            throw new IllegalArgumentException("model '" + name + "': preSeconds (" + pre + ") must be finite and >= 0");
-        }
-        if (!(post >= 0) || Double.isInfinite(post)) {
-            throw new IllegalArgumentException("model '" + name + "': postSeconds (" + post + ") must be finite and >= 0");
-        }
+        Checks.nonNegative(pre, "model '" + name + "': preSeconds");
+        Checks.nonNegative(post, "model '" + name + "': postSeconds");
         return new ModelProfile(name, sizeMb, tCS, tI, pre + post);
     }
 }

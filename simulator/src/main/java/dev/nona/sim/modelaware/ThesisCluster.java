@@ -1,5 +1,6 @@
 package dev.nona.sim.modelaware;
 
+import dev.nona.check.Checks;
 import dev.nona.modelaware.ModelRegistry;
 
 /**
@@ -25,13 +26,8 @@ public record ThesisCluster(int servers, int coresPerServer, double memoryMbPerS
         if (coresPerServer < 1) {
             throw new IllegalArgumentException("cluster.coresPerServer (" + coresPerServer + ") must be >= 1");
         }
-        if (!(memoryMbPerServer > 0) || Double.isInfinite(memoryMbPerServer)) {
-            throw new IllegalArgumentException("cluster.memoryMbPerServer (" + memoryMbPerServer + ") must be finite and > 0");
-        }
-        if (!(networkLatencySeconds >= 0) || Double.isInfinite(networkLatencySeconds)) {
-            throw new IllegalArgumentException("cluster.networkLatencySeconds (" + networkLatencySeconds
-                    + ") must be finite and >= 0");
-        }
+        Checks.positive(memoryMbPerServer, "cluster.memoryMbPerServer");
+        Checks.nonNegative(networkLatencySeconds, "cluster.networkLatencySeconds");
         if (targetOngoingRequests < 1) {
             throw new IllegalArgumentException("cluster.targetOngoingRequests (" + targetOngoingRequests + ") must be >= 1");
         }

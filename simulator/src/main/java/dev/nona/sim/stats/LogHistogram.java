@@ -1,6 +1,7 @@
 package dev.nona.sim.stats;
 
 import dev.nona.calibration.QuantileSketch;
+import dev.nona.check.Checks;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,9 +35,7 @@ public final class LogHistogram {
 
     /** Records one value; NaN, infinite and negative values are rejected. */
     public void record(double v) {
-        if (!(v >= 0) || Double.isInfinite(v)) {
-            throw new IllegalArgumentException("histogram value (" + v + ") must be finite and >= 0");
-        }
+        Checks.nonNegative(v, "histogram value");
         sketch.add(v);
         sum += v;
         max = Math.max(max, v);

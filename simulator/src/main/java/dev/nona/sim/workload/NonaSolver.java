@@ -2,13 +2,12 @@ package dev.nona.sim.workload;
 
 import dev.nona.dag.ContractedNode;
 import dev.nona.dag.DagAnalysis;
-import dev.nona.dag.SubgraphTriplets;
 import dev.nona.dag.Triplet;
 import dev.nona.optimize.CostModel;
 import dev.nona.optimize.NonaOptimizer;
 import dev.nona.optimize.NonaProblem;
+import dev.nona.optimize.Problems;
 import dev.nona.optimize.Solution;
-import dev.nona.optimize.SubgraphChoices;
 import dev.nona.placement.PlacementTable;
 import dev.nona.placement.PlacementTables;
 import dev.nona.sim.JobClass;
@@ -22,7 +21,6 @@ import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -153,14 +151,7 @@ public final class NonaSolver implements TableSolver {
         if (a == null) {
             throw new IllegalArgumentException("model '" + name + "' has no DAG analysis");
         }
-        Map<String, ContractedNode> nodes = new LinkedHashMap<>();
-        a.decomposition().nodes().forEach(n -> nodes.put(n.id(), n));
-        List<SubgraphChoices> subgraphs = new ArrayList<>();
-        for (SubgraphTriplets st : a.triplets()) {
-            List<Triplet> ts = st.triplets().isEmpty() ? List.of(new Triplet(List.of(), 0, 0)) : st.triplets();
-            subgraphs.add(new SubgraphChoices(st.subgraph(), ts));
-        }
-        return new dev.nona.optimize.JobClass(name, rate, nodes, a.roots().get(0), subgraphs);
+        return Problems.jobClass(name, rate, a);
     }
 
     private static Map<String, Integer> index(DagAnalysis a) {

@@ -1,5 +1,6 @@
 package dev.nona.sim.policy.table;
 
+import dev.nona.check.Checks;
 import dev.nona.placement.AliasTable;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -20,9 +21,7 @@ public final class SubgraphTable {
         }
         double sum = 0;
         for (double p : probabilities) {
-            if (!(p >= 0) || Double.isInfinite(p)) {
-                throw new IllegalArgumentException("choice probability (" + p + ") must be finite and >= 0");
-            }
+            Checks.nonNegative(p, "choice probability");
             sum += p;
         }
         if (!(Math.abs(sum - 1) < 1e-6)) {

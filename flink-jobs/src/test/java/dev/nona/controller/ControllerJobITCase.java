@@ -2,6 +2,7 @@ package dev.nona.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -52,6 +53,8 @@ final class ControllerJobITCase {
 
     private static final long BASE = 1_700_000_000_000L; // aligned to the 1 s window
     private static final long WINDOW = 1000;
+    /** How often the test reads an output topic while it waits. */
+    private static final Duration POLL = Duration.ofMillis(200);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final JsonSerde<InferenceRequest> requests = new JsonSerde<>(InferenceRequest.class, 1 << 20);
@@ -113,12 +116,11 @@ final class ControllerJobITCase {
                 // The table solved for the shifted rates: the first one published after a rate drift. Tables published
                 // before it (the first solve, or one replacing a fallback) depend on how the first windows raced the
                 // catalog and telemetry, so the test does not assume its version number.
-                List<ControllerEvent> ev;
-                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                while (shiftTable(ev = readAll(config.topics().events(), events, false)) == null) {
-                    assertThat(System.nanoTime()).as("a table published after the rate drift; events: %s", ev).isLessThan(deadline);
-                    Thread.sleep(200);
-                }
+                await().atMost(Duration.ofSeconds(30)).pollInterval(POLL).untilAsserted(() -> {
+                    List<ControllerEvent> seen = readAll(config.topics().events(), events, false);
+                    assertThat(shiftTable(seen)).as("a table published after the rate drift; events: %s", seen).isNotNull();
+                });
+                List<ControllerEvent> ev = readAll(config.topics().events(), events, false);
                 ControllerEvent drift = ev.stream().filter(this::isShiftDrift).findFirst().orElseThrow();
                 assertThat(((Number) drift.details().get("windowEnd")).longValue())
                         .as("drift detected at the end of the second window after the shift (drift.windows=2, windows of"
@@ -129,11 +131,17 @@ final class ControllerJobITCase {
                 long replaced = ((Number) published.details().get("currentTableVersion")).longValue();
                 boolean replacedFallback = ev.stream().anyMatch(e -> e.type() == ControllerEventType.FALLBACK
                         && ((Number) e.details().get("tableVersion")).longValue() == replaced);
-                if (!replacedFallback && published.details().containsKey("currentObjective")) {
-                    assertThat((Double) published.details().get("candidateObjective"))
-                            .as("safe hot-swap: published only when predicted better; events: %s", ev)
-                            .isLessThan((Double) published.details().get("currentObjective"));
-                }
+                assertThat(replacedFallback).as("the shift table replaces the table solved at 5/s, not a fallback (v%s);"
+                        + " events: %s", replaced, ev).isFalse();
+                // safe hot-swap: the table it replaces is infeasible at the new rates (any feasible table is safer, and
+                // it has no objective there), or the new one is predicted better
+                assertThat(published.details()).as("safe hot-swap; events: %s", ev).satisfiesAnyOf(
+                        d -> assertThat(d).containsEntry("currentFeasible", false).doesNotContainKey("currentObjective"),
+                        d -> {
+                            assertThat(d).containsEntry("currentFeasible", true);
+                            assertThat((Double) d.get("candidateObjective")).as("candidate objective")
+                                    .isLessThan((Double) d.get("currentObjective"));
+                        });
 
                 // After the new table: one more window of requests at a time, until a decision names the new table (the
                 // broadcast reaches the placement operator asynchronously to the event we read; at most 10 windows).
@@ -236,47 +244,26 @@ final class ControllerJobITCase {
         producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value));
     }
 
-    private List<ControllerEvent> awaitEvent(ControllerConfig config, Predicate<ControllerEvent> done, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            List<ControllerEvent> all = readAll(config.topics().events(), events, false);
-            if (all.stream().anyMatch(done)) {
-                return all;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("no such event within " + timeout + "; saw "
-                + readAll(config.topics().events(), events, false) + "; decisions so far (uncommitted): "
-                + readAll(config.topics().decisions(), decisions, false).size() + "; dead letters: "
-                + readAll(config.topics().deadLetters(), deadLetters, false));
+    private void awaitEvent(ControllerConfig config, Predicate<ControllerEvent> done, Duration timeout) {
+        await().atMost(timeout).pollInterval(POLL).untilAsserted(() -> assertThat(readAll(config.topics().events(), events, false))
+                .as(() -> "no such event within " + timeout + "; decisions so far (uncommitted): "
+                        + readAll(config.topics().decisions(), decisions, false).size() + "; dead letters: "
+                        + readAll(config.topics().deadLetters(), deadLetters, false))
+                .anyMatch(done));
     }
 
-    private Map<String, PlacementDecision> awaitDecisions(ControllerConfig config, int expected, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        List<PlacementDecision> all = List.of();
-        while (System.nanoTime() < deadline) {
-            all = readAll(config.topics().decisions(), decisions, true);
-            if (all.size() >= expected) {
-                break;
-            }
-            Thread.sleep(300);
-        }
+    /** The committed decisions by request id, once there are at least {@code expected}; each request decided once. */
+    private Map<String, PlacementDecision> awaitDecisions(ControllerConfig config, int expected, Duration timeout) {
+        List<PlacementDecision> all = await().atMost(timeout).pollInterval(POLL)
+                .until(() -> readAll(config.topics().decisions(), decisions, true), d -> d.size() >= expected);
         Map<String, PlacementDecision> byId = new HashMap<>();
         all.forEach(d -> assertThat(byId.put(d.requestId(), d)).as("exactly once: " + d.requestId()).isNull());
         return byId;
     }
 
-    private List<DeadLetter> awaitDeadLetters(ControllerConfig config, int expected, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        List<DeadLetter> all = List.of();
-        while (System.nanoTime() < deadline && all.size() < expected) {
-            all = readAll(config.topics().deadLetters(), deadLetters, false);
-            Thread.sleep(200);
-        }
-        return all;
+    private List<DeadLetter> awaitDeadLetters(ControllerConfig config, int expected, Duration timeout) {
+        return await().atMost(timeout).pollInterval(POLL)
+                .until(() -> readAll(config.topics().deadLetters(), deadLetters, false), d -> d.size() >= expected);
     }
 
     private static <T extends dev.nona.topics.record.TopicRecord> List<T> readAll(String topic, JsonSerde<T> serde,

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -85,17 +84,16 @@ final class DecisionDeliveryITCase {
                 KafkaConsumer<byte[], byte[]> consumer = KAFKA.consumerFromStart(config.topics().decisions(), true)) {
             TestingBroker.sendClusterAndRequests(producer, config.topics(), n, System.currentTimeMillis());
             Map<String, Integer> decided = new HashMap<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-            while (decided.size() < n && System.nanoTime() < deadline) {
+            TestingBroker.awaitWhileRunning(job, Duration.ofSeconds(90)).until(() -> {
                 poll(consumer, decided);
-                JobStatus status = job.getJobStatus().get();
-                assertThat(status.isGloballyTerminalState()).as("the job stopped: %s", status).isFalse();
-            }
+                return decided.size() >= n;
+            });
             long completed = completedCheckpoints(job);
-            long settle = System.nanoTime() + Duration.ofSeconds(1).toNanos();
-            while (System.nanoTime() < settle) {
+            // one more second of reading, which would show a duplicate
+            TestingBroker.awaitReading(Duration.ofSeconds(2)).during(Duration.ofSeconds(1)).until(() -> {
                 poll(consumer, decided);
-            }
+                return true;
+            });
             return new Run(decided, completed);
         } finally {
             job.cancel().get();

@@ -56,6 +56,8 @@ final class LearningLoopITCase {
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
     private static final double SLOW = 3.0;
+    /** How long each test's rounds may run until what it waits for is seen. */
+    private static final Duration TIMEOUT = Duration.ofSeconds(150);
 
     private final JsonSerde<PlacementDecision> decisions = new JsonSerde<>(PlacementDecision.class, 1 << 20);
     private final JsonSerde<PlacementOutcome> outcomes = new JsonSerde<>(PlacementOutcome.class, 1 << 20);
@@ -113,15 +115,16 @@ final class LearningLoopITCase {
                     start + round * 1000L, 1000 / n);
             round++;
             List<PlacementDecision> fresh = new ArrayList<>();
-            long until = System.nanoTime() + Duration.ofMillis(400).toNanos();
-            while (System.nanoTime() < until) {
+            // the round lasts 400 ms of reading decisions, whatever arrives
+            TestingBroker.awaitReading(Duration.ofSeconds(1)).during(Duration.ofMillis(400)).until(() -> {
                 for (ConsumerRecord<byte[], byte[]> r : decided.poll(Duration.ofMillis(100))) {
                     PlacementDecision d = decisions.parse(r.value()).value();
                     if (first.putIfAbsent(d.requestId(), d) == null) {
                         fresh.add(d);
                     }
                 }
-            }
+                return true;
+            });
             for (ConsumerRecord<byte[], byte[]> r : eventReader.poll(Duration.ofMillis(50))) {
                 seen.add(events.parse(r.value()).value());
             }
@@ -206,27 +209,25 @@ final class LearningLoopITCase {
             // 0.14 to 0.19 against 0.10 after, a bound of 0.75x that a slower first table would have broken.)
             List<PlacementDecision> before = new ArrayList<>();
             List<PlacementDecision> unreported = new ArrayList<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(150).toNanos();
-            while (System.nanoTime() < deadline && before.size() < 200) {
+            TestingBroker.awaitReading(TIMEOUT).untilAsserted(() -> {
                 List<PlacementDecision> fresh = loop.round(40);
                 unreported.addAll(fresh);
                 fresh.stream().filter(d -> d.tableVersion() >= 1).forEach(before::add);
-            }
-            assertThat(before).as("decisions under a table before any outcome").hasSizeGreaterThanOrEqualTo(200);
+                assertThat(before).as("decisions under a table before any outcome").hasSizeGreaterThanOrEqualTo(200);
+            });
             loop.report(unreported, secondsPerOp, d -> 1.0);
             List<PlacementDecision> after = new ArrayList<>();
-            ControllerEvent learned = null;
-            while (System.nanoTime() < deadline && after.size() < 400) {
+            boolean[] learned = {false};
+            TestingBroker.awaitReading(TIMEOUT).untilAsserted(() -> {
                 List<PlacementDecision> fresh = loop.round(40, secondsPerOp, d -> 1.0);
-                if (learned == null) {
-                    learned = loop.events(ControllerEventType.REOPTIMIZATION_STARTED).stream()
-                            .filter(e -> ((String) e.details().get("cause")).contains("calibration: server s1"))
-                            .findFirst().orElse(null);
-                } else {
+                if (learned[0]) {
                     after.addAll(fresh);
                 }
-            }
-            assertThat(learned).as("a re-optimisation for what the outcomes showed; events %s", loop.seen).isNotNull();
+                learned[0] = loop.events(ControllerEventType.REOPTIMIZATION_STARTED).stream()
+                        .anyMatch(e -> ((String) e.details().get("cause")).contains("calibration: server s1"));
+                assertThat(learned[0]).as("a re-optimisation for what the outcomes showed; events %s", loop.seen).isTrue();
+                assertThat(after).as("decisions after the controller learned").hasSizeGreaterThanOrEqualTo(400);
+            });
             // (a window in which s1 ran no timed part has no figure for it)
             assertThat(loop.events(ControllerEventType.CALIBRATION).stream()
                     .filter(e -> e.details().containsKey("server.s1.effectiveOpsPerSecond")).toList()).anySatisfy(e ->
@@ -275,16 +276,15 @@ final class LearningLoopITCase {
         ToDoubleFunction<PlacementDecision> jct = d -> d.tableVersion() == 2 ? 3.0 : 1.0;
         try (Loop loop = new Loop(config, new OverconfidentSolver(
                 new NonaTableSolver(dev.nona.optimize.CostModel.named(config.solverCostModel()))))) {
-            ControllerEvent rolledBack = null;
-            long deadline = System.nanoTime() + Duration.ofSeconds(150).toNanos();
-            boolean shifted = false;
-            while (System.nanoTime() < deadline && rolledBack == null) {
+            boolean[] shifted = {false};
+            TestingBroker.awaitReading(TIMEOUT).untilAsserted(() -> {
                 // 40 requests/s until v1 has 60 outcomes, then 80/s: the drift solves v2
-                shifted |= loop.first.values().stream().filter(d -> d.tableVersion() == 1).count() >= 60;
-                loop.round(shifted ? 80 : 40, secondsPerOp, jct);
-                rolledBack = loop.events(ControllerEventType.TABLE_ROLLED_BACK).stream().findFirst().orElse(null);
-            }
-            assertThat(rolledBack).as("a rollback; events %s", loop.seen).isNotNull();
+                shifted[0] |= loop.first.values().stream().filter(d -> d.tableVersion() == 1).count() >= 60;
+                loop.round(shifted[0] ? 80 : 40, secondsPerOp, jct);
+                assertThat(loop.events(ControllerEventType.TABLE_ROLLED_BACK)).as("a rollback; events %s", loop.seen)
+                        .isNotEmpty();
+            });
+            ControllerEvent rolledBack = loop.events(ControllerEventType.TABLE_ROLLED_BACK).get(0);
             Map<String, Object> d = rolledBack.details();
             System.out.println("LearningLoopITCase: " + d);
             assertThat(((Number) d.get("fromVersion")).longValue()).isEqualTo(2);
@@ -294,12 +294,8 @@ final class LearningLoopITCase {
             assertThat(((Number) d.get("observedMeanJctSeconds")).doubleValue())
                     .isGreaterThan(1.2 * ((Number) d.get("previousExpectedMeanJctSeconds")).doubleValue());
             // decisions now come from the restored table
-            long deadline2 = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            boolean decidedByRestored = false;
-            while (!decidedByRestored && System.nanoTime() < deadline2) {
-                decidedByRestored = loop.round(40, secondsPerOp, jct).stream().anyMatch(x -> x.tableVersion() == restored);
-            }
-            assertThat(decidedByRestored).as("decisions sampled from the restored table").isTrue();
+            TestingBroker.awaitReading(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(loop.round(40, secondsPerOp, jct))
+                    .as("decisions sampled from the restored table").anyMatch(x -> x.tableVersion() == restored));
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.nona.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 import dev.nona.controller.metrics.ControllerMetric;
 import dev.nona.controller.metrics.PrometheusText;
@@ -54,12 +55,10 @@ final class MetricsScrapeITCase {
         TestingBroker.createOutcomesTopic(KAFKA, config.topics(), 1);
         // The broker lists a new topic a moment after creating it; the job's build asks once (KafkaIo.topicExists)
         // and runs without the outcome path when it is not listed yet.
-        long listed = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!KafkaIo.topicExists(config, config.topics().outcomes()) && System.nanoTime() < listed) {
-            Thread.sleep(100);
-        }
-        assertThat(KafkaIo.topicExists(config, config.topics().outcomes()))
-                .as("the outcomes topic exists when the job is built (else it runs without the outcome path)").isTrue();
+        await().atMost(Duration.ofSeconds(30)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                .untilAsserted(() -> assertThat(KafkaIo.topicExists(config, config.topics().outcomes()))
+                        .as("the outcomes topic exists when the job is built (else it runs without the outcome path)")
+                        .isTrue());
         var env = ControllerEnvironment.create(config);
         ControllerJob.build(env, config);
         JobClient job = env.executeAsync("metrics-scrape-it");
@@ -150,14 +149,9 @@ final class MetricsScrapeITCase {
     }
 
     /** Scrapes until {@code ready} holds (gauges of windows, solves and meters take a few seconds). */
-    private static PrometheusText awaitScrape(Predicate<PrometheusText> ready) throws Exception {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        PrometheusText scrape = PrometheusText.scrape(PORT);
-        while (!ready.test(scrape) && System.nanoTime() < deadline) {
-            Thread.sleep(500);
-            scrape = PrometheusText.scrape(PORT);
-        }
-        return scrape;
+    private static PrometheusText awaitScrape(Predicate<PrometheusText> ready) {
+        return await().alias("a scrape with the metrics of the run").atMost(TIMEOUT).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(500)).until(() -> PrometheusText.scrape(PORT), ready);
     }
 
     /** An ok outcome that took twice the decision's predicted JCT, one part per server of the decision. */

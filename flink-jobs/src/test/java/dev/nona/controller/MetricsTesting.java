@@ -49,12 +49,11 @@ final class MetricsTesting {
 
     /** Reads decisions until {@code n} distinct requests are decided; returns them, first decision per request. */
     static Map<String, PlacementDecision> readDecisions(KafkaConsumer<byte[], byte[]> consumer,
-            Map<String, PlacementDecision> decided, int n, Duration timeout, JobClient job) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (decided.size() < n && System.nanoTime() < deadline) {
+            Map<String, PlacementDecision> decided, int n, Duration timeout, JobClient job) {
+        TestingBroker.awaitWhileRunning(job, timeout).untilAsserted(() -> {
             poll(consumer, decided);
-            assertThat(job.getJobStatus().get().isGloballyTerminalState()).as("the job stopped").isFalse();
-        }
+            assertThat(decided).as("decided requests").hasSizeGreaterThanOrEqualTo(n);
+        });
         assertThat(decided).as("decided requests").hasSize(n);
         return decided;
     }

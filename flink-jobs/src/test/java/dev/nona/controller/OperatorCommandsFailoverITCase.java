@@ -1,6 +1,7 @@
 package dev.nona.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.nona.topics.record.ControllerCommand;
 import dev.nona.topics.record.ControllerEvent;
@@ -43,6 +44,9 @@ final class OperatorCommandsFailoverITCase {
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
+    /** How long each wait for the job's outputs may take. */
+    private static final Duration TIMEOUT = Duration.ofSeconds(240);
+
     private final JsonSerde<PlacementDecision> decisions = new JsonSerde<>(PlacementDecision.class, 1 << 20);
     private final JsonSerde<ControllerEvent> events = new JsonSerde<>(ControllerEvent.class, 1 << 20);
     private final JsonSerde<ControllerCommand> commands = new JsonSerde<>(ControllerCommand.class, 1 << 20);
@@ -55,7 +59,6 @@ final class OperatorCommandsFailoverITCase {
                 "flink.restart-strategy.fixed-delay.delay", "1s");
         ControllerConfig.Topics t = config.topics();
         TestingBroker.createTopics(KAFKA, t);
-        long deadline = System.nanoTime() + Duration.ofSeconds(240).toNanos();
         var env = ControllerEnvironment.create(config);
         ControllerJob.build(env, config);
         JobClient job = env.executeAsync("operator-commands-failover-it");
@@ -71,20 +74,19 @@ final class OperatorCommandsFailoverITCase {
                 TestingBroker.send(producer, t.commands(), c.scope(), commands.serialize(c));
             }
             producer.flush();
-            while (acks(seen) < 2 && System.nanoTime() < deadline) {
+            TestingBroker.awaitReading(TIMEOUT).until(() -> {
                 eventReader.poll(Duration.ofMillis(200)).forEach(r -> seen.add(events.parse(r.value()).value()));
-            }
+                return acks(seen) >= 2;
+            });
             assertThat(acks(seen)).as("both commands acknowledged").isEqualTo(2);
             TestingBroker.sendClusterAndRequests(producer, t, 30, now);
-            read(decisionReader, decided, 30, deadline);
+            read(decisionReader, decided, 30);
             assertThat(servers(decided.values())).doesNotContain("s3");
 
             // A checkpoint that started after the commands were applied completes, then the TaskManager goes.
             long completed = completedCheckpoints(cluster, id);
-            while (completedCheckpoints(cluster, id) < completed + 2 && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
-            assertThat(completedCheckpoints(cluster, id)).isGreaterThanOrEqualTo(completed + 2);
+            await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(100))
+                    .untilAsserted(() -> assertThat(completedCheckpoints(cluster, id)).isGreaterThanOrEqualTo(completed + 2));
             cluster.terminateTaskManager(0).get();
             cluster.startTaskManager();
 
@@ -95,12 +97,11 @@ final class OperatorCommandsFailoverITCase {
                         requests.serialize(InferenceRequest.of(rid, "fig1", "other", now + 3_000 + i, 1024L)));
             }
             producer.flush();
-            while (decided.keySet().stream().filter(k -> k.startsWith("z-")).count() < 40 && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : decisionReader.poll(Duration.ofMillis(200))) {
-                    PlacementDecision d = decisions.parse(r.value()).value();
-                    decided.putIfAbsent(d.requestId(), d);
-                }
-            }
+            // decisions replayed for earlier requests after the restore are read too: count the new ones
+            TestingBroker.awaitReading(TIMEOUT).until(() -> {
+                poll(decisionReader, decided);
+                return decided.keySet().stream().filter(k -> k.startsWith("z-")).count() >= 40;
+            });
             List<PlacementDecision> after = decided.values().stream().filter(d -> d.requestId().startsWith("z-")).toList();
             assertThat(after).hasSize(40);
             assertThat(servers(after)).as("after the restore: not on the drained s3, nor on acme's s0")
@@ -124,14 +125,20 @@ final class OperatorCommandsFailoverITCase {
         return stats == null ? 0 : stats.getCounts().getNumberOfCompletedCheckpoints();
     }
 
-    private void read(KafkaConsumer<byte[], byte[]> reader, Map<String, PlacementDecision> decided, int n, long deadline) {
-        while (decided.size() < n && System.nanoTime() < deadline) {
-            for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
-                PlacementDecision d = decisions.parse(r.value()).value();
-                decided.putIfAbsent(d.requestId(), d);
-            }
-        }
+    private void read(KafkaConsumer<byte[], byte[]> reader, Map<String, PlacementDecision> decided, int n) {
+        TestingBroker.awaitReading(TIMEOUT).untilAsserted(() -> {
+            poll(reader, decided);
+            assertThat(decided).hasSizeGreaterThanOrEqualTo(n);
+        });
         assertThat(decided).hasSize(n);
+    }
+
+    /** One poll of the decisions; the first decision per request is kept. */
+    private void poll(KafkaConsumer<byte[], byte[]> reader, Map<String, PlacementDecision> decided) {
+        for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
+            PlacementDecision d = decisions.parse(r.value()).value();
+            decided.putIfAbsent(d.requestId(), d);
+        }
     }
 
     private static Set<String> servers(java.util.Collection<PlacementDecision> ds) {

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
@@ -47,6 +48,9 @@ final class OperatorCommandsITCase {
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
     private final JsonSerde<PlacementDecision> decisions = new JsonSerde<>(PlacementDecision.class, 1 << 20);
+    /** How long each wait for the job's outputs may take. */
+    private static final Duration TIMEOUT = Duration.ofSeconds(240);
+
     private final JsonSerde<ControllerEvent> events = new JsonSerde<>(ControllerEvent.class, 1 << 20);
     private final JsonSerde<DeadLetter> deadLetters = new JsonSerde<>(DeadLetter.class, 1 << 20);
     private final JsonSerde<ControllerCommand> commands = new JsonSerde<>(ControllerCommand.class, 1 << 20);
@@ -54,14 +58,12 @@ final class OperatorCommandsITCase {
     private final JsonSerde<PlacementTableRecord> tables = new JsonSerde<>(PlacementTableRecord.class, Integer.MAX_VALUE);
     private final List<ControllerEvent> seen = new ArrayList<>();
     private final Map<String, PlacementDecision> decided = new LinkedHashMap<>();
-    private long deadline;
 
     @Test
     void everyCommandKind_endToEnd_acknowledged_honoured_andReReadOnAFreshStart() throws Exception {
         ControllerConfig config = TestingBroker.config(KAFKA, "commands");
         ControllerConfig.Topics t = config.topics();
         TestingBroker.createTopics(KAFKA, t);
-        deadline = System.nanoTime() + Duration.ofSeconds(240).toNanos();
         JobClient job = start(config, "operator-commands-it");
         try (KafkaProducer<byte[], byte[]> producer = KAFKA.producer();
                 KafkaConsumer<byte[], byte[]> decisionReader = KAFKA.consumerFromStart(t.decisions(), false);
@@ -165,20 +167,22 @@ final class OperatorCommandsITCase {
 
     /** Sends a request of {@code tenant} every 200 ms until one of them is decided (the others may be dead letters). */
     private void awaitPlaced(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t,
-            KafkaConsumer<byte[], byte[]> reader, String tenant, JobClient job) throws Exception {
-        for (int probe = 0; System.nanoTime() < deadline; probe++) {
-            String id = "probe-" + probe;
-            producer.send(new ProducerRecord<>(t.requests(), id.getBytes(StandardCharsets.UTF_8), requests.serialize(
-                    InferenceRequest.of(id, "fig1", tenant, System.currentTimeMillis() + 60_000, 1024L))));
-            producer.flush();
-            for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
-                if (decisions.parse(r.value()).value().requestId().startsWith("probe-")) {
-                    return;
-                }
-            }
-            TestingBroker.assertRunning(job);
-        }
-        throw new AssertionError("no request of tenant '" + tenant + "' was decided after the fresh start");
+            KafkaConsumer<byte[], byte[]> reader, String tenant, JobClient job) {
+        int[] probe = {0};
+        TestingBroker.awaitWhileRunning(job, TIMEOUT)
+                .alias("a request of tenant '" + tenant + "' decided after the fresh start").until(() -> {
+                    String id = "probe-" + probe[0]++;
+                    producer.send(new ProducerRecord<>(t.requests(), id.getBytes(StandardCharsets.UTF_8),
+                            requests.serialize(InferenceRequest.of(id, "fig1", tenant, System.currentTimeMillis() + 60_000,
+                                    1024L))));
+                    producer.flush();
+                    for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
+                        if (decisions.parse(r.value()).value().requestId().startsWith("probe-")) {
+                            return true;
+                        }
+                    }
+                    return false;
+                });
     }
 
     private static JobClient start(ControllerConfig config, String name) throws Exception {
@@ -218,39 +222,28 @@ final class OperatorCommandsITCase {
         awaitDecisions(reader, n, job, "");
     }
 
-    private void awaitDecisions(KafkaConsumer<byte[], byte[]> reader, int n, JobClient job, String prefix) throws Exception {
-        while (decided.size() < n && System.nanoTime() < deadline) {
+    private void awaitDecisions(KafkaConsumer<byte[], byte[]> reader, int n, JobClient job, String prefix) {
+        TestingBroker.awaitWhileRunning(job, TIMEOUT).untilAsserted(() -> {
             for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
                 PlacementDecision d = decisions.parse(r.value()).value();
                 if (d.requestId().startsWith(prefix)) {
                     decided.putIfAbsent(d.requestId(), d);
                 }
             }
-            TestingBroker.assertRunning(job);
-        }
+            assertThat(decided).hasSizeGreaterThanOrEqualTo(n);
+        });
         assertThat(decided).hasSize(n);
     }
 
     private ControllerEvent awaitEvent(KafkaConsumer<byte[], byte[]> reader, Predicate<ControllerEvent> what,
-            JobClient job) throws Exception {
-        for (ControllerEvent e : seen) {
-            if (what.test(e)) {
-                return e;
+            JobClient job) {
+        TestingBroker.awaitWhileRunning(job, TIMEOUT).untilAsserted(() -> {
+            if (seen.stream().noneMatch(what)) {
+                reader.poll(Duration.ofMillis(200)).forEach(r -> seen.add(events.parse(r.value()).value()));
             }
-        }
-        while (System.nanoTime() < deadline) {
-            for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
-                ControllerEvent e = events.parse(r.value()).value();
-                seen.add(e);
-            }
-            for (ControllerEvent e : seen) {
-                if (what.test(e)) {
-                    return e;
-                }
-            }
-            TestingBroker.assertRunning(job);
-        }
-        throw new AssertionError("no such event; seen: " + seen);
+            assertThat(seen).as("events seen").anyMatch(what);
+        });
+        return seen.stream().filter(what).findFirst().orElseThrow();
     }
 
     /** Waits until {@code times} {@code COMMAND_APPLIED} events of {@code commandId} have been seen. */
@@ -267,29 +260,28 @@ final class OperatorCommandsITCase {
         return e.type() == ControllerEventType.COMMAND_APPLIED && commandId.equals(e.details().get("commandId"));
     }
 
-    private DeadLetter awaitDeadLetter(KafkaConsumer<byte[], byte[]> reader, String topic, JobClient job) throws Exception {
-        while (System.nanoTime() < deadline) {
+    private DeadLetter awaitDeadLetter(KafkaConsumer<byte[], byte[]> reader, String topic, JobClient job) {
+        return TestingBroker.awaitWhileRunning(job, TIMEOUT).alias("a dead letter from " + topic).until(() -> {
             for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
                 DeadLetter d = deadLetters.parse(r.value()).value();
                 if (d.sourceTopic().equals(topic)) {
                     return d;
                 }
             }
-            TestingBroker.assertRunning(job);
-        }
-        throw new AssertionError("no dead letter from " + topic);
+            return null;
+        }, Objects::nonNull);
     }
 
     private JsonNode awaitTable(KafkaConsumer<byte[], byte[]> reader, long version, JobClient job) throws Exception {
-        while (System.nanoTime() < deadline) {
+        PlacementTableRecord table = TestingBroker.awaitWhileRunning(job, TIMEOUT).alias("table v" + version).until(() -> {
             for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
                 PlacementTableRecord rec = tables.parse(r.value()).value();
                 if (rec.version() == version) {
-                    return new ObjectMapper().readTree(rec.tableJson());
+                    return rec;
                 }
             }
-            TestingBroker.assertRunning(job);
-        }
-        throw new AssertionError("no table v" + version);
+            return null;
+        }, Objects::nonNull);
+        return new ObjectMapper().readTree(table.tableJson());
     }
 }

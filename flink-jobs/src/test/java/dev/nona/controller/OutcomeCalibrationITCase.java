@@ -47,6 +47,8 @@ final class OutcomeCalibrationITCase {
 
     private static final int REQUESTS = 100;
     private static final double SLOWDOWN = 1.5;
+    /** How long each wait for the job's outputs may take. */
+    private static final Duration TIMEOUT = Duration.ofSeconds(120);
 
     private final JsonSerde<PlacementDecision> decisions = new JsonSerde<>(PlacementDecision.class, 1 << 20);
     private final JsonSerde<PlacementOutcome> outcomes = new JsonSerde<>(PlacementOutcome.class, 1 << 20);
@@ -74,14 +76,13 @@ final class OutcomeCalibrationITCase {
             TestingBroker.sendClusterAndRequests(producer, config.topics(), REQUESTS, now);
             // The executor (this test): the first decision per request wins.
             Map<String, PlacementDecision> first = new LinkedHashMap<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-            readDecisions(decided, first, REQUESTS, deadline, job);
+            readDecisions(decided, first, REQUESTS, job);
             // Before the first table every request runs whole on one server. Move event time past the first window,
             // wait for the first table, then send as many requests again: the table splits and spreads them.
             TestingBroker.sendRequests(producer, config.topics().requests(), "w-", 20, now + 5_000);
-            awaitTablePublished(eventReader, deadline, job);
+            awaitTablePublished(eventReader, job);
             TestingBroker.sendRequests(producer, config.topics().requests(), "c-", REQUESTS, now + 6_000);
-            readDecisions(decided, first, 2 * REQUESTS + 20, deadline, job);
+            readDecisions(decided, first, 2 * REQUESTS + 20, job);
             int total = first.size();
             TestingBroker.send(producer, config.topics().outcomes(), "bad", "{\"schemaVersion\":1}".getBytes(StandardCharsets.UTF_8));
             for (PlacementDecision d : first.values()) {
@@ -91,17 +92,16 @@ final class OutcomeCalibrationITCase {
             assertThat(first.values()).allSatisfy(d -> assertThat(d.predictedJctSeconds()).isPositive());
 
             List<ControllerEvent> calibrations = new ArrayList<>();
-            long ok = 0;
-            while (ok < total && System.nanoTime() < deadline) {
-                TestingBroker.assertRunning(job);
+            TestingBroker.awaitWhileRunning(job, TIMEOUT).until(() -> {
                 for (ConsumerRecord<byte[], byte[]> r : eventReader.poll(Duration.ofMillis(200))) {
                     ControllerEvent e = events.parse(r.value()).value();
                     if (e.type() == ControllerEventType.CALIBRATION) {
                         calibrations.add(e);
-                        ok += ((Number) e.details().get("okOutcomes")).longValue();
                     }
                 }
-            }
+                return okOutcomes(calibrations) >= total;
+            });
+            long ok = okOutcomes(calibrations);
             assertThat(ok).as("ok outcomes over the CALIBRATION events %s", calibrations).isEqualTo(total);
             System.out.printf("OutcomeCalibrationITCase: %d CALIBRATION events, %d ok outcomes; first: %s%n",
                     calibrations.size(), ok, calibrations.get(0).details());
@@ -122,16 +122,17 @@ final class OutcomeCalibrationITCase {
                     .filter(k -> k.startsWith("server.") && k.endsWith(".parts")).distinct())
                     .as("servers that ran parts, over the CALIBRATION events").hasSizeGreaterThanOrEqualTo(2);
 
-            DeadLetter bad = null;
-            while (bad == null && System.nanoTime() < deadline) {
+            List<DeadLetter> fromOutcomes = new ArrayList<>();
+            TestingBroker.awaitWhileRunning(job, TIMEOUT).untilAsserted(() -> {
                 for (ConsumerRecord<byte[], byte[]> r : deadReader.poll(Duration.ofMillis(200))) {
                     DeadLetter d = deadLetters.parse(r.value()).value();
                     if (d.sourceTopic().equals(config.topics().outcomes())) {
-                        bad = d;
+                        fromOutcomes.add(d);
                     }
                 }
-            }
-            assertThat(bad).as("the malformed outcome's dead letter").isNotNull();
+                assertThat(fromOutcomes).as("the malformed outcome's dead letter").isNotEmpty();
+            });
+            DeadLetter bad = fromOutcomes.get(fromOutcomes.size() - 1);
             assertThat(bad.reason()).isEqualTo("field 'requestId' is missing");
         } finally {
             job.cancel().get();
@@ -163,25 +164,25 @@ final class OutcomeCalibrationITCase {
             JobClient job = env.executeAsync("outcome-backlog-it");
             try {
                 Map<String, PlacementDecision> first = new LinkedHashMap<>();
-                long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-                readDecisions(decided, first, REQUESTS, deadline, job);
+                readDecisions(decided, first, REQUESTS, job);
                 for (PlacementDecision d : first.values()) {
                     TestingBroker.send(producer, config.topics().outcomes(), d.requestId(),
                             outcomes.serialize(outcomeOf(d, taskOps)));
                 }
                 producer.flush();
-                long ok = 0;
-                long unmatched = 0;
-                while (ok + unmatched < REQUESTS && System.nanoTime() < deadline) {
-                    TestingBroker.assertRunning(job);
+                long[] okAndUnmatched = new long[2];
+                TestingBroker.awaitWhileRunning(job, TIMEOUT).until(() -> {
                     for (ConsumerRecord<byte[], byte[]> r : eventReader.poll(Duration.ofMillis(200))) {
                         ControllerEvent e = events.parse(r.value()).value();
                         if (e.type() == ControllerEventType.CALIBRATION) {
-                            ok += ((Number) e.details().get("okOutcomes")).longValue();
-                            unmatched += ((Number) e.details().get("unmatchedOutcomes")).longValue();
+                            okAndUnmatched[0] += ((Number) e.details().get("okOutcomes")).longValue();
+                            okAndUnmatched[1] += ((Number) e.details().get("unmatchedOutcomes")).longValue();
                         }
                     }
-                }
+                    return okAndUnmatched[0] + okAndUnmatched[1] >= REQUESTS;
+                });
+                long ok = okAndUnmatched[0];
+                long unmatched = okAndUnmatched[1];
                 assertThat(unmatched).as("outcomes whose decision was not read back").isZero();
                 assertThat(ok).as("ok outcomes joined").isEqualTo(REQUESTS);
             } finally {
@@ -192,29 +193,34 @@ final class OutcomeCalibrationITCase {
 
     /** Reads decisions until {@code n} requests are decided (the first decision per request kept). */
     private void readDecisions(KafkaConsumer<byte[], byte[]> consumer, Map<String, PlacementDecision> first, int n,
-            long deadline, JobClient job) throws Exception {
-        while (first.size() < n && System.nanoTime() < deadline) {
+            JobClient job) {
+        TestingBroker.awaitWhileRunning(job, TIMEOUT).untilAsserted(() -> {
             for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                 PlacementDecision d = decisions.parse(r.value()).value();
                 first.putIfAbsent(d.requestId(), d);
             }
-            TestingBroker.assertRunning(job);
-        }
+            assertThat(first).hasSizeGreaterThanOrEqualTo(n);
+        });
         assertThat(first).hasSize(n);
+    }
+
+    /** The ok outcomes the CALIBRATION events count. */
+    private static long okOutcomes(List<ControllerEvent> calibrations) {
+        return calibrations.stream().mapToLong(e -> ((Number) e.details().get("okOutcomes")).longValue()).sum();
     }
 
 
     /** Reads events until a table is published. */
-    private void awaitTablePublished(KafkaConsumer<byte[], byte[]> eventReader, long deadline, JobClient job) {
-        boolean published = false;
-        while (!published && System.nanoTime() < deadline) {
+    private void awaitTablePublished(KafkaConsumer<byte[], byte[]> eventReader, JobClient job) {
+        boolean[] published = {false};
+        TestingBroker.awaitWhileRunning(job, TIMEOUT).untilAsserted(() -> {
             for (ConsumerRecord<byte[], byte[]> r : eventReader.poll(Duration.ofMillis(200))) {
                 ControllerEvent e = events.parse(r.value()).value();
-                published |= e.type() == ControllerEventType.TABLE_PUBLISHED;
+                published[0] |= e.type() == ControllerEventType.TABLE_PUBLISHED;
             }
-        }
-        assertThat(published).as("a first table was published; %s",
-                JobWatermarks.describe(FLINK.getClientConfiguration(), job.getJobID().toHexString())).isTrue();
+            assertThat(published[0]).as(() -> "a first table was published; "
+                    + JobWatermarks.describe(FLINK.getClientConfiguration(), job.getJobID().toHexString())).isTrue();
+        });
     }
 
     /**

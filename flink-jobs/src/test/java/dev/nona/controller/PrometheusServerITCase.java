@@ -2,6 +2,7 @@ package dev.nona.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +10,7 @@ import dev.nona.controller.metrics.ControllerMetric;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.testing.InProcessKafka;
 import java.io.File;
+import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -150,36 +153,18 @@ final class PrometheusServerITCase {
                 .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
     }
 
-    private void awaitReady(URI api, Process prometheus) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            assertThat(prometheus.isAlive()).as("prometheus exited with %s", prometheus.isAlive() ? 0 : prometheus.exitValue())
-                    .isTrue();
-            try {
-                if (http.send(HttpRequest.newBuilder(api.resolve("/-/ready")).GET().build(),
-                        HttpResponse.BodyHandlers.ofString()).statusCode() == 200) {
-                    return;
-                }
-            } catch (java.io.IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(200);
-        }
-        fail("prometheus not ready on " + api + " within 60 s");
+    private void awaitReady(URI api, Process prometheus) {
+        await().alias("prometheus ready on " + api).atMost(Duration.ofSeconds(60)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(200))
+                .failFast("prometheus exited", () -> !prometheus.isAlive())
+                .ignoreException(IOException.class) // not listening yet
+                .until(() -> http.send(HttpRequest.newBuilder(api.resolve("/-/ready")).GET().build(),
+                        HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
     }
 
-    private double awaitValue(URI api, String promql, java.util.function.DoublePredicate done, Duration timeout)
-            throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        double v = Double.NaN;
-        while (System.nanoTime() < deadline) {
-            v = query(api, promql, System.currentTimeMillis() / 1000.0).orElse(Double.NaN);
-            if (done.test(v)) {
-                return v;
-            }
-            Thread.sleep(500);
-        }
-        return v;
+    private double awaitValue(URI api, String promql, Predicate<Double> done, Duration timeout) {
+        return await().alias(promql).atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500))
+                .until(() -> query(api, promql, System.currentTimeMillis() / 1000.0).orElse(Double.NaN), done);
     }
 
     /** The value of an instant query's single sample, or empty when it has none. */

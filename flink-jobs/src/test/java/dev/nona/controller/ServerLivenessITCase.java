@@ -1,6 +1,7 @@
 package dev.nona.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.ControllerEvent;
@@ -15,7 +16,13 @@ import dev.nona.topics.testing.InProcessKafka;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -28,12 +35,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Server liveness on a real in-process KRaft broker and a Flink MiniCluster, with {@code cluster.liveness-timeout}
- * 2 s. Three servers warm for Fig. 1's model report every 250 ms; requests arrive at 40/s (event time = wall time
- * of sending). After a while s0 stops reporting (it dies silently) and s2 reports {@code up=false} and stops. No
- * request sent more than timeout + 1 s after s0's last report is placed on s0, none sent more than 1 s after s2's
- * {@code up=false} report on s2 (the 1 s covers the two topics' separate paths into the job: Flink does not order
- * records of different sources), and both had stages before. The control loop publishes a {@code CLUSTER_CHANGED}
- * event naming s0 as silent.
+ * 2 s. Three servers warm for Fig. 1's model report every 250 ms. The test moves on by what the job publishes, not
+ * by the clock: a batch of requests while all report uses s0 and s2; then s0 stops reporting (it dies silently) and,
+ * once the job has announced it silent ({@code CLUSTER_CHANGED}, "silent since ..."), a second batch never uses s0
+ * while s2 is still used; then s2 reports {@code up=false} and stops and, once the job has announced it down, a third
+ * batch uses neither. No request is paced by sleeping and no slack is allowed for: the only waits are for the job's
+ * outputs (decisions, events), each bounded by a timeout.
  */
 final class ServerLivenessITCase {
     @RegisterExtension
@@ -44,7 +51,8 @@ final class ServerLivenessITCase {
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
     private static final long TIMEOUT = 2_000;
-    private static final long SLACK = 1_000;
+    /** Requests per batch. */
+    private static final int BATCH = 60;
 
     private final JsonSerde<InferenceRequest> requests = new JsonSerde<>(InferenceRequest.class, 1 << 20);
     private final JsonSerde<ServerTelemetry> telemetry = new JsonSerde<>(ServerTelemetry.class, 1 << 20);
@@ -53,7 +61,7 @@ final class ServerLivenessITCase {
     private final JsonSerde<ControllerEvent> events = new JsonSerde<>(ControllerEvent.class, 1 << 20);
 
     @Test
-    void silentServer_andServerReportingDown_receiveNoStagesAfterwards() throws Exception {
+    void silentServer_andServerReportingDown_receiveNoStagesOnceTheJobHasSeenIt() throws Exception {
         ControllerConfig config = ControllerConfig.fromMap(Map.ofEntries(
                 Map.entry("bootstrap.servers", KAFKA.bootstrapServers()),
                 Map.entry("controller.id", "liveness-" + UUID.randomUUID()),
@@ -71,73 +79,74 @@ final class ServerLivenessITCase {
                     new NewTopic(t.tables(), 1, (short) 1), new NewTopic(t.events(), 1, (short) 1),
                     new NewTopic(t.deadLetters(), 1, (short) 1))).all().get();
         }
+        // the servers' agents: one thread reports every 250 ms for the servers still reporting
+        Set<String> reporting = ConcurrentHashMap.newKeySet();
+        reporting.addAll(List.of("s0", "s1", "s2"));
+        ScheduledExecutorService agents = Executors.newSingleThreadScheduledExecutor();
         try (KafkaProducer<byte[], byte[]> producer = KAFKA.producer()) {
             producer.send(new ProducerRecord<>(t.catalog(), "fig1".getBytes(),
                     catalog.serialize(TestingCluster.entry("fig1", TestingCluster.figure1())))).get();
-            report(producer, t, "s0", true);
-            report(producer, t, "s1", true);
-            report(producer, t, "s2", true);
+            agents.scheduleAtFixedRate(() -> reporting.forEach(id -> report(producer, t, id, true)),
+                    0, 250, TimeUnit.MILLISECONDS);
             var env = ControllerEnvironment.create(config);
             ControllerJob.build(env, config);
             JobClient job = env.executeAsync("liveness-it");
             try {
                 // the timeline starts once the job places requests (its start-up is not part of the test)
-                InferenceRequest warmUp = InferenceRequest.of("warm-up", "fig1", "tenant", System.currentTimeMillis(), null);
-                producer.send(new ProducerRecord<>(t.requests(), warmUp.id().getBytes(), requests.serialize(warmUp))).get();
-                awaitDecisions(t.decisions(), 1, Duration.ofSeconds(120));
-                long s0LastReport = 0;
-                long s2DownReport = 0;
-                long start = System.currentTimeMillis();
-                long nextReport = start;
-                int i = 1;
-                // 0-6 s all report; at 6 s s0 goes silent; at 8 s s2 reports up=false; requests until 14 s
-                for (long now = start; now < start + 14_000; now = System.currentTimeMillis()) {
-                    if (now >= nextReport) {
-                        boolean s0Alive = now < start + 6_000;
-                        boolean s2Up = now < start + 8_000;
-                        if (s0Alive) {
-                            report(producer, t, "s0", true);
-                            s0LastReport = System.currentTimeMillis();
-                        }
-                        report(producer, t, "s1", true);
-                        if (s2Up) {
-                            report(producer, t, "s2", true);
-                        } else if (s2DownReport == 0) {
-                            report(producer, t, "s2", false);
-                            s2DownReport = System.currentTimeMillis();
-                        }
-                        nextReport += 250;
-                    }
-                    InferenceRequest r = InferenceRequest.of("r-" + i++, "fig1", "tenant", System.currentTimeMillis(), null);
-                    producer.send(new ProducerRecord<>(t.requests(), r.id().getBytes(), requests.serialize(r)));
-                    Thread.sleep(25);
-                }
-                producer.flush();
-                List<PlacementDecision> decided = awaitDecisions(t.decisions(), i, Duration.ofSeconds(60));
-                final long silentFrom = s0LastReport + TIMEOUT + SLACK;
-                final long downFrom = s2DownReport + SLACK;
-                final long s0Last = s0LastReport;
-                final long s2Down = s2DownReport;
-                assertThat(decided).filteredOn(d -> d.eventTime() < s0Last).as("s0 used while it reported")
-                        .anyMatch(d -> uses(d, "s0"));
-                assertThat(decided).filteredOn(d -> d.eventTime() < s2Down).as("s2 used while it was up")
-                        .anyMatch(d -> uses(d, "s2"));
-                assertThat(decided).filteredOn(d -> d.eventTime() > silentFrom).as("requests after s0 went silent")
-                        .hasSizeGreaterThan(50).noneMatch(d -> uses(d, "s0"));
-                assertThat(decided).filteredOn(d -> d.eventTime() > downFrom).as("requests after s2 reported down")
-                        .hasSizeGreaterThan(50).noneMatch(d -> uses(d, "s2"));
-                List<ControllerEvent> changes = readAll(t.events(), events).stream()
-                        .filter(e -> e.type() == ControllerEventType.CLUSTER_CHANGED).toList();
-                assertThat(changes).as("events: %s", changes).anySatisfy(e -> {
-                    assertThat(e.details()).containsEntry("server", "s0");
-                    assertThat((String) e.details().get("reason")).startsWith("silent since");
-                });
-                assertThat(changes).anySatisfy(e -> assertThat(e.details()).containsEntry("server", "s2")
-                        .containsEntry("reason", "reported up=false"));
+                send(producer, t, "warm-up", 1);
+                awaitDecisions(t.decisions(), "warm-up", 1, Duration.ofSeconds(120));
+
+                List<PlacementDecision> allReporting = sendAndAwait(producer, t, "a-");
+                assertThat(allReporting).as("s0 used while it reported").anyMatch(d -> uses(d, "s0"));
+                assertThat(allReporting).as("s2 used while it was up").anyMatch(d -> uses(d, "s2"));
+
+                // on the agents' thread, so that no report of s0 follows
+                agents.submit(() -> reporting.remove("s0")).get();
+                awaitClusterChanged(t, "s0", reason -> reason.startsWith("silent since"));
+                List<PlacementDecision> s0Silent = sendAndAwait(producer, t, "b-");
+                assertThat(s0Silent).as("requests after the job announced s0 silent").noneMatch(d -> uses(d, "s0"));
+                assertThat(s0Silent).as("s2 still used while up").anyMatch(d -> uses(d, "s2"));
+
+                agents.submit(() -> {
+                    reporting.remove("s2");
+                    report(producer, t, "s2", false);
+                }).get();
+                awaitClusterChanged(t, "s2", "reported up=false"::equals);
+                List<PlacementDecision> s2Down = sendAndAwait(producer, t, "c-");
+                assertThat(s2Down).as("requests after the job announced s2 down")
+                        .noneMatch(d -> uses(d, "s0")).noneMatch(d -> uses(d, "s2"));
             } finally {
                 job.cancel().get();
             }
+        } finally {
+            agents.shutdownNow();
         }
+    }
+
+    /** Sends {@link #BATCH} requests named {@code prefix + i} and returns their decisions, once all are decided. */
+    private List<PlacementDecision> sendAndAwait(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t,
+            String prefix) {
+        send(producer, t, prefix, BATCH);
+        return awaitDecisions(t.decisions(), prefix, BATCH, Duration.ofSeconds(60));
+    }
+
+    private void send(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t, String prefix, int n) {
+        for (int i = 1; i <= n; i++) {
+            String id = n == 1 ? prefix : prefix + i;
+            InferenceRequest r = InferenceRequest.of(id, "fig1", "tenant", System.currentTimeMillis(), null);
+            producer.send(new ProducerRecord<>(t.requests(), id.getBytes(), requests.serialize(r)));
+        }
+        producer.flush();
+    }
+
+    /** Waits for the control loop's {@code CLUSTER_CHANGED} event naming {@code server} with a matching reason. */
+    private void awaitClusterChanged(ControllerConfig.Topics t, String server, Predicate<String> reason) {
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .untilAsserted(() -> assertThat(readAll(t.events(), events))
+                        .filteredOn(e -> e.type() == ControllerEventType.CLUSTER_CHANGED)
+                        .as("CLUSTER_CHANGED events naming %s", server)
+                        .anyMatch(e -> server.equals(e.details().get("server"))
+                                && e.details().get("reason") instanceof String r && reason.test(r)));
     }
 
     private static boolean uses(PlacementDecision d, String server) {
@@ -150,14 +159,11 @@ final class ServerLivenessITCase {
         producer.send(new ProducerRecord<>(t.telemetry(), id.getBytes(), telemetry.serialize(s)));
     }
 
-    private List<PlacementDecision> awaitDecisions(String topic, int expected, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        List<PlacementDecision> out;
-        while ((out = readAll(topic, decisions)).size() < expected) {
-            assertThat(System.nanoTime()).as("%s of %s decisions", out.size(), expected).isLessThan(deadline);
-            Thread.sleep(500);
-        }
-        return out;
+    /** The decisions of the requests whose ids start with {@code prefix}, once there are {@code expected} of them. */
+    private List<PlacementDecision> awaitDecisions(String topic, String prefix, int expected, Duration timeout) {
+        return await().atMost(timeout).pollInterval(Duration.ofMillis(500))
+                .until(() -> readAll(topic, decisions).stream().filter(d -> d.requestId().startsWith(prefix)).toList(),
+                        out -> out.stream().map(PlacementDecision::requestId).distinct().count() >= expected);
     }
 
     private static <T extends dev.nona.topics.record.TopicRecord> List<T> readAll(String topic, JsonSerde<T> serde) {

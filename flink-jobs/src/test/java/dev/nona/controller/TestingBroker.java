@@ -1,11 +1,14 @@
 package dev.nona.controller;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.testing.InProcessKafka;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +18,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.awaitility.core.ConditionFactory;
 
 /** What the ITCases on the in-process broker share: a controller config of their own, its topics, the inputs. */
 final class TestingBroker {
@@ -110,6 +114,19 @@ final class TestingBroker {
 
     static void send(KafkaProducer<byte[], byte[]> producer, String topic, String key, byte[] value) {
         producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value));
+    }
+
+    /**
+     * Awaitility's wait for outputs the test reads in its own thread (a Kafka consumer is single-threaded): the
+     * condition is evaluated at once and back to back, as each evaluation polls a consumer, which blocks briefly.
+     */
+    static ConditionFactory awaitReading(Duration atMost) {
+        return await().atMost(atMost).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ZERO);
+    }
+
+    /** {@link #awaitReading}, failing at once, with the job's failure, when the job stops. */
+    static ConditionFactory awaitWhileRunning(JobClient job, Duration atMost) {
+        return awaitReading(atMost).failFast("the job stopped", () -> assertRunning(job));
     }
 
     /** Fails with the job's failure when it has stopped. */

@@ -8,6 +8,7 @@ import dev.nona.cli.NonaCli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with read_committed.
  */
 final class DemoCommandIT {
+    private static final int SECONDS = 10;
 
     @Test
     void demo_shortRun_decidesEveryValidRequestOnce_andDeadLettersEveryMalformedOne(@TempDir Path tmp) throws Exception {
@@ -24,13 +26,25 @@ final class DemoCommandIT {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exit = NonaCli.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-                .execute("demo", "--seconds", "10", "--summary-json", summaryFile.toString());
+                .execute("demo", "--seconds", String.valueOf(SECONDS), "--summary-json", summaryFile.toString());
 
         assertThat(exit).as("exit code; summary: " + out + "; stderr: " + err).isZero();
         JsonNode summary = new ObjectMapper().readTree(summaryFile.toFile());
         assertThat(new ObjectMapper().readTree(out.toString())).isEqualTo(summary);
         long requests = summary.path("requestsPublished").asLong();
-        assertThat(requests).isGreaterThan(300);
+        // what the publisher draws: Poisson counts at each model's rate, the first half at the higher rates
+        DemoScenario scenario = DemoScenario.standard(Duration.ofSeconds(SECONDS));
+        double meanRequests = 0;
+        for (String model : scenario.models()) {
+            double mean = (scenario.rate(model, Duration.ZERO) + scenario.rate(model, Duration.ofSeconds(SECONDS)))
+                    * SECONDS / 2.0;
+            meanRequests += mean;
+            assertPoisson(summary.path("requestsPerModel").path(model).asLong(), mean, "requests of " + model);
+        }
+        assertPoisson(requests, meanRequests, "requests published");
+        assertThat(sum(summary.path("requestsPerModel"))).as("requests over the models").isEqualTo(requests);
+        assertThat(sum(summary.path("decisionsPerTableVersion"))).as("decided requests over the table versions")
+                .isEqualTo(requests);
         assertThat(summary.path("decisionsConsumed").asLong()).isEqualTo(requests);
         assertThat(summary.path("duplicateDecisions").asLong()).isZero();
         assertThat(summary.path("lostDecisions").asLong()).isZero();
@@ -55,6 +69,20 @@ final class DemoCommandIT {
                 .isEqualTo(summary.path("observedMeanJctSeconds").asDouble());
         assertThat(summary.path("phases").get(1).path("tableVersions").size()).isPositive();
         assertThat(summary.path("rollbacks").isNumber()).isTrue();
+    }
+
+    /** {@code count} within five standard deviations of a Poisson count of mean {@code mean}. */
+    private static void assertPoisson(long count, double mean, String what) {
+        double sd = Math.sqrt(mean);
+        assertThat((double) count).as("%s (Poisson, mean %s)", what, mean).isBetween(mean - 5 * sd, mean + 5 * sd);
+    }
+
+    private static long sum(JsonNode counts) {
+        long total = 0;
+        for (JsonNode n : counts) {
+            total += n.asLong();
+        }
+        return total;
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.nona.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.nona.local.JvmClasspath;
 import dev.nona.local.LocalFlinkCluster;
@@ -37,6 +38,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.api.common.JobID;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -346,16 +348,15 @@ final class ControllerOnClusterIT {
         assertThat(ready).as("controller reported the catalog and the cluster").isTrue();
         // The placement operator learns the catalog and the servers on its broadcast input, which may lag behind
         // the control loop's events: warm-up requests (not counted) until one per model is decided.
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        int k = 0;
-        while (!out.warmedUpModels.containsAll(List.of("fj-a", "fj-b")) && System.nanoTime() < deadline) {
+        int[] k = {0};
+        KafkaTestClients.awaitReading(Duration.ofSeconds(90)).untilAsserted(() -> {
             for (String model : List.of("fj-a", "fj-b")) {
-                in.request(ControllerOutputs.WARMUP + model + "-" + k++, model, System.currentTimeMillis());
+                in.request(ControllerOutputs.WARMUP + model + "-" + k[0]++, model, System.currentTimeMillis());
             }
             in.flush();
             out.pollUntil(() -> out.warmedUpModels.containsAll(List.of("fj-a", "fj-b")), Duration.ofSeconds(2));
-        }
-        assertThat(out.warmedUpModels).as("models with a decided warm-up request").contains("fj-a", "fj-b");
+            assertThat(out.warmedUpModels).as("models with a decided warm-up request").contains("fj-a", "fj-b");
+        });
     }
 
     private static CatalogDag heavy() {
@@ -435,27 +436,18 @@ final class ControllerOnClusterIT {
 
     /** The job's {@code numRestarts} metric; the JobManager fetches metrics lazily, so ask until it answers. */
     private double numRestarts(JobID job) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (true) {
-            var value = flink.rest().jobMetric(job.toHexString(), "numRestarts");
-            if (value.isPresent() || System.nanoTime() > deadline) {
-                return value.orElse(-1.0);
-            }
-            try {
-                Thread.sleep(500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return -1.0;
-            }
+        try {
+            return await().atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500))
+                    .until(() -> flink.rest().jobMetric(job.toHexString(), "numRestarts"), Optional::isPresent).get();
+        } catch (ConditionTimeoutException e) {
+            return -1.0;
         }
     }
 
-    private void awaitRestart(JobID job) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (numRestarts(job) < 1 && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-        }
-        assertThat(numRestarts(job)).as("the kill -9 restarted the job").isGreaterThanOrEqualTo(1);
+    private void awaitRestart(JobID job) {
+        await().atMost(Duration.ofSeconds(60)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertThat(numRestarts(job)).as("the kill -9 restarted the job")
+                        .isGreaterThanOrEqualTo(1));
     }
 
     /** A well-formed catalog entry whose DAG is a chain of {@code tasks} tasks (about 67 bytes per task). */
@@ -520,10 +512,10 @@ final class ControllerOnClusterIT {
             return sent.get();
         }
 
-        void awaitSent(int k) throws InterruptedException {
-            while (sent.get() < k && thread.isAlive()) {
-                Thread.sleep(20);
-            }
+        /** Waits until {@code k} requests are sent, or the publisher stopped. */
+        void awaitSent(int k) {
+            await().forever().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                    .until(() -> sent.get() >= k || !thread.isAlive());
         }
 
         void join() throws InterruptedException {

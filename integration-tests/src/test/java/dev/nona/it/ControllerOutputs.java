@@ -23,6 +23,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Reads the controller's outputs from a {@link ControllerTopics} with {@code read_committed}, as downstream
@@ -68,22 +69,23 @@ final class ControllerOutputs implements AutoCloseable {
 
     /** Polls until {@code done} or the timeout; returns whether {@code done} became true. */
     boolean pollUntil(BooleanSupplier done, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
+        try {
+            KafkaTestClients.awaitReading(timeout).until(() -> {
+                if (done.getAsBoolean()) {
+                    return true;
+                }
+                poll(Duration.ofMillis(200));
                 return false;
-            }
-            poll(Duration.ofMillis(200));
+            });
+            return true;
+        } catch (ConditionTimeoutException e) {
+            return done.getAsBoolean();
         }
-        return true;
     }
 
     /** Polls for {@code duration} more (to see late duplicates). */
     void drain(Duration duration) {
-        long deadline = System.nanoTime() + duration.toNanos();
-        while (System.nanoTime() < deadline) {
-            poll(Duration.ofMillis(200));
-        }
+        KafkaTestClients.keepReading(duration, () -> poll(Duration.ofMillis(200)));
     }
 
     /** The highest table version among the decisions read so far (0: only the bootstrap table). */

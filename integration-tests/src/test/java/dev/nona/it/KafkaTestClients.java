@@ -1,5 +1,7 @@
 package dev.nona.it;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.nona.topics.client.ClientProperties;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +19,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.core.ConditionFactory;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** Plain Kafka clients for the integration tests: topic creation, producers, read_committed consumers. */
 final class KafkaTestClients {
@@ -56,16 +60,33 @@ final class KafkaTestClients {
         List<ConsumerRecord<String, String>> out = new ArrayList<>();
         try (KafkaConsumer<String, String> c = readCommittedConsumer(bootstrap, "it-reader-" + System.nanoTime())) {
             c.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (out.size() < expected && System.nanoTime() < deadline) {
-                c.poll(Duration.ofMillis(500)).forEach(out::add);
+            try {
+                awaitReading(timeout).until(() -> {
+                    c.poll(Duration.ofMillis(500)).forEach(out::add);
+                    return out.size() >= expected;
+                });
+            } catch (ConditionTimeoutException e) {
+                // fewer than expected: the caller sees how many
             }
             // a short grace period so that duplicates beyond the expected count are seen too
-            long grace = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-            while (System.nanoTime() < grace) {
-                c.poll(Duration.ofMillis(200)).forEach(out::add);
-            }
+            keepReading(Duration.ofSeconds(2), () -> c.poll(Duration.ofMillis(200)).forEach(out::add));
         }
         return out;
+    }
+
+    /**
+     * Awaitility's wait for a condition that polls a consumer itself, in the test's thread (a consumer is
+     * single-threaded): evaluated at once and back to back, as each evaluation blocks in its poll.
+     */
+    static ConditionFactory awaitReading(Duration atMost) {
+        return await().atMost(atMost).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ZERO);
+    }
+
+    /** Runs {@code poll} back to back for {@code duration} (to see late records, such as duplicates). */
+    static void keepReading(Duration duration, Runnable poll) {
+        awaitReading(duration.plusSeconds(1)).during(duration).until(() -> {
+            poll.run();
+            return true;
+        });
     }
 }

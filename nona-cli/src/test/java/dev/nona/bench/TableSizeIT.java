@@ -2,6 +2,7 @@ package dev.nona.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.optimize.NonaTableSolver;
@@ -67,11 +68,9 @@ final class TableSizeIT {
             TopicPartition p = new TopicPartition(Topics.PLACEMENT_TABLES.name(), 0);
             consumer.assign(List.of(p));
             consumer.seekToBeginning(List.of(p));
-            ConsumerRecords<byte[], byte[]> read = ConsumerRecords.empty();
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (read.isEmpty() && System.nanoTime() < deadline) {
-                read = consumer.poll(Duration.ofMillis(500));
-            }
+            ConsumerRecords<byte[], byte[]> read = await().atMost(Duration.ofSeconds(30)).pollInSameThread()
+                    .pollDelay(Duration.ZERO).pollInterval(Duration.ZERO)
+                    .until(() -> consumer.poll(Duration.ofMillis(500)), records -> !records.isEmpty());
             assertThat(read.iterator().next().value()).isEqualTo(record.value());
         }
     }

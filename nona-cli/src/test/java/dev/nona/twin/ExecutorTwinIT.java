@@ -1,6 +1,7 @@
 package dev.nona.twin;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
@@ -24,8 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -119,22 +120,27 @@ final class ExecutorTwinIT {
         producer.send(new ProducerRecord<>(Topics.PLACEMENT_DECISIONS.name(), DECISIONS.keyBytes(d), DECISIONS.serialize(d)));
     }
 
-    /** Outcomes by request id, read until {@code n} distinct ones arrived (or 30 s passed); a second one per id fails. */
+    /** Outcomes by request id, read until {@code n} distinct ones arrived (at most 30 s); a second one per id fails. */
     private static Map<String, PlacementOutcome> readOutcomes(int n) {
         Map<String, PlacementOutcome> out = new HashMap<>();
         List<String> doubled = new ArrayList<>();
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        List<String> misKeyed = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = KAFKA.consumerFromStart(Topics.PLACEMENT_OUTCOMES.name(), true)) {
-            while (out.size() < n && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    PlacementOutcome o = OUTCOMES.parse(r.value()).value();
-                    assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo(o.requestId());
-                    if (out.put(o.requestId(), o) != null) {
-                        doubled.add(o.requestId());
-                    }
-                }
-            }
+            await().atMost(Duration.ofSeconds(30)).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ZERO)
+                    .untilAsserted(() -> {
+                        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                            PlacementOutcome o = OUTCOMES.parse(r.value()).value();
+                            if (!new String(r.key(), StandardCharsets.UTF_8).equals(o.requestId())) {
+                                misKeyed.add(o.requestId());
+                            }
+                            if (out.put(o.requestId(), o) != null) {
+                                doubled.add(o.requestId());
+                            }
+                        }
+                        assertThat(out).as("requests with an outcome").hasSizeGreaterThanOrEqualTo(n);
+                    });
         }
+        assertThat(misKeyed).as("outcomes not keyed by their request id").isEmpty();
         assertThat(doubled).as("requests with two outcomes").isEmpty();
         return out;
     }
@@ -148,13 +154,8 @@ final class ExecutorTwinIT {
         return last;
     }
 
-    private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(20);
-        }
+    private static void awaitTrue(Callable<Boolean> condition, String what) {
+        await().alias(what).atMost(Duration.ofSeconds(30)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                .until(condition);
     }
 }

@@ -1,5 +1,7 @@
 package dev.nona.topics.testing;
 
+import static org.awaitility.Awaitility.await;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +19,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -133,11 +136,16 @@ public final class InProcessKafka implements AutoCloseable, BeforeAllCallback, A
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = consumerFromStart(topic, readCommitted)) {
             Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())
-                    && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
-            }
+            await().atMost(Duration.ofSeconds(10)).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ZERO)
+                    .until(() -> {
+                        if (end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
+                            return true;
+                        }
+                        consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+                        return false;
+                    });
+        } catch (ConditionTimeoutException e) {
+            // what was read within the ten seconds
         }
         return out;
     }

@@ -2,6 +2,7 @@ package dev.nona.topics.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
@@ -108,10 +109,11 @@ final class InProcessKafkaIT {
         try (KafkaConsumer<String, InferenceRequest> consumer =
                      new KafkaConsumer<>(props, new StringDeserializer(), serde.kafkaDeserializer())) {
             consumer.subscribe(List.of(Topics.INFERENCE_REQUESTS.name()));
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (received.size() < expected && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(received::add);
-            }
+            await().atMost(Duration.ofSeconds(30)).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ZERO)
+                    .untilAsserted(() -> {
+                        consumer.poll(Duration.ofMillis(200)).forEach(received::add);
+                        assertThat(received).as("records consumed").hasSizeGreaterThanOrEqualTo(expected);
+                    });
         }
         return received;
     }

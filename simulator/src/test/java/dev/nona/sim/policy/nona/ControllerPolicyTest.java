@@ -73,16 +73,23 @@ final class ControllerPolicyTest {
         assertThat(place(p, view, 3)).containsExactly(0, 3, 0, 0);
     }
 
+    /**
+     * Every job the policy places is its decision, background jobs included: a background job of 10 s loads its
+     * server in the ledger, so the next two jobs of 1 s both go to the other server (at 0 s, then 1 s, both below
+     * 10 s). Were background jobs not counted, both servers would still look idle and the two jobs would split one
+     * each (the second one avoiding the first).
+     */
     @Test
-    void backgroundJobs_areNotCounted() {
+    void backgroundJobs_areCountedInTheLedger() {
         TestingClusterView view = new TestingClusterView(0, 0);
-        JobClass background = JobClass.backgroundCompute("bg", 1, 1e9);
+        JobClass background = JobClass.backgroundCompute("bg", 1, 1e10);
         ControllerPolicy p = policy(List.of(ONE_TASK, background), null, 10.0, true, 3);
         int[] servers = new int[1];
-        for (int i = 0; i < 10; i++) {
-            p.place(1, background, view, servers);
-        }
-        assertThat(place(p, view, 2)).as("both servers still look idle").containsExactly(1, 1);
+        p.place(1, background, view, servers);
+        int busy = servers[0];
+        int[] hits = place(p, view, 2);
+        assertThat(hits[busy]).as("jobs on the server holding the 10 s background job").isZero();
+        assertThat(hits[1 - busy]).as("jobs on the other server").isEqualTo(2);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.nona.controller;
 
 import static dev.nona.controller.ControllerOptions.*;
 
+import dev.nona.calibration.RollbackRule;
 import dev.nona.check.Checks;
 import dev.nona.controller.source.ControlLimits;
 import java.io.IOException;
@@ -117,8 +118,8 @@ public record ControllerConfig(
         }
 
         /** The rule these settings give. */
-        public dev.nona.calibration.RollbackRule rollbackRule() {
-            return new dev.nona.calibration.RollbackRule(rollbackMargin, rollbackMinSamples);
+        public RollbackRule rollbackRule() {
+            return new RollbackRule(rollbackMargin, rollbackMinSamples);
         }
     }
 

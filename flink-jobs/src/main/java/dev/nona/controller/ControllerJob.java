@@ -29,6 +29,7 @@ import dev.nona.controller.source.ControlRecord;
 import dev.nona.controller.source.RejectedRecords;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.controller.source.RequestTimestamps;
+import dev.nona.optimize.CostModel;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementDecision;
@@ -40,6 +41,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.apache.flink.api.common.eventtime.SerializableTimestampAssigner;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -136,7 +138,7 @@ public final class ControllerJob {
     /** The controller against Kafka, as configured, with Nona's optimiser and sampler: the production job. */
     public static Streams build(StreamExecutionEnvironment env, ControllerConfig config) {
         return new ControllerJob(config, KafkaIo.sources(config), KafkaIo.sinks(config),
-                new NonaTableSolver(dev.nona.optimize.CostModel.named(config.solverCostModel())), new NonaPlacerFactory()).addTo(env);
+                new NonaTableSolver(CostModel.named(config.solverCostModel())), new NonaPlacerFactory()).addTo(env);
     }
 
     /** Adds the controller's operators to {@code env}. */
@@ -383,7 +385,7 @@ public final class ControllerJob {
 
     /** Bounded out-of-orderness with idle-source handling, as configured. */
     static <T> WatermarkStrategy<T> watermarks(ControllerConfig config,
-            org.apache.flink.api.common.eventtime.SerializableTimestampAssigner<T> timestamps) {
+            SerializableTimestampAssigner<T> timestamps) {
         Duration idle = config.idleness();
         return WatermarkStrategy.<T>forBoundedOutOfOrderness(config.outOfOrderness())
                 .withTimestampAssigner(timestamps)

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.PipelineOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,11 +95,11 @@ final class ControllerConfigTest {
         assertThat(flink.get(CheckpointingOptions.CHECKPOINTING_INTERVAL)).isEqualTo(Duration.ofSeconds(2));
         assertThat(flink.get(CheckpointingOptions.INCREMENTAL_CHECKPOINTS)).as("full checkpoints by default").isFalse();
         assertThat(flink.get(CheckpointingOptions.FS_SMALL_FILE_THRESHOLD)).as("small states inline in the metadata")
-                .isEqualTo(org.apache.flink.configuration.MemorySize.parse("1mb"));
+                .isEqualTo(MemorySize.parse("1mb"));
         Configuration overridden = ControllerEnvironment.configuration(ControllerConfig.fromMap(Map.of(
                 "bootstrap.servers", "b", "flink.execution.checkpointing.data-inline-threshold", "20kb")));
         assertThat(overridden.get(CheckpointingOptions.FS_SMALL_FILE_THRESHOLD))
-                .isEqualTo(org.apache.flink.configuration.MemorySize.parse("20kb"));
+                .isEqualTo(MemorySize.parse("20kb"));
     }
 
     @Test

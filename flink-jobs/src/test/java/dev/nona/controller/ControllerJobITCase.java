@@ -10,9 +10,11 @@ import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
+import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.PlacementTableRecord;
 import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.topics.record.TopicRecord;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.testing.InProcessKafka;
 import java.nio.charset.StandardCharsets;
@@ -59,8 +61,8 @@ final class ControllerJobITCase {
 
     private final JsonSerde<InferenceRequest> requests = new JsonSerde<>(InferenceRequest.class, 1 << 20);
     private final JsonSerde<ServerTelemetry> telemetry = new JsonSerde<>(ServerTelemetry.class, 1 << 20);
-    private final JsonSerde<dev.nona.topics.record.ModelCatalogEntry> catalog =
-            new JsonSerde<>(dev.nona.topics.record.ModelCatalogEntry.class, 1 << 20);
+    private final JsonSerde<ModelCatalogEntry> catalog =
+            new JsonSerde<>(ModelCatalogEntry.class, 1 << 20);
     private final JsonSerde<PlacementDecision> decisions = new JsonSerde<>(PlacementDecision.class, 1 << 20);
     private final JsonSerde<ControllerEvent> events = new JsonSerde<>(ControllerEvent.class, 1 << 20);
     private final JsonSerde<DeadLetter> deadLetters = new JsonSerde<>(DeadLetter.class, 1 << 20);
@@ -266,7 +268,7 @@ final class ControllerJobITCase {
                 .until(() -> readAll(config.topics().deadLetters(), deadLetters, false), d -> d.size() >= expected);
     }
 
-    private static <T extends dev.nona.topics.record.TopicRecord> List<T> readAll(String topic, JsonSerde<T> serde,
+    private static <T extends TopicRecord> List<T> readAll(String topic, JsonSerde<T> serde,
             boolean readCommitted) {
         List<T> out = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> r : KAFKA.readFromStart(topic, readCommitted)) {

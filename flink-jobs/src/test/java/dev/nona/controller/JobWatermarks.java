@@ -7,6 +7,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
 
 /**
  * For a failing ITCase's message: each vertex of a running job with its subtasks' current input watermarks, read
@@ -19,9 +21,9 @@ final class JobWatermarks {
     private JobWatermarks() {}
 
     /** As {@link #describe(URI, String)}, for a MiniCluster's client configuration (its REST address and port). */
-    static String describe(org.apache.flink.configuration.Configuration client, String jobId) {
-        return describe(URI.create("http://" + client.get(org.apache.flink.configuration.RestOptions.ADDRESS) + ":"
-                + client.get(org.apache.flink.configuration.RestOptions.PORT)), jobId);
+    static String describe(Configuration client, String jobId) {
+        return describe(URI.create("http://" + client.get(RestOptions.ADDRESS) + ":"
+                + client.get(RestOptions.PORT)), jobId);
     }
 
     static String describe(URI rest, String jobId) {

@@ -9,6 +9,7 @@ import dev.nona.controller.optimize.SolveInput;
 import dev.nona.controller.optimize.SolveResult;
 import dev.nona.controller.optimize.TableSolver;
 import dev.nona.controller.placement.NonaPlacerFactory;
+import dev.nona.optimize.CostModel;
 import dev.nona.topics.record.CatalogTask;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
@@ -201,7 +202,7 @@ final class LearningLoopITCase {
     void aServerSlowerThanItReports_isLearned_reoptimisedFor_andGivenFewerStages() throws Exception {
         ControllerConfig config = TestingBroker.config(KAFKA, "learn-speed", "drift.debounce", "0s");
         ToDoubleFunction<String> secondsPerOp = s -> (s.equals("s1") ? SLOW : 1.0) / TestingCluster.OPS_PER_SECOND;
-        try (Loop loop = new Loop(config, new NonaTableSolver(dev.nona.optimize.CostModel.named(config.solverCostModel())))) {
+        try (Loop loop = new Loop(config, new NonaTableSolver(CostModel.named(config.solverCostModel())))) {
             // Before: decisions under a solved table (version >= 1; before it, each request runs whole on one server,
             // warm first), all placed before the first outcome was sent, so that nothing can have been learned yet.
             // (Counting, as before, every decision until the re-optimisation was seen mixed those whole-request
@@ -275,7 +276,7 @@ final class LearningLoopITCase {
         // the executor observes table v2 three times slower than its prediction, every other table as predicted
         ToDoubleFunction<PlacementDecision> jct = d -> d.tableVersion() == 2 ? 3.0 : 1.0;
         try (Loop loop = new Loop(config, new OverconfidentSolver(
-                new NonaTableSolver(dev.nona.optimize.CostModel.named(config.solverCostModel()))))) {
+                new NonaTableSolver(CostModel.named(config.solverCostModel()))))) {
             boolean[] shifted = {false};
             TestingBroker.awaitReading(TIMEOUT).untilAsserted(() -> {
                 // 40 requests/s until v1 has 60 outcomes, then 80/s: the drift solves v2

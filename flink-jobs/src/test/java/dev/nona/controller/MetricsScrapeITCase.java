@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.nona.controller.metrics.ControllerMetric;
 import dev.nona.controller.metrics.PrometheusText;
+import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.OutcomePart;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.PlacementOutcome;
@@ -67,10 +68,10 @@ final class MetricsScrapeITCase {
             long now = System.currentTimeMillis();
             TestingBroker.sendClusterAndRequests(producer, config.topics(), REQUESTS, now);
             TestingBroker.send(producer, config.topics().requests(), "bad-json", "{not json".getBytes(StandardCharsets.UTF_8));
-            JsonSerde<dev.nona.topics.record.InferenceRequest> requests =
-                    new JsonSerde<>(dev.nona.topics.record.InferenceRequest.class, 1 << 20);
+            JsonSerde<InferenceRequest> requests =
+                    new JsonSerde<>(InferenceRequest.class, 1 << 20);
             TestingBroker.send(producer, config.topics().requests(), "unknown-model",
-                    requests.serialize(dev.nona.topics.record.InferenceRequest.of("unknown-model", "no-such-model", "acme",
+                    requests.serialize(InferenceRequest.of("unknown-model", "no-such-model", "acme",
                             now + REQUESTS, 1L)));
             producer.flush();
             Map<String, PlacementDecision> decided = MetricsTesting.readDecisions(consumer, new LinkedHashMap<>(),

@@ -13,6 +13,7 @@ import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.testing.InProcessKafka;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -141,7 +142,7 @@ final class OperatorCommandsFailoverITCase {
         }
     }
 
-    private static Set<String> servers(java.util.Collection<PlacementDecision> ds) {
+    private static Set<String> servers(Collection<PlacementDecision> ds) {
         Set<String> s = new TreeSet<>();
         ds.forEach(d -> d.stages().stream().map(StageAssignment::server).forEach(s::add));
         return s;

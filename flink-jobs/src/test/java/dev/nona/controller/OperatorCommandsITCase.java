@@ -17,12 +17,14 @@ import dev.nona.topics.testing.InProcessKafka;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -197,13 +199,13 @@ final class OperatorCommandsITCase {
     }
 
     private void sendRequests(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t, String prefix, int n,
-            long start, java.util.function.IntFunction<String> tenant) {
+            long start, IntFunction<String> tenant) {
         sendRequests(producer, t, prefix, n, start, tenant, null);
     }
 
     /** Sends {@code n} requests, to {@code partition} in send order, or by key when it is {@code null}. */
     private void sendRequests(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t, String prefix, int n,
-            long start, java.util.function.IntFunction<String> tenant, Integer partition) {
+            long start, IntFunction<String> tenant, Integer partition) {
         for (int i = 0; i < n; i++) {
             byte[] value = requests.serialize(InferenceRequest.of(prefix + i, "fig1", tenant.apply(i), start + i, 1024L));
             producer.send(new ProducerRecord<>(t.requests(), partition, (prefix + i).getBytes(StandardCharsets.UTF_8),
@@ -212,7 +214,7 @@ final class OperatorCommandsITCase {
         producer.flush();
     }
 
-    private static Set<String> servers(java.util.Collection<PlacementDecision> ds, Predicate<PlacementDecision> which) {
+    private static Set<String> servers(Collection<PlacementDecision> ds, Predicate<PlacementDecision> which) {
         Set<String> s = new TreeSet<>();
         ds.stream().filter(which).forEach(d -> d.stages().stream().map(StageAssignment::server).forEach(s::add));
         return s;

@@ -11,6 +11,7 @@ import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.record.StageAssignment;
+import dev.nona.topics.record.TopicRecord;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.testing.InProcessKafka;
 import java.time.Duration;
@@ -166,7 +167,7 @@ final class ServerLivenessITCase {
                         out -> out.stream().map(PlacementDecision::requestId).distinct().count() >= expected);
     }
 
-    private static <T extends dev.nona.topics.record.TopicRecord> List<T> readAll(String topic, JsonSerde<T> serde) {
+    private static <T extends TopicRecord> List<T> readAll(String topic, JsonSerde<T> serde) {
         return KAFKA.readFromStart(topic, false).stream().map(r -> serde.parse(r.value()).value()).toList();
     }
 }

@@ -9,6 +9,7 @@ import dev.nona.local.LocalJobs;
 import dev.nona.local.LocalKafkaBroker;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -181,7 +182,7 @@ public final class LatencyBenchmark {
     private static long usableSpace(Path dir) {
         try {
             return Files.isDirectory(dir) && Files.isWritable(dir) ? Files.getFileStore(dir).getUsableSpace() : 0;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return 0;
         }
     }
@@ -190,7 +191,7 @@ public final class LatencyBenchmark {
     static String storage(Path dir) {
         try {
             return "tmpfs".equals(Files.getFileStore(dir).type()) ? "memory" : "disk";
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return "disk";
         }
     }

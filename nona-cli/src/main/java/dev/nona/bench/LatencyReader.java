@@ -8,6 +8,7 @@ import dev.nona.topics.serde.Parsed;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
@@ -17,6 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteBufferDeserializer;
 
@@ -56,7 +58,7 @@ final class LatencyReader implements AutoCloseable {
     }
 
     LatencyReader start() {
-        List<TopicPartition> partitions = new java.util.ArrayList<>();
+        List<TopicPartition> partitions = new ArrayList<>();
         for (String topic : List.of(Topics.PLACEMENT_DECISIONS.name(), Topics.INFERENCE_REQUESTS.name())) {
             consumer.partitionsFor(topic).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
         }
@@ -88,7 +90,7 @@ final class LatencyReader implements AutoCloseable {
                     note(r, now);
                 }
             }
-        } catch (org.apache.kafka.common.errors.WakeupException closing) {
+        } catch (WakeupException closing) {
             // close() woke the consumer up
         } catch (Throwable t) {
             failure.set(t);

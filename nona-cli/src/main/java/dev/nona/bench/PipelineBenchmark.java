@@ -15,6 +15,7 @@ import dev.nona.controller.serde.DecisionWriter;
 import dev.nona.controller.source.RejectedRecords;
 import dev.nona.controller.source.RequestParser;
 import dev.nona.controller.source.RequestRecord;
+import dev.nona.placement.LiveServers;
 import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.CatalogEdge;
@@ -153,7 +154,7 @@ public final class PipelineBenchmark {
                 // no liveness timeout: on a machine shared with other work a report may come late, and the benchmark
                 // measures the cost of placing and of taking the reports, not liveness (ServerLivenessITCase does)
                 .process(new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), snapshot, 0,
-                        dev.nona.placement.LiveServers.NO_LIVENESS_TIMEOUT, format))
+                        LiveServers.NO_LIVENESS_TIMEOUT, format))
                 .returns(TypeInformation.of(PlacementDecision.class))
                 .map(new WriteDecisions()).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
                 .map(new Counted()).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)

@@ -17,12 +17,15 @@ import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.ServerTelemetry;
+import java.io.IOException;
 import dev.nona.topics.record.PlacementDecision;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
@@ -59,7 +62,7 @@ public final class StateBenchmark {
     public static Result run(long records, String stateBackend, List<String> models, int servers, long requestsPerSecond,
             int heartbeatSeconds, Map<String, String> extraConfig) throws Exception {
         Path dir = Files.createTempDirectory("nona-state-bench");
-        Map<String, String> settings = new java.util.TreeMap<>(Map.of(
+        Map<String, String> settings = new TreeMap<>(Map.of(
                 "bootstrap.servers", "unused:9092",
                 "rates.window", "10s",
                 "watermark.out-of-orderness", "100ms",
@@ -91,7 +94,7 @@ public final class StateBenchmark {
             }
             ArchivedExecutionGraph graph = cluster.getArchivedExecutionGraph(id).get();
             List<Long> sizes = new ArrayList<>();
-            Map<String, Long> byTask = new java.util.TreeMap<>();
+            Map<String, Long> byTask = new TreeMap<>();
             for (AbstractCheckpointStats c : graph.getCheckpointStatsSnapshot().getHistory().getCheckpoints()) {
                 if (c.getStatus() == CheckpointStatsStatus.COMPLETED) {
                     if (sizes.isEmpty()) {
@@ -112,9 +115,9 @@ public final class StateBenchmark {
         }
     }
 
-    private static void deleteRecursively(Path dir) throws java.io.IOException {
+    private static void deleteRecursively(Path dir) throws IOException {
         try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 

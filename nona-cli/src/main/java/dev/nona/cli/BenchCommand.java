@@ -2,7 +2,9 @@ package dev.nona.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nona.bench.PipelineBenchmark;
+import dev.nona.bench.TableSizeBenchmark;
 import dev.nona.controller.DecisionFormat;
+import dev.nona.topics.Topics;
 import dev.nona.bench.StateBenchmark;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -163,7 +165,7 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            dev.nona.bench.TableSizeBenchmark.Result r = dev.nona.bench.TableSizeBenchmark.run(models, servers);
+            TableSizeBenchmark.Result r = TableSizeBenchmark.run(models, servers);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("models", r.models());
             out.put("servers", r.servers());
@@ -174,7 +176,7 @@ final class BenchCommand implements Runnable {
             out.put("resolveCpuMillis", r.resolveCpuMillis());
             out.put("tableRecordBytes", r.tableRecordBytes());
             out.put("tableJsonBytes", r.tableJsonBytes());
-            out.put("topicLimitBytes", dev.nona.topics.Topics.TABLE_MAX_BYTES);
+            out.put("topicLimitBytes", Topics.TABLE_MAX_BYTES);
             spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(out));
             spec.commandLine().getOut().flush();
             return 0;

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.function.BiFunction;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -61,7 +62,7 @@ final class CommandCommand implements Runnable {
     }
 
     /** Publishes {@code c} and prints it; waits for the broker's acknowledgement. */
-    int publish(CommandSpec spec, java.util.function.BiFunction<String, Long, ControllerCommand> build) throws Exception {
+    int publish(CommandSpec spec, BiFunction<String, Long, ControllerCommand> build) throws Exception {
         ControllerCommand c;
         try {
             c = build.apply(id != null ? id : UUID.randomUUID().toString(), System.currentTimeMillis());

@@ -1,5 +1,6 @@
 package dev.nona.cli;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code nona dag ...}: inspect model DAGs. */
@@ -8,6 +9,6 @@ import picocli.CommandLine.Command;
 final class DagCommand implements Runnable {
     @Override
     public void run() {
-        picocli.CommandLine.usage(this, System.out);
+        CommandLine.usage(this, System.out);
     }
 }

@@ -6,6 +6,7 @@ import dev.nona.sim.experiment.Experiments;
 import dev.nona.sim.policy.expert.ExpertSearch;
 import dev.nona.sim.workload.SimWorkloads;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,13 +60,13 @@ final class ExperimentCommand implements Callable<Integer> {
         ExpertSearch.Settings expert = new ExpertSearch.Settings(expertJobs, defaults.seed(), defaults.passes(), defaults.optionLimit());
         ExperimentContext ctx = new ExperimentContext(SimWorkloads.read(workload), out, jobs, options.seed,
                 options.costModel(), expert, System.err::println, clusterLoad).seeds(seeds);
-        ctx.command(String.format(java.util.Locale.ROOT, "bin/nona experiment %s --out DIR%s --jobs %d --seed %d%s%s%s%s", name,
+        ctx.command(String.format(Locale.ROOT, "bin/nona experiment %s --out DIR%s --jobs %d --seed %d%s%s%s%s", name,
                 workload.equals(Path.of("examples/zoo.json")) ? "" : " --workload " + workload, jobs, options.seed,
                 "server-queueing".equals(options.costModel) ? "" : " --cost-model " + options.costModel,
                 clusterLoad ? " --cluster-load" : "", seeds == 5 ? "" : " --seeds " + seeds,
                 expertJobs == defaults.jobs() ? "" : " --expert-jobs " + expertJobs));
         experiment.run(ctx);
-        spec.commandLine().getOut().printf(java.util.Locale.ROOT, "{\"experiment\":\"%s\",\"out\":\"%s\",\"wallSeconds\":%.1f}%n",
+        spec.commandLine().getOut().printf(Locale.ROOT, "{\"experiment\":\"%s\",\"out\":\"%s\",\"wallSeconds\":%.1f}%n",
                 name, out.toString().replace("\\", "\\\\").replace("\"", "\\\""), ctx.wallSeconds());
         spec.commandLine().getOut().flush();
         return 0;

@@ -1,11 +1,11 @@
 package dev.nona.cli;
 
 import dev.nona.check.Checks;
-import dev.nona.modelaware.ModelAwarePolicies;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimResult;
 import dev.nona.sim.experiment.Scenario;
 import dev.nona.sim.modelaware.ModelAwareSimulation;
+import dev.nona.sim.modelaware.policy.ModelAwarePolicies;
 import dev.nona.sim.policy.PolicyRegistry;
 import dev.nona.sim.policy.expert.ExpertSearch;
 import dev.nona.sim.report.JsonReport;

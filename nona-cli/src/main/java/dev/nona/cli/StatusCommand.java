@@ -8,6 +8,7 @@ import dev.nona.controller.command.ActiveCommands;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.KafkaClientConfig;
 import dev.nona.topics.record.CachedModel;
+import dev.nona.topics.record.CommandKind;
 import dev.nona.topics.record.ControllerCommand;
 import dev.nona.topics.record.PlacementTableRecord;
 import dev.nona.topics.record.ServerTelemetry;
@@ -109,7 +110,7 @@ final class StatusCommand implements Callable<Integer> {
         ActiveCommands active = ActiveCommands.NONE;
         for (ConsumerRecord<byte[], byte[]> r : records) {
             Parsed<ControllerCommand> p = serde.parse(r.value());
-            if (p.ok() && p.value().kind() != dev.nona.topics.record.CommandKind.ROLLBACK_TABLE) {
+            if (p.ok() && p.value().kind() != CommandKind.ROLLBACK_TABLE) {
                 ActiveCommands next = active.with(p.value());
                 try {
                     next.rules();

@@ -5,6 +5,7 @@ import dev.nona.dashboard.DashboardSnapshot.Mark;
 import dev.nona.dashboard.DashboardSnapshot.ModelView;
 import dev.nona.dashboard.DashboardSnapshot.TableModel;
 import dev.nona.dashboard.DashboardSnapshot.TableView;
+import dev.nona.topics.record.ControllerCommand;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.OutcomeStatus;
@@ -49,7 +50,7 @@ public final class DashboardState {
     private final TreeMap<Long, TableView> tables = new TreeMap<>();
     private final Map<String, ServerTelemetry> telemetry = new TreeMap<>();
     private final Map<String, Long> reportTimes = new TreeMap<>();
-    private final java.util.Set<String> drained = new java.util.TreeSet<>();
+    private final Set<String> drained = new TreeSet<>();
     private final Deque<EventView> events = new ArrayDeque<>();
     private final Deque<Mark> marks = new ArrayDeque<>();
     private final Map<String, Long> totals = new TreeMap<>();
@@ -127,7 +128,7 @@ public final class DashboardState {
     }
 
     /** An operator command: a drain or an undrain changes a server's state; the other kinds are not shown. */
-    synchronized void command(dev.nona.topics.record.ControllerCommand c) {
+    synchronized void command(ControllerCommand c) {
         switch (c.kind()) {
             case DRAIN_SERVER -> drained.add(c.server());
             case UNDRAIN_SERVER -> drained.remove(c.server());

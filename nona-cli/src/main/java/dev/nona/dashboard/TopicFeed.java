@@ -2,6 +2,7 @@ package dev.nona.dashboard;
 
 import dev.nona.topics.Topics;
 import dev.nona.topics.client.ClientProperties;
+import dev.nona.topics.record.ControllerCommand;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.PlacementOutcome;
@@ -46,7 +47,7 @@ final class TopicFeed implements Runnable, AutoCloseable {
     private final JsonSerde<ControllerEvent> events = JsonSerde.forTopic(Topics.CONTROLLER_EVENTS);
     private final JsonSerde<ServerTelemetry> telemetry = JsonSerde.forTopic(Topics.CLUSTER_TELEMETRY);
     private final JsonSerde<PlacementOutcome> outcomes = JsonSerde.forTopic(Topics.PLACEMENT_OUTCOMES);
-    private final JsonSerde<dev.nona.topics.record.ControllerCommand> commands =
+    private final JsonSerde<ControllerCommand> commands =
             JsonSerde.forTopic(Topics.CONTROLLER_COMMANDS);
     private final Thread thread = new Thread(this, "nona-dashboard-feed");
     private final AtomicReference<Throwable> failure = new AtomicReference<>();

@@ -22,8 +22,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.config.Configurator;
@@ -68,7 +71,7 @@ public final class Demo {
             int metricsPort) {
         if (!BaselineReplay.POLICIES.contains(baselinePolicy)) {
             throw new IllegalArgumentException("--baseline ('" + baselinePolicy + "') must be one of "
-                    + new java.util.TreeSet<>(BaselineReplay.POLICIES));
+                    + new TreeSet<>(BaselineReplay.POLICIES));
         }
         this.baselinePolicy = baselinePolicy;
         if (twinOptions.servers() != scenario.servers()) {
@@ -205,7 +208,7 @@ public final class Demo {
         live.print((System.nanoTime() - t0) / 1e9, "final");
         double seconds = (System.nanoTime() - t0) / 1e9;
         DemoSummary.Baseline baseline = baseline(watcher, halfMillis);
-        view.printf(java.util.Locale.ROOT, "nona demo: baseline %s on the same %d arrivals: observed mean JCT %.2f ms "
+        view.printf(Locale.ROOT, "nona demo: baseline %s on the same %d arrivals: observed mean JCT %.2f ms "
                 + "(second half)%n", baseline.policy(), watcher.observed.arrivals().size(),
                 1000 * baseline.observedMeanJctSeconds());
         return DemoSummaries.of(scenario, counters, watcher, twin, seconds, publisher.warmups(), startMillis,
@@ -214,7 +217,7 @@ public final class Demo {
 
     /** Replays the arrivals the twin saw through a fresh twin under the baseline policy, in virtual time. */
     private DemoSummary.Baseline baseline(DemoWatcher watcher, long halfMillis) {
-        Map<String, CatalogDag> catalog = new java.util.TreeMap<>();
+        Map<String, CatalogDag> catalog = new TreeMap<>();
         scenario.models().forEach(m -> catalog.put(m, ZooCatalog.entry(m).dag()));
         List<PlacementOutcome> outcomes = BaselineReplay.run(baselinePolicy, twinOptions, catalog,
                 watcher.observed.arrivals(), scenario.seed());

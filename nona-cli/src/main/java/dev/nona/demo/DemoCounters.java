@@ -1,6 +1,7 @@
 package dev.nona.demo;
 
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -17,7 +18,7 @@ final class DemoCounters {
 
     /** Requests published per model so far. */
     Map<String, Long> perModelSnapshot() {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         perModel.forEach((m, n) -> out.put(m, n.get()));
         return out;
     }

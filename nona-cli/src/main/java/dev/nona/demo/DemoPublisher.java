@@ -8,6 +8,7 @@ import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.serde.JsonSerde;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Properties;
 import java.util.SplittableRandom;
@@ -64,7 +65,7 @@ final class DemoPublisher implements AutoCloseable {
      * and the servers on its broadcast input, which may lag behind the control loop's events; a decided
      * warm-up request shows that it has both. Warm-ups are excluded from every count of the summary.
      */
-    void publishWarmups(java.util.Collection<String> models) {
+    void publishWarmups(Collection<String> models) {
         for (String model : models) {
             InferenceRequest r = InferenceRequest.of(WARMUP_PREFIX + model + "-" + warmups++, model, "warmup",
                     System.currentTimeMillis(), null);

@@ -23,6 +23,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -125,7 +126,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
                 decisionsPerVersion.computeIfAbsent(d.value().tableVersion(), v -> new AtomicLong()).incrementAndGet();
                 d.value().placedStages().forEach(st -> observed.stage(st.server(), d.value().eventTime()));
                 decidedServers.put(d.value().requestId(), d.value().placedStages().stream().map(st -> st.server())
-                        .collect(java.util.stream.Collectors.toUnmodifiableSet()));
+                        .collect(Collectors.toUnmodifiableSet()));
             }
             if (d.value().fallback()) {
                 fallbackDecisions.incrementAndGet();

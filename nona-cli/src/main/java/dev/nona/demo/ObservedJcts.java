@@ -7,7 +7,9 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The job completion times the demo reads back: every ok outcome's completion time and observed JCT (for the
@@ -156,7 +158,7 @@ final class ObservedJcts {
         double sum = 0;
         int n = 0;
         long cold = 0;
-        java.util.SortedSet<Long> versions = new java.util.TreeSet<>();
+        SortedSet<Long> versions = new TreeSet<>();
         for (int i = 0; i < jcts.size(); i++) {
             long t = completedAt.get(i);
             if (t >= fromMillis && t < toMillis) {

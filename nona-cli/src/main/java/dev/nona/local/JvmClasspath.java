@@ -1,5 +1,6 @@
 package dev.nona.local;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -32,7 +33,7 @@ public record JvmClasspath(List<Path> entries) {
     public static JvmClasspath current() {
         String raw = System.getProperty("java.class.path", "");
         List<Path> out = new ArrayList<>();
-        for (String part : raw.split(java.io.File.pathSeparator)) {
+        for (String part : raw.split(File.pathSeparator)) {
             if (part.isBlank()) {
                 continue;
             }
@@ -51,7 +52,7 @@ public record JvmClasspath(List<Path> entries) {
      *  {@code mvn dependency:build-classpath}. */
     public static JvmClasspath parse(String classpath) {
         List<Path> out = new ArrayList<>();
-        for (String part : classpath.strip().split(java.io.File.pathSeparator)) {
+        for (String part : classpath.strip().split(File.pathSeparator)) {
             if (!part.isBlank()) {
                 out.add(Path.of(part).toAbsolutePath());
             }
@@ -71,7 +72,7 @@ public record JvmClasspath(List<Path> entries) {
 
     /** The {@code -cp} argument. */
     public String asArgument() {
-        return String.join(java.io.File.pathSeparator, entries.stream().map(Path::toString).toList());
+        return String.join(File.pathSeparator, entries.stream().map(Path::toString).toList());
     }
 
     private static List<Path> manifestClassPath(Path jar) {

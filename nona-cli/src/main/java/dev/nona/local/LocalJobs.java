@@ -3,6 +3,7 @@ package dev.nona.local;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -76,7 +77,7 @@ public final class LocalJobs {
     /** Deletes a temporary directory, ignoring failures (the OS cleans it up eventually). */
     public static void deleteQuietly(Path dir) {
         try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (Exception ignored) {
             // a temporary directory: the OS cleans it up eventually
         }

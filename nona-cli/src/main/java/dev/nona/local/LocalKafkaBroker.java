@@ -2,11 +2,14 @@ package dev.nona.local;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -239,8 +242,8 @@ public final class LocalKafkaBroker implements AutoCloseable {
 
     private void awaitPortOpen(long deadline) {
         while (true) {
-            try (java.net.Socket s = new java.net.Socket()) {
-                s.connect(new java.net.InetSocketAddress("127.0.0.1", brokerPort), 500);
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("127.0.0.1", brokerPort), 500);
                 return;
             } catch (IOException notYet) {
                 if (!process.isAlive()) {
@@ -279,7 +282,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
             return;
         }
         try (var paths = Files.walk(root)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete " + root, e);
         }

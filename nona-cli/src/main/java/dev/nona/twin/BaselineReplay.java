@@ -3,8 +3,8 @@ package dev.nona.twin;
 import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.dag.ContractedNode;
 import dev.nona.dag.DagAnalysis;
-import dev.nona.sim.JobClass;
 import dev.nona.sim.SimCluster;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.policy.Policy;
 import dev.nona.sim.policy.PolicyContext;
@@ -52,7 +52,7 @@ public final class BaselineReplay {
         }
         Map<String, Model> models = new TreeMap<>();
         catalog.forEach((name, dag) -> models.put(name, Model.of(name, dag)));
-        List<JobClass> classes = models.values().stream().map(Model::jobClass).toList();
+        List<SimJobClass> classes = models.values().stream().map(Model::jobClass).toList();
         SimWorkload workload = new SimWorkload(new SimCluster(options.servers(), options.opsPerSecond(),
                 options.linkBitsPerSecond()), classes);
         Policy placer = PolicyRegistry.create(policy, PolicyContext.basic(workload, seed));
@@ -83,7 +83,7 @@ public final class BaselineReplay {
     }
 
     /** A model as the replay needs it: the simulator's job class and each contracted task's original tasks. */
-    private record Model(JobClass jobClass, List<List<String>> originals, TwinModel twinModel) {
+    private record Model(SimJobClass jobClass, List<List<String>> originals, TwinModel twinModel) {
         static Model of(String name, CatalogDag dag) {
             DagAnalysis analysis = DagAnalysis.analyse(CatalogDags.toModelDag(name, dag));
             List<List<String>> originals = analysis.decomposition().nodes().stream()

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,8 +36,8 @@ final class BenchPipelineCommandIT {
         assertThat(cli.err().trim()).contains("--warmup-records (-5)").doesNotContain("\n");
     }
 
-    private static org.assertj.core.data.Offset<Long> within(long n) {
-        return org.assertj.core.data.Offset.offset(n);
+    private static Offset<Long> within(long n) {
+        return Offset.offset(n);
     }
 
     private static JsonNode run(String... args) throws Exception {

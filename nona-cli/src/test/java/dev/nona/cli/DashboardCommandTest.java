@@ -3,6 +3,7 @@ package dev.nona.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 final class DashboardCommandTest {
     private final TestingCli cli = new TestingCli();
@@ -37,13 +38,13 @@ final class DashboardCommandTest {
     @Test
     void demo_dashboardWithoutAPort_takesTheDefault() {
         DemoCommand demo = new DemoCommand();
-        picocli.CommandLine.populateCommand(demo, "--dashboard");
+        CommandLine.populateCommand(demo, "--dashboard");
         assertThat(demo.dashboardPort).isEqualTo(DashboardCommand.DEFAULT_PORT);
         DemoCommand off = new DemoCommand();
-        picocli.CommandLine.populateCommand(off);
+        CommandLine.populateCommand(off);
         assertThat(off.dashboardPort).isNull();
         DemoCommand given = new DemoCommand();
-        picocli.CommandLine.populateCommand(given, "--dashboard=0");
+        CommandLine.populateCommand(given, "--dashboard=0");
         assertThat(given.dashboardPort).isZero();
     }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nona.sim.experiment.HeadlineSeeds;
+import dev.nona.sim.policy.PolicyRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -72,7 +74,7 @@ final class SimulateCommandTest {
     void simulateHelp_namesEveryRegisteredPolicy() {
         assertThat(cli.run("simulate", "--help")).isZero();
         String help = cli.out().replaceAll("\\s+", " ");
-        for (String policy : dev.nona.sim.policy.PolicyRegistry.names()) {
+        for (String policy : PolicyRegistry.names()) {
             assertThat(help).contains(" " + policy + ",");
         }
         assertThat(help).contains(" adaptive ");
@@ -133,6 +135,6 @@ final class SimulateCommandTest {
         // 0.7 over 8 servers is 0.0875 per server
         assertThat(summary).contains("over the cluster").contains("At u = 0.0875 per server")
                 .contains("--workload " + w + " --jobs 300 --seed 1 --cluster-load");
-        assertThat(Files.readAllLines(outDir.resolve("headline.csv"))).hasSize(1 + 5 * dev.nona.sim.experiment.HeadlineSeeds.POLICIES.size());
+        assertThat(Files.readAllLines(outDir.resolve("headline.csv"))).hasSize(1 + 5 * HeadlineSeeds.POLICIES.size());
     }
 }

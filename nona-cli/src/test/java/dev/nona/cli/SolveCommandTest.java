@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -119,7 +120,7 @@ final class SolveCommandTest {
         JsonNode json = new ObjectMapper().readTree(out.toString());
         assertThat(json.get("feasible").asBoolean()).isFalse();
         assertThat(json.get("objective").isNull()).isTrue();
-        assertThat(json.get("linkLoad").asDouble()).isCloseTo(1.2, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(json.get("linkLoad").asDouble()).isCloseTo(1.2, Assertions.within(1e-9));
     }
 
     @Test

@@ -17,14 +17,17 @@ import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.topics.record.PlacementTableRecord;
 import dev.nona.topics.record.StageAssignment;
 import dev.nona.topics.serde.JsonSerde;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -126,7 +129,7 @@ final class DashboardPageIT {
         String copy = System.getProperty("dashboard.screenshot");
         if (copy != null && !copy.isBlank()) {
             Files.createDirectories(Path.of(copy).toAbsolutePath().getParent());
-            Files.copy(png, Path.of(copy), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(png, Path.of(copy), StandardCopyOption.REPLACE_EXISTING);
         }
 
         assertThat(demo.get(5, TimeUnit.MINUTES)).as("demo exit; stdout: " + out + "; stderr: " + err).isZero();
@@ -217,7 +220,7 @@ final class DashboardPageIT {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url + "api/state"))
                     .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
             return r.statusCode() == 200 ? json.readTree(r.body()) : null;
-        } catch (java.io.IOException notYet) {
+        } catch (IOException notYet) {
             return null; // the demo has not started the dashboard yet
         }
     }
@@ -289,7 +292,7 @@ final class DashboardPageIT {
                     } else if (r.topic().equals(Topics.PLACEMENT_TABLES.name())) {
                         maxVersion = Math.max(maxVersion, tables.parse(r.value()).value().version());
                     } else {
-                        servers.add(new String(r.key(), java.nio.charset.StandardCharsets.UTF_8));
+                        servers.add(new String(r.key(), StandardCharsets.UTF_8));
                     }
                 }
             }

@@ -14,6 +14,7 @@ import dev.nona.dashboard.DashboardSnapshot.TableView;
 import dev.nona.optimize.CostModel;
 import dev.nona.placement.PlacementTable;
 import dev.nona.topics.record.CachedModel;
+import dev.nona.topics.record.ControllerCommand;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.OutcomePart;
@@ -26,6 +27,7 @@ import dev.nona.topics.record.StageAssignment;
 import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -120,16 +122,16 @@ final class DashboardStateTest {
         state.telemetry(report("s-0", true), T0 - 500);
         state.telemetry(report("s-1", true), T0 - 500);
         state.telemetry(report("s-2", false), T0 - 500);
-        state.command(dev.nona.topics.record.ControllerCommand.drain("c1", T0, "s-1", true));
-        state.command(dev.nona.topics.record.ControllerCommand.drain("c2", T0, "s-2", true));
-        state.command(dev.nona.topics.record.ControllerCommand.freeze("c3", T0, true)); // not shown
+        state.command(ControllerCommand.drain("c1", T0, "s-1", true));
+        state.command(ControllerCommand.drain("c2", T0, "s-2", true));
+        state.command(ControllerCommand.freeze("c3", T0, true)); // not shown
 
         DashboardSnapshot s = state.snapshot(T0);
         assertThat(s.servers()).extracting(ServerView::id, ServerView::state)
                 .containsExactly(tuple("s-0", "up"), tuple("s-1", "drained"), tuple("s-2", "down"));
         assertThat(s.drained()).isEqualTo("drained: s-1, s-2");
 
-        state.command(dev.nona.topics.record.ControllerCommand.drain("c4", T0, "s-1", false));
+        state.command(ControllerCommand.drain("c4", T0, "s-1", false));
         assertThat(state.snapshot(T0).servers().get(1).state()).isEqualTo("up");
         assertThat(state.snapshot(T0).drained()).isEqualTo("drained: s-2");
     }
@@ -210,7 +212,7 @@ final class DashboardStateTest {
     }
 
     private static ServerTelemetry report(String id, boolean up, String... warm) {
-        return ServerTelemetry.of(id, up, 1e12, 1, java.util.Arrays.stream(warm)
+        return ServerTelemetry.of(id, up, 1e12, 1, Arrays.stream(warm)
                 .map(m -> new CachedModel(m, 1_000L)).toList(), null, T0);
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 final class ObservedJctsTest {
@@ -25,7 +26,7 @@ final class ObservedJctsTest {
         o.stage("s-1", 1_010);
         o.stage("s-1", 1_050);
         o.stage("s-1", 1_060);
-        assertThat(o.lastStageMillis()).containsOnly(java.util.Map.entry("s-0", 2_000L), java.util.Map.entry("s-1", 1_060L));
+        assertThat(o.lastStageMillis()).containsOnly(Map.entry("s-0", 2_000L), Map.entry("s-1", 1_060L));
         assertThat(o.stagesPerServerInBuckets(1_000, 500).get("s-0")).containsExactly(0, 1, 1);
         assertThat(o.stagesPerServerInBuckets(1_000, 500).get("s-1")).containsExactly(3, 0, 0);
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ final class FlinkClusterConfigTest {
         config.write();
         String yaml = Files.readString(work.resolve("conf/config.yaml"));
         assertThat(yaml).contains("rest.port: 8081\n").contains("restart-strategy.fixed-delay.delay: '2 s'\n");
-        var loaded = org.apache.flink.configuration.GlobalConfiguration.loadConfiguration(work.resolve("conf").toString());
+        var loaded = GlobalConfiguration.loadConfiguration(work.resolve("conf").toString());
         assertThat(loaded.get(RestOptions.PORT)).isEqualTo(8081);
         assertThat(loaded.get(TaskManagerOptions.NUM_TASK_SLOTS)).isEqualTo(3);
         assertThat(Files.exists(work.resolve("conf/log4j2.xml"))).isTrue();

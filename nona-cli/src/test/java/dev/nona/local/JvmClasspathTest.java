@@ -3,6 +3,7 @@ package dev.nona.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.File;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ final class JvmClasspathTest {
             JvmClasspath cp = JvmClasspath.current();
             assertThat(cp.entries()).containsExactly(a, b);
             assertThat(cp.containsJar("kafka_2.13-")).isTrue();
-            assertThat(cp.asArgument()).isEqualTo(a + java.io.File.pathSeparator + b);
+            assertThat(cp.asArgument()).isEqualTo(a + File.pathSeparator + b);
         } finally {
             System.setProperty("java.class.path", saved);
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,7 +41,7 @@ final class LocalKafkaBrokerTest {
 
     @Test
     void classpathWithoutKafka_isAClearError(@TempDir Path dir) {
-        JvmClasspath noKafka = new JvmClasspath(java.util.List.of(dir.resolve("flink-core-2.2.1.jar")));
+        JvmClasspath noKafka = new JvmClasspath(List.of(dir.resolve("flink-core-2.2.1.jar")));
         assertThatThrownBy(() -> LocalKafkaBroker.builder().dataDir(dir).classpath(noKafka).build())
                 .hasMessageContaining("kafka_2.13 is not on the classpath");
     }

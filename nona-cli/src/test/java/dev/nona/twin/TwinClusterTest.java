@@ -12,8 +12,10 @@ import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.record.StageAssignment;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,7 +36,7 @@ final class TwinClusterTest {
 
     private static PlacementDecision decision(String id, TwinModel model, long eventTime, String... servers) {
         List<String> tasks = model == TWO ? List.of("a", "b") : List.of("x");
-        List<StageAssignment> stages = new java.util.ArrayList<>();
+        List<StageAssignment> stages = new ArrayList<>();
         for (int i = 0; i < tasks.size(); i++) {
             stages.add(new StageAssignment(tasks.get(i), servers[i]));
         }
@@ -62,8 +64,8 @@ final class TwinClusterTest {
         assertThat(o.observedJctSeconds()).isCloseTo(0.013, within(1e-9)); // from receipt (100 ms), not eventTime
         assertThat(o.parts()).extracting(OutcomePart::server, OutcomePart::startedAt, OutcomePart::finishedAt,
                 OutcomePart::cold).containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("s-0", T0 + 100, T0 + 102, false),
-                        org.assertj.core.groups.Tuple.tuple("s-1", T0 + 110, T0 + 113, false));
+                        Tuple.tuple("s-0", T0 + 100, T0 + 102, false),
+                        Tuple.tuple("s-1", T0 + 110, T0 + 113, false));
         assertThat(o.parts().get(0).computeSeconds()).isCloseTo(0.002, within(1e-12));
         assertThat(o.parts().get(1).computeSeconds()).isCloseTo(0.003, within(1e-12));
         assertThat(cluster.inFlight()).isZero();

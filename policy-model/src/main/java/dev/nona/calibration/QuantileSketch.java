@@ -1,6 +1,8 @@
 package dev.nona.calibration;
 
 import dev.nona.check.Checks;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -178,8 +180,8 @@ public final class QuantileSketch {
      * {value, fraction of the values at or below it}, the value being the bucket's representative
      * $2\gamma^i/(\gamma+1)$; empty when the sketch is.
      */
-    public java.util.List<double[]> cdf() {
-        java.util.List<double[]> points = new java.util.ArrayList<>();
+    public List<double[]> cdf() {
+        List<double[]> points = new ArrayList<>();
         long seen = zeroCount;
         if (zeroCount > 0) {
             points.add(new double[] {0.0, (double) seen / count});

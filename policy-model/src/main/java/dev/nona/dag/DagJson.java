@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Reads and writes the model DAG JSON format (a contract):
@@ -153,7 +154,7 @@ public final class DagJson {
             return new ModelDag(name, modelTasks, modelEdges);
         }
 
-        private static <T> T withPath(String where, java.util.function.Supplier<T> build) {
+        private static <T> T withPath(String where, Supplier<T> build) {
             try {
                 return build.get();
             } catch (DagValidationException e) {

@@ -1,6 +1,7 @@
 package dev.nona.dag;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -81,7 +82,7 @@ public final class Decomposer {
     /** Positions $v$ such that no edge $(u,w)$ has $pos(u) < pos(v) < pos(w)$. */
     private static List<Integer> bottlenecks(int n, List<Edge> edges, Map<String, Integer> position) {
         int[] furthest = new int[n];
-        java.util.Arrays.fill(furthest, -1);
+        Arrays.fill(furthest, -1);
         for (Edge e : edges) {
             int u = position.get(e.from());
             furthest[u] = Math.max(furthest[u], position.get(e.to()));

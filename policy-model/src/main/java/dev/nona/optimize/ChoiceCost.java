@@ -6,7 +6,11 @@ import dev.nona.dag.Triplet;
 import dev.nona.queueing.PooledServers;
 import dev.nona.queueing.PooledWait;
 import dev.nona.queueing.ServerWaits;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The cost of one triplet $(\pi, \pi_k, \pi_l)$ of one subgraph: which edges it cuts (Eq. (IV)) and how long the
@@ -104,7 +108,7 @@ final class ChoiceCost {
     /** Whether it was compiled from a triplet with this structure (part of each intermediate, root part, sink part). */
     boolean sameStructure(int[] otherPartOf, Triplet t) {
         return parts == t.parts().size() && rootPart == t.rootPart() && sinkPart == t.sinkPart()
-                && java.util.Arrays.equals(partOf, otherPartOf);
+                && Arrays.equals(partOf, otherPartOf);
     }
 
     private ChoiceCost(Builder b) {
@@ -138,7 +142,7 @@ final class ChoiceCost {
         this.forkWait = b.forkWait;
         if (forkWait != null) {
             double[] det = env.base.clone();
-            java.util.List<double[]> remotes = new java.util.ArrayList<>();
+            List<double[]> remotes = new ArrayList<>();
             for (int i = 0; i < parts; i++) {
                 if (i == rootPart) {
                     for (int j = 0; j < det.length; j++) {
@@ -160,8 +164,8 @@ final class ChoiceCost {
                 System.arraycopy(e.n(), 0, rn, remoteStart[r], e.n().length);
                 remoteStart[r + 1] = remoteStart[r] + e.a().length;
             }
-            remoteA = java.util.Arrays.copyOf(ra, remoteStart[remotes.size()]);
-            remoteN = java.util.Arrays.copyOf(rn, remoteA.length);
+            remoteA = Arrays.copyOf(ra, remoteStart[remotes.size()]);
+            remoteN = Arrays.copyOf(rn, remoteA.length);
             remoteAt = new double[remotes.size()];
             maxScratch = new double[remotes.size() + 1];
             double remoteWork = 0;
@@ -214,10 +218,10 @@ final class ChoiceCost {
     /** Whether this choice costs exactly the same as {@code o} for every $\phi$ (same traffic, same envelope). */
     boolean sameCost(ChoiceCost o) {
         return this == o || cutSeconds == o.cutSeconds && cutSquares == o.cutSquares
-                && java.util.Arrays.equals(envelopeA, o.envelopeA) && java.util.Arrays.equals(envelopeN, o.envelopeN)
-                && java.util.Objects.equals(forkWait, o.forkWait) && externality == o.externality && java.util.Arrays.equals(detA, o.detA)
-                && java.util.Arrays.equals(detN, o.detN) && java.util.Arrays.equals(remoteStart, o.remoteStart)
-                && java.util.Arrays.equals(remoteA, o.remoteA) && java.util.Arrays.equals(remoteN, o.remoteN);
+                && Arrays.equals(envelopeA, o.envelopeA) && Arrays.equals(envelopeN, o.envelopeN)
+                && Objects.equals(forkWait, o.forkWait) && externality == o.externality && Arrays.equals(detA, o.detA)
+                && Arrays.equals(detN, o.detN) && Arrays.equals(remoteStart, o.remoteStart)
+                && Arrays.equals(remoteA, o.remoteA) && Arrays.equals(remoteN, o.remoteN);
     }
 
     /** The server waits the envelope was compiled for. */
@@ -303,12 +307,12 @@ final class ChoiceCost {
                     kn[kept++] = j;
                 }
             }
-            return new Reduced(java.util.Arrays.copyOf(ka, kept), java.util.Arrays.copyOf(kn, kept));
+            return new Reduced(Arrays.copyOf(ka, kept), Arrays.copyOf(kn, kept));
         }
 
         private static double[] empty(int k) {
             double[] v = new double[k];
-            java.util.Arrays.fill(v, Double.NEGATIVE_INFINITY);
+            Arrays.fill(v, Double.NEGATIVE_INFINITY);
             return v;
         }
     }
@@ -480,7 +484,7 @@ final class ChoiceCost {
             }
             predIdx = new int[predStart[m]];
             predS = new double[predStart[m]];
-            int[] fill = java.util.Arrays.copyOf(predStart, m);
+            int[] fill = Arrays.copyOf(predStart, m);
             for (int e = 0; e < n; e++) {
                 int from = shape.from[e];
                 int to = shape.to[e];

@@ -9,8 +9,11 @@ import dev.nona.queueing.ServerQueue;
 import dev.nona.queueing.ServerWaits;
 import dev.nona.workload.Background;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -190,7 +193,7 @@ final class CompiledProblem {
                 waitsOf[sg] = serverWaits;
             }
         }
-        Map<List<Object>, List<Integer>> compiled = new java.util.HashMap<>();
+        Map<List<Object>, List<Integer>> compiled = new HashMap<>();
         for (int sg = 0; sg < subgraphs; sg++) {
             if (stop.getAsBoolean()) {
                 throw new SolveCancelledException(0);
@@ -248,10 +251,10 @@ final class CompiledProblem {
 
     /** A hash key of what {@link #sameCompileInputs} compares (equal inputs, equal keys; -0.0 counted as 0.0). */
     private List<Object> compileKey(int sg, SubgraphShape shape) {
-        return List.of(java.util.Arrays.hashCode(shape.compute), java.util.Arrays.hashCode(shape.real),
-                Double.hashCode(shape.sinkCompute + 0.0), shape.sinkReal, java.util.Arrays.hashCode(shape.from),
-                java.util.Arrays.hashCode(shape.to), java.util.Arrays.hashCode(shape.s), admissible.get(sg).size(),
-                waitsOf[sg].hashCode(), java.util.Objects.hashCode(remoteWaitOf[sg]));
+        return List.of(Arrays.hashCode(shape.compute), Arrays.hashCode(shape.real),
+                Double.hashCode(shape.sinkCompute + 0.0), shape.sinkReal, Arrays.hashCode(shape.from),
+                Arrays.hashCode(shape.to), Arrays.hashCode(shape.s), admissible.get(sg).size(),
+                waitsOf[sg].hashCode(), Objects.hashCode(remoteWaitOf[sg]));
     }
 
     /**
@@ -263,7 +266,7 @@ final class CompiledProblem {
         SubgraphShape shape = shapes.get(sg);
         List<Triplet> triplets = admissible.get(sg);
         if (admissible.get(r).size() != triplets.size() || !shapes.get(r).sameNumbers(shape)
-                || !waitsOf[r].equals(waitsOf[sg]) || !java.util.Objects.equals(remoteWaitOf[r], remoteWaitOf[sg])) {
+                || !waitsOf[r].equals(waitsOf[sg]) || !Objects.equals(remoteWaitOf[r], remoteWaitOf[sg])) {
             return false;
         }
         if (shapes.get(r).subgraph.intermediates().equals(shape.subgraph.intermediates()) && admissible.get(r).equals(triplets)) {
@@ -347,7 +350,7 @@ final class CompiledProblem {
         double phi = LinkModel.phi(m2(theta), rho);
         double[] jct = new double[problem.jobs().size()];
         if (Double.isInfinite(phi) || Double.isInfinite(serverWait)) {
-            java.util.Arrays.fill(jct, Double.POSITIVE_INFINITY);
+            Arrays.fill(jct, Double.POSITIVE_INFINITY);
             return new Evaluation(Double.POSITIVE_INFINITY, rho, phi, jct);
         }
         for (int j = 0; j < jct.length; j++) {

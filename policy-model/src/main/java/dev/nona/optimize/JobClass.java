@@ -3,6 +3,7 @@ package dev.nona.optimize;
 import dev.nona.check.Checks;
 import dev.nona.dag.ContractedNode;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +26,7 @@ public record JobClass(String name, double ratePerSecond, Map<String, Contracted
     public JobClass {
         Objects.requireNonNull(name, "job class name");
         Checks.nonNegative(ratePerSecond, "job class '" + name + "': ratePerSecond");
-        nodes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
+        nodes = Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
         subgraphs = List.copyOf(subgraphs);
         requireNode(name, nodes, source);
         String root = source;

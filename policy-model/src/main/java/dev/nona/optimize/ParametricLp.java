@@ -1,5 +1,7 @@
 package dev.nona.optimize;
 
+import java.util.Arrays;
+
 /**
  * For a fixed bound $\hat\phi$ on the link wait, Nona's problem becomes a linear program: the delay of every
  * triplet is a constant $d_c(\hat\phi)$ and $\phi(\theta) \le \hat\phi$ is the single linear constraint
@@ -110,7 +112,7 @@ final class ParametricLp {
             return false;
         }
         IndexSort.sort(bpOrder, 0, breakpoints, bpKey, null, tmp);
-        java.util.Arrays.fill(theta, 0);
+        Arrays.fill(theta, 0);
         unconstrained = true;
         int split = -1;
         double alpha = 0;

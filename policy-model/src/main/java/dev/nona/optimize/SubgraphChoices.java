@@ -2,7 +2,9 @@ package dev.nona.optimize;
 
 import dev.nona.dag.Subgraph;
 import dev.nona.dag.Triplet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -28,7 +30,7 @@ public record SubgraphChoices(Subgraph subgraph, List<Triplet> triplets) {
      * catalog of 1,000 models has about a million triplets, validated on every solve).
      */
     private static void requirePartitions(Subgraph subgraph, List<Triplet> triplets) {
-        java.util.Map<String, Integer> index = new java.util.HashMap<>();
+        Map<String, Integer> index = new HashMap<>();
         for (String id : subgraph.intermediates()) {
             index.putIfAbsent(id, index.size());
         }

@@ -3,9 +3,11 @@ package dev.nona.placement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.IntConsumer;
 import java.util.random.RandomGenerator;
 
@@ -77,7 +79,7 @@ public final class LiveServers {
     private boolean[] silent = new boolean[0];
     /** Whether each server is drained by an operator (no new stages), and the drained ids, known or not yet. */
     private boolean[] drained = new boolean[0];
-    private final java.util.Set<String> drainedIds = new java.util.HashSet<>();
+    private final Set<String> drainedIds = new HashSet<>();
     /** The current request's rules ({@link #restrict}), or null: any live server. */
     private ServerFilter filter;
     /** A warm pool per model (the ledger's pool id). */
@@ -256,8 +258,8 @@ public final class LiveServers {
      * a later call leaves them out; ids not known yet are drained when they first report. $O((d + d') \log N)$ for
      * the drained servers before and after.
      */
-    public void setDrained(java.util.Set<String> serverIds) {
-        java.util.Set<String> before = new java.util.HashSet<>(drainedIds);
+    public void setDrained(Set<String> serverIds) {
+        Set<String> before = new HashSet<>(drainedIds);
         drainedIds.clear();
         drainedIds.addAll(serverIds);
         before.addAll(serverIds);

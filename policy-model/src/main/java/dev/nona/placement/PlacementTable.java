@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nona.optimize.CostModel;
 import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +43,7 @@ public record PlacementTable(long version, long createdAtMillis, SolvedFor solve
         Objects.requireNonNull(solvedFor, "solvedFor");
         diagnostic = diagnostic == null ? "" : diagnostic;
         models = List.copyOf(models);
-        var names = new java.util.HashSet<String>();
+        var names = new HashSet<String>();
         for (ModelPlacement m : models) {
             if (!names.add(m.name())) {
                 throw new IllegalArgumentException("table: duplicate model '" + m.name() + "'");
@@ -94,7 +96,7 @@ public record PlacementTable(long version, long createdAtMillis, SolvedFor solve
     public record SolvedFor(Cluster cluster, Map<String, Double> ratesPerSecond, Background background, CostModel costModel) {
         public SolvedFor {
             Objects.requireNonNull(cluster, "cluster");
-            ratesPerSecond = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(ratesPerSecond));
+            ratesPerSecond = Collections.unmodifiableMap(new LinkedHashMap<>(ratesPerSecond));
             background = background == null ? Background.NONE : background;
             Objects.requireNonNull(costModel, "costModel");
         }

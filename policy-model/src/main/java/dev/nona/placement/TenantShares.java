@@ -1,5 +1,6 @@
 package dev.nona.placement;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -23,7 +24,7 @@ public final class TenantShares {
     private final Map<String, long[]> byTenant = new HashMap<>();
 
     public TenantShares() {
-        java.util.Arrays.fill(second, Long.MIN_VALUE);
+        Arrays.fill(second, Long.MIN_VALUE);
     }
 
     /** Counts from now on the units of {@code tenant} (others count only in the total); idempotent. */

@@ -1,5 +1,6 @@
 package dev.nona.placement;
 
+import java.util.Arrays;
 import java.util.random.RandomGenerator;
 
 /**
@@ -18,7 +19,7 @@ public final class UniformServerPolicy implements ServerPolicy {
             throw new IllegalArgumentException("eligible servers must not be empty");
         }
         this.servers = eligibleServers.clone();
-        if (java.util.Arrays.stream(servers).distinct().count() != servers.length) {
+        if (Arrays.stream(servers).distinct().count() != servers.length) {
             throw new IllegalArgumentException("eligible servers contain duplicates");
         }
     }

@@ -1,5 +1,7 @@
 package dev.nona.queueing;
 
+import org.apache.commons.math3.special.Gamma;
+
 /**
  * The servers as one pooled queue, our model of the controller's mapping (beyond the Nona paper). The controller
  * sends each part of a request to the server with the least predicted work left ({@code ServerLedger}). Dispatching
@@ -148,7 +150,7 @@ public final class PooledServers {
         if (mean == 0) {
             return 0;
         }
-        return org.apache.commons.math3.special.Gamma.regularizedGammaP(servers, mean);
+        return Gamma.regularizedGammaP(servers, mean);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.nona.workload;
 
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -32,7 +33,7 @@ public sealed interface DagSource {
     record PipeDream(Path path, Map<String, Object> options) implements DagSource {
         public PipeDream {
             Objects.requireNonNull(path, "pipedream file");
-            options = java.util.Collections.unmodifiableMap(new TreeMap<>(options));
+            options = Collections.unmodifiableMap(new TreeMap<>(options));
         }
     }
 }

@@ -6,8 +6,10 @@ import dev.nona.dag.PipeDreamConversion;
 import dev.nona.dag.PipeDreamImporter;
 import dev.nona.zoo.ModelZoo;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Loads the DAG a {@link DagSource} names. PipeDream options: {@code batchSize} (default
@@ -46,14 +48,14 @@ public final class DagSources {
     }
 
     static String ioMessage(IOException e) {
-        return e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getClass().getSimpleName() + ": " + e.getMessage();
+        return e instanceof NoSuchFileException ? "no such file" : e.getClass().getSimpleName() + ": " + e.getMessage();
     }
 
     private static PipeDreamConversion conversion(String model, Map<String, Object> options) {
         for (String k : options.keySet()) {
             if (!PIPEDREAM_OPTIONS.contains(k)) {
                 throw new WorkloadException("model '" + model + "': unknown pipedream option '" + k + "' (known: "
-                        + new java.util.TreeSet<>(PIPEDREAM_OPTIONS) + ")");
+                        + new TreeSet<>(PIPEDREAM_OPTIONS) + ")");
             }
         }
         double batch = number(model, options, "batchSize", PipeDreamConversion.DEFAULT_BATCH_SIZE);

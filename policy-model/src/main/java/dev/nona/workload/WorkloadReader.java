@@ -10,8 +10,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Reads a workload file (JSON, or YAML when the name ends in {@code .yaml}/{@code .yml}):
@@ -40,7 +42,7 @@ public final class WorkloadReader {
         } catch (IOException e) {
             throw new WorkloadException("workload file " + file + " cannot be read: " + DagSources.ioMessage(e), e);
         }
-        String name = file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
         boolean yaml = name.endsWith(".yaml") || name.endsWith(".yml");
         Path base = file.toAbsolutePath().getParent();
         return parse(text, yaml, base);
@@ -164,7 +166,7 @@ public final class WorkloadReader {
             while (names.hasNext()) {
                 String f = names.next();
                 if (!known.contains(f)) {
-                    throw new WorkloadException("unknown field '" + join(path, f) + "' (known: " + new java.util.TreeSet<>(known) + ")");
+                    throw new WorkloadException("unknown field '" + join(path, f) + "' (known: " + new TreeSet<>(known) + ")");
                 }
             }
         }

@@ -2,6 +2,9 @@ package dev.nona.dag;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,6 +13,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
+import org.jgrapht.traverse.TopologicalOrderIterator;
 
 /** Properties of Technique 1 on random DAGs (fixed jqwik seed). */
 final class DagContractorPropertiesTest {
@@ -72,7 +76,7 @@ final class DagContractorPropertiesTest {
             @ForAll @IntRange(min = 1, max = 30) int n, @ForAll @DoubleRange(min = 0.02, max = 0.5) double p) {
         ModelDag dag = RandomDags.random(seed, n, p);
         ContractedDag contracted = DagContractor.contract(dag);
-        Map<String, Double> ops = new java.util.HashMap<>();
+        Map<String, Double> ops = new HashMap<>();
         dag.tasks().forEach(t -> ops.put(t.id(), t.ops()));
 
         assertThat(contracted.nodes().stream().flatMap(c -> c.originalTasks().stream()))
@@ -86,8 +90,8 @@ final class DagContractorPropertiesTest {
     void contract_matchesTheNaiveRescanningReference(@ForAll @LongRange(min = 0, max = 1_000_000) long seed,
             @ForAll @IntRange(min = 1, max = 30) int n, @ForAll @DoubleRange(min = 0.02, max = 0.5) double p) {
         ModelDag dag = RandomDags.random(seed, n, p);
-        List<String> order = new java.util.ArrayList<>();
-        new org.jgrapht.traverse.TopologicalOrderIterator<>(DagValidator.toGraph(dag), java.util.Comparator.comparing(
+        List<String> order = new ArrayList<>();
+        new TopologicalOrderIterator<>(DagValidator.toGraph(dag), Comparator.comparing(
                 (String id) -> dag.tasks().indexOf(dag.tasks().stream().filter(t -> t.id().equals(id)).findFirst().orElseThrow())))
                 .forEachRemaining(order::add);
 

@@ -2,6 +2,8 @@ package dev.nona.dag;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -66,8 +68,8 @@ final class DagContractorTest {
     @Test
     void contract_inputOrderOfTasks_doesNotChangeTheResult() {
         ModelDag dag = Dags.of("s>a1", "a1>a2", "a2>t", "s>b1", "b1>b2", "b2>t", "s>c", "c>t");
-        List<Task> reversed = new java.util.ArrayList<>(dag.tasks());
-        java.util.Collections.reverse(reversed);
+        List<Task> reversed = new ArrayList<>(dag.tasks());
+        Collections.reverse(reversed);
 
         ContractedDag forward = DagContractor.contract(dag);
         ContractedDag backward = DagContractor.contract(new ModelDag("m", reversed, dag.edges()));

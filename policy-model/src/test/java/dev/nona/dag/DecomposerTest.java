@@ -3,6 +3,7 @@ package dev.nona.dag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 final class DecomposerTest {
@@ -17,8 +18,8 @@ final class DecomposerTest {
 
         assertThat(d.roots()).containsExactly("s", "m", "t");
         assertThat(d.subgraphs()).extracting(Subgraph::root, Subgraph::sink, Subgraph::intermediates).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("s", "m", List.of("a", "b")),
-                org.assertj.core.groups.Tuple.tuple("m", "t", List.of("c", "d")));
+                Tuple.tuple("s", "m", List.of("a", "b")),
+                Tuple.tuple("m", "t", List.of("c", "d")));
         assertThat(d.subgraphs().get(0).edges()).extracting(e -> e.from() + ">" + e.to())
                 .containsExactlyInAnyOrder("s>a", "s>b", "a>m", "b>m");
         assertThat(d.hasVirtualNodes()).isFalse();

@@ -1,6 +1,7 @@
 package dev.nona.dag;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -23,7 +24,7 @@ final class RandomDags {
         for (int i = 0; i < n; i++) {
             tasks.add(new Task("t" + i, random.nextInt(10)));
         }
-        java.util.Collections.shuffle(tasks, random);
+        Collections.shuffle(tasks, random);
         List<Edge> edges = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             for (int j = i + 1; j < n; j++) {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
@@ -79,7 +80,7 @@ public final class SharedDags {
         if (configured != null && !configured.isBlank()) {
             return List.of(Path.of(configured).toAbsolutePath());
         }
-        List<Path> out = new java.util.ArrayList<>();
+        List<Path> out = new ArrayList<>();
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             out.add(dir.resolve("shared/dags/pipedream"));
         }

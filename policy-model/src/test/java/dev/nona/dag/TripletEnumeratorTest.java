@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -124,7 +125,7 @@ final class TripletEnumeratorTest {
         long[] bell = {1, 2, 5, 15, 52, 203, 877, 4140};
         for (int m = 1; m <= bell.length; m++) {
             List<String> seen = new ArrayList<>();
-            SetPartitions.forEach(m, m, rgs -> seen.add(java.util.Arrays.toString(rgs)));
+            SetPartitions.forEach(m, m, rgs -> seen.add(Arrays.toString(rgs)));
             assertThat(seen).as("m=%d", m).hasSize((int) bell[m - 1]);
             assertThat(new HashSet<>(seen)).hasSize(seen.size());
         }

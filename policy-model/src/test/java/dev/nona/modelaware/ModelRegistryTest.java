@@ -3,6 +3,7 @@ package dev.nona.modelaware;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 final class ModelRegistryTest {
@@ -85,14 +86,14 @@ final class ModelRegistryTest {
         r.markLoaded("s0", SMALL);
         r.beginRequest("s0");
 
-        r.applyTelemetry("s0", 2000, 2, java.util.Map.of("base", 900.0));
-        r.applyTelemetry("s9", 1000, 0, java.util.Map.of("small", 300.0));
+        r.applyTelemetry("s0", 2000, 2, Map.of("base", 900.0));
+        r.applyTelemetry("s9", 1000, 0, Map.of("small", 300.0));
 
         assertThat(r.isResident("s0", "small")).isFalse();
         assertThat(r.isLoaded("s0", "base")).isTrue();
         assertThat(r.ongoing("s0")).isEqualTo(2);
         assertThat(r.residentServers("small")).containsExactly("s9");
-        assertThatThrownBy(() -> r.applyTelemetry("s1", 1000, -1, java.util.Map.of())).hasMessageContaining("ongoing (-1)");
+        assertThatThrownBy(() -> r.applyTelemetry("s1", 1000, -1, Map.of())).hasMessageContaining("ongoing (-1)");
     }
 
     @Test

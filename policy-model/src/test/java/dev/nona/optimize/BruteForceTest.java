@@ -14,6 +14,7 @@ import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.LongRange;
+import org.assertj.core.api.Assertions;
 
 /**
  * The optimiser equals or beats brute force on small instances: every deterministic triplet choice plus a fine
@@ -54,7 +55,7 @@ final class BruteForceTest {
         List<List<double[]>> theta = s.jobs().stream()
                 .map(j -> j.subgraphs().stream().map(sg -> sg.theta().stream().mapToDouble(Double::doubleValue).toArray()).toList())
                 .toList();
-        assertThat(NonaOptimizer.evaluate(p, theta).objective()).isCloseTo(s.objective(), org.assertj.core.api.Assertions.within(1e-12 * Math.max(1, s.objective())));
+        assertThat(NonaOptimizer.evaluate(p, theta).objective()).isCloseTo(s.objective(), Assertions.within(1e-12 * Math.max(1, s.objective())));
     }
 
     /** A random instance: each job one subgraph root -> {x, y} -> sink, sometimes with an x -> y edge. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.nona.dag.Triplet;
 import dev.nona.workload.Background;
 import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
@@ -161,7 +162,7 @@ final class Figure1Test {
         assertThat(NonaOptimizer.Options.DEFAULT.minSplitGain(CostModel.CONTROLLER_MAPPING)).isEqualTo(0.005);
         assertThat(NonaOptimizer.Options.DEFAULT.minSplitGain(CostModel.PAPER)).isZero();
         assertThat(NonaOptimizer.Options.DEFAULT.minSplitGain(CostModel.DEFAULT)).isZero();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new NonaOptimizer.Options(24, 40, 10, 1.0))
+        Assertions.assertThatThrownBy(() -> new NonaOptimizer.Options(24, 40, 10, 1.0))
                 .hasMessageContaining("minSplitGain (1.0)");
     }
 

@@ -9,6 +9,7 @@ import dev.nona.workload.Cluster;
 import dev.nona.zoo.ModelZoo;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -29,7 +30,7 @@ final class LocalOptimalityTest {
         CompiledProblem cp = new CompiledProblem(p);
         double[] theta = flat(cp, s);
         double base = cp.evaluate(theta).objective();
-        assertThat(base).isCloseTo(s.objective(), org.assertj.core.api.Assertions.within(1e-9 * base));
+        assertThat(base).isCloseTo(s.objective(), Assertions.within(1e-9 * base));
         for (double step : new double[] {1e-3, 1.0}) {
             for (int sg = 0; sg < cp.subgraphs; sg++) {
                 for (int from = cp.first[sg]; from < cp.first[sg + 1]; from++) {

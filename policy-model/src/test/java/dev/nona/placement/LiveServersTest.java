@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -208,7 +209,7 @@ final class LiveServersTest {
         SplittableRandom rng = new SplittableRandom(8);
         servers.expireSilent(13_000);
         assertThat(servers.id(servers.pick("m", T, rng))).as("both live; s0 idle").isEqualTo("s0");
-        List<String> silenced = new java.util.ArrayList<>();
+        List<String> silenced = new ArrayList<>();
         servers.expireSilent(13_001, s -> silenced.add(servers.id(s)));
         assertThat(silenced).containsExactly("s0");
         assertThat(servers.upCount()).isEqualTo(1);
@@ -237,7 +238,7 @@ final class LiveServersTest {
         for (int i = 0; i < 20; i++) {
             assertThat(servers.id(place(servers, "m", T, rng))).isEqualTo("a");
         }
-        List<String> silenced = new java.util.ArrayList<>();
+        List<String> silenced = new ArrayList<>();
         servers.expireSilent(10_000, s -> silenced.add(servers.id(s)));
         assertThat(silenced).as("down servers do not go silent").containsExactly("a");
         assertThat(servers.meanOpsPerSecond()).isZero();

@@ -3,10 +3,13 @@ package dev.nona.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.nona.optimize.CostModel;
+import dev.nona.optimize.NonaOptimizer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 final class PlacementSamplerTest {
@@ -21,7 +24,7 @@ final class PlacementSamplerTest {
         var model = new PlacementTable.ModelPlacement("m", 20, 0.05,
                 List.of("a1", "a2", "b", "c", "d", "e", "f", "g"), List.of("a1", "a2"), List.of(first, second));
         var solvedFor = new PlacementTable.SolvedFor(PlacementFixtures.problem(servers).cluster(), Map.of("m", 20.0), null,
-                dev.nona.optimize.CostModel.DEFAULT);
+                CostModel.DEFAULT);
         return new PlacementTable(1, 0, solvedFor, true, "", 1, 0.1, 0.001, 1, List.of(model));
     }
 
@@ -82,7 +85,7 @@ final class PlacementSamplerTest {
     @Test
     void place_fromSolvedTable_sameSeedSameDecisions() {
         var p = PlacementFixtures.problem(8);
-        PlacementTable t = PlacementTables.from(p, dev.nona.optimize.NonaOptimizer.solve(p), 1, 0);
+        PlacementTable t = PlacementTables.from(p, NonaOptimizer.solve(p), 1, 0);
         int[] a = new int[8];
         int[] b = new int[8];
         new PlacementSampler(t).place(0, UniformServerPolicy.ofRange(8), new SplittableRandom(3), a);
@@ -94,11 +97,11 @@ final class PlacementSamplerTest {
 
     @Test
     void uniformPolicy_badServerLists_rejected() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new UniformServerPolicy(new int[0]))
+        Assertions.assertThatThrownBy(() -> new UniformServerPolicy(new int[0]))
                 .hasMessage("eligible servers must not be empty");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new UniformServerPolicy(new int[] {1, 2, 1}))
+        Assertions.assertThatThrownBy(() -> new UniformServerPolicy(new int[] {1, 2, 1}))
                 .hasMessage("eligible servers contain duplicates");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> UniformServerPolicy.ofRange(0))
+        Assertions.assertThatThrownBy(() -> UniformServerPolicy.ofRange(0))
                 .hasMessage("servers (0) must be >= 1");
     }
 
@@ -110,7 +113,7 @@ final class PlacementSamplerTest {
                 List.of("a1", "a2", "b", "c", "d", "e", "f"), m.sourceTasks(), m.subgraphs()); // "g" missing
         PlacementTable t = new PlacementTable(1, 0, good.solvedFor(), true, "", 1, 0.1, 0.001, 1, List.of(broken));
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new PlacementSampler(t))
+        Assertions.assertThatThrownBy(() -> new PlacementSampler(t))
                 .hasMessage("table model 'm': task 'g' is not in its task list");
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 final class ServerRulesTest {
@@ -77,7 +78,7 @@ final class ServerRulesTest {
         TASKS.forEach(t -> ops.put(t, 1e9));
         ControllerPlacement placement = ControllerPlacement.of(new PlacementSampler(PlacementSamplerTest.table(5)), "m", ops);
         SplittableRandom rng = new SplittableRandom(7);
-        java.util.Set<String> used = new java.util.TreeSet<>();
+        Set<String> used = new TreeSet<>();
         for (int i = 0; i < 500; i++) {
             ServerRules.Admission a = rules.admit(servers, "m", "t", T + i);
             servers.restrict(a.filter());

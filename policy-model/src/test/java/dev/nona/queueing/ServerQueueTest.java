@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 final class ServerQueueTest {
@@ -72,7 +73,7 @@ final class ServerQueueTest {
     void samplingWaitRateFloor_anyRandomSplitOfAnyMix_waitsAtLeastTheFloor() {
         // three job classes (deterministic sizes) routed to 5 servers by random fixed weights: the PK waits of the
         // M/G/1 servers, summed as lambda_i W_i, never go below the floor at the same mean utilisation.
-        java.util.SplittableRandom rng = new java.util.SplittableRandom(20261123);
+        SplittableRandom rng = new SplittableRandom(20261123);
         int servers = 5;
         int checked = 0;
         for (int trial = 0; trial < 2000; trial++) {

@@ -3,7 +3,7 @@ package dev.nona.sim;
 import java.util.Arrays;
 
 /**
- * The part of a job's contracted DAG between two consecutive roots, in task indices of its {@link JobClass}
+ * The part of a job's contracted DAG between two consecutive roots, in task indices of its {@link SimJobClass}
  * (Nona's decomposition, Section III-C). {@code root == sink} never holds.
  *
  * @param root          index of the root $t$

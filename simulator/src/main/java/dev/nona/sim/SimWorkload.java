@@ -11,15 +11,15 @@ import java.util.Objects;
  * @param cluster the servers and the link
  * @param classes the job classes, at least one, with distinct names
  */
-public record SimWorkload(SimCluster cluster, List<JobClass> classes) {
+public record SimWorkload(SimCluster cluster, List<SimJobClass> classes) {
     public SimWorkload {
         Objects.requireNonNull(cluster, "workload cluster");
         classes = List.copyOf(classes);
         if (classes.isEmpty()) {
             throw new IllegalArgumentException("workload classes must not be empty");
         }
-        if (classes.stream().map(JobClass::name).distinct().count() != classes.size()) {
-            throw new IllegalArgumentException("workload class names must be distinct: " + classes.stream().map(JobClass::name).toList());
+        if (classes.stream().map(SimJobClass::name).distinct().count() != classes.size()) {
+            throw new IllegalArgumentException("workload class names must be distinct: " + classes.stream().map(SimJobClass::name).toList());
         }
     }
 
@@ -34,7 +34,7 @@ public record SimWorkload(SimCluster cluster, List<JobClass> classes) {
      */
     public double computeLoad() {
         double sum = 0;
-        for (JobClass c : classes) {
+        for (SimJobClass c : classes) {
             sum += c.ratePerSecond() * c.totalOps() / cluster.opsPerSecond();
         }
         return sum / cluster.servers();
@@ -43,7 +43,7 @@ public record SimWorkload(SimCluster cluster, List<JobClass> classes) {
     /** Link load of the background communication jobs alone: $\sum \beta b / \mu$. */
     public double backgroundLinkLoad() {
         double sum = 0;
-        for (JobClass c : classes) {
+        for (SimJobClass c : classes) {
             sum += c.ratePerSecond() * c.commBits() / cluster.linkBitsPerSecond();
         }
         return sum;
@@ -65,8 +65,8 @@ public record SimWorkload(SimCluster cluster, List<JobClass> classes) {
 
     /** Every class's rate multiplied by {@code factor}. */
     public SimWorkload withRatesScaled(double factor) {
-        List<JobClass> scaled = new ArrayList<>();
-        for (JobClass c : classes) {
+        List<SimJobClass> scaled = new ArrayList<>();
+        for (SimJobClass c : classes) {
             scaled.add(c.withRate(c.ratePerSecond() * factor));
         }
         return new SimWorkload(cluster, scaled);
@@ -76,7 +76,7 @@ public record SimWorkload(SimCluster cluster, List<JobClass> classes) {
         return new SimWorkload(other, classes);
     }
 
-    public SimWorkload withClasses(List<JobClass> other) {
+    public SimWorkload withClasses(List<SimJobClass> other) {
         return new SimWorkload(cluster, other);
     }
 

@@ -11,7 +11,7 @@ final class SimWorkloadTest {
     @Test
     void withLoad_forkJoinPlusBackground_setsComputeLoadAndKeepsTheMix() {
         SimWorkload w = new SimWorkload(TestingWorkloads.cluster(10), List.of(TestingWorkloads.forkJoin(1),
-                JobClass.backgroundCompute("bg", 0.01, 1e9)));
+                SimJobClass.backgroundCompute("bg", 0.01, 1e9)));
         SimWorkload scaled = w.withLoad(0.7);
         // S_j = 4 s for the fork-join, 1 s for the background job: load = (4 beta + 1 * beta/100) / 10
         assertThat(scaled.computeLoad()).isCloseTo(0.7, within(1e-12));
@@ -22,7 +22,7 @@ final class SimWorkloadTest {
 
     @Test
     void withLoad_backgroundCommOnly_setsLinkLoad() {
-        SimWorkload w = new SimWorkload(TestingWorkloads.cluster(1), List.of(JobClass.backgroundComm("c", 1, 1e8)));
+        SimWorkload w = new SimWorkload(TestingWorkloads.cluster(1), List.of(SimJobClass.backgroundComm("c", 1, 1e8)));
         assertThat(w.hasModels()).isFalse();
         assertThat(w.withLoad(0.8).backgroundLinkLoad()).isCloseTo(0.8, within(1e-12));
     }
@@ -35,7 +35,7 @@ final class SimWorkloadTest {
 
     @Test
     void jobClass_edgeBackwards_isRejected() {
-        assertThatThrownBy(() -> JobClass.inference("x", 1, new double[] {1, 1}, new int[][] {{1, 0}}, new double[] {1},
+        assertThatThrownBy(() -> SimJobClass.inference("x", 1, new double[] {1, 1}, new int[][] {{1, 0}}, new double[] {1},
                 List.of(new SimSubgraph(0, 1, new int[0])))).hasMessageContaining("edge 1->0");
     }
 }

@@ -13,8 +13,8 @@ public final class TestingWorkloads {
      * A fork-join job: root 0 -> {1, 2} -> sink 3. Ops 1e9 each (1 s at 1 Gops/s), edges of 1e9 bits
      * (0.1 s on a 10 Gbit/s link).
      */
-    public static JobClass forkJoin(double rate) {
-        return JobClass.inference("forkjoin", rate, new double[] {1e9, 1e9, 1e9, 1e9},
+    public static SimJobClass forkJoin(double rate) {
+        return SimJobClass.inference("forkjoin", rate, new double[] {1e9, 1e9, 1e9, 1e9},
                 new int[][] {{0, 1}, {0, 2}, {1, 3}, {2, 3}}, new double[] {1e9, 1e9, 1e9, 1e9},
                 List.of(new SimSubgraph(0, 3, new int[] {1, 2})));
     }
@@ -25,7 +25,7 @@ public final class TestingWorkloads {
 
     /** Places every task on the server given for it (index = task). */
     public static Policy fixed(int... servers) {
-        return (int classIndex, JobClass jobClass, ClusterView view, int[] out) -> {
+        return (int classIndex, SimJobClass jobClass, ClusterView view, int[] out) -> {
             for (int t = 0; t < jobClass.tasks(); t++) {
                 out[t] = servers[t];
             }

@@ -6,9 +6,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The control loop's view of the cluster, kept up to date report by report: which servers are live (latest report
@@ -36,7 +39,7 @@ public final class ClusterTracker {
     private boolean[] silent = new boolean[0];
     /** Servers an operator drained (they do not count in the view), by index; and their ids, known or not. */
     private boolean[] drained = new boolean[0];
-    private final java.util.Set<String> drainedIds = new java.util.HashSet<>();
+    private final Set<String> drainedIds = new HashSet<>();
     private volatile int drainedCount;
     // volatile: the controller's metrics read the counts from the reporter's thread
     private volatile int liveCount;
@@ -169,8 +172,8 @@ public final class ClusterTracker {
      * leaves them out; ids not known yet are drained when they first report. One change per server that left or
      * rejoined the view.
      */
-    public List<Change> setDrained(java.util.Set<String> serverIds) {
-        java.util.Set<String> all = new java.util.TreeSet<>(drainedIds);
+    public List<Change> setDrained(Set<String> serverIds) {
+        Set<String> all = new TreeSet<>(drainedIds);
         all.addAll(serverIds);
         drainedIds.clear();
         drainedIds.addAll(serverIds);

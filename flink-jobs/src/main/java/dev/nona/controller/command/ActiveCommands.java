@@ -3,6 +3,7 @@ package dev.nona.controller.command;
 import dev.nona.placement.OperatorRules;
 import dev.nona.topics.record.CommandKind;
 import dev.nona.topics.record.ControllerCommand;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -22,7 +23,7 @@ public record ActiveCommands(long sequence, Map<String, ControllerCommand> bySco
     public static final ActiveCommands NONE = new ActiveCommands(0, Map.of());
 
     public ActiveCommands {
-        byScope = java.util.Collections.unmodifiableMap(new TreeMap<>(byScope));
+        byScope = Collections.unmodifiableMap(new TreeMap<>(byScope));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.nona.controller.command;
 
 import dev.nona.controller.serde.JsonRecordTypeInfo;
+import dev.nona.topics.record.CommandKind;
 import dev.nona.topics.record.ControllerCommand;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
@@ -58,7 +59,7 @@ public final class CommandFunction extends KeyedProcessFunction<String, CommandR
             return;
         }
         ControllerCommand c = record.command();
-        if (c.kind() == dev.nona.topics.record.CommandKind.ROLLBACK_TABLE) {
+        if (c.kind() == CommandKind.ROLLBACK_TABLE) {
             ctx.output(ROLLBACKS, record);
             return;
         }

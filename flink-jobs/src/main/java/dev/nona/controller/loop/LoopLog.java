@@ -3,6 +3,8 @@ package dev.nona.controller.loop;
 import dev.nona.controller.optimize.SolveInput;
 import dev.nona.controller.optimize.SolveResult;
 import dev.nona.controller.optimize.TableGate;
+import dev.nona.topics.record.ControllerEventType;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,8 +27,8 @@ final class LoopLog {
                     input.cause());
         } else {
             String reason = verdict.events().stream()
-                    .filter(e -> e.type() == dev.nona.topics.record.ControllerEventType.TABLE_REJECTED)
-                    .map(e -> (String) e.details().get("reason")).filter(java.util.Objects::nonNull).findFirst()
+                    .filter(e -> e.type() == ControllerEventType.TABLE_REJECTED)
+                    .map(e -> (String) e.details().get("reason")).filter(Objects::nonNull).findFirst()
                     .orElse("objective " + result.objective() + " does not beat the current " + result.currentObjective());
             LOG.info("Rejected solved table: {}; solved in {} ms; cause: {}", reason, Math.round(result.solveMillis()),
                     input.cause());

@@ -7,6 +7,7 @@ import dev.nona.optimize.Problems;
 import dev.nona.topics.record.CatalogDag;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns catalog DAGs into the optimiser's job classes (contraction, decomposition and triplet enumeration by
@@ -31,7 +32,7 @@ final class JobClasses {
     }
 
     /** Forgets models no longer in the catalog. */
-    void retain(java.util.Set<String> models) {
+    void retain(Set<String> models) {
         cache.keySet().retainAll(models);
     }
 

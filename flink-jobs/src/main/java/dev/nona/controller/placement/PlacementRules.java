@@ -3,8 +3,10 @@ package dev.nona.controller.placement;
 import dev.nona.controller.command.ActiveCommands;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.placement.LiveServers;
+import dev.nona.placement.OperatorRules;
 import dev.nona.placement.ServerRules;
 import dev.nona.topics.record.InferenceRequest;
+import java.util.function.Supplier;
 import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
@@ -43,13 +45,13 @@ final class PlacementRules {
      * Applies the commands to {@code servers} if they changed or the servers were rebuilt (drains change the live
      * servers); returns whether it applied them. $O(1)$ when nothing changed.
      */
-    boolean refresh(java.util.function.Supplier<ReadOnlyBroadcastState<String, ActiveCommands>> state, LiveServers servers)
+    boolean refresh(Supplier<ReadOnlyBroadcastState<String, ActiveCommands>> state, LiveServers servers)
             throws Exception {
         if (!dirty && servers == appliedTo) {
             return false;
         }
         ActiveCommands held = state.get().get(CURRENT);
-        rules.update(held == null ? dev.nona.placement.OperatorRules.NONE : held.rules(), servers);
+        rules.update(held == null ? OperatorRules.NONE : held.rules(), servers);
         appliedTo = servers;
         dirty = false;
         return true;

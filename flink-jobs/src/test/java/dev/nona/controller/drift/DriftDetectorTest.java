@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.nona.controller.ControllerConfig.DriftSettings;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 final class DriftDetectorTest {
@@ -165,9 +166,9 @@ final class DriftDetectorTest {
     @Test
     void modelsOutsideTheCatalog_doNotCount() {
         DriftState s = detector.rebased(Map.of("a", 100.0), 0);
-        var e = detector.evaluate(s, 20_000, Map.of("a", 100.0, "nosuchmodel", 500.0), java.util.Set.of("a"));
+        var e = detector.evaluate(s, 20_000, Map.of("a", 100.0, "nosuchmodel", 500.0), Set.of("a"));
         assertThat(e.next().streaks()).isEmpty();
-        e = detector.evaluate(e.next(), 30_000, Map.of("a", 100.0, "nosuchmodel", 500.0), java.util.Set.of("a"));
+        e = detector.evaluate(e.next(), 30_000, Map.of("a", 100.0, "nosuchmodel", 500.0), Set.of("a"));
         assertThat(e.trigger()).isEmpty();
         assertThat(e.next().pooled()).containsOnlyKeys("a");
     }

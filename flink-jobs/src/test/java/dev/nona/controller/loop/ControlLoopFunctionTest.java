@@ -6,9 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.nona.controller.ControllerConfig.DriftSettings;
 import dev.nona.controller.ControllerConfig.RetryBackoff;
 import dev.nona.controller.TestingCluster;
+import dev.nona.controller.command.ActiveCommands;
+import dev.nona.controller.command.CommandRecord;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.optimize.NonaTableSolver;
 import dev.nona.controller.rates.RateEstimate;
+import dev.nona.optimize.CostModel;
+import dev.nona.topics.record.ControllerCommand;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.ServerTelemetry;
@@ -172,7 +176,7 @@ final class ControlLoopFunctionTest {
     void sustainedRateShift_publishesNewTable_andClosedWindowsLeaveNoState() throws Exception {
         // the uniform-mapping server-queueing model (CostModel.DEFAULT), whose table changes with the rate here; the
         // controller's default model keeps Fig. 1 whole on 2 servers at both rates (a remote part's server is taken)
-        try (var h = harness(new ControlLoopFunction(settings(), new NonaTableSolver(dev.nona.optimize.CostModel.DEFAULT)))) {
+        try (var h = harness(new ControlLoopFunction(settings(), new NonaTableSolver(CostModel.DEFAULT)))) {
             // a 10 Gb/s link: at 2 requests/s Fig. 1 runs on one server, at 60/s splitting it predicts better
             for (String s : List.of("s0", "s1")) {
                 h.processElement(ControlInput.of(ServerTelemetry.of(s, true, TestingCluster.OPS_PER_SECOND, 0, List.of(),
@@ -327,8 +331,8 @@ final class ControlLoopFunctionTest {
         return events(h).stream().filter(e -> e.type() == ControllerEventType.CLUSTER_CHANGED).toList();
     }
 
-    private static ControlInput commands(dev.nona.topics.record.ControllerCommand... cs) {
-        dev.nona.controller.command.ActiveCommands a = dev.nona.controller.command.ActiveCommands.NONE;
+    private static ControlInput commands(ControllerCommand... cs) {
+        ActiveCommands a = ActiveCommands.NONE;
         for (var c : cs) {
             a = a.with(c);
         }
@@ -336,8 +340,8 @@ final class ControlLoopFunctionTest {
     }
 
     private static ControlInput rollback(String id, long version) {
-        return ControlInput.rollback(dev.nona.controller.command.CommandRecord.of(
-                dev.nona.topics.record.ControllerCommand.rollback(id, 1, version), "controller-commands", 0, 7));
+        return ControlInput.rollback(CommandRecord.of(
+                ControllerCommand.rollback(id, 1, version), "controller-commands", 0, 7));
     }
 
     @Test
@@ -346,7 +350,7 @@ final class ControlLoopFunctionTest {
             twoServersAndFig1(h);
             window(h, 0, 2);
             awaitSolve(h, 0, 0);
-            var freeze = dev.nona.topics.record.ControllerCommand.freeze("f", 1, true);
+            var freeze = ControllerCommand.freeze("f", 1, true);
             h.processElement(commands(freeze), 0);
             window(h, 1, 60);
             window(h, 2, 60);
@@ -357,7 +361,7 @@ final class ControlLoopFunctionTest {
                 h.setProcessingTime(h.getProcessingTime() + 100);
             }
             assertThat(events(h, ControllerEventType.REOPTIMIZATION_STARTED)).as("only the initial solve").hasSize(1);
-            h.processElement(commands(freeze, dev.nona.topics.record.ControllerCommand.freeze("u", 2, false)), 0);
+            h.processElement(commands(freeze, ControllerCommand.freeze("u", 2, false)), 0);
             assertThat(events(h, ControllerEventType.REOPTIMIZATION_STARTED)).as("the recorded drift, solved now")
                     .hasSize(2).last().satisfies(e -> assertThat(e.details()).containsEntry("cause", "rate"));
             awaitSolve(h, 1, 1);
@@ -391,7 +395,7 @@ final class ControlLoopFunctionTest {
         OperatorSubtaskState state;
         try (var h = harness(new ControlLoopFunction(reportingOnce(), new NonaTableSolver(false)))) {
             twoServersAndFig1(h);
-            h.processElement(commands(dev.nona.topics.record.ControllerCommand.drain("d", 1, "s1", true)), 0);
+            h.processElement(commands(ControllerCommand.drain("d", 1, "s1", true)), 0);
             assertThat(clusterChanges(h)).last().satisfies(e ->
                     assertThat(e.details()).containsEntry("change", "cluster: server s1 drained (operator command)")
                             .containsEntry("servers", 1));

@@ -7,6 +7,7 @@ import dev.nona.controller.optimize.NonaTableSolver;
 import dev.nona.controller.rates.RateEstimate;
 import dev.nona.topics.record.ControllerEventType;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -47,7 +48,7 @@ final class RateWindowsTest {
     void firstWindow_isTheInitialTrigger_forTheCataloguedModelsOnly_whenNothingIsSolvedOrWaiting() throws Exception {
         add("other", 0, 7);
         RateWindows.Trigger first = window(0, 5, true);
-        assertThat(first).isEqualTo(new RateWindows.Trigger("initial", java.util.Map.of("fig1", 5.0), true));
+        assertThat(first).isEqualTo(new RateWindows.Trigger("initial", Map.of("fig1", 5.0), true));
         assertThat(loop.windows.open(WINDOW)).as("closed windows leave no state").isFalse();
         assertThat(loop.windowRates.isEmpty()).isTrue();
         assertThat(window(1, 5, false)).as("a table exists or a solve waits").isNull();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.nona.controller.TestingCluster;
+import dev.nona.optimize.CostModel;
 import dev.nona.placement.PlacementTable;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -32,9 +33,9 @@ final class NonaTableSolverTest {
         assertThat(table.model("chain").tasks()).containsExactlyInAnyOrder("a", "b", "c");
         assertThat(r.currentObjective()).as("no current table").isNaN();
         assertThat(table.solvedFor().costModel()).as("the controller's own mapping by default")
-                .isEqualTo(dev.nona.optimize.CostModel.CONTROLLER_MAPPING);
+                .isEqualTo(CostModel.CONTROLLER_MAPPING);
         assertThat(PlacementTable.fromJson(new NonaTableSolver(true).solve(input(20, 50, 4), null).tableJson())
-                .solvedFor().costModel()).isEqualTo(dev.nona.optimize.CostModel.PAPER);
+                .solvedFor().costModel()).isEqualTo(CostModel.PAPER);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.nona.controller.optimize;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nona.controller.TestingCluster;
+import dev.nona.controller.cluster.ClusterSnapshot;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import java.util.Map;
@@ -51,7 +52,7 @@ final class TableGateTest {
     @Test
     void candidateNoBetter_butTheCurrentTableWasSolvedForAnotherCluster_isPublishedAsARefresh() {
         var c = INPUT.cluster();
-        var slower = new SolveInput(INPUT.dags(), INPUT.rates(), new dev.nona.controller.cluster.ClusterSnapshot(
+        var slower = new SolveInput(INPUT.dags(), INPUT.rates(), new ClusterSnapshot(
                 c.upServers(), c.opsPerSecond() / 2, c.linkBitsPerSecond()), "calibration: server s0 runs at ...");
         // the current table was solved for the reported speed; the learned one is half: its predictions are stale
         var v = TableGate.decide(table(3, false), slower, result(true, 2.5, 2.5, true), 5, 0.3);
@@ -62,7 +63,7 @@ final class TableGateTest {
                 .hasEntrySatisfying("refreshReason", r -> assertThat((String) r).contains("compute rate"));
         // a worse candidate is still rejected; a move within the threshold does not make the predictions stale
         assertThat(TableGate.decide(table(3, false), slower, result(true, 2.6, 2.5, true), 5, 0.3).publish()).isNull();
-        var near = new SolveInput(INPUT.dags(), INPUT.rates(), new dev.nona.controller.cluster.ClusterSnapshot(
+        var near = new SolveInput(INPUT.dags(), INPUT.rates(), new ClusterSnapshot(
                 c.upServers(), c.opsPerSecond() * 0.9, c.linkBitsPerSecond()), "rate");
         assertThat(TableGate.decide(table(3, false), near, result(true, 2.5, 2.5, true), 5, 0.3).publish()).isNull();
     }

@@ -8,6 +8,7 @@ import dev.nona.topics.record.CatalogTask;
 import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.StageAssignment;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
@@ -19,7 +20,7 @@ final class DecisionDigestTest {
             0.25, 1_000);
 
     private static ControlInput catalog(String... tasks) {
-        List<CatalogTask> list = new java.util.ArrayList<>();
+        List<CatalogTask> list = new ArrayList<>();
         for (int i = 0; i < tasks.length; i++) {
             list.add(new CatalogTask(tasks[i], (i + 1) * 1e9));
         }

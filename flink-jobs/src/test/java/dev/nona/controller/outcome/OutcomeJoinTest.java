@@ -11,6 +11,7 @@ import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.topics.record.StageAssignment;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -35,7 +36,7 @@ final class OutcomeJoinTest {
     static DecisionSummary decision(String id, String model, double predicted) {
         return DecisionSummary.of(PlacementDecision.of(id, model, "acme", 1, false,
                 List.of(new StageAssignment("a", "s1"), new StageAssignment("b", "s2")), predicted, 1_000),
-                java.util.Map.of("a", 4e12, "b", 1e12));
+                Map.of("a", 4e12, "b", 1e12));
     }
 
     static PlacementOutcome outcome(String id, String model, double observed) {

@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeSet;
 import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
@@ -148,7 +149,7 @@ final class PlacementCommandsTest {
             command(h, ControllerCommand.tenantRule(id(), 1, "beta", List.of("s2", "s3"), 0.5));
             Map<String, Set<String>> used = new HashMap<>();
             Map<String, Integer> count = new HashMap<>();
-            java.util.SplittableRandom rng = new java.util.SplittableRandom(16);
+            SplittableRandom rng = new SplittableRandom(16);
             int n = 100_000;
             for (int i = 0; i < n; i++) {
                 double u = rng.nextDouble();

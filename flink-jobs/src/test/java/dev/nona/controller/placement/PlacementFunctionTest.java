@@ -19,6 +19,8 @@ import dev.nona.topics.record.DecisionPart;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.record.StageAssignment;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -261,7 +263,7 @@ final class PlacementFunctionTest {
     @Test
     void sameRequestAndTable_sameDecision() throws Exception {
         ControllerTable table = solvedTable(3, 4, 20);
-        List<PlacementDecision> runs = new java.util.ArrayList<>();
+        List<PlacementDecision> runs = new ArrayList<>();
         for (int run = 0; run < 2; run++) {
             try (var h = harness()) {
                 servers(h, 4, null);
@@ -368,8 +370,8 @@ final class PlacementFunctionTest {
                     List.of(new CachedModel("fig1", 0)), null, 0)), 0);
             h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s3", false, 1e9, 0, List.of(), null, 1)), 0);
             int i = 0;
-            Set<String> before = new java.util.HashSet<>();
-            Set<String> after = new java.util.HashSet<>();
+            Set<String> before = new HashSet<>();
+            Set<String> after = new HashSet<>();
             for (long t = 0; t <= 6_000; t += 100) {
                 h.setProcessingTime(t);
                 if (t == 2_000 || t == 4_000) {
@@ -383,7 +385,7 @@ final class PlacementFunctionTest {
             assertThat(before).as("requests spread over the live servers").containsExactlyInAnyOrder("s0", "s1");
             assertThat(after).as("s0 silent for more than 3 s").containsExactly("s1");
             h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", 7_000, "fig1")), 7_000);
-            Set<String> back = new java.util.HashSet<>();
+            Set<String> back = new HashSet<>();
             for (int k = 0; k < 10; k++) {
                 h.processElement(request("r" + i++, "fig1"), 7_000);
                 PlacementDecision d = h.extractOutputValues().get(h.extractOutputValues().size() - 1);

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -57,7 +58,7 @@ final class TopicProvisionerIT {
                     .containsEntry("controller-events", "delete")
                     .containsEntry("dead-letters", "delete")
                     .containsEntry("controller-commands", "compact");
-            assertThat(config(admin, "placement-tables").get("max.message.bytes").value()).isEqualTo(String.valueOf(dev.nona.topics.Topics.TABLE_MAX_BYTES));
+            assertThat(config(admin, "placement-tables").get("max.message.bytes").value()).isEqualTo(String.valueOf(Topics.TABLE_MAX_BYTES));
         }
     }
 
@@ -128,7 +129,7 @@ final class TopicProvisionerIT {
     }
 
     private static Map<String, String> cleanupPolicies(Admin admin) throws Exception {
-        Map<String, String> policies = new java.util.TreeMap<>();
+        Map<String, String> policies = new TreeMap<>();
         for (TopicSpec<?> spec : Topics.all()) {
             policies.put(spec.name(), config(admin, spec.name()).get("cleanup.policy").value());
         }

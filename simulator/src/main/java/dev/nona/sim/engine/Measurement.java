@@ -1,7 +1,7 @@
 package dev.nona.sim.engine;
 
-import dev.nona.sim.JobClass;
 import dev.nona.sim.JobKind;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.stats.LogHistogram;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +17,7 @@ import java.util.List;
 final class Measurement {
     private static final long MIN_DRAIN_CAP = 50_000;
 
-    private final JobClass[] classes;
+    private final SimJobClass[] classes;
     private final boolean countInference;
     private final long measureFrom;
     private final long measureTo;
@@ -38,7 +38,7 @@ final class Measurement {
      * @param classes        the workload's job classes, indexed as the simulator indexes them
      * @param countInference true if inference jobs are the counted kind, false if background jobs are
      */
-    Measurement(JobClass[] classes, boolean countInference, SimConfig config) {
+    Measurement(SimJobClass[] classes, boolean countInference, SimConfig config) {
         this.classes = classes;
         this.countInference = countInference;
         this.measureFrom = config.warmupJobs();
@@ -50,7 +50,7 @@ final class Measurement {
     }
 
     /** Counts an arriving job of class {@code jc}; returns whether it is measured (then it is outstanding until {@link #jobDone}). */
-    boolean arrival(JobClass jc) {
+    boolean arrival(SimJobClass jc) {
         boolean measured = countedArrivals >= measureFrom && countedArrivals < measureTo;
         if ((jc.kind() == JobKind.INFERENCE) == countInference) {
             countedArrivals++;

@@ -1,7 +1,7 @@
 package dev.nona.sim.engine;
 
-import dev.nona.sim.JobClass;
 import dev.nona.sim.SimCluster;
+import dev.nona.sim.SimJobClass;
 
 /**
  * How long a task occupies its server and a transfer occupies the link. The paper's model is deterministic:
@@ -10,7 +10,7 @@ import dev.nona.sim.SimCluster;
  */
 public interface ServiceTimeModel {
     /** Seconds task {@code task} of {@code jobClass} occupies server {@code server} when it starts at {@code now}. */
-    double taskSeconds(SimCluster cluster, JobClass jobClass, int task, int server, double now);
+    double taskSeconds(SimCluster cluster, SimJobClass jobClass, int task, int server, double now);
 
     /** Seconds a transfer of {@code bits} occupies the link. */
     default double transferSeconds(SimCluster cluster, double bits) {
@@ -18,7 +18,7 @@ public interface ServiceTimeModel {
     }
 
     /** Called when a task starts on a server; default: nothing. */
-    default void taskStarted(JobClass jobClass, int task, int server, double now) {
+    default void taskStarted(SimJobClass jobClass, int task, int server, double now) {
     }
 
     /** The paper's deterministic server and link. */

@@ -1,8 +1,8 @@
 package dev.nona.sim.engine;
 
-import dev.nona.sim.JobClass;
 import dev.nona.sim.JobKind;
 import dev.nona.sim.SimCluster;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.policy.Policy;
 import java.util.Arrays;
@@ -39,7 +39,7 @@ public final class Simulator implements ClusterView, Engine.Driver {
     private static final int TASK_BITS = 20;
 
     private final SimCluster cluster;
-    private final JobClass[] classes;
+    private final SimJobClass[] classes;
     private final Policy policy;
     private final String policyName;
     private final SimConfig config;
@@ -71,13 +71,13 @@ public final class Simulator implements ClusterView, Engine.Driver {
     public Simulator(SimWorkload workload, Policy policy, String policyName, SimConfig config, ServiceTimeModel serviceModel,
                      Engine.Options options) {
         this.cluster = workload.cluster();
-        this.classes = workload.classes().toArray(new JobClass[0]);
+        this.classes = workload.classes().toArray(new SimJobClass[0]);
         this.policy = policy;
         this.policyName = policyName;
         this.config = config;
         this.serviceModel = serviceModel;
         int maxTasks = 1;
-        for (JobClass c : classes) {
+        for (SimJobClass c : classes) {
             maxTasks = Math.max(maxTasks, c.tasks());
             if (c.tasks() >= COMM_EDGE || c.edges() >= COMM_EDGE) {
                 throw new IllegalArgumentException("job class '" + c.name() + "' is too large for the simulator (" + c.tasks() + " tasks)");
@@ -131,7 +131,7 @@ public final class Simulator implements ClusterView, Engine.Driver {
 
     @Override
     public void arrival(int c) {
-        JobClass jc = classes[c];
+        SimJobClass jc = classes[c];
         boolean measured = measurement.arrival(jc);
         if (measurement.keepArriving(jobs.inFlight())) {
             scheduleArrival(c);
@@ -187,7 +187,7 @@ public final class Simulator implements ClusterView, Engine.Driver {
 
     private void taskReady(int slot, int t) {
         int s = jobs.server[jobs.base(slot) + t];
-        JobClass jc = classes[jobs.jobClass[slot]];
+        SimJobClass jc = classes[jobs.jobClass[slot]];
         if (jc.taskOps(t) == 0) {
             taskDone(slot, t, s);
             return;
@@ -197,7 +197,7 @@ public final class Simulator implements ClusterView, Engine.Driver {
 
     @Override
     public double taskSeconds(int s, long item) {
-        JobClass jc = classes[jobs.jobClass[slotOf(item)]];
+        SimJobClass jc = classes[jobs.jobClass[slotOf(item)]];
         int t = indexOf(item);
         double service = serviceModel.taskSeconds(cluster, jc, t, s, engine.now());
         serviceModel.taskStarted(jc, t, s, engine.now());
@@ -222,7 +222,7 @@ public final class Simulator implements ClusterView, Engine.Driver {
     }
 
     private void taskDone(int slot, int t, int s) {
-        JobClass jc = classes[jobs.jobClass[slot]];
+        SimJobClass jc = classes[jobs.jobClass[slot]];
         int base = jobs.base(slot);
         int out = jc.outDegree(t);
         for (int i = 0; i < out; i++) {
@@ -266,7 +266,7 @@ public final class Simulator implements ClusterView, Engine.Driver {
     }
 
     private double bitsOf(long item) {
-        JobClass jc = classes[jobs.jobClass[slotOf(item)]];
+        SimJobClass jc = classes[jobs.jobClass[slotOf(item)]];
         int edge = indexOf(item);
         return edge == COMM_EDGE ? jc.commBits() : jc.edgeBits(edge);
     }

@@ -1,5 +1,8 @@
 package dev.nona.sim.experiment;
 
+import dev.nona.sim.modelaware.AdaptiveSweepExperiment;
+import dev.nona.sim.modelaware.BreakEvenExperiment;
+import dev.nona.sim.modelaware.ThesisTablesExperiment;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -18,9 +21,9 @@ public final class Experiments {
         add(new ModelVsSim());
         add(new Md1Check());
         add(new Quality());
-        add(new dev.nona.sim.modelaware.ThesisTablesExperiment());
-        add(new dev.nona.sim.modelaware.BreakEvenExperiment());
-        add(new dev.nona.sim.modelaware.AdaptiveSweepExperiment());
+        add(new ThesisTablesExperiment());
+        add(new BreakEvenExperiment());
+        add(new AdaptiveSweepExperiment());
     }
 
     private Experiments() {

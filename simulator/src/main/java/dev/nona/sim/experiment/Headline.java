@@ -2,6 +2,7 @@ package dev.nona.sim.experiment;
 
 import dev.nona.sim.engine.SimResult;
 import java.util.Map;
+import java.util.function.DoublePredicate;
 
 /** The paper's headline claims at one load point, checked against the measured results and stated plainly. */
 final class Headline {
@@ -40,7 +41,7 @@ final class Headline {
     }
 
     private static void claim(ExperimentContext ctx, Map<String, SimResult> r, String other, String subject, double value,
-                              String text, java.util.function.DoublePredicate holds) {
+                              String text, DoublePredicate holds) {
         if (!r.containsKey(other)) {
             return;
         }

@@ -1,7 +1,7 @@
 package dev.nona.sim.experiment;
 
 import dev.nona.queueing.ServerQueue;
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimResult;
 import dev.nona.sim.report.CsvTable;
@@ -115,7 +115,7 @@ public final class HeadlineSeeds implements Experiment {
         double nu = w.cluster().opsPerSecond();
         double jobsPerSecond = 0;
         double secondsPerSecond = 0;
-        for (JobClass c : w.classes()) {
+        for (SimJobClass c : w.classes()) {
             jobsPerSecond += c.ratePerSecond();
             secondsPerSecond += c.ratePerSecond() * (c.totalOps() / nu + c.commBits() / w.cluster().linkBitsPerSecond());
         }

@@ -1,6 +1,6 @@
 package dev.nona.sim.experiment;
 
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimConfig;
 import dev.nona.sim.engine.SimResult;
@@ -9,6 +9,7 @@ import dev.nona.sim.policy.baseline.LocalPolicy;
 import dev.nona.sim.report.Charts;
 import dev.nona.sim.report.CsvTable;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -31,7 +32,7 @@ public final class Md1Check implements Experiment {
 
     @Override
     public void run(ExperimentContext ctx) {
-        double bits = ctx.workload().classes().stream().mapToDouble(JobClass::commBits).max().orElse(0);
+        double bits = ctx.workload().classes().stream().mapToDouble(SimJobClass::commBits).max().orElse(0);
         bits = bits > 0 ? bits : 8e7;
         double s = bits / ctx.workload().cluster().linkBitsPerSecond();
         long jobs = 20 * ctx.jobs(); // transfers are cheap: 400,000 at the default 20,000
@@ -41,7 +42,7 @@ public final class Md1Check implements Experiment {
         ctx.md("| rho | M/D/1 wait (s) | simulated (s) | error |");
         ctx.md("| --- | --- | --- | --- |");
         for (double rho : RHOS) {
-            SimWorkload w = new SimWorkload(ctx.workload().cluster(), List.of(JobClass.backgroundComm("background-comm", rho / s, bits)));
+            SimWorkload w = new SimWorkload(ctx.workload().cluster(), List.of(SimJobClass.backgroundComm("background-comm", rho / s, bits)));
             SimResult r = new Simulator(w, new LocalPolicy(new SplittableRandom(1)), "none", new SimConfig(jobs, jobs / 20, ctx.seed(), Long.MAX_VALUE)).run();
             double md1 = rho * s / (2 * (1 - rho));
             double err = r.meanLinkWaitSeconds() / md1 - 1;
@@ -49,7 +50,7 @@ public final class Md1Check implements Experiment {
             chart.add("M/D/1", rho, md1);
             chart.add("simulated", rho, r.meanLinkWaitSeconds());
             ctx.md("| %.1f | %.5g | %.5g | %+.2f%% |", rho, md1, r.meanLinkWaitSeconds(), 100 * err);
-            ctx.progress(String.format(java.util.Locale.ROOT, "md1 rho %.1f: formula %.5g s, simulated %.5g s", rho, md1, r.meanLinkWaitSeconds()));
+            ctx.progress(String.format(Locale.ROOT, "md1 rho %.1f: formula %.5g s, simulated %.5g s", rho, md1, r.meanLinkWaitSeconds()));
         }
         csv.write(ctx.out().resolve("md1.csv"));
         chart.write(ctx.out().resolve("md1.png"));

@@ -2,13 +2,14 @@ package dev.nona.sim.experiment;
 
 import dev.nona.optimize.CostModel;
 import dev.nona.optimize.Solution;
-import dev.nona.sim.JobClass;
 import dev.nona.sim.JobKind;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimResult;
 import dev.nona.sim.policy.table.SimTable;
 import dev.nona.sim.report.Charts;
 import dev.nona.sim.report.CsvTable;
+import java.util.Locale;
 
 /**
  * Does the cost model tell the truth? For each load and each formulation (the paper's, and with server
@@ -50,7 +51,7 @@ public final class ModelVsSim implements Experiment {
                 Solution s = (controller ? scenario.controllerSolver() : scenario.nonaSolver()).lastSolution();
                 double predicted = predictedInferenceMean(w, table);
                 SimResult r = scenario.run(policy, w, ctx.jobs(), ctx.seed());
-                ctx.progress(String.format(java.util.Locale.ROOT, "model-vs-sim %s (%s) load %.1f: predicted %.4g s, simulated %.4g s",
+                ctx.progress(String.format(Locale.ROOT, "model-vs-sim %s (%s) load %.1f: predicted %.4g s, simulated %.4g s",
                         name, policy, load, predicted, r.inference().mean()));
                 double err = predicted / r.inference().mean() - 1;
                 if (load <= 0.8) {
@@ -82,7 +83,7 @@ public final class ModelVsSim implements Experiment {
         double num = 0;
         double den = 0;
         for (int i = 0; i < w.classes().size(); i++) {
-            JobClass c = w.classes().get(i);
+            SimJobClass c = w.classes().get(i);
             if (c.kind() == JobKind.INFERENCE) {
                 num += c.ratePerSecond() * table.predictedJctSeconds().get(i);
                 den += c.ratePerSecond();

@@ -1,13 +1,14 @@
 package dev.nona.sim.experiment;
 
-import dev.nona.sim.JobClass;
 import dev.nona.sim.JobKind;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimResult;
 import dev.nona.sim.report.Charts;
 import dev.nona.sim.report.CsvTable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -49,7 +50,7 @@ public final class Robustness implements Experiment {
                 SimWorkload believed = truth.withRatesScaled(1 + eps);
                 SimResult r = ctx.run("nona", truth, believed, "robustness load " + load + " error " + eps);
                 worstNona = Math.max(worstNona, r.meanJctSeconds() / expert);
-                row(ctx, csv, chart, load, String.format(java.util.Locale.ROOT, "nona %+.0f%%", eps * 100), eps, r.meanJctSeconds(), expert);
+                row(ctx, csv, chart, load, String.format(Locale.ROOT, "nona %+.0f%%", eps * 100), eps, r.meanJctSeconds(), expert);
             }
             SplittableRandom random = new SplittableRandom(ctx.seed() + 99);
             for (int d = 0; d < RANDOM_DRAWS; d++) {
@@ -74,8 +75,8 @@ public final class Robustness implements Experiment {
 
     /** The same workload with each model's rate off by an independent factor in [0.6, 1.4]. */
     static SimWorkload perModelError(SimWorkload truth, SplittableRandom random) {
-        List<JobClass> classes = new ArrayList<>();
-        for (JobClass c : truth.classes()) {
+        List<SimJobClass> classes = new ArrayList<>();
+        for (SimJobClass c : truth.classes()) {
             double f = c.kind() == JobKind.INFERENCE ? 0.6 + 0.8 * random.nextDouble() : 1;
             classes.add(c.withRate(c.ratePerSecond() * f));
         }

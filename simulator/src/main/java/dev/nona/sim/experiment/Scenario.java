@@ -9,8 +9,8 @@ import dev.nona.sim.policy.Policy;
 import dev.nona.sim.policy.PolicyContext;
 import dev.nona.sim.policy.PolicyRegistry;
 import dev.nona.sim.policy.expert.ExpertSearch;
-import dev.nona.sim.policy.table.TableSolver;
 import dev.nona.sim.policy.table.SimTable;
+import dev.nona.sim.policy.table.WorkloadTableSolver;
 import dev.nona.sim.workload.NonaSolver;
 import dev.nona.sim.workload.SimWorkloads;
 import java.util.IdentityHashMap;
@@ -116,11 +116,11 @@ public final class Scenario {
 
     /** Runs {@code policy} on {@code w}. Tables are solved for {@code solvedFor}'s rates (pass {@code w} itself unless testing rate errors). */
     public SimResult run(String policy, SimWorkload w, SimWorkload solvedFor, long jobs, long seed) {
-        TableSolver nonaSource = x -> nonaTable(solvedFor);
-        TableSolver starSource = x -> nonaStarTable();
-        TableSolver expertSource = x -> expertTable(solvedFor);
-        TableSolver controllerSource = x -> controllerTable(solvedFor);
-        TableSolver expertLiveSource = x -> expertLiveTable(solvedFor);
+        WorkloadTableSolver nonaSource = x -> nonaTable(solvedFor);
+        WorkloadTableSolver starSource = x -> nonaStarTable();
+        WorkloadTableSolver expertSource = x -> expertTable(solvedFor);
+        WorkloadTableSolver controllerSource = x -> controllerTable(solvedFor);
+        WorkloadTableSolver expertLiveSource = x -> expertLiveTable(solvedFor);
         PolicyContext context = new PolicyContext(w, seed, nonaSource, starSource, expertSource, expertLiveSource,
                 controllerSource);
         Policy p = PolicyRegistry.create(policy, context);

@@ -5,6 +5,8 @@ import dev.nona.sim.SimWorkload;
 import dev.nona.sim.report.Charts;
 import dev.nona.sim.report.CsvTable;
 import dev.nona.sim.workload.NonaSolver;
+import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * Table III of Nona: the optimiser's solve time as the cluster grows (16-128 servers, then far beyond), at a
@@ -44,12 +46,12 @@ public final class Table3SolveTime implements Experiment {
                 s = solver.lastSolution();
                 ms[i] = s.solveMillis();
             }
-            java.util.Arrays.sort(ms);
+            Arrays.sort(ms);
             double median = ms[REPEATS / 2];
             csv.add(n, median, ms[0], ms[REPEATS - 1], s.objective(), s.rho(), s.feasible());
             chart.add("Nona", n, median);
             ctx.md("| %d | %.1f | %.1f | %.1f | %.4g | %.3f |", n, median, ms[0], ms[REPEATS - 1], s.objective(), s.rho());
-            ctx.progress(String.format(java.util.Locale.ROOT, "table3 %d servers: %.1f ms", n, median));
+            ctx.progress(String.format(Locale.ROOT, "table3 %d servers: %.1f ms", n, median));
         }
         csv.write(ctx.out().resolve("table3.csv"));
         chart.write(ctx.out().resolve("table3.png"));

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What one model-aware run measured.
@@ -49,8 +50,8 @@ public record ModelAwareResult(String policy, long seed, int requests, double ma
         out.put("evictions", evictions);
         out.put("meanJctSeconds", round(meanLatencySeconds()));
         out.put("p99JctSeconds", round(p99LatencySeconds()));
-        out.put("routes", new java.util.TreeMap<>(routes));
-        out.put("strategies", new java.util.TreeMap<>(strategies));
+        out.put("routes", new TreeMap<>(routes));
+        out.put("strategies", new TreeMap<>(strategies));
         out.put("latenciesSeconds", latenciesSeconds.stream().map(ModelAwareResult::round).toList());
         out.put("events", events);
         return out;

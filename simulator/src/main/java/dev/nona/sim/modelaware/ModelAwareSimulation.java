@@ -2,7 +2,7 @@ package dev.nona.sim.modelaware;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.nona.modelaware.ModelAwarePolicies;
+import dev.nona.sim.modelaware.policy.ModelAwarePolicies;
 import java.nio.file.Path;
 
 /**

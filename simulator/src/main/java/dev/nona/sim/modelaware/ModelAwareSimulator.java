@@ -1,15 +1,15 @@
 package dev.nona.sim.modelaware;
 
-import dev.nona.modelaware.ClusterView;
-import dev.nona.modelaware.Decision;
-import dev.nona.modelaware.InferenceRequest;
-import dev.nona.modelaware.LatencyEstimator;
-import dev.nona.modelaware.ModelAwarePolicies;
-import dev.nona.modelaware.ModelAwarePolicy;
 import dev.nona.modelaware.ModelProfile;
 import dev.nona.modelaware.ModelRegistry;
 import dev.nona.sim.engine.Engine;
 import dev.nona.sim.engine.ModelCaches;
+import dev.nona.sim.modelaware.policy.Decision;
+import dev.nona.sim.modelaware.policy.LatencyEstimator;
+import dev.nona.sim.modelaware.policy.ModelAwarePolicies;
+import dev.nona.sim.modelaware.policy.ModelAwarePolicy;
+import dev.nona.sim.modelaware.policy.ModelAwareRequest;
+import dev.nona.sim.modelaware.policy.ModelAwareView;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -24,7 +24,7 @@ import java.util.SplittableRandom;
  * (its own, or a remote one after the network latency), and runs CPU post-processing before it exits and frees
  * its cores. A replica serves one call at a time, FIFO; a call for a model the replica has not loaded first
  * loads it ($T_{CS}$, occupying the replica), then infers ($T_I$). Placement is a
- * {@link dev.nona.modelaware.ModelAwarePolicy}; requests it asks to wait are re-decided, in arrival order,
+ * {@link dev.nona.sim.modelaware.policy.ModelAwarePolicy}; requests it asks to wait are re-decided, in arrival order,
  * whenever a process exits. The model registry and the live latency estimates are updated as the thesis's
  * {@code MASched} would: a model is registered on a server when a request is routed there, a request counts as
  * ongoing until its process exits.
@@ -37,7 +37,7 @@ import java.util.SplittableRandom;
  * engine's FIFO servers, their caches and cold starts the engine's {@link ModelCaches} (whose registry the
  * policies read), their cores the engine's core pools, and CPU stages and network calls its timed actions.
  */
-public final class ModelAwareSimulator implements ClusterView, Engine.Driver {
+public final class ModelAwareSimulator implements ModelAwareView, Engine.Driver {
     private final ThesisWorkload workload;
     private final ModelAwarePolicy policy;
     private final long seed;
@@ -137,7 +137,7 @@ public final class ModelAwareSimulator implements ClusterView, Engine.Driver {
     private void arrive(RequestGroup g) {
         groupToArrive--;
         int index = nextId++;
-        SimRequest r = new SimRequest(new InferenceRequest("r" + index, g.model(), g.cores()),
+        SimRequest r = new SimRequest(new ModelAwareRequest("r" + index, g.model(), g.cores()),
                 workload.model(g.model()), caches.modelIndex(g.model()), nextGroup - 1, index);
         r.arrival = engine.now();
         requests[index] = r;

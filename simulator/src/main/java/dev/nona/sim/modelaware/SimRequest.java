@@ -1,11 +1,11 @@
 package dev.nona.sim.modelaware;
 
-import dev.nona.modelaware.Decision;
-import dev.nona.modelaware.InferenceRequest;
+import dev.nona.sim.modelaware.policy.Decision;
+import dev.nona.sim.modelaware.policy.ModelAwareRequest;
 
 /** One request in flight in the model-aware simulator; its index is its item on the engine's servers. */
 final class SimRequest {
-    final InferenceRequest request;
+    final ModelAwareRequest request;
     final SimModel model;
     /** The model's index in the engine's model caches. */
     final int modelIndex;
@@ -17,7 +17,7 @@ final class SimRequest {
     int cpuServer;
     int inferenceServer;
 
-    SimRequest(InferenceRequest request, SimModel model, int modelIndex, int group, int index) {
+    SimRequest(ModelAwareRequest request, SimModel model, int modelIndex, int group, int index) {
         this.request = request;
         this.model = model;
         this.modelIndex = modelIndex;

@@ -1,6 +1,6 @@
 package dev.nona.sim.policy;
 
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.engine.ClusterView;
 
 /**
@@ -19,7 +19,7 @@ public interface Policy {
      * @param view       the live cluster state (only policies that use live state read it)
      * @param servers    output, at least {@code jobClass.tasks()} long
      */
-    void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers);
+    void place(int classIndex, SimJobClass jobClass, ClusterView view, int[] servers);
 
     /** Builds a policy for one simulation run. */
     @FunctionalInterface

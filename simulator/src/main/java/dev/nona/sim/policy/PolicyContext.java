@@ -1,7 +1,7 @@
 package dev.nona.sim.policy;
 
 import dev.nona.sim.SimWorkload;
-import dev.nona.sim.policy.table.TableSolver;
+import dev.nona.sim.policy.table.WorkloadTableSolver;
 import java.util.Objects;
 import java.util.SplittableRandom;
 
@@ -19,8 +19,8 @@ import java.util.SplittableRandom;
  * @param controller the controller's optimiser (the cost model of its own mapping, {@code controller-mapping}, unless
  *                   a run asks for another), for the policies that place as the controller does
  */
-public record PolicyContext(SimWorkload workload, long seed, TableSolver nona, TableSolver nonaStar, TableSolver expert,
-                            TableSolver expertLive, TableSolver controller) {
+public record PolicyContext(SimWorkload workload, long seed, WorkloadTableSolver nona, WorkloadTableSolver nonaStar, WorkloadTableSolver expert,
+                            WorkloadTableSolver expertLive, WorkloadTableSolver controller) {
     public PolicyContext {
         Objects.requireNonNull(workload, "policy context workload");
     }
@@ -29,7 +29,7 @@ public record PolicyContext(SimWorkload workload, long seed, TableSolver nona, T
      * A context without the live-mapping expert search ({@code expert-jsq} then fails with a clear error), whose
      * controller policies sample {@code nona}'s tables.
      */
-    public PolicyContext(SimWorkload workload, long seed, TableSolver nona, TableSolver nonaStar, TableSolver expert) {
+    public PolicyContext(SimWorkload workload, long seed, WorkloadTableSolver nona, WorkloadTableSolver nonaStar, WorkloadTableSolver expert) {
         this(workload, seed, nona, nonaStar, expert, unconfigured("live-mapping expert search (expert-jsq)"), nona);
     }
 
@@ -40,11 +40,11 @@ public record PolicyContext(SimWorkload workload, long seed, TableSolver nona, T
 
     /** A context for policies that need no table. */
     public static PolicyContext basic(SimWorkload workload, long seed) {
-        TableSolver none = unconfigured("placement table solver");
+        WorkloadTableSolver none = unconfigured("placement table solver");
         return new PolicyContext(workload, seed, none, none, none, none, none);
     }
 
-    private static TableSolver unconfigured(String what) {
+    private static WorkloadTableSolver unconfigured(String what) {
         return w -> {
             throw new IllegalStateException("no " + what + " is configured");
         };

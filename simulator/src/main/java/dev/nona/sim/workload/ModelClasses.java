@@ -4,14 +4,14 @@ import dev.nona.dag.ContractedNode;
 import dev.nona.dag.DagAnalysis;
 import dev.nona.dag.Edge;
 import dev.nona.dag.Subgraph;
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimSubgraph;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Turns a model's DAG into a simulator {@link JobClass} at the contracted granularity: the DAG is contracted and
+ * Turns a model's DAG into a simulator {@link SimJobClass} at the contracted granularity: the DAG is contracted and
  * decomposed by {@link DagAnalysis} (virtual source/sink included, as zero-ops tasks), node ids become indices in
  * the decomposition's topological order, edge bytes become bits.
  */
@@ -20,7 +20,7 @@ public final class ModelClasses {
     }
 
     /** The simulator's job class for an analysed DAG, at rate {@code ratePerSecond}. */
-    public static JobClass of(String name, DagAnalysis analysis, double ratePerSecond) {
+    public static SimJobClass of(String name, DagAnalysis analysis, double ratePerSecond) {
         List<ContractedNode> nodes = analysis.decomposition().nodes();
         Map<String, Integer> index = new HashMap<>();
         double[] ops = new double[nodes.size()];
@@ -37,7 +37,7 @@ public final class ModelClasses {
         }
         List<SimSubgraph> subgraphs = analysis.decomposition().subgraphs().stream()
                 .map(s -> subgraph(s, index)).toList();
-        return JobClass.inference(name, ratePerSecond, ops, pairs, bits, subgraphs);
+        return SimJobClass.inference(name, ratePerSecond, ops, pairs, bits, subgraphs);
     }
 
     private static SimSubgraph subgraph(Subgraph s, Map<String, Integer> index) {

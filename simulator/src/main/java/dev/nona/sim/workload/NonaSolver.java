@@ -4,18 +4,19 @@ import dev.nona.dag.ContractedNode;
 import dev.nona.dag.DagAnalysis;
 import dev.nona.dag.Triplet;
 import dev.nona.optimize.CostModel;
+import dev.nona.optimize.JobClass;
 import dev.nona.optimize.NonaOptimizer;
 import dev.nona.optimize.NonaProblem;
 import dev.nona.optimize.Problems;
 import dev.nona.optimize.Solution;
 import dev.nona.placement.PlacementTable;
 import dev.nona.placement.PlacementTables;
-import dev.nona.sim.JobClass;
 import dev.nona.sim.JobKind;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.policy.table.SimChoice;
 import dev.nona.sim.policy.table.SubgraphTable;
-import dev.nona.sim.policy.table.TableSolver;
+import dev.nona.sim.policy.table.WorkloadTableSolver;
 import dev.nona.sim.policy.table.SimTable;
 import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
@@ -29,7 +30,7 @@ import java.util.Map;
  * simulator workload's rates, cluster and background, solves it, and maps $\theta$ back to task indices.
  * Keeps the last {@link Solution} for its predictions and solve time. Not thread-safe.
  */
-public final class NonaSolver implements TableSolver {
+public final class NonaSolver implements WorkloadTableSolver {
     private final Map<String, DagAnalysis> analyses;
     private final CostModel costModel;
     private Solution last;
@@ -46,12 +47,12 @@ public final class NonaSolver implements TableSolver {
 
     /** The optimiser's problem for the workload's stated rates. */
     public NonaProblem problem(SimWorkload w) {
-        List<dev.nona.optimize.JobClass> jobs = new ArrayList<>();
+        List<JobClass> jobs = new ArrayList<>();
         double computeRate = 0;
         double computeOps = 0;
         double commRate = 0;
         double commBytes = 0;
-        for (JobClass c : w.classes()) {
+        for (SimJobClass c : w.classes()) {
             if (c.kind() == JobKind.INFERENCE) {
                 jobs.add(optimiserClass(c.name(), c.ratePerSecond()));
             } else if (c.kind() == JobKind.BACKGROUND_COMPUTE) {
@@ -83,7 +84,7 @@ public final class NonaSolver implements TableSolver {
         List<List<SubgraphTable>> perClass = new ArrayList<>();
         List<Double> predicted = new ArrayList<>();
         List<int[]> taskOf = new ArrayList<>();
-        for (JobClass c : w.classes()) {
+        for (SimJobClass c : w.classes()) {
             if (c.kind() != JobKind.INFERENCE) {
                 perClass.add(List.of());
                 predicted.add(Double.NaN);
@@ -146,7 +147,7 @@ public final class NonaSolver implements TableSolver {
         return new SimChoice(parts, t.rootPart(), t.sinkPart(), true);
     }
 
-    private dev.nona.optimize.JobClass optimiserClass(String name, double rate) {
+    private JobClass optimiserClass(String name, double rate) {
         DagAnalysis a = analyses.get(name);
         if (a == null) {
             throw new IllegalArgumentException("model '" + name + "' has no DAG analysis");

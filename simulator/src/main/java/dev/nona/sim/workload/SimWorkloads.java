@@ -1,8 +1,8 @@
 package dev.nona.sim.workload;
 
 import dev.nona.dag.DagAnalysis;
-import dev.nona.sim.JobClass;
 import dev.nona.sim.SimCluster;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
 import dev.nona.workload.Background;
 import dev.nona.workload.DagSources;
@@ -48,7 +48,7 @@ public final class SimWorkloads {
 
     public static Loaded from(Workload w) {
         Map<String, DagAnalysis> analyses = new LinkedHashMap<>();
-        List<JobClass> classes = new ArrayList<>();
+        List<SimJobClass> classes = new ArrayList<>();
         for (ModelSpec m : w.models()) {
             DagAnalysis a = DagAnalysis.analyse(DagSources.load(m.name(), m.dag()));
             analyses.put(m.name(), a);
@@ -56,10 +56,10 @@ public final class SimWorkloads {
         }
         Background bg = w.background();
         if (bg.compute().ratePerSecond() > 0) {
-            classes.add(JobClass.backgroundCompute(BACKGROUND_COMPUTE, bg.compute().ratePerSecond(), bg.compute().ops()));
+            classes.add(SimJobClass.backgroundCompute(BACKGROUND_COMPUTE, bg.compute().ratePerSecond(), bg.compute().ops()));
         }
         if (bg.comm().ratePerSecond() > 0) {
-            classes.add(JobClass.backgroundComm(BACKGROUND_COMM, bg.comm().ratePerSecond(), bg.comm().bits()));
+            classes.add(SimJobClass.backgroundComm(BACKGROUND_COMM, bg.comm().ratePerSecond(), bg.comm().bits()));
         }
         SimCluster cluster = new SimCluster(w.cluster().servers(), w.cluster().opsPerSecond(), w.cluster().linkBitsPerSecond());
         return new Loaded(w, new SimWorkload(cluster, classes), analyses);

@@ -1,6 +1,6 @@
 package dev.nona.sim.engine;
 
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.TestingWorkloads;
 import dev.nona.sim.policy.baseline.RandomPolicy;
@@ -14,7 +14,7 @@ public final class MemoryProbe {
 
     public static void main(String[] args) {
         long jobs = Long.parseLong(args[0]);
-        JobClass job = JobClass.backgroundCompute("bg-compute", 1, 1e7);
+        SimJobClass job = SimJobClass.backgroundCompute("bg-compute", 1, 1e7);
         SimWorkload w = new SimWorkload(TestingWorkloads.cluster(8), List.of(job)).withLoad(0.7);
         Simulator sim = new Simulator(w, new RandomPolicy(new SplittableRandom(1)), "random", new SimConfig(jobs, 0, 1, Long.MAX_VALUE));
         SimResult r = sim.run();

@@ -3,14 +3,17 @@ package dev.nona.sim.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.nona.sim.JobClass;
+import dev.nona.modelaware.ModelProfile;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.TestingWorkloads;
+import dev.nona.sim.policy.Policy;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 final class SimulatorTest {
-    private static SimResult run(SimWorkload w, dev.nona.sim.policy.Policy p, long jobs) {
+    private static SimResult run(SimWorkload w, Policy p, long jobs) {
         return new Simulator(w, p, "test", new SimConfig(jobs, 0, 1, Long.MAX_VALUE)).run();
     }
 
@@ -35,7 +38,7 @@ final class SimulatorTest {
         SimWorkload w = new SimWorkload(TestingWorkloads.cluster(1), List.of(TestingWorkloads.forkJoin(0.2)));
         double[] predicted = {0, 0}; // backlog after the last arrival, its time
         int[] checked = {0};
-        dev.nona.sim.policy.Policy probe = (c, jc, view, out) -> {
+        Policy probe = (c, jc, view, out) -> {
             double expected = Math.max(0, predicted[0] - (view.now() - predicted[1]));
             assertThat(view.assignedWorkSeconds(0)).isCloseTo(expected, within(1e-6));
             assertThat(view.assignedWorkSeconds(0)).isGreaterThanOrEqualTo(view.queuedWorkSeconds(0) - 1e-9);
@@ -43,7 +46,7 @@ final class SimulatorTest {
             predicted[0] = expected + 4.0;
             predicted[1] = view.now();
             checked[0]++;
-            java.util.Arrays.fill(out, 0, jc.tasks(), 0);
+            Arrays.fill(out, 0, jc.tasks(), 0);
         };
         run(w, probe, 2_000);
         assertThat(checked[0]).isGreaterThanOrEqualTo(2_000);
@@ -54,7 +57,7 @@ final class SimulatorTest {
         // tiny rate: one job at a time. Task 2 on server 1 runs 1.1-2.1 s, the rest on server 0 (see above).
         SimWorkload w = new SimWorkload(TestingWorkloads.cluster(2), List.of(TestingWorkloads.forkJoin(1e-6)));
         int[] seen = new int[4];
-        dev.nona.sim.policy.Policy probe = (c, jc, view, out) -> {
+        Policy probe = (c, jc, view, out) -> {
             seen[0] += view.assignedJobs(0);
             seen[1] += view.assignedJobs(1);
             seen[2]++;
@@ -67,10 +70,10 @@ final class SimulatorTest {
         assertThat(seen[2]).isGreaterThanOrEqualTo(50);
         assertThat(seen[0] + seen[1]).as("the previous job is long done at every arrival").isZero();
         int[] during = new int[2];
-        JobClass heavy = TestingWorkloads.forkJoin(1e6); // the second job arrives while the first runs
+        SimJobClass heavy = TestingWorkloads.forkJoin(1e6); // the second job arrives while the first runs
         SimWorkload busy = new SimWorkload(TestingWorkloads.cluster(2), List.of(heavy));
         boolean[] first = {true};
-        dev.nona.sim.policy.Policy second = (c, jc, view, out) -> {
+        Policy second = (c, jc, view, out) -> {
             if (!first[0] && during[0] == 0 && during[1] == 0) {
                 during[0] = view.assignedJobs(0);
                 during[1] = view.assignedJobs(1);
@@ -90,7 +93,7 @@ final class SimulatorTest {
         double bits = 1e8; // S = 0.01 s on 10 Gbit/s
         double rho = 0.8;
         double s = bits / 1e10;
-        JobClass comm = JobClass.backgroundComm("bg-comm", rho / s, bits);
+        SimJobClass comm = SimJobClass.backgroundComm("bg-comm", rho / s, bits);
         SimWorkload w = new SimWorkload(TestingWorkloads.cluster(1), List.of(comm));
         SimResult r = new Simulator(w, TestingWorkloads.fixed(), "none", new SimConfig(400_000, 20_000, 5, Long.MAX_VALUE)).run();
         double md1 = rho * s / (2 * (1 - rho));
@@ -105,7 +108,7 @@ final class SimulatorTest {
         double ops = 1e7; // 0.01 s
         double s = 0.01;
         double rho = 0.7;
-        JobClass compute = JobClass.backgroundCompute("bg-compute", rho / s, ops);
+        SimJobClass compute = SimJobClass.backgroundCompute("bg-compute", rho / s, ops);
         SimWorkload w = new SimWorkload(TestingWorkloads.cluster(1), List.of(compute));
         SimResult r = new Simulator(w, TestingWorkloads.fixed(0), "none", new SimConfig(300_000, 10_000, 9, Long.MAX_VALUE)).run();
         double sojourn = s + rho * s / (2 * (1 - rho));
@@ -115,7 +118,7 @@ final class SimulatorTest {
 
     @Test
     void run_unstableLink_stillEndsAndReports() {
-        JobClass comm = JobClass.backgroundComm("bg-comm", 150, 1e8); // rho = 1.5
+        SimJobClass comm = SimJobClass.backgroundComm("bg-comm", 150, 1e8); // rho = 1.5
         SimWorkload w = new SimWorkload(TestingWorkloads.cluster(1), List.of(comm));
         SimResult r = new Simulator(w, TestingWorkloads.fixed(), "none", new SimConfig(5_000, 0, 1, Long.MAX_VALUE)).run();
         assertThat(r.all().count()).isEqualTo(5_000);
@@ -132,7 +135,7 @@ final class SimulatorTest {
      */
     @Test
     void run_heavilyOverloadedLink_stopsArrivalsAtTheDrainCapAndStillMeasuresEveryJob() {
-        JobClass comm = JobClass.backgroundComm("bg-comm", 500, 1e8); // rho = 5
+        SimJobClass comm = SimJobClass.backgroundComm("bg-comm", 500, 1e8); // rho = 5
         SimWorkload w = new SimWorkload(TestingWorkloads.cluster(1), List.of(comm));
         SimResult r = new Simulator(w, TestingWorkloads.fixed(), "none", new SimConfig(60_000, 0, 1, Long.MAX_VALUE)).run();
         assertThat(r.all().count()).isEqualTo(60_000);
@@ -151,14 +154,14 @@ final class SimulatorTest {
         assertThat(a.events()).isEqualTo(b.events());
     }
 
-    private static SimResult run(SimWorkload w, dev.nona.sim.policy.Policy p, long jobs, Engine.Options options) {
+    private static SimResult run(SimWorkload w, Policy p, long jobs, Engine.Options options) {
         return new Simulator(w, p, "test", new SimConfig(jobs, 0, 1, Long.MAX_VALUE), ServiceTimeModel.DETERMINISTIC,
                 options).run();
     }
 
     private static Engine.Options caches(int servers, String model, double coldStartSeconds) {
         return new Engine.Options(ModelCaches.of(servers, 1000,
-                List.of(new dev.nona.modelaware.ModelProfile(model, 100, coldStartSeconds, 1, 0))), 0);
+                List.of(new ModelProfile(model, 100, coldStartSeconds, 1, 0))), 0);
     }
 
     @Test

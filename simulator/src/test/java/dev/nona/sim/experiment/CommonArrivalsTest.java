@@ -3,7 +3,7 @@ package dev.nona.sim.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nona.optimize.CostModel;
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.engine.SimConfig;
@@ -61,7 +61,7 @@ final class CommonArrivalsTest {
                 x -> scenario.expertTable(w), x -> scenario.expertLiveTable(w), x -> scenario.controllerTable(w));
         Policy placing = PolicyRegistry.create(policy, context);
         List<String> seen = new ArrayList<>();
-        Policy recording = (int classIndex, JobClass jobClass, ClusterView view, int[] servers) -> {
+        Policy recording = (int classIndex, SimJobClass jobClass, ClusterView view, int[] servers) -> {
             seen.add(classIndex + "@" + Double.toHexString(view.now()));
             placing.place(classIndex, jobClass, view, servers);
         };

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,7 +45,7 @@ final class QualityTest {
             double load = Double.parseDouble(row.get("load"));
             double perServer = Double.parseDouble(row.get("perServerLoad"));
             assertThat(perServer).isCloseTo(row.get("workload").equals("small-cluster") ? load / 8 : load,
-                    org.assertj.core.data.Offset.offset(1e-4));
+                    Offset.offset(1e-4));
             assertThat(Double.parseDouble(row.get("meanJctSeconds"))).isPositive();
         }
         assertThat(out.resolve("quality-small.png")).isRegularFile();

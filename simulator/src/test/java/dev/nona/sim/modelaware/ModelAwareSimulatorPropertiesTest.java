@@ -2,7 +2,7 @@ package dev.nona.sim.modelaware;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nona.modelaware.ModelAwarePolicies;
+import dev.nona.sim.modelaware.policy.ModelAwarePolicies;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

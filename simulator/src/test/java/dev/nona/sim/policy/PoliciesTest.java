@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.TestingWorkloads;
 import dev.nona.sim.engine.SimConfig;
@@ -77,7 +77,7 @@ final class PoliciesTest {
 
     @Test
     void tablePolicy_mixture_cutsEdgesInProportion() {
-        JobClass c = FORK.classes().get(0);
+        SimJobClass c = FORK.classes().get(0);
         SimChoice local = SimChoice.of(new int[][] {{1, 2}}, 0, 0);
         SimChoice split = SimChoice.of(new int[][] {{1}, {2}}, 0, 0);
         SimTable table = new SimTable(List.of(List.of(new SubgraphTable(List.of(local, split), new double[] {0.75, 0.25}))), List.of(Double.NaN));

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.nona.dag.Task;
 import dev.nona.optimize.CostModel;
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimResult;
 import dev.nona.sim.experiment.Scenario;
@@ -35,11 +35,11 @@ final class SimWorkloadsTest {
     @Test
     void from_resnet18_contractedTasksKeepEveryOpAndThreeForkJoins() {
         SimWorkloads.Loaded loaded = SimWorkloads.from(RESNET);
-        JobClass c = loaded.sim().classes().get(0);
+        SimJobClass c = loaded.sim().classes().get(0);
         double ops = ModelZoo.load("resnet18").tasks().stream().mapToDouble(Task::ops).sum();
         assertThat(c.totalOps()).isCloseTo(ops, within(1e-6 * ops));
         assertThat(c.subgraphs()).hasSize(3).allSatisfy(g -> assertThat(g.size()).isEqualTo(2));
-        assertThat(loaded.sim().classes()).extracting(JobClass::name)
+        assertThat(loaded.sim().classes()).extracting(SimJobClass::name)
                 .containsExactly("resnet18", SimWorkloads.BACKGROUND_COMPUTE, SimWorkloads.BACKGROUND_COMM);
         assertThat(loaded.sim().classes().get(2).commBits()).isEqualTo(8e6);
     }
@@ -71,7 +71,7 @@ final class SimWorkloadsTest {
         DagSource source = new DagSource.PipeDream(graph, Map.of("batchSize", 32.0));
         Workload w = new Workload(new Cluster(2, 1e11, 1e10), List.of(new ModelSpec("m", source, 1)), Background.NONE);
 
-        JobClass c = SimWorkloads.from(w).sim().classes().get(0);
+        SimJobClass c = SimWorkloads.from(w).sim().classes().get(0);
 
         double optimisers = DagSources.load("m", source).tasks().stream().mapToDouble(Task::ops).sum();
         assertThat(c.totalOps()).isCloseTo(optimisers, within(1e-6 * optimisers)).isCloseTo(4.0e8, within(1.0));
@@ -92,7 +92,7 @@ final class SimWorkloadsTest {
         Workload w = new Workload(new Cluster(4, 1e11, 1e10), List.of(),
                 new Background(new Background.Comm(20, 1e7), new Background.Compute(100, 1e9)));
         SimWorkloads.Loaded loaded = SimWorkloads.from(w);
-        assertThat(loaded.sim().classes()).extracting(JobClass::name)
+        assertThat(loaded.sim().classes()).extracting(SimJobClass::name)
                 .containsExactly(SimWorkloads.BACKGROUND_COMPUTE, SimWorkloads.BACKGROUND_COMM);
         assertThat(loaded.sim().hasModels()).isFalse();
         SimTable table = new NonaSolver(loaded.analyses(), CostModel.DEFAULT).solve(loaded.sim());

@@ -1,6 +1,6 @@
 package dev.nona.sim.policy.baseline;
 
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.policy.Policy;
 import java.util.Arrays;
@@ -18,7 +18,7 @@ public final class LocalPolicy implements Policy {
     }
 
     @Override
-    public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
+    public void place(int classIndex, SimJobClass jobClass, ClusterView view, int[] servers) {
         Arrays.fill(servers, 0, jobClass.tasks(), random.nextInt(view.servers()));
     }
 }

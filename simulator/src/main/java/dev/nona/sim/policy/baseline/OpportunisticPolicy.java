@@ -1,6 +1,6 @@
 package dev.nona.sim.policy.baseline;
 
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimSubgraph;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.policy.table.SimChoice;
@@ -23,7 +23,7 @@ public final class OpportunisticPolicy {
     public static SimTable table(SimWorkload workload) {
         List<List<SubgraphTable>> perClass = new ArrayList<>();
         List<Double> predicted = new ArrayList<>();
-        for (JobClass c : workload.classes()) {
+        for (SimJobClass c : workload.classes()) {
             List<SubgraphTable> subgraphTables = new ArrayList<>();
             for (SimSubgraph sg : c.subgraphs()) {
                 List<int[]> branches = c.branches(sg);

@@ -1,6 +1,6 @@
 package dev.nona.sim.policy.baseline;
 
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.policy.Policy;
 import java.util.SplittableRandom;
@@ -17,7 +17,7 @@ public final class RandomPolicy implements Policy {
     }
 
     @Override
-    public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
+    public void place(int classIndex, SimJobClass jobClass, ClusterView view, int[] servers) {
         int n = view.servers();
         for (int t = 0; t < jobClass.tasks(); t++) {
             servers[t] = random.nextInt(n);

@@ -1,6 +1,6 @@
 package dev.nona.sim.policy.expert;
 
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimSubgraph;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimConfig;
@@ -9,7 +9,7 @@ import dev.nona.sim.policy.table.ServerMapping;
 import dev.nona.sim.policy.table.SimChoice;
 import dev.nona.sim.policy.table.SubgraphTable;
 import dev.nona.sim.policy.table.TablePolicy;
-import dev.nona.sim.policy.table.TableSolver;
+import dev.nona.sim.policy.table.WorkloadTableSolver;
 import dev.nona.sim.policy.table.SimTable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -55,7 +55,7 @@ import java.util.function.Consumer;
  * passes $\cdot \sum (n + 9 n (n-1) / 2)$ for $n$ options per coordinate (live; on {@code examples/zoo.json} at loads
  * 0.3–0.9 one pass of 207, as nothing beats whole there). Not thread-safe.
  */
-public final class ExpertSearch implements TableSolver {
+public final class ExpertSearch implements WorkloadTableSolver {
     /**
      * @param jobs        inference jobs per scoring simulation
      * @param seed        the common seed of every scoring simulation
@@ -90,7 +90,7 @@ public final class ExpertSearch implements TableSolver {
     private final Consumer<String> progress;
     private final ServerMapping mapping;
     /** The live search's starting table (null: the paper's Expert, whole only). */
-    private final TableSolver startingTable;
+    private final WorkloadTableSolver startingTable;
     private final boolean exhaustive;
     private int simulations;
     /** The best short-run score of any candidate in the current pass, kept or not (for the progress line). */
@@ -102,7 +102,7 @@ public final class ExpertSearch implements TableSolver {
         this(settings, progress, ServerMapping.UNIFORM, null, false);
     }
 
-    private ExpertSearch(Settings settings, Consumer<String> progress, ServerMapping mapping, TableSolver startingTable,
+    private ExpertSearch(Settings settings, Consumer<String> progress, ServerMapping mapping, WorkloadTableSolver startingTable,
                          boolean exhaustive) {
         this.settings = Objects.requireNonNull(settings, "expert search settings");
         this.progress = Objects.requireNonNull(progress, "expert search progress");
@@ -116,7 +116,7 @@ public final class ExpertSearch implements TableSolver {
      * is deployed with, exhaustively over the shortlist (class comment), from whole and from {@code startingTable}'s
      * table for the same workload (Nona's, or null for whole only).
      */
-    public static ExpertSearch withLiveMapping(Settings settings, Consumer<String> progress, TableSolver startingTable) {
+    public static ExpertSearch withLiveMapping(Settings settings, Consumer<String> progress, WorkloadTableSolver startingTable) {
         return new ExpertSearch(settings, progress, ServerMapping.LIVE_QUEUES, startingTable, true);
     }
 
@@ -139,13 +139,13 @@ public final class ExpertSearch implements TableSolver {
     public SimTable solve(SimWorkload workload) {
         long startNanos = System.nanoTime();
         int startSimulations = simulations;
-        List<JobClass> classes = workload.classes();
+        List<SimJobClass> classes = workload.classes();
         SimTable given = startingTable == null ? null : startingTable.solve(workload);
         List<List<List<SubgraphTable>>> options = new ArrayList<>();
         List<List<double[]>> whole = new ArrayList<>();
         List<List<double[]>> fromGiven = new ArrayList<>();
         for (int c = 0; c < classes.size(); c++) {
-            JobClass jc = classes.get(c);
+            SimJobClass jc = classes.get(c);
             List<List<SubgraphTable>> perSg = new ArrayList<>();
             List<double[]> dWhole = new ArrayList<>();
             List<double[]> dGiven = new ArrayList<>();
@@ -312,10 +312,10 @@ public final class ExpertSearch implements TableSolver {
     }
 
     /** One coordinate {@code {class, subgraph...}} per class and subgraph shape, heaviest class first. */
-    private static List<int[]> coordinates(List<JobClass> classes) {
+    private static List<int[]> coordinates(List<SimJobClass> classes) {
         List<int[]> out = new ArrayList<>();
         for (int c = 0; c < classes.size(); c++) {
-            JobClass jc = classes.get(c);
+            SimJobClass jc = classes.get(c);
             Map<String, List<Integer>> byShape = new LinkedHashMap<>();
             for (int g = 0; g < jc.subgraphs().size(); g++) {
                 byShape.computeIfAbsent(shape(jc, jc.subgraphs().get(g)), k -> new ArrayList<>()).add(g);
@@ -334,7 +334,7 @@ public final class ExpertSearch implements TableSolver {
     }
 
     /** The subgraph's intermediates' ops and its edges' bits, in positions relative to the subgraph. */
-    private static String shape(JobClass c, SimSubgraph sg) {
+    private static String shape(SimJobClass c, SimSubgraph sg) {
         Map<Integer, Integer> pos = new HashMap<>();
         pos.put(sg.root(), -1);
         pos.put(sg.sink(), -2);

@@ -5,8 +5,8 @@ import dev.nona.dag.EnumerationBound;
 import dev.nona.dag.Subgraph;
 import dev.nona.dag.Triplet;
 import dev.nona.dag.TripletEnumerator;
-import dev.nona.sim.JobClass;
 import dev.nona.sim.SimCluster;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimSubgraph;
 import dev.nona.sim.policy.table.SimChoice;
 import java.util.ArrayList;
@@ -27,7 +27,7 @@ public final class SubgraphOptions {
     }
 
     /** The Pareto-optimal triplets, in increasing link time (the first one cuts least, usually nothing). */
-    public static List<SimChoice> paretoFront(JobClass c, SimSubgraph sg, SimCluster cluster, int enumerationLimit) {
+    public static List<SimChoice> paretoFront(SimJobClass c, SimSubgraph sg, SimCluster cluster, int enumerationLimit) {
         List<SimChoice> all = enumerate(c, sg, enumerationLimit);
         int n = all.size();
         double[] cut = new double[n];
@@ -59,7 +59,7 @@ public final class SubgraphOptions {
      * {@code limit} choices; a reduced family above it), in the simulator's task indices. Without intermediates the
      * one choice is the sink with the root, as the optimiser has it.
      */
-    static List<SimChoice> enumerate(JobClass c, SimSubgraph sg, int limit) {
+    static List<SimChoice> enumerate(SimJobClass c, SimSubgraph sg, int limit) {
         if (sg.size() == 0) {
             return List.of(new SimChoice(new int[0][], 0, 0, true));
         }
@@ -90,7 +90,7 @@ public final class SubgraphOptions {
     }
 
     /** {link seconds per job, unloaded latency} of one triplet. */
-    static double[] evaluate(JobClass c, SimSubgraph sg, SimChoice t, SimCluster cluster) {
+    static double[] evaluate(SimJobClass c, SimSubgraph sg, SimChoice t, SimCluster cluster) {
         int tasks = c.tasks();
         int[] part = new int[tasks];
         Arrays.fill(part, -2);

@@ -1,6 +1,6 @@
 package dev.nona.sim.policy.live;
 
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.policy.Policy;
 import java.util.Arrays;
@@ -19,7 +19,7 @@ public final class P2cPolicy implements Policy {
     }
 
     @Override
-    public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
+    public void place(int classIndex, SimJobClass jobClass, ClusterView view, int[] servers) {
         int n = view.servers();
         int a = random.nextInt(n);
         int s = a;

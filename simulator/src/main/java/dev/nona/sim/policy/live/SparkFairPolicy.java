@@ -1,6 +1,6 @@
 package dev.nona.sim.policy.live;
 
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimSubgraph;
 import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.policy.Policy;
@@ -25,7 +25,7 @@ public final class SparkFairPolicy implements Policy {
     }
 
     @Override
-    public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
+    public void place(int classIndex, SimJobClass jobClass, ClusterView view, int[] servers) {
         int n = view.servers();
         int share = Math.max(1, Math.min(n, n / Math.max(1, view.jobsInFlight())));
         int chosen = leastLoaded(view, n, Math.min(share, Math.max(1, jobClass.tasks())));

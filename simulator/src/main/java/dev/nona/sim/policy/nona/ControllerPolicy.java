@@ -4,7 +4,7 @@ import dev.nona.placement.ControllerPlacement;
 import dev.nona.placement.LiveServers;
 import dev.nona.placement.PlacementSampler;
 import dev.nona.placement.PlacementTable;
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimSubgraph;
 import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.policy.Policy;
@@ -63,7 +63,7 @@ public final class ControllerPolicy implements Policy {
      * @param placers       placement subtasks sharing the servers, {@code >= 1}
      * @param countOwn      whether each placer counts its own requests between reports (the controller's ledger)
      */
-    public ControllerPolicy(List<JobClass> classes, SimTable table, double opsPerSecond, double reportSeconds,
+    public ControllerPolicy(List<SimJobClass> classes, SimTable table, double opsPerSecond, double reportSeconds,
             int placers, boolean countOwn, SplittableRandom random) {
         if (!(reportSeconds >= 0) || Double.isInfinite(reportSeconds)) {
             throw new IllegalArgumentException("telemetry report period (" + reportSeconds + " s) must be finite and >= 0");
@@ -91,7 +91,7 @@ public final class ControllerPolicy implements Policy {
         counted = new boolean[n];
         List<String> names = new ArrayList<>();
         for (int c = 0; c < n; c++) {
-            JobClass jc = classes.get(c);
+            SimJobClass jc = classes.get(c);
             names.add(jc.name());
             counted[c] = countOwn; // every job this policy places, background ones included, is its decision
             int[] at = form == null ? null : form.taskOf().get(c);
@@ -110,7 +110,7 @@ public final class ControllerPolicy implements Policy {
     }
 
     /** Each simulator task's ops on the one original task that stands for it (the others 0: same server, same work). */
-    private static Map<String, Double> opsByTask(JobClass jc, int[] at, PlacementTable.ModelPlacement model) {
+    private static Map<String, Double> opsByTask(SimJobClass jc, int[] at, PlacementTable.ModelPlacement model) {
         Map<String, Double> ops = new HashMap<>();
         model.tasks().forEach(t -> ops.put(t, 0.0));
         for (int t = 0; t < at.length; t++) {
@@ -122,7 +122,7 @@ public final class ControllerPolicy implements Policy {
     }
 
     @Override
-    public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
+    public void place(int classIndex, SimJobClass jobClass, ClusterView view, int[] servers) {
         double now = view.now();
         long nanos = Math.round(now * NANOS_PER_SECOND);
         if (ids.length != view.servers() || now - reportedAt >= reportSeconds) {

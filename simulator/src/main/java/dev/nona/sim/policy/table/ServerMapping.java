@@ -1,6 +1,6 @@
 package dev.nona.sim.policy.table;
 
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.engine.ClusterView;
 import java.util.SplittableRandom;
 
@@ -65,6 +65,6 @@ public interface ServerMapping {
      * Called once every task of the job has a server ({@code servers[t]} for task {@code t}), so that a mapping
      * that predicts the work it sends to each server can record it. Default: nothing.
      */
-    default void placed(JobClass jobClass, int[] servers, ClusterView view) {
+    default void placed(SimJobClass jobClass, int[] servers, ClusterView view) {
     }
 }

@@ -1,6 +1,6 @@
 package dev.nona.sim.policy.table;
 
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimSubgraph;
 import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.policy.Policy;
@@ -42,7 +42,7 @@ public final class TablePolicy implements Policy {
     }
 
     @Override
-    public void place(int classIndex, JobClass jobClass, ClusterView view, int[] servers) {
+    public void place(int classIndex, SimJobClass jobClass, ClusterView view, int[] servers) {
         this.view = view;
         int first = mapping.first(view, random);
         Arrays.fill(servers, 0, jobClass.tasks(), first);

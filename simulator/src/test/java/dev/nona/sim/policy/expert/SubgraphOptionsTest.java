@@ -2,7 +2,7 @@ package dev.nona.sim.policy.expert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimSubgraph;
 import dev.nona.sim.TestingWorkloads;
 import dev.nona.sim.policy.table.SimChoice;
@@ -16,7 +16,7 @@ final class SubgraphOptionsTest {
     /** The fork-join subgraph 0 -> {1, 2} -> 3 has $\sum_\pi |\pi|^2 = 1 + 4 = 5$ choices, as the optimiser has them. */
     @Test
     void enumerate_forkJoin_isTheOptimisersOmega() {
-        JobClass c = TestingWorkloads.forkJoin(1);
+        SimJobClass c = TestingWorkloads.forkJoin(1);
         List<SimChoice> all = SubgraphOptions.enumerate(c, c.subgraphs().get(0), 1_000);
         assertThat(all).hasSize(5);
         Set<String> seen = new HashSet<>();
@@ -36,7 +36,7 @@ final class SubgraphOptionsTest {
 
     @Test
     void enumerate_noIntermediates_keepsTheSinkWithTheRoot() {
-        JobClass c = JobClass.inference("chain", 1, new double[] {1, 1}, new int[][] {{0, 1}}, new double[] {8},
+        SimJobClass c = SimJobClass.inference("chain", 1, new double[] {1, 1}, new int[][] {{0, 1}}, new double[] {8},
                 List.of(new SimSubgraph(0, 1, new int[0])));
         List<SimChoice> all = SubgraphOptions.enumerate(c, c.subgraphs().get(0), 10);
         assertThat(all).hasSize(1);

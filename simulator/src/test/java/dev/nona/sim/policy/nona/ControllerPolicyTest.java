@@ -7,13 +7,14 @@ import dev.nona.optimize.CostModel;
 import dev.nona.placement.ControllerPlacement;
 import dev.nona.placement.LiveServers;
 import dev.nona.placement.PlacementSampler;
-import dev.nona.sim.JobClass;
+import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimSubgraph;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.TestingWorkloads;
 import dev.nona.sim.engine.SimConfig;
 import dev.nona.sim.engine.Simulator;
 import dev.nona.sim.policy.table.SimTable;
+import dev.nona.sim.policy.table.SubgraphTable;
 import dev.nona.sim.workload.NonaSolver;
 import dev.nona.sim.workload.SimWorkloads;
 import dev.nona.workload.Background;
@@ -21,6 +22,7 @@ import dev.nona.workload.Cluster;
 import dev.nona.workload.DagSource;
 import dev.nona.workload.ModelSpec;
 import dev.nona.workload.Workload;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,11 +30,11 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 final class ControllerPolicyTest {
-    private static final JobClass ONE_TASK = JobClass.inference("one", 1, new double[] {1e9}, new int[0][], new double[0], List.of());
+    private static final SimJobClass ONE_TASK = SimJobClass.inference("one", 1, new double[] {1e9}, new int[0][], new double[0], List.of());
     private static final SimTable NO_TABLE = new SimTable(List.of(List.of()), List.of(Double.NaN)); // one task: nothing to split
 
-    private static ControllerPolicy policy(List<JobClass> classes, SimTable table, double reportSeconds, boolean countOwn, int seed) {
-        List<List<dev.nona.sim.policy.table.SubgraphTable>> rows = new java.util.ArrayList<>();
+    private static ControllerPolicy policy(List<SimJobClass> classes, SimTable table, double reportSeconds, boolean countOwn, int seed) {
+        List<List<SubgraphTable>> rows = new ArrayList<>();
         classes.forEach(c -> rows.add(List.of()));
         SimTable t = table != null ? table : new SimTable(rows, classes.stream().map(c -> Double.NaN).toList());
         return new ControllerPolicy(classes, t, 1e9, reportSeconds, 1, countOwn, new SplittableRandom(seed));
@@ -82,7 +84,7 @@ final class ControllerPolicyTest {
     @Test
     void backgroundJobs_areCountedInTheLedger() {
         TestingClusterView view = new TestingClusterView(0, 0);
-        JobClass background = JobClass.backgroundCompute("bg", 1, 1e10);
+        SimJobClass background = SimJobClass.backgroundCompute("bg", 1, 1e10);
         ControllerPolicy p = policy(List.of(ONE_TASK, background), null, 10.0, true, 3);
         int[] servers = new int[1];
         p.place(1, background, view, servers);
@@ -117,7 +119,7 @@ final class ControllerPolicyTest {
         SimWorkload w = loaded.sim().withLoad(0.9);
         SimTable table = new NonaSolver(loaded.analyses(), CostModel.DEFAULT).solve(w);
         assertThat(table.controllerForm()).isNotNull();
-        JobClass c = w.classes().get(0);
+        SimJobClass c = w.classes().get(0);
         ControllerPolicy policy = new ControllerPolicy(w.classes(), table, 1e11, 0, 1, true, new SplittableRandom(9));
 
         PlacementSampler sampler = new PlacementSampler(table.controllerForm().table());
@@ -161,7 +163,7 @@ final class ControllerPolicyTest {
 
     @Test
     void badArguments_areNamed() {
-        List<JobClass> one = List.of(ONE_TASK);
+        List<SimJobClass> one = List.of(ONE_TASK);
         SplittableRandom r = new SplittableRandom(1);
         assertThatThrownBy(() -> new ControllerPolicy(one, NO_TABLE, 1e9, -1, 1, true, r)).hasMessageContaining("telemetry report period (-1.0 s)");
         assertThatThrownBy(() -> new ControllerPolicy(one, NO_TABLE, 0, 1, 1, true, r)).hasMessageContaining("server compute rate (0.0 ops/s)");

@@ -170,7 +170,6 @@ public final class ControllerPlacement implements ServerPolicy {
         } else {
             servers.record(out, ops, out.length, eventTime);
         }
-        servers.touchNext(warm);
         return out;
     }
 

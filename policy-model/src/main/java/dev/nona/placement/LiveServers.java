@@ -92,10 +92,6 @@ public final class LiveServers {
     /** Event-time ticks per second of the ledger's clock: 1,000 (epoch ms, the controller's) unless given. */
     private final long ticksPerSecond;
     private final long maxAheadTicks;
-    /** Servers from which {@link #touchNext} reads ahead (below, at 16 servers, it cost 3-4% per request). */
-    private static final int TOUCH_FROM = 1024;
-    /** Keeps {@link #touchNext}'s reads (never read otherwise). */
-    private double touched;
 
     /**
      * No server yet; add them with {@link #report}.
@@ -132,6 +128,7 @@ public final class LiveServers {
             throw new IllegalArgumentException("subtask (" + subtask + ") must be in [0, parallelism (" + parallelism + "))");
         }
         this.ledger = new ServerLedger(targetOngoingRequests);
+        this.ledger.readAheadAlso(this::readId);
         this.liveness = new ServerLiveness(livenessTimeoutMillis);
         this.subtask = subtask;
         this.parallelism = parallelism;
@@ -422,20 +419,10 @@ public final class LiveServers {
         ledger.assignRequest(servers, ops, tasks, requestSeconds(eventTime));
     }
 
-    /**
-     * Reads, without changing anything, what the next pick of warm pool {@code warm} and its decision read first of
-     * the server it would start from: its ledger state ({@link ServerLedger#touchNext}) and its id; nothing below
-     * {@value #TOUCH_FROM} servers. $O(1)$; see {@link ServerLedger#touchNext} for why.
-     */
-    public void touchNext(int warm) {
-        if (ledger.servers() < TOUCH_FROM) {
-            return; // a few hundred servers' state stays in the caches: reading it again only costs
-        }
-        int s = ledger.next(warm);
-        if (s >= 0) {
-            String id = ids[s];
-            touched += ledger.touch(warm, s) + id.length() + id.hashCode();
-        }
+    /** Reads server {@code s}'s id as a decision will (the ledger's read-ahead: see {@link ServerLedger}). */
+    private double readId(int s) {
+        String id = ids[s];
+        return id.length() + id.hashCode();
     }
 
     /** The parts a request already uses, as the ledger asks. */

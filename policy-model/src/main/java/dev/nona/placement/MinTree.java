@@ -137,7 +137,7 @@ final class MinTree {
 
     /**
      * Reads what an update of member {@code s} reads first (its slot's flags, its leaf and the two levels above) and
-     * returns a sum of them; changes nothing ({@link ServerLedger#touchNext}).
+     * returns a sum of them; changes nothing ({@link ReadAhead}).
      */
     double touch(int s) {
         if (!contains(s)) {

@@ -1,8 +1,7 @@
 package dev.nona.placement;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
+import java.util.function.IntToDoubleFunction;
 import java.util.random.RandomGenerator;
 
 /**
@@ -36,15 +35,21 @@ import java.util.random.RandomGenerator;
  * <p><b>Cost independent of the cluster's size.</b> Backlogs drain at the same rate everywhere, so the order of two
  * servers by predicted backlog at any time $t$ is their order by predicted idle time $T_s = t_s + B_s$ (the time
  * of their last update plus the backlog then), which changes only when the server is reported or used. Each pool
- * (a model's warm servers, and every server) is kept in tournament trees keyed by $T_s$ ({@link MinTree}), one for
- * the servers this placer owns and one for the others, so the least backlog is the root and a report or a request
- * re-ranks a server in $O(w \log N)$ ($w$: the pools it is in). A server found at the target is parked in a tree
- * keyed by the time its count is predicted to fall under the target, and returns to its pools at that time or at
- * its next report. A pick is then $O((1 + k) \log N)$, where $k$ counts the servers it skips (those the request
+ * (a model's warm servers, and every server) is kept in tournament trees keyed by $T_s$ ({@link PickIndex}), one
+ * for the servers this placer owns and one for the others, so the least backlog is the root and a report or a
+ * request re-ranks a server in $O(w \log N)$ ($w$: the pools it is in). A server found at the target is parked in a
+ * tree keyed by the time its count is predicted to fall under the target, and returns to its pools at that time or
+ * at its next report. A pick is then $O((1 + k) \log N)$, where $k$ counts the servers it skips (those the request
  * already took, and servers parked now, each once per change of its count): it never scans the servers, and does
  * not allocate. The order differs from a scan by predicted backlog only for a time earlier than a server's last
  * update (out-of-order times), and among idle servers, where the longest idle comes first (a scan took the first
  * met from a random start).
+ *
+ * <p><b>Parts.</b> This class states the rule ({@link #pick}) and keeps its parts in step: {@link LoadForecast}
+ * predicts each server's backlog and count, {@link WarmPools} holds which pools each server is in, {@link UpServers}
+ * the servers that may be picked, {@link PickIndex} the trees a pick reads, and {@link ReadAhead} reads the next
+ * pick's server into the CPU caches after each {@link #assignRequest} (from 1,024 servers; nothing a pick reads
+ * changes).
  *
  * <p>A server's ring tracks at most $\max(64, 4 \cdot target)$ of this placer's requests (the oldest are dropped
  * from the count, not from the backlog), so memory stays bounded when reports stop while requests keep coming.
@@ -80,59 +85,17 @@ public final class ServerLedger {
     /** The pool of {@link #pick} when no server holds the model warm. */
     public static final int NO_SERVER = -2;
 
-    private static final int MINE = 0;
-    private static final int OTHERS = 1;
-
-    private int n;
     private final int target;
-    /**
-     * The most requests a server's ring tracks: enough to tell a server at the target from one under it, and a
-     * bound on memory when reports stop coming (or time stops advancing) while requests keep arriving.
-     */
-    private final int maxTracked;
-    /** Each server's compute rate $\nu$, ops/s, to turn a task's $p^t$ into seconds of work. */
-    private double[] opsPerSecond = new double[0];
-    /** Predicted seconds of work at each server as of {@link #asOf}. */
-    private double[] backlog = new double[0];
-    private double[] asOf = new double[0];
-    private int[] reported = new int[0];
-    /** When the reported work drains: report time plus reported work; infinite when unknown (count to the next report). */
-    private double[] reportedUntil = new double[0];
-    /** Per server, a FIFO of this placer's own requests since the report (until it drains): send time, work. */
-    private Requests[] own = new Requests[0];
-    private boolean[] up = new boolean[0];
-    private boolean[] owned = new boolean[0];
-    private boolean[] parked = new boolean[0];
-    /** For a parked server: when its count is predicted to fall under the target. */
-    private double[] underFrom = new double[0];
-    /** The warm pools of each server (ids given by the caller), null: none. */
-    private int[][] pools = new int[0][];
-    /**
-     * Each server's pool when it is in exactly one, else {@link #NO_POOL} (none) or {@link #POOLS} (several): answers
-     * {@link #inPool} from one int per server, where {@code pools} costs two dependent loads (cache misses at
-     * thousands of servers).
-     */
-    private int[] onlyPool = new int[0];
-    private static final int NO_POOL = -1;
-    private static final int POOLS = -2;
-    /** The up servers, for a uniform pick when every one is taken; {@link #upPosition} indexes it. */
-    private int[] upList = new int[0];
-    private int[] upPosition = new int[0];
-    private int upCount;
-    /** By owner ({@link #MINE}, {@link #OTHERS}): every up server, by predicted idle time. */
-    private final MinTree[] any = {deferredTree(), deferredTree()};
-    /** By pool + 1 (0: every server), then owner: the pool's up servers not parked, by predicted idle time. */
-    private final List<MinTree[]> under = new ArrayList<>();
-    /** Whether pool 0 (every server) is kept: from the first pick of {@link #EVERY_SERVER} on (the simulator's). */
-    private boolean everyPool;
-    private final MinTree parkedTree = new MinTree(s -> underFrom[s]);
-    private double ownWorkSum;
-    private long ownCount;
+    private final LoadForecast forecast;
+    private final WarmPools pools = new WarmPools();
+    private final UpServers up = new UpServers();
+    private final PickIndex index;
+    private final ReadAhead readAhead;
+    /** The pool of the latest {@link #pick}: the next request's, most likely (for {@link #readAhead}). */
+    private int lastPool = NO_SERVER;
     /** Scratch for {@link #assignRequest}: the request's distinct servers and its work on each. */
     private int[] requestServers = new int[8];
     private double[] requestWork = new double[8];
-    /** Scratch for {@link #pick}: servers taken out of a tree for the current search. */
-    private int[] skipped = new int[8];
 
     /** Servers {@code 0..servers-1}, all of compute rate 1 op/s (work is then given in seconds). */
     public ServerLedger(int servers, int targetOngoingRequests) {
@@ -150,7 +113,7 @@ public final class ServerLedger {
             throw new IllegalArgumentException("servers (" + opsPerSecond.length + ") must be >= 1");
         }
         for (int s = 0; s < opsPerSecond.length; s++) {
-            requireRate(s, opsPerSecond[s]);
+            LoadForecast.requireRate(s, opsPerSecond[s]);
         }
         for (double rate : opsPerSecond) {
             addServer(rate);
@@ -159,30 +122,18 @@ public final class ServerLedger {
 
     /** No server yet: add them with {@link #addServer}. */
     public ServerLedger(int targetOngoingRequests) {
+        this(targetOngoingRequests, new ReadAhead(ReadAhead.DEFAULT_FROM));
+    }
+
+    /** As {@link #ServerLedger(int)}, with its own {@code readAhead} (tests). */
+    ServerLedger(int targetOngoingRequests, ReadAhead readAhead) {
         if (targetOngoingRequests < 1) {
             throw new IllegalArgumentException("target ongoing requests (" + targetOngoingRequests + ") must be >= 1");
         }
         this.target = targetOngoingRequests;
-        this.maxTracked = Math.max(64, 4 * targetOngoingRequests);
-        under.add(new MinTree[] {tree(), tree()});
-    }
-
-    private MinTree tree() {
-        return new MinTree(s -> asOf[s] + backlog[s]);
-    }
-
-    /**
-     * A tree re-ranked when read ({@link MinTree#update} defers): {@link #any} is read only when no warm server is
-     * under the target.
-     */
-    private MinTree deferredTree() {
-        return new MinTree(s -> asOf[s] + backlog[s], true);
-    }
-
-    private static void requireRate(int s, double rate) {
-        if (!(rate >= 0) || Double.isInfinite(rate)) {
-            throw new IllegalArgumentException("compute rate of server " + s + " (" + rate + " ops/s) must be finite and >= 0");
-        }
+        this.forecast = new LoadForecast(Math.max(64, 4 * targetOngoingRequests));
+        this.index = new PickIndex(forecast, pools, up, targetOngoingRequests);
+        this.readAhead = readAhead;
     }
 
     private static double[] ones(int servers) {
@@ -196,12 +147,12 @@ public final class ServerLedger {
 
     /** Servers known, up or not: indices {@code 0..servers()-1}. */
     public int servers() {
-        return n;
+        return forecast.servers();
     }
 
     /** Servers up. */
     public int upCount() {
-        return upCount;
+        return up.count();
     }
 
     /**
@@ -209,88 +160,40 @@ public final class ServerLedger {
      * (finite, {@code >= 0}); returns its index, {@link #servers()} before the call. $O(\log N)$ amortised.
      */
     public int addServer(double opsPerSecond) {
-        int s = n;
-        requireRate(s, opsPerSecond);
-        if (s == this.opsPerSecond.length) {
-            int c = Math.max(4, 2 * s);
-            this.opsPerSecond = Arrays.copyOf(this.opsPerSecond, c);
-            backlog = Arrays.copyOf(backlog, c);
-            asOf = Arrays.copyOf(asOf, c);
-            reported = Arrays.copyOf(reported, c);
-            reportedUntil = Arrays.copyOf(reportedUntil, c);
-            own = Arrays.copyOf(own, c);
-            up = Arrays.copyOf(up, c);
-            owned = Arrays.copyOf(owned, c);
-            parked = Arrays.copyOf(parked, c);
-            underFrom = Arrays.copyOf(underFrom, c);
-            pools = Arrays.copyOf(pools, c);
-            onlyPool = Arrays.copyOf(onlyPool, c);
-            upList = Arrays.copyOf(upList, c);
-            upPosition = Arrays.copyOf(upPosition, c);
-        }
-        n++;
-        this.opsPerSecond[s] = opsPerSecond;
-        own[s] = new Requests();
-        onlyPool[s] = NO_POOL;
-        owned[s] = true;
-        upPosition[s] = -1;
-        any[MINE].add(s, false);
-        if (everyPool) {
-            under.get(0)[MINE].add(s, false);
-        }
-        parkedTree.add(s, false);
+        int s = forecast.servers();
+        LoadForecast.requireRate(s, opsPerSecond);
+        forecast.addServer(opsPerSecond);
+        pools.addServer();
+        up.addServer();
+        index.addServer(s);
         setUp(s, true);
         return s;
     }
 
     /** Server {@code s}'s compute rate $\nu$ from now on (finite, {@code >= 0}). */
     public void setRate(int s, double opsPerSecond) {
-        requireRate(s, opsPerSecond);
-        this.opsPerSecond[s] = opsPerSecond;
+        forecast.setRate(s, opsPerSecond);
     }
 
     /** Whether server {@code s} may be picked; a down server keeps its entry. $O(w \log N)$. */
     public void setUp(int s, boolean isUp) {
-        if (up[s] == isUp) {
-            return;
+        if (up.set(s, isUp)) {
+            index.present(s);
         }
-        up[s] = isUp;
-        if (isUp) {
-            upPosition[s] = upCount;
-            upList[upCount++] = s;
-        } else {
-            int last = upList[--upCount];
-            upList[upPosition[s]] = last;
-            upPosition[last] = upPosition[s];
-            upPosition[s] = -1;
-        }
-        present(s);
     }
 
     public boolean isUp(int s) {
-        return up[s];
+        return up.isUp(s);
     }
 
     /** Whether server {@code s} is in warm pool {@code pool} ({@link #setPools}; false for a negative pool). $O(w)$. */
     public boolean inPool(int s, int pool) {
-        int only = onlyPool[s];
-        if (only != POOLS) {
-            return pool >= 0 && only == pool;
-        }
-        int[] p = pools[s];
-        if (p != null && pool >= 0) {
-            for (int x : p) {
-                if (x == pool) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return pools.inPool(s, pool);
     }
 
     /** Server {@code s}'s compute rate $\nu$, ops/s. */
     public double rate(int s) {
-        return opsPerSecond[s];
+        return forecast.rate(s);
     }
 
     /** The target of ongoing requests: a warm server with fewer is preferred. */
@@ -303,23 +206,7 @@ public final class ServerLedger {
      * {@link #pick} of a pool prefers its servers. $O(w \log N)$.
      */
     public void setPools(int s, int[] warmPools) {
-        int o = owner(s);
-        if (pools[s] != null) {
-            for (int p : pools[s]) {
-                under.get(p + 1)[o].remove(s);
-            }
-        }
-        pools[s] = warmPools.length == 0 ? null : warmPools.clone();
-        onlyPool[s] = warmPools.length == 0 ? NO_POOL : warmPools.length == 1 ? warmPools[0] : POOLS;
-        for (int p : warmPools) {
-            if (p < 0) {
-                throw new IllegalArgumentException("warm pool (" + p + ") of server " + s + " must be >= 0");
-            }
-            while (under.size() <= p + 1) {
-                under.add(new MinTree[] {tree(), tree()});
-            }
-            under.get(p + 1)[o].add(s, up[s] && !parked[s]);
-        }
+        index.setPools(s, warmPools);
     }
 
     /**
@@ -330,76 +217,19 @@ public final class ServerLedger {
         if (shards < 1 || shard < 0 || shard >= shards) {
             throw new IllegalArgumentException("shard (" + shard + ") must be in [0, shards (" + shards + "))");
         }
-        for (int s = 0; s < n; s++) {
+        for (int s = 0; s < servers(); s++) {
             setOwned(s, s % shards == shard);
         }
     }
 
     /** Whether this placer owns server {@code s} and prefers it (see {@link #pick}); new servers are owned. */
     public void setOwned(int s, boolean mine) {
-        if (owned[s] == mine) {
-            return;
-        }
-        int before = owner(s);
-        owned[s] = mine;
-        for (MinTree[] pool : memberships(s)) {
-            pool[before].remove(s);
-            pool[owner(s)].add(s, false);
-        }
-        present(s);
+        index.setOwned(s, mine);
     }
 
     /** Whether this placer owns server {@code s} (see {@link #setOwned}). */
     public boolean owns(int s) {
-        return owned[s];
-    }
-
-    private int owner(int s) {
-        return owned[s] ? MINE : OTHERS;
-    }
-
-    private List<MinTree[]> memberships(int s) {
-        List<MinTree[]> m = new ArrayList<>();
-        m.add(any);
-        if (everyPool) {
-            m.add(under.get(0));
-        }
-        if (pools[s] != null) {
-            for (int p : pools[s]) {
-                m.add(under.get(p + 1));
-            }
-        }
-        return m;
-    }
-
-    /** Sets server {@code s}'s presence in its trees from its flags. */
-    private void present(int s) {
-        int o = owner(s);
-        any[o].set(s, up[s]);
-        boolean available = up[s] && !parked[s];
-        if (everyPool) {
-            under.get(0)[o].set(s, available);
-        }
-        if (pools[s] != null) {
-            for (int p : pools[s]) {
-                under.get(p + 1)[o].set(s, available);
-            }
-        }
-        parkedTree.set(s, up[s] && parked[s]);
-    }
-
-    /** Re-ranks server {@code s} after its predicted idle time changed. */
-    private void reranked(int s) {
-        int o = owner(s);
-        any[o].update(s);
-        if (everyPool) {
-            under.get(0)[o].update(s);
-        }
-        if (pools[s] != null) {
-            for (int p : pools[s]) {
-                under.get(p + 1)[o].update(s);
-            }
-        }
+        return index.owns(s);
     }
 
     /**
@@ -408,34 +238,13 @@ public final class ServerLedger {
      * $O(w \log N)$ plus the requests re-queued.
      */
     public void report(int s, int ongoingRequests, double workSeconds, double at) {
-        if (ongoingRequests < 0) {
-            throw new IllegalArgumentException("ongoing requests (" + ongoingRequests + ") must be >= 0");
-        }
-        if (workSeconds < 0 || Double.isInfinite(workSeconds)) {
-            throw new IllegalArgumentException("reported work (" + workSeconds + " s) must be finite and >= 0, or NaN");
-        }
-        boolean known = !Double.isNaN(workSeconds);
-        double work = known ? workSeconds : ongoingRequests * meanRequestSeconds();
-        reported[s] = ongoingRequests;
-        reportedUntil[s] = known ? at + work : Double.POSITIVE_INFINITY;
-        backlog[s] = work;
-        asOf[s] = at;
-        Requests q = own[s];
-        q.dropSentBy(at);
-        for (int i = 0; i < q.size; i++) {
-            int k = q.slot(i);
-            double start = Math.max(q.sent[k], asOf[s]);
-            backlog[s] = Math.max(0, backlog[s] - (start - asOf[s])) + q.work[k];
-            asOf[s] = start;
-        }
-        parked[s] = false; // the next pick looks at its new count
-        present(s);
-        reranked(s);
+        forecast.report(s, ongoingRequests, workSeconds, at);
+        index.reported(s);
     }
 
     /** Predicted seconds of work at server {@code s} at time {@code now}. */
     public double backlog(int s, double now) {
-        return Math.max(0, backlog[s] - Math.max(0, now - asOf[s]));
+        return forecast.backlog(s, now);
     }
 
     /**
@@ -444,21 +253,7 @@ public final class ServerLedger {
      * unknown).
      */
     public int ongoing(int s, double now) {
-        forgetIfDrained(s, now);
-        return reported[s] + own[s].size;
-    }
-
-    /**
-     * Forgets server {@code s}'s requests once it is predicted to drain by {@code now} (the reported ones only when
-     * their work is known: else they count until the next report).
-     */
-    private void forgetIfDrained(int s, double now) {
-        if (now >= asOf[s] + backlog[s]) {
-            own[s].clear();
-            if (reportedUntil[s] != Double.POSITIVE_INFINITY) {
-                reported[s] = 0;
-            }
-        }
+        return forecast.ongoing(s, now);
     }
 
     /**
@@ -466,29 +261,15 @@ public final class ServerLedger {
      * predicted finish time, when the server is predicted to drain.
      */
     public double assign(int s, double workSeconds, double now) {
-        if (!(workSeconds >= 0) || Double.isInfinite(workSeconds)) {
-            throw new IllegalArgumentException("request work (" + workSeconds + " s) must be finite and >= 0");
-        }
-        double t = Math.max(now, asOf[s]);
-        forgetIfDrained(s, t); // keeps the ring as long as the requests in flight, even if nobody asks ongoing()
-        Requests q = own[s];
-        backlog[s] = backlog(s, t) + workSeconds;
-        asOf[s] = t;
-        double finish = t + backlog[s];
-        if (q.size == maxTracked) {
-            q.dropOldest(); // the backlog still counts its work; only the count stops growing
-        }
-        q.add(now, workSeconds);
-        reranked(s);
-        ownWorkSum += workSeconds;
-        ownCount++;
+        double finish = forecast.assign(s, workSeconds, now);
+        index.reranked(s);
         return finish;
     }
 
     /**
      * Records a request sent at {@code now} whose task {@code t < tasks} runs on {@code servers[t]} and needs
      * {@code ops[t]} operations: one request on each server it uses, with the work $\sum p^t/\nu$ of its tasks
-     * there. Tasks of 0 ops run nowhere and are skipped.
+     * there. Tasks of 0 ops run nowhere and are skipped. Then reads ahead for the next pick ({@link ReadAhead}).
      */
     public void assignRequest(int[] servers, double[] ops, int tasks, double now) {
         int distinct = 0;
@@ -522,18 +303,34 @@ public final class ServerLedger {
         }
         for (int i = 0; i < distinct; i++) {
             int s = requestServers[i];
-            assign(s, opsPerSecond[s] > 0 ? requestWork[i] / opsPerSecond[s] : 0, now);
+            double rate = forecast.rate(s);
+            assign(s, rate > 0 ? requestWork[i] / rate : 0, now);
         }
+        readAhead.next(lastPool, servers(), index, forecast, pools);
+    }
+
+    /**
+     * The one hook of the read-ahead for a caller: {@code reader} reads the caller's own state of a server that the
+     * next pick's decision will read (e.g. its id), alongside the ledger's ({@link ReadAhead}); it must change
+     * nothing.
+     */
+    void readAheadAlso(IntToDoubleFunction reader) {
+        readAhead.also(reader);
+    }
+
+    /** Servers read ahead so far (for tests). */
+    long readAheads() {
+        return readAhead.reads();
     }
 
     /** The mean work of the requests this placer has sent (0 before the first). */
     public double meanRequestSeconds() {
-        return ownCount == 0 ? 0 : ownWorkSum / ownCount;
+        return forecast.meanRequestSeconds();
     }
 
     /** The capacity of server {@code s}'s ring of own requests (for tests: it follows the requests in flight). */
     int ringCapacity(int s) {
-        return own[s].sent.length;
+        return forecast.ringCapacity(s);
     }
 
     /**
@@ -546,195 +343,24 @@ public final class ServerLedger {
      * work per server is known.
      */
     public int pick(int warmPool, Taken taken, double now, RandomGenerator rng) {
-        if (upCount == 0) {
+        if (up.count() == 0) {
             return -1;
         }
-        unpark(now);
-        if (warmPool == EVERY_SERVER && !everyPool) {
-            everyPool = true;
-            for (int x = 0; x < n; x++) {
-                under.get(0)[owner(x)].add(x, up[x] && !parked[x]);
-            }
-        }
-        MinTree[] pool = warmPool == NO_SERVER || warmPool + 1 >= under.size() ? null : under.get(warmPool + 1);
-        int s = pool == null ? -1 : least(pool[MINE], taken, now, true);
-        if (s < 0 && pool != null) {
-            s = least(pool[OTHERS], taken, now, true);
-        }
-        if (s < 0) {
-            s = least(any[MINE], taken, now, false);
-        }
-        if (s < 0) {
-            s = least(any[OTHERS], taken, now, false);
-        }
-        return s >= 0 ? s : anyUp(taken, rng);
-    }
-
-    /**
-     * The server a pick of pool {@code warmPool} would start from (the least of this placer's servers of the pool,
-     * {@link #EVERY_SERVER} once picked from), or -1 when none.
-     */
-    public int next(int warmPool) {
-        MinTree tree = nextTree(warmPool);
-        return tree == null ? -1 : tree.min();
-    }
-
-    /** The tree a pick of pool {@code warmPool} reads first, or null when there is none. */
-    private MinTree nextTree(int warmPool) {
+        lastPool = warmPool;
+        index.unpark(now);
         if (warmPool == EVERY_SERVER) {
-            return everyPool ? under.get(0)[MINE] : null;
+            index.keepEveryServer();
         }
-        return warmPool < 0 || warmPool + 1 >= under.size() ? null : under.get(warmPool + 1)[MINE];
-    }
-
-    /**
-     * Reads the state a pick of pool {@code warmPool} reads first, for the server it would start from (the least of
-     * this placer's warm servers), and returns it summed; it changes nothing. At thousands of servers the next pick's
-     * server is one not used for thousands of requests, so its state is out of the caches and each read on the pick's
-     * path waits for the one before; read here, right after a request is recorded, the reads are independent and
-     * overlap with the work that follows (writing the decision). Callers keep the sum so that the reads stay.
-     */
-    public double touchNext(int warmPool) {
-        return touch(warmPool, next(warmPool));
-    }
-
-    /** {@link #touchNext} for server {@code s}, which the caller got from {@link #next} (0 when it is -1). */
-    public double touch(int warmPool, int s) {
-        MinTree tree = nextTree(warmPool);
-        if (s < 0 || tree == null) {
-            return 0;
+        int s = index.leastWarm(warmPool, true, taken, now);
+        if (s < 0) {
+            s = index.leastWarm(warmPool, false, taken, now);
         }
-        Requests q = own[s];
-        int[] p = pools[s];
-        return tree.touch(s) + any[MINE].touch(s) + asOf[s] + backlog[s] + reportedUntil[s] + opsPerSecond[s]
-                + reported[s] + onlyPool[s] + (p == null ? 0 : p[0]) + q.size + q.sent[q.head] + q.work[q.head];
-    }
-
-    /**
-     * Any up server uniformly (every one is taken), or one not {@link Taken#excluded} uniformly ($O(N)$, only when
-     * a rule excludes servers and every allowed one is taken), or -1 when every up server is excluded.
-     */
-    private int anyUp(Taken taken, RandomGenerator rng) {
-        if (!taken.excludes()) {
-            return upList[rng.nextInt(upCount)];
+        if (s < 0) {
+            s = index.leastBacklog(true, taken, now);
         }
-        int chosen = -1;
-        int seen = 0;
-        for (int i = 0; i < upCount; i++) {
-            int s = upList[i];
-            if (!taken.excluded(s) && rng.nextInt(++seen) == 0) {
-                chosen = s;
-            }
+        if (s < 0) {
+            s = index.leastBacklog(false, taken, now);
         }
-        return chosen;
-    }
-
-    /** Returns to their pools the parked servers whose count is predicted under the target at {@code now}. */
-    private void unpark(double now) {
-        for (int s = parkedTree.min(); s >= 0 && underFrom[s] <= now; s = parkedTree.min()) {
-            parked[s] = false;
-            present(s);
-        }
-    }
-
-    /**
-     * The present server of {@code tree} not taken (and under the target if asked: one found at it is parked) with
-     * the least predicted backlog, or -1; the taken ones are put back before returning.
-     */
-    private int least(MinTree tree, Taken taken, double now, boolean underTarget) {
-        int skips = 0;
-        int found = -1;
-        for (int s = tree.min(); s >= 0; s = tree.min()) {
-            if (underTarget && ongoing(s, now) >= target) {
-                underFrom[s] = underTargetFrom(s);
-                parked[s] = true;
-                present(s);
-                continue;
-            }
-            if (!taken.taken(s)) {
-                found = s;
-                break;
-            }
-            if (skips == skipped.length) {
-                skipped = Arrays.copyOf(skipped, 2 * skips);
-            }
-            skipped[skips++] = s;
-            tree.set(s, false);
-        }
-        for (int i = 0; i < skips; i++) {
-            tree.set(skipped[i], true);
-        }
-        return found;
-    }
-
-    /**
-     * The earliest time at which server {@code s}'s predicted count is under the target, when it is at the target
-     * now: when it drains, or at its next report when its reported requests alone reach the target and their work
-     * is unknown.
-     */
-    private double underTargetFrom(int s) {
-        return Double.isInfinite(reportedUntil[s]) && reported[s] >= target
-                ? Double.POSITIVE_INFINITY : asOf[s] + backlog[s];
-    }
-
-    /** A growable ring of requests, in send order. */
-    private static final class Requests {
-        double[] sent = new double[4];
-        double[] work = new double[4];
-        int head;
-        int size;
-
-        int slot(int i) {
-            return (head + i) & (sent.length - 1);
-        }
-
-        void add(double at, double w) {
-            if (size == sent.length) {
-                grow();
-            }
-            int k = slot(size);
-            sent[k] = at;
-            work[k] = w;
-            size++;
-        }
-
-        void clear() {
-            head = 0;
-            size = 0;
-        }
-
-        void dropOldest() {
-            head = (head + 1) & (sent.length - 1);
-            size--;
-        }
-
-        /** Drops the requests sent at or before {@code at} (send times grow along the ring). */
-        void dropSentBy(double at) {
-            while (size > 0 && sent[head] <= at) {
-                head = (head + 1) & (sent.length - 1);
-                size--;
-            }
-        }
-
-        private void grow() {
-            double[][] next = {new double[sent.length * 2], new double[sent.length * 2]};
-            for (int i = 0; i < size; i++) {
-                int k = slot(i);
-                next[0][i] = sent[k];
-                next[1][i] = work[k];
-            }
-            sent = next[0];
-            work = next[1];
-            head = 0;
-        }
-
-        Requests copy() {
-            Requests c = new Requests();
-            c.sent = sent.clone();
-            c.work = work.clone();
-            c.head = head;
-            c.size = size;
-            return c;
-        }
+        return s >= 0 ? s : up.any(taken, rng);
     }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  * The indexed pick against the rule it implements, checked by brute force over every server: random reports,
  * requests, servers going down and up, warm pools, ownership and taken servers, with time moving forward.
  */
-class ServerLedgerIndexTest {
+final class ServerLedgerIndexTest {
     private static final int TARGET = 3;
 
     @Test

@@ -41,10 +41,12 @@ public record DashboardSnapshot(String bootstrap, long generatedAt, Map<String, 
      * @param observedOverPredicted     the observed mean over the predicted mean (null when none)
      * @param calibrationRatio          the controller's observed/predicted ratio from the newest {@code CALIBRATION}
      *                                  event (null when none): its own window, against the table's JCT
+     * @param predictedJctSeconds       the newest decision's predicted JCT (null before the first); not comparable
+     *                                  with the observed mean, which is over other requests
      */
     public record ModelView(String name, long decisions, double ratePerSecond, Double tableRatePerSecond,
             long outcomes, long jctRequests, Double predictedMeanJctSeconds, Double observedMeanJctSeconds,
-            Double observedOverPredicted, Double calibrationRatio) {}
+            Double observedOverPredicted, Double calibrationRatio, Double predictedJctSeconds) {}
 
     /** Series over epoch seconds: {@code values.get(key).get(i)} belongs to {@code seconds.get(i)}. */
     public record Chart(List<Long> seconds, Map<String, List<Long>> values) {}

@@ -45,6 +45,7 @@ public final class DashboardState {
     private final RateSeries serverRequests = new RateSeries(RATE_SECONDS + 2);
     private final Map<String, Long> decisions = new TreeMap<>();
     private final Map<String, Long> outcomes = new TreeMap<>();
+    private final Map<String, Double> newestPrediction = new TreeMap<>();
     private final JctPairs jcts = new JctPairs();
     private final Map<String, Double> calibrationRatios = new TreeMap<>();
     private final TreeMap<Long, TableView> tables = new TreeMap<>();
@@ -80,6 +81,7 @@ public final class DashboardState {
         }
         servers.forEach(server -> serverRequests.add(server, d.eventTime(), 1));
         jcts.predicted(d.requestId(), d.predictedJctSeconds());
+        newestPrediction.put(d.model(), d.predictedJctSeconds());
     }
 
     synchronized void table(PlacementTableRecord record) {
@@ -188,7 +190,7 @@ public final class DashboardState {
             JctPairs.Window w = windows.getOrDefault(m, JctPairs.Window.EMPTY);
             out.add(new ModelView(m, decisions.getOrDefault(m, 0L), rates.getOrDefault(m, 0.0), tableRate,
                     outcomes.getOrDefault(m, 0L), w.requests(), w.predictedMeanSeconds(), w.observedMeanSeconds(),
-                    w.observedOverPredicted(), calibrationRatios.get(m)));
+                    w.observedOverPredicted(), calibrationRatios.get(m), newestPrediction.get(m)));
         }
         return out;
     }

@@ -188,6 +188,7 @@ final class DashboardStateTest {
         assertThat(m.predictedMeanJctSeconds()).isCloseTo(0.0115, within(1e-12));
         assertThat(m.observedMeanJctSeconds()).isCloseTo(0.012, within(1e-12));
         assertThat(m.observedOverPredicted()).isCloseTo(0.012 / 0.0115, within(1e-12));
+        assertThat(m.predictedJctSeconds()).as("the newest decision's, kept for readers of /api/state").isEqualTo(5.0);
     }
 
     @Test

@@ -93,7 +93,7 @@ final class SimulateCommand implements Callable<Integer> {
         SimResult r = scenario.run(policy, w, w, config);
         if (r.stoppedAtInFlightLimit()) {
             spec.commandLine().getErr().printf(Locale.ROOT, "nona simulate: warning: unstable: %d jobs in flight (the limit) after %.6g simulated "
-                    + "seconds; stopped with the figures so far (%d jobs completed)%n", r.inFlightLimit(), r.simulatedSeconds(),
+                    + "seconds; stopped with the figures so far (%d measured jobs completed)%n", r.inFlightLimit(), r.simulatedSeconds(),
                     r.all().count());
         }
         spec.commandLine().getOut().println(JsonReport.toJson(r));

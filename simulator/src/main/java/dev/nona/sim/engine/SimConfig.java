@@ -13,7 +13,7 @@ package dev.nona.sim.engine;
  *                        the limit that {@link Simulator} derives from the memory one job takes; else at least 1
  */
 public record SimConfig(long jobs, long warmupJobs, long seed, long maxEvents, long maxJobsInFlight) {
-    /** Let the simulator derive the in-flight limit from the memory per job ({@link JobTable#defaultLimit}). */
+    /** Let the simulator derive the in-flight limit from the memory per job ({@code JobTable.defaultLimit}). */
     public static final long AUTO_IN_FLIGHT = 0;
 
     public SimConfig {

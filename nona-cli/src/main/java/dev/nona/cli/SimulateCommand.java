@@ -2,6 +2,7 @@ package dev.nona.cli;
 
 import dev.nona.check.Checks;
 import dev.nona.sim.SimWorkload;
+import dev.nona.sim.engine.SimConfig;
 import dev.nona.sim.engine.SimResult;
 import dev.nona.sim.experiment.Scenario;
 import dev.nona.sim.modelaware.ModelAwareSimulation;
@@ -12,6 +13,7 @@ import dev.nona.sim.report.JsonReport;
 import dev.nona.sim.workload.SimWorkloads;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -53,13 +55,24 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--jobs", defaultValue = "100000", description = "Measured inference jobs (background jobs when no model arrives). Default: ${DEFAULT-VALUE}.")
     long jobs;
 
+    @Option(names = "--max-in-flight", description = "Jobs in the system at once at which the run stops as unstable "
+            + "(\"unstable\": true, the figures so far, a warning on stderr). Default: what fits in 512 MiB for the "
+            + "workload's largest job.")
+    Long maxInFlight;
+
     @Mixin
     SimulationOptions options;
 
     @Override
     public Integer call() {
         SimulationOptions.requireWorkloadFile(workload);
+        if (maxInFlight != null && !(maxInFlight >= 1 && maxInFlight <= Integer.MAX_VALUE)) {
+            throw new IllegalArgumentException("--max-in-flight (" + maxInFlight + ") must be >= 1 and <= " + Integer.MAX_VALUE);
+        }
         if (ModelAwareSimulation.handles(workload)) {
+            if (maxInFlight != null) {
+                throw new IllegalArgumentException("--max-in-flight applies to DAG workloads, not to a model-aware workload (" + workload + ")");
+            }
             spec.commandLine().getOut().println(ModelAwareSimulation.runToJson(workload, policy, options.seed));
             return 0;
         }
@@ -76,7 +89,14 @@ final class SimulateCommand implements Callable<Integer> {
         SimWorkloads.Loaded loaded = SimWorkloads.read(workload);
         SimWorkload w = load == null ? loaded.sim() : loaded.sim().withLoad(load);
         Scenario scenario = new Scenario(loaded, options.costModel(), ExpertSearch.Settings.defaults(), System.err::println);
-        SimResult r = scenario.run(policy, w, jobs, options.seed);
+        SimConfig config = SimConfig.of(jobs, options.seed)
+                .withMaxJobsInFlight(maxInFlight == null ? SimConfig.AUTO_IN_FLIGHT : maxInFlight);
+        SimResult r = scenario.run(policy, w, w, config);
+        if (r.stoppedAtInFlightLimit()) {
+            spec.commandLine().getErr().printf(Locale.ROOT, "nona simulate: warning: unstable: %d jobs in flight (the limit) after %.6g simulated "
+                    + "seconds; stopped with the figures so far (%d measured jobs completed)%n", r.inFlightLimit(), r.simulatedSeconds(),
+                    r.all().count());
+        }
         spec.commandLine().getOut().println(JsonReport.toJson(r));
         spec.commandLine().getOut().flush();
         return 0;

@@ -137,4 +137,49 @@ final class SimulateCommandTest {
                 .contains("--workload " + w + " --jobs 300 --seed 1 --cluster-load");
         assertThat(Files.readAllLines(outDir.resolve("headline.csv"))).hasSize(1 + 5 * HeadlineSeeds.POLICIES.size());
     }
+
+    /** ResNet-18 on 8 servers behind a 10 Mbit/s link: random placement sends its edges over the link, far past its capacity. */
+    private static final String SLOW_LINK_RESNET = """
+            {"cluster": {"servers": 8, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e7},
+             "models": [{"name": "resnet18", "dag": {"zoo": "resnet18"}, "ratePerSecond": 10}]}
+            """;
+
+    @Test
+    void simulate_randomOverloadingTheLink_stopsAtMaxInFlightAsUnstableWithAOneLineWarning(@TempDir Path dir) throws Exception {
+        Path w = workload(dir, SLOW_LINK_RESNET);
+        int exit = cli.run("simulate", "--workload", w.toString(), "--policy", "random", "--load", "0.9", "--jobs", "100000",
+                "--max-in-flight", "500");
+
+        assertThat(exit).as(cli.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(cli.out());
+        assertThat(json.get("unstable").asBoolean()).isTrue();
+        assertThat(json.get("inFlightLimit").asInt()).isEqualTo(500);
+        assertThat(json.get("maxJobsInFlight").asInt()).isEqualTo(500);
+        assertThat(json.get("completed").asLong()).isLessThan(100_000);
+        assertThat(json.get("arrivalsStopped").asBoolean()).isFalse();
+        assertThat(cli.err().lines()).singleElement().asString()
+                .startsWith("nona simulate: warning: unstable: 500 jobs in flight (the limit)");
+    }
+
+    @Test
+    void simulate_stableRun_isNotUnstableAndWarnsNothing(@TempDir Path dir) throws Exception {
+        Path w = workload(dir, ONE_SERVER_ALEXNET);
+        int exit = cli.run("simulate", "--workload", w.toString(), "--policy", "local", "--load", "0.5", "--jobs", "2000");
+
+        assertThat(exit).as(cli.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(cli.out());
+        assertThat(json.get("unstable").asBoolean()).isFalse();
+        assertThat(json.get("completed").asLong()).isEqualTo(2000);
+        assertThat(json.get("inFlightLimit").asInt()).isPositive();
+        assertThat(cli.err()).isEmpty();
+    }
+
+    @Test
+    void simulate_maxInFlightZero_failsWithOneLineNamingIt(@TempDir Path dir) throws Exception {
+        Path w = workload(dir, ONE_SERVER_ALEXNET);
+        int exit = cli.run("simulate", "--workload", w.toString(), "--policy", "local", "--max-in-flight", "0");
+
+        assertThat(exit).isNotZero();
+        assertThat(cli.err().lines()).containsExactly("nona: --max-in-flight (0) must be >= 1 and <= " + Integer.MAX_VALUE);
+    }
 }

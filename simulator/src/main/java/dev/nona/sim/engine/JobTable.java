@@ -5,10 +5,15 @@ import java.util.Arrays;
 /**
  * The jobs in flight, in slots that are recycled when a job completes: memory grows with the number of jobs in
  * the system at once, never with the number simulated. Per-task state (inputs still missing, assigned server, the job's tasks left on that server)
- * lives in flat arrays of {@code maxTasks} entries per slot.
+ * lives in flat arrays of {@code maxTasks} entries per slot. The slots never grow past the run's limit on jobs in
+ * flight ({@link #defaultLimit} unless configured), which bounds the memory of an unstable run.
  */
 final class JobTable {
+    /** Memory the default limit allows the jobs in flight: a quarter of the 2 GB heap {@code bin/nona} gives the JVM. */
+    static final long DEFAULT_BUDGET_BYTES = 512L << 20;
+
     private final int maxTasks;
+    private final int maxSlots;
     int[] jobClass = new int[64];
     double[] arrival = new double[64];
     int[] remainingTasks = new int[64];
@@ -25,8 +30,16 @@ final class JobTable {
     private int inFlight;
     private int maxInFlight;
 
-    JobTable(int maxTasks) {
+    /**
+     * @param maxTasks the most tasks a job has
+     * @param maxSlots the most jobs in flight the run allows (the slots never grow past it)
+     */
+    JobTable(int maxTasks, int maxSlots) {
+        if (maxSlots < 1) {
+            throw new IllegalArgumentException("max slots (" + maxSlots + ") must be >= 1");
+        }
         this.maxTasks = Math.max(1, maxTasks);
+        this.maxSlots = maxSlots;
         this.pendingInputs = new int[64 * this.maxTasks];
         this.server = new int[64 * this.maxTasks];
         this.firstOnServer = new int[64 * this.maxTasks];
@@ -37,8 +50,22 @@ final class JobTable {
         }
     }
 
+    /**
+     * The default limit on jobs in flight for jobs of at most {@code maxTasks} tasks and {@code maxEdges} edges:
+     * {@link #DEFAULT_BUDGET_BYTES} over the memory one job in flight may take, which is its slot (21 bytes), its
+     * per-task state (four ints per task) and, at worst, one queued item (a long) per task and per edge waiting in
+     * the servers' and the link's queues.
+     */
+    static int defaultLimit(int maxTasks, int maxEdges) {
+        long bytesPerJob = 21 + 16L * Math.max(1, maxTasks) + 8L * (Math.max(1, maxTasks) + Math.max(0, maxEdges));
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, DEFAULT_BUDGET_BYTES / bytesPerJob));
+    }
+
     int allocate() {
         if (freeCount == 0) {
+            if (capacity >= maxSlots) {
+                throw new IllegalStateException("BUG: more than " + maxSlots + " jobs in flight; the run should have stopped at its limit");
+            }
             grow();
         }
         inFlight++;
@@ -68,7 +95,7 @@ final class JobTable {
     }
 
     private void grow() {
-        int n = capacity * 2;
+        int n = (int) Math.min(2L * capacity, Math.max(maxSlots, capacity));
         jobClass = Arrays.copyOf(jobClass, n);
         arrival = Arrays.copyOf(arrival, n);
         remainingTasks = Arrays.copyOf(remainingTasks, n);

@@ -12,7 +12,9 @@ import java.util.List;
  * the window {@code [warmupJobs, warmupJobs + jobs)} is measured: its JCT goes into streaming histograms (all, inference
  * only, per class) and its transfers' link waits into a mean. After the window, arrivals go on until the jobs in flight
  * reach four times their number at the window's end (at least 50,000), then stop ({@code arrivalsStopped}); the run
- * is complete once every measured job has completed. Not thread-safe.
+ * is complete once every measured job has completed. Whatever the window, a run whose jobs in flight reach the
+ * in-flight limit stops there ({@code stoppedAtInFlightLimit}), with the figures of the jobs completed so far: the
+ * limit bounds its memory. Not thread-safe.
  */
 final class Measurement {
     private static final long MIN_DRAIN_CAP = 50_000;
@@ -27,6 +29,8 @@ final class Measurement {
     /** Jobs in flight at which arrivals stop once the window has closed; -1 before it closes. */
     private long drainCap = -1;
     private boolean arrivalsStopped;
+    private final int inFlightLimit;
+    private boolean stoppedAtInFlightLimit;
 
     private double linkWaitSum;
     private long transfers;
@@ -37,8 +41,13 @@ final class Measurement {
     /**
      * @param classes        the workload's job classes, indexed as the simulator indexes them
      * @param countInference true if inference jobs are the counted kind, false if background jobs are
+     * @param inFlightLimit  jobs in flight at which the run stops, at least 1
      */
-    Measurement(SimJobClass[] classes, boolean countInference, SimConfig config) {
+    Measurement(SimJobClass[] classes, boolean countInference, SimConfig config, int inFlightLimit) {
+        if (inFlightLimit < 1) {
+            throw new IllegalArgumentException("in-flight limit (" + inFlightLimit + ") must be >= 1");
+        }
+        this.inFlightLimit = inFlightLimit;
         this.classes = classes;
         this.countInference = countInference;
         this.measureFrom = config.warmupJobs();
@@ -61,8 +70,15 @@ final class Measurement {
         return measured;
     }
 
-    /** Whether the next arrival of a class is scheduled, given the jobs in flight before this arrival took its slot. */
+    /**
+     * Whether the next arrival of a class is scheduled, given the jobs in flight before this arrival took its slot.
+     * If this arrival brings them to the in-flight limit, the run is over ({@link #complete}).
+     */
     boolean keepArriving(int inFlight) {
+        if (inFlight + 1 >= inFlightLimit) {
+            stoppedAtInFlightLimit = true;
+            return false;
+        }
         if (countedArrivals >= measureTo && drainCap < 0) {
             drainCap = Math.max(MIN_DRAIN_CAP, 4L * inFlight);
         }
@@ -89,9 +105,9 @@ final class Measurement {
         outstanding--;
     }
 
-    /** True once the window has closed and every measured job has completed. */
+    /** True once the window has closed and every measured job has completed, or the jobs in flight reached the limit. */
     boolean complete() {
-        return countedArrivals >= measureTo && outstanding == 0;
+        return stoppedAtInFlightLimit || countedArrivals >= measureTo && outstanding == 0;
     }
 
     /**
@@ -108,6 +124,7 @@ final class Measurement {
         }
         return new SimResult(policyName, Math.max(0, Math.min(countedArrivals, measureTo) - measureFrom), all, inference,
                 perClassResults, now > 0 ? linkBusy / now : 0, transfers == 0 ? 0 : linkWaitSum / transfers, transfers,
-                events, now, wallSeconds, maxJobsInFlight, truncated, arrivalsStopped);
+                events, now, wallSeconds, maxJobsInFlight, truncated, arrivalsStopped, inFlightLimit,
+                stoppedAtInFlightLimit);
     }
 }

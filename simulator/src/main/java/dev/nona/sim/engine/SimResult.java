@@ -22,17 +22,25 @@ import java.util.List;
  * @param truncated           true if the run hit the event cap before every measured job completed
  * @param arrivalsStopped     true if arrivals were stopped after the window because the jobs in flight kept
  *                            growing (an unstable run); the JCTs are then those of a draining system
+ * @param inFlightLimit       the jobs in flight at which the run would stop ({@link SimConfig#maxJobsInFlight})
+ * @param stoppedAtInFlightLimit true if the jobs in flight reached {@code inFlightLimit} (an unstable run) and the
+ *                            run stopped there; the figures are those of the measured jobs completed by then
  */
 public record SimResult(String policy, long jobs, LogHistogram all, LogHistogram inference, List<ClassResult> classes,
                         double linkUtilization, double meanLinkWaitSeconds, long transfers, long events,
                         double simulatedSeconds, double wallSeconds, int maxJobsInFlight, boolean truncated,
-                        boolean arrivalsStopped) {
+                        boolean arrivalsStopped, int inFlightLimit, boolean stoppedAtInFlightLimit) {
     public SimResult {
         classes = List.copyOf(classes);
     }
 
     /** Per job class. */
     public record ClassResult(String name, JobKind kind, LogHistogram jct) {
+    }
+
+    /** True if the run grew unstable: arrivals were stopped, or it stopped at the in-flight limit. */
+    public boolean unstable() {
+        return arrivalsStopped || stoppedAtInFlightLimit;
     }
 
     public double eventsPerSecond() {

@@ -27,7 +27,9 @@ import java.util.SplittableRandom;
  * ({@link Measurement}). Arrivals go on meanwhile, so the last measured jobs see the same contention as the others;
  * but if the system is unstable (a load $\rho \ge 1$ somewhere) the jobs in flight would grow without bound, so
  * arrivals stop once the jobs in flight reach four times their number at the window's end (at least 50,000), and
- * the result says {@code arrivalsStopped}. The run then drains and always ends.
+ * the result says {@code arrivalsStopped}. The run then drains and always ends. Whenever the jobs in flight reach
+ * {@link SimConfig#maxJobsInFlight} (by default what {@code JobTable.defaultLimit} lets fit in 512 MiB), the run
+ * stops at once with the figures so far and the result says {@code stoppedAtInFlightLimit}: memory stays bounded.
  *
  * <p>This is a {@link Engine.Driver}: the events, the FIFO servers and the link are the one {@link Engine}'s. With
  * {@link Engine.Options} that turn on model caches, each inference class is a model of the caches (matched by
@@ -77,15 +79,19 @@ public final class Simulator implements ClusterView, Engine.Driver {
         this.config = config;
         this.serviceModel = serviceModel;
         int maxTasks = 1;
+        int maxEdges = 0;
         for (SimJobClass c : classes) {
             maxTasks = Math.max(maxTasks, c.tasks());
+            maxEdges = Math.max(maxEdges, c.edges());
             if (c.tasks() >= COMM_EDGE || c.edges() >= COMM_EDGE) {
                 throw new IllegalArgumentException("job class '" + c.name() + "' is too large for the simulator (" + c.tasks() + " tasks)");
             }
         }
-        this.jobs = new JobTable(maxTasks);
+        int inFlightLimit = config.maxJobsInFlight() == SimConfig.AUTO_IN_FLIGHT
+                ? JobTable.defaultLimit(maxTasks, maxEdges) : (int) config.maxJobsInFlight();
+        this.jobs = new JobTable(maxTasks, inFlightLimit);
         this.scratch = new int[maxTasks];
-        this.measurement = new Measurement(classes, workload.hasModels(), config);
+        this.measurement = new Measurement(classes, workload.hasModels(), config, inFlightLimit);
         this.arrivalRandom = new SplittableRandom[classes.length];
         for (int i = 0; i < classes.length; i++) {
             arrivalRandom[i] = new SplittableRandom(config.seed() * 1_000_003L + i);

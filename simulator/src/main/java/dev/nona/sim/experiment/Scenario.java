@@ -116,6 +116,12 @@ public final class Scenario {
 
     /** Runs {@code policy} on {@code w}. Tables are solved for {@code solvedFor}'s rates (pass {@code w} itself unless testing rate errors). */
     public SimResult run(String policy, SimWorkload w, SimWorkload solvedFor, long jobs, long seed) {
+        return run(policy, w, solvedFor, SimConfig.of(jobs, seed));
+    }
+
+    /** Runs {@code policy} on {@code w} with {@code config} (its seed seeds the policy too); tables as above. */
+    public SimResult run(String policy, SimWorkload w, SimWorkload solvedFor, SimConfig config) {
+        long seed = config.seed();
         WorkloadTableSolver nonaSource = x -> nonaTable(solvedFor);
         WorkloadTableSolver starSource = x -> nonaStarTable();
         WorkloadTableSolver expertSource = x -> expertTable(solvedFor);
@@ -124,7 +130,7 @@ public final class Scenario {
         PolicyContext context = new PolicyContext(w, seed, nonaSource, starSource, expertSource, expertLiveSource,
                 controllerSource);
         Policy p = PolicyRegistry.create(policy, context);
-        return new Simulator(w, p, policy, SimConfig.of(jobs, seed)).run();
+        return new Simulator(w, p, policy, config).run();
     }
 
     public SimResult run(String policy, SimWorkload w, long jobs, long seed) {

@@ -42,6 +42,8 @@ public final class JsonReport {
         o.put("maxJobsInFlight", r.maxJobsInFlight());
         o.put("truncated", r.truncated());
         o.put("arrivalsStopped", r.arrivalsStopped());
+        o.put("inFlightLimit", r.inFlightLimit());
+        o.put("unstable", r.unstable());
         o.put("percentileRelativeAccuracy", new LogHistogram().relativeAccuracy());
         return o;
     }

@@ -200,6 +200,6 @@ public final class SimJobClass {
 
     @Override
     public String toString() {
-        return "JobClass[" + name + ", " + kind + ", rate=" + ratePerSecond + "/s, tasks=" + tasks() + ", edges=" + edges() + "]";
+        return "SimJobClass[" + name + ", " + kind + ", rate=" + ratePerSecond + "/s, tasks=" + tasks() + ", edges=" + edges() + "]";
     }
 }

@@ -2,9 +2,11 @@ package dev.nona.controller.source;
 
 import dev.nona.controller.loop.ControlInput;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
+import dev.nona.topics.Topics;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.topics.serde.DagCounts;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +20,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * Reads {@code cluster-telemetry} or {@code model-catalog} into control inputs. A catalog tombstone (null value
  * with a key) removes the model; anything that does not parse, a catalog entry whose key is not its model, and a
  * record that breaks the controller's {@link ControlLimits} (an oversized DAG, telemetry from a server not in
- * {@code cluster.servers}) become dead letters. Never throws on bad input.
+ * {@code cluster.servers}) become dead letters. Never throws on bad input. The DAG limits are checked on counts
+ * taken before the entry is parsed ({@link DagCounts}), so an oversized DAG is never built.
  */
 public final class ControlDeserializer implements KafkaRecordDeserializationSchema<ControlRecord> {
     private static final long serialVersionUID = 1L;
@@ -28,8 +31,8 @@ public final class ControlDeserializer implements KafkaRecordDeserializationSche
 
     private final Kind kind;
     private final ControlLimits limits;
-    private final JsonSerde<ServerTelemetry> telemetry = new JsonSerde<>(ServerTelemetry.class, JsonSerde.DEFAULT_MAX_RECORD_BYTES);
-    private final JsonSerde<ModelCatalogEntry> catalog = new JsonSerde<>(ModelCatalogEntry.class, JsonSerde.DEFAULT_MAX_RECORD_BYTES);
+    private final JsonSerde<ServerTelemetry> telemetry = JsonSerde.forTopic(Topics.CLUSTER_TELEMETRY);
+    private final JsonSerde<ModelCatalogEntry> catalog = JsonSerde.forTopic(Topics.MODEL_CATALOG);
 
     public ControlDeserializer(Kind kind, ControlLimits limits) {
         this.kind = Objects.requireNonNull(kind, "kind");
@@ -58,6 +61,10 @@ public final class ControlDeserializer implements KafkaRecordDeserializationSche
         if (record.value() == null && key != null && !key.isBlank()) {
             return new ControlRecord(ControlInput.removed(key), null, 0L);
         }
+        String tooLarge = dagTooLarge(record.value(), key);
+        if (tooLarge != null) {
+            return reject(record, tooLarge);
+        }
         Parsed<ModelCatalogEntry> parsed = catalog.parse(record.value());
         if (!parsed.ok()) {
             return reject(record, parsed.reason());
@@ -71,6 +78,19 @@ public final class ControlDeserializer implements KafkaRecordDeserializationSche
         }
         // The catalog has no event time; 0 never moves the watermark (its source goes idle and stops holding it).
         return new ControlRecord(ControlInput.of(parsed.value()), null, 0L);
+    }
+
+    /**
+     * The DAG limits, checked on counts read before the parse (a value over the topic's size limit is left to the
+     * serde, which turns it away unread): an oversized DAG is never built.
+     */
+    private String dagTooLarge(byte[] value, String key) {
+        if (value == null || value.length > catalog.maxRecordBytes()) {
+            return null;
+        }
+        return DagCounts.scan(value)
+                .map(c -> limits.rejection(c.model() != null ? c.model() : key, c.tasks(), c.edges()))
+                .orElse(null);
     }
 
     private static ControlRecord reject(ConsumerRecord<byte[], byte[]> record, String reason) {

@@ -1,5 +1,6 @@
 package dev.nona.controller.source;
 
+import dev.nona.topics.Topics;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.serde.JsonSerde;
@@ -19,7 +20,7 @@ public final class RequestParser implements Serializable {
 
     public RequestParser(String topic) {
         this.topic = topic;
-        this.serde = new JsonSerde<>(InferenceRequest.class, JsonSerde.DEFAULT_MAX_RECORD_BYTES);
+        this.serde = JsonSerde.forTopic(Topics.INFERENCE_REQUESTS);
     }
 
     public RequestRecord parse(byte[] value, int partition, long offset) {

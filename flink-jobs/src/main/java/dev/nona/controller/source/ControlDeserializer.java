@@ -47,11 +47,11 @@ public final class ControlDeserializer implements KafkaRecordDeserializationSche
     private ControlRecord parseTelemetry(ConsumerRecord<byte[], byte[]> record) {
         Parsed<ServerTelemetry> parsed = telemetry.parse(record.value());
         if (!parsed.ok()) {
-            return reject(record, parsed.reason());
+            return reject(record, rawBytes(), parsed.reason());
         }
         String unknownServer = limits.rejection(parsed.value());
         if (unknownServer != null) {
-            return reject(record, unknownServer);
+            return reject(record, rawBytes(), unknownServer);
         }
         return new ControlRecord(ControlInput.of(parsed.value()), null, parsed.value().eventTime());
     }
@@ -63,18 +63,18 @@ public final class ControlDeserializer implements KafkaRecordDeserializationSche
         }
         String tooLarge = dagTooLarge(record.value(), key);
         if (tooLarge != null) {
-            return reject(record, tooLarge);
+            return reject(record, rawBytes(), tooLarge);
         }
         Parsed<ModelCatalogEntry> parsed = catalog.parse(record.value());
         if (!parsed.ok()) {
-            return reject(record, parsed.reason());
+            return reject(record, rawBytes(), parsed.reason());
         }
         if (key != null && !key.equals(parsed.value().model())) {
-            return reject(record, "key ('" + key + "') is not the entry's model ('" + parsed.value().model() + "')");
+            return reject(record, rawBytes(), "key ('" + key + "') is not the entry's model ('" + parsed.value().model() + "')");
         }
         String oversized = limits.rejection(parsed.value());
         if (oversized != null) {
-            return reject(record, oversized);
+            return reject(record, rawBytes(), oversized);
         }
         // The catalog has no event time; 0 never moves the watermark (its source goes idle and stops holding it).
         return new ControlRecord(ControlInput.of(parsed.value()), null, 0L);
@@ -93,10 +93,16 @@ public final class ControlDeserializer implements KafkaRecordDeserializationSche
                 .orElse(null);
     }
 
-    private static ControlRecord reject(ConsumerRecord<byte[], byte[]> record, String reason) {
+    /** How much of a rejected value its dead letter keeps: at most the topic's size limit. */
+    private int rawBytes() {
+        return kind == Kind.TELEMETRY ? telemetry.deadLetterRawBytes() : catalog.deadLetterRawBytes();
+    }
+
+    private static ControlRecord reject(ConsumerRecord<byte[], byte[]> record, int rawBytes, String reason) {
         long now = System.currentTimeMillis();
         return new ControlRecord(null,
-                DeadLetter.of(record.value(), record.topic(), record.partition(), record.offset(), reason, now),
+                DeadLetter.of(record.value(), record.topic(), record.partition(), record.offset(), reason, now,
+                        rawBytes),
                 0L); // no event time: never moves the watermark
     }
 

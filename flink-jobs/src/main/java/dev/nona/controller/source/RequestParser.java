@@ -9,7 +9,8 @@ import java.io.Serializable;
 
 /**
  * Parses the value of one {@code inference-requests} record with the topic serde; never throws on bad input: a
- * record that does not parse becomes a {@link DeadLetter} with the reason, the raw bytes and where it was read.
+ * record that does not parse becomes a {@link DeadLetter} with the reason, the raw bytes (at most the topic's size
+ * limit of them, {@link JsonSerde#deadLetterRawBytes()}) and where it was read.
  * Shared by the Kafka source and the pipeline benchmark, so both pay for the same serde.
  */
 public final class RequestParser implements Serializable {
@@ -29,7 +30,8 @@ public final class RequestParser implements Serializable {
             return new RequestRecord(parsed.value(), null, partition, offset);
         }
         return new RequestRecord(null,
-                DeadLetter.of(value, topic, partition, offset, parsed.reason(), System.currentTimeMillis()),
+                DeadLetter.of(value, topic, partition, offset, parsed.reason(), System.currentTimeMillis(),
+                        serde.deadLetterRawBytes()),
                 partition, offset);
     }
 }

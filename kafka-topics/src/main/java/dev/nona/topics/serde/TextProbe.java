@@ -21,7 +21,8 @@ final class TextProbe {
             if ((b > 0x20 && b < 0x7F) || (i == 0 && b == UTF8_BOM_FIRST)) {
                 return null;
             }
-            return String.format("record is not UTF-8 JSON text (byte %d is 0x%02x; binary input)", i, b);
+            // The byte's value in decimal: the dead-letter log groups reasons with their numbers masked.
+            return "record is not UTF-8 JSON text (byte at offset " + i + " is " + b + "; binary input)";
         }
         return null;
     }

@@ -88,10 +88,10 @@ final class RecordLimitsTest {
         byte[] gzip = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0};
         byte[] utf16 = VALID_REQUEST.getBytes(StandardCharsets.UTF_16BE);
 
-        assertThat(requests.parse(gzip).reason()).isEqualTo("record is not UTF-8 JSON text (byte 0 is 0x1f; binary input)");
-        assertThat(requests.parse(utf16).reason()).isEqualTo("record is not UTF-8 JSON text (byte 0 is 0x00; binary input)");
+        assertThat(requests.parse(gzip).reason()).isEqualTo("record is not UTF-8 JSON text (byte at offset 0 is 31; binary input)");
+        assertThat(requests.parse(utf16).reason()).isEqualTo("record is not UTF-8 JSON text (byte at offset 0 is 0; binary input)");
         assertThat(requests.parse(new byte[] {' ', '\n', (byte) 0xC3}).reason())
-                .isEqualTo("record is not UTF-8 JSON text (byte 2 is 0xc3; binary input)");
+                .isEqualTo("record is not UTF-8 JSON text (byte at offset 2 is 195; binary input)");
     }
 
     @Test

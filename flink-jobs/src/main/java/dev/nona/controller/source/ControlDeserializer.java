@@ -9,6 +9,7 @@ import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.serde.DagCounts;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
+import dev.nona.topics.serde.RecordLimits;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -93,9 +94,10 @@ public final class ControlDeserializer implements KafkaRecordDeserializationSche
                 .orElse(null);
     }
 
-    /** How much of a rejected value its dead letter keeps: at most the topic's size limit. */
+    /** How much of a rejected value its dead letter keeps. */
     private int rawBytes() {
-        return kind == Kind.TELEMETRY ? telemetry.deadLetterRawBytes() : catalog.deadLetterRawBytes();
+        return RecordLimits.deadLetterRawBytes(
+                kind == Kind.TELEMETRY ? Topics.CLUSTER_TELEMETRY : Topics.MODEL_CATALOG);
     }
 
     private static ControlRecord reject(ConsumerRecord<byte[], byte[]> record, int rawBytes, String reason) {

@@ -5,12 +5,13 @@ import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
+import dev.nona.topics.serde.RecordLimits;
 import java.io.Serializable;
 
 /**
  * Parses the value of one {@code inference-requests} record with the topic serde; never throws on bad input: a
  * record that does not parse becomes a {@link DeadLetter} with the reason, the raw bytes (at most the topic's size
- * limit of them, {@link JsonSerde#deadLetterRawBytes()}) and where it was read.
+ * dead-letter cap of them, {@link RecordLimits#deadLetterRawBytes}) and where it was read.
  * Shared by the Kafka source and the pipeline benchmark, so both pay for the same serde.
  */
 public final class RequestParser implements Serializable {
@@ -31,7 +32,7 @@ public final class RequestParser implements Serializable {
         }
         return new RequestRecord(null,
                 DeadLetter.of(value, topic, partition, offset, parsed.reason(), System.currentTimeMillis(),
-                        serde.deadLetterRawBytes()),
+                        RecordLimits.deadLetterRawBytes(Topics.INFERENCE_REQUESTS)),
                 partition, offset);
     }
 }

@@ -20,14 +20,14 @@ final class RequestParserTest {
     }
 
     @Test
-    void parse_fiveMegabyteValue_isADeadLetterKeepingAtMostTheTopicsLimitOfIt() {
+    void parse_fiveMegabyteValue_isADeadLetterKeeping4KiBOfIt() {
         byte[] value = new byte[5 << 20];
         Arrays.fill(value, (byte) '{');
         DeadLetter d = parser.parse(value, 3, 7L).rejected();
         assertThat(d.reason()).isEqualTo("record size (5242880 bytes) exceeds the limit (65536 bytes)");
         assertThat(d.rawSizeBytes()).isEqualTo(5 << 20);
         assertThat(d.truncated()).isTrue();
-        assertThat(d.raw()).hasSize(64 << 10);
+        assertThat(d.raw()).hasSize(4 << 10);
         assertThat(d.partition()).isEqualTo(3);
         assertThat(d.offset()).isEqualTo(7L);
     }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.nona.topics.TopicSpec;
-import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.TopicRecord;
 import java.io.IOException;
 import java.io.Serializable;
@@ -68,16 +67,6 @@ public final class JsonSerde<T extends TopicRecord> implements Serializable {
 
     public int maxRecordBytes() {
         return maxRecordBytes;
-    }
-
-    /**
-     * How much of a rejected value a dead letter of this serde's topic keeps ({@code DeadLetter.of(..., maxRawBytes)}):
-     * at most the size limit, since bytes past what the topic accepts tell nothing the size does not, and at most
-     * {@link DeadLetter#DEFAULT_MAX_RAW_BYTES}. Keeps a burst of oversized values from costing the reader of the topic
-     * a quarter-megabyte dead letter each.
-     */
-    public int deadLetterRawBytes() {
-        return Math.min(maxRecordBytes, DeadLetter.DEFAULT_MAX_RAW_BYTES);
     }
 
     /** Parses one value; never throws on bad input. */

@@ -3,6 +3,7 @@ package dev.nona.topics.serde;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import dev.nona.topics.TopicSpec;
 import dev.nona.topics.Topics;
+import dev.nona.topics.record.DeadLetter;
 import java.util.Map;
 
 /**
@@ -36,6 +37,17 @@ public final class RecordLimits {
      */
     public static final int MAX_DOCUMENT_BYTES = Topics.TABLE_MAX_BYTES;
 
+    /**
+     * 4 KiB: how much of a rejected {@code inference-requests} or {@code cluster-telemetry} value its dead letter
+     * keeps. A real record of these topics is a few hundred bytes, so its dead letter holds it whole; a burst of
+     * malformed values costs at most this much each to carry to {@code dead-letters}, not a quarter megabyte.
+     */
+    public static final int SMALL_DEAD_LETTER_RAW_BYTES = 4 << 10;
+
+    private static final Map<String, Integer> DEAD_LETTER_RAW_BY_TOPIC = Map.of(
+            Topics.INFERENCE_REQUESTS.name(), SMALL_DEAD_LETTER_RAW_BYTES,
+            Topics.CLUSTER_TELEMETRY.name(), SMALL_DEAD_LETTER_RAW_BYTES);
+
     private static final Map<String, Integer> BY_TOPIC = Map.of(
             Topics.INFERENCE_REQUESTS.name(), SMALL_RECORD_BYTES,
             Topics.CLUSTER_TELEMETRY.name(), SMALL_RECORD_BYTES,
@@ -47,6 +59,14 @@ public final class RecordLimits {
     /** The size limit of one value of this topic, in bytes. */
     public static int maxRecordBytes(TopicSpec<?> topic) {
         return BY_TOPIC.getOrDefault(topic.name(), JsonSerde.DEFAULT_MAX_RECORD_BYTES);
+    }
+
+    /**
+     * How much of a rejected value of this topic its dead letter keeps ({@code DeadLetter.of(..., maxRawBytes)}):
+     * {@link #SMALL_DEAD_LETTER_RAW_BYTES} for the hot-path topics, else {@link DeadLetter#DEFAULT_MAX_RAW_BYTES}.
+     */
+    public static int deadLetterRawBytes(TopicSpec<?> topic) {
+        return DEAD_LETTER_RAW_BY_TOPIC.getOrDefault(topic.name(), DeadLetter.DEFAULT_MAX_RAW_BYTES);
     }
 
     /** The parse bounds of the shared factory ({@link TopicJson}). */

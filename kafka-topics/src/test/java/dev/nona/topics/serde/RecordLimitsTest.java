@@ -32,6 +32,13 @@ final class RecordLimitsTest {
     }
 
     @Test
+    void deadLetterRawBytes_smallForTheHotPathTopics() {
+        assertThat(RecordLimits.deadLetterRawBytes(Topics.INFERENCE_REQUESTS)).isEqualTo(4 << 10);
+        assertThat(RecordLimits.deadLetterRawBytes(Topics.CLUSTER_TELEMETRY)).isEqualTo(4 << 10);
+        assertThat(RecordLimits.deadLetterRawBytes(Topics.MODEL_CATALOG)).isEqualTo(256 << 10);
+    }
+
+    @Test
     void size_fiveMegabyteRequest_isRejectedBySizeNamingSizeAndLimit() {
         byte[] big = new byte[5 << 20];
         Arrays.fill(big, (byte) ' ');

@@ -61,10 +61,13 @@ public final class LatencyBenchmark {
      *                           made inside it); empty: {@link #brokerParent(Settings)} chooses
      * @param badInputRate       malformed records per second sent during the measured seconds ({@link BadInput}),
      *                           {@code >= 0}; 0 sends none
+     * @param badInputAtBrokerDefaults with bad input, leave {@code inference-requests} and {@code model-catalog} at the
+     *                           broker's default record limit (1 MiB: the 5 MB values and the 30,000-task DAGs are
+     *                           refused by the broker), instead of letting them through (the worst case)
      */
     public record Settings(double rate, int seconds, int servers, List<String> models, DecisionDelivery delivery,
             Duration checkpointInterval, int warmupSeconds, Map<String, String> extra, Optional<Path> brokerDir,
-            double badInputRate) {
+            double badInputRate, boolean badInputAtBrokerDefaults) {
         public Settings(double rate, int seconds, int servers, List<String> models, DecisionDelivery delivery,
                 Duration checkpointInterval, int warmupSeconds, Map<String, String> extra) {
             this(rate, seconds, servers, models, delivery, checkpointInterval, warmupSeconds, extra, Optional.empty());
@@ -73,6 +76,13 @@ public final class LatencyBenchmark {
         public Settings(double rate, int seconds, int servers, List<String> models, DecisionDelivery delivery,
                 Duration checkpointInterval, int warmupSeconds, Map<String, String> extra, Optional<Path> brokerDir) {
             this(rate, seconds, servers, models, delivery, checkpointInterval, warmupSeconds, extra, brokerDir, 0);
+        }
+
+        public Settings(double rate, int seconds, int servers, List<String> models, DecisionDelivery delivery,
+                Duration checkpointInterval, int warmupSeconds, Map<String, String> extra, Optional<Path> brokerDir,
+                double badInputRate) {
+            this(rate, seconds, servers, models, delivery, checkpointInterval, warmupSeconds, extra, brokerDir,
+                    badInputRate, false);
         }
 
         public Settings {
@@ -162,7 +172,7 @@ public final class LatencyBenchmark {
         Path work = Files.createTempDirectory(parent, "nona-latency-");
         try (LocalKafkaBroker broker = LocalKafkaBroker.builder().dataDir(work.resolve("kafka")).build().start()) {
             String bootstrap = broker.bootstrapServers();
-            createTopics(bootstrap, s.badInputRate() > 0);
+            createTopics(bootstrap, s.badInputRate() > 0 && !s.badInputAtBrokerDefaults());
             JobClient job = startController(controllerSettings(s, bootstrap));
             LatencyRecorder recorder = new LatencyRecorder(s.requests());
             LatencyRecorder requestsRead = new LatencyRecorder(s.requests());
@@ -269,7 +279,8 @@ public final class LatencyBenchmark {
     }
 
     /**
-     * The topics; with bad input, {@code inference-requests} and {@code model-catalog} take records up to
+     * The topics; with bad input (unless at the broker's defaults), {@code inference-requests} and
+     * {@code model-catalog} take records up to
      * {@link BadInputPublisher#MAX_REQUEST_BYTES} (a broker at its defaults refuses the 5 MB values; this one lets
      * them through to the controller, the worst case).
      */

@@ -54,6 +54,11 @@ final class BenchLatencyCommand implements Callable<Integer> {
                     + "JSON, 30,000-task DAGs, binary; default ${DEFAULT-VALUE}: none)")
     double badInputRate;
 
+    @Option(names = "--bad-input-at-broker-defaults",
+            description = "Leave the topics at the broker's default record limit (1 MiB), which refuses the 5 MB values "
+                    + "and the large DAGs; without it they are let through to the controller (the worst case)")
+    boolean badInputAtBrokerDefaults;
+
     @Spec
     CommandSpec spec;
 
@@ -71,7 +76,7 @@ final class BenchLatencyCommand implements Callable<Integer> {
         ControllerConfig config = ControllerConfig.fromMap(probe);
         LatencyBenchmark.Result r = LatencyBenchmark.run(new LatencyBenchmark.Settings(rate, seconds,
                 workload.servers, workload.models, mode, config.checkpointInterval(), warmupSeconds, settings,
-                Optional.ofNullable(brokerDir), badInputRate));
+                Optional.ofNullable(brokerDir), badInputRate, badInputAtBrokerDefaults));
         spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(json(r)));
         spec.commandLine().getOut().flush();
         return 0;
@@ -108,6 +113,7 @@ final class BenchLatencyCommand implements Callable<Integer> {
         out.put("brokerStorage", r.brokerStorage());
         out.put("settings", s.extra());
         out.put("badInputRate", s.badInputRate());
+        out.put("badInputAtBrokerDefaults", s.badInputAtBrokerDefaults());
         out.put("badInputSent", r.badInput().sent());
         out.put("badInputRefused", r.badInput().refused());
         out.put("deadLettered", r.badInput().deadLettered());

@@ -13,15 +13,24 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 
 /**
  * The latency benchmark ({@code bin/nona bench latency}): the project's real Kafka broker ({@link LocalKafkaBroker},
@@ -35,6 +44,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * and the servers, and has closed its first {@code rates.window}: with the default 30 s, about half a minute);
  * {@code warmupSeconds} at the target rate (JIT, connections; not measured); {@code seconds} measured; then until
  * every measured request is decided (or a drain timeout) and one more second, which would show a late duplicate.
+ * With a bad-input rate, {@link BadInputPublisher} sends malformed records during the measured seconds, and the
+ * result counts the dead letters they became; the latency is still that of the good requests alone.
  */
 public final class LatencyBenchmark {
     /**
@@ -50,12 +61,30 @@ public final class LatencyBenchmark {
      * @param extra              further controller settings ({@code docs/controller.md}), which win
      * @param brokerDir          where the benchmark's throwaway broker keeps its log (a temporary directory is
      *                           made inside it); empty: {@link #brokerParent(Settings)} chooses
+     * @param badInputRate       malformed records per second sent during the measured seconds ({@link BadInput}),
+     *                           {@code >= 0}; 0 sends none
+     * @param badInputAtBrokerDefaults with bad input, leave {@code inference-requests} and {@code model-catalog} at the
+     *                           broker's default record limit (1 MiB: the 5 MB values and the 30,000-task DAGs are
+     *                           refused by the broker), instead of letting them through (the worst case)
      */
     public record Settings(double rate, int seconds, int servers, List<String> models, DecisionDelivery delivery,
-            Duration checkpointInterval, int warmupSeconds, Map<String, String> extra, Optional<Path> brokerDir) {
+            Duration checkpointInterval, int warmupSeconds, Map<String, String> extra, Optional<Path> brokerDir,
+            double badInputRate, boolean badInputAtBrokerDefaults) {
         public Settings(double rate, int seconds, int servers, List<String> models, DecisionDelivery delivery,
                 Duration checkpointInterval, int warmupSeconds, Map<String, String> extra) {
             this(rate, seconds, servers, models, delivery, checkpointInterval, warmupSeconds, extra, Optional.empty());
+        }
+
+        public Settings(double rate, int seconds, int servers, List<String> models, DecisionDelivery delivery,
+                Duration checkpointInterval, int warmupSeconds, Map<String, String> extra, Optional<Path> brokerDir) {
+            this(rate, seconds, servers, models, delivery, checkpointInterval, warmupSeconds, extra, brokerDir, 0);
+        }
+
+        public Settings(double rate, int seconds, int servers, List<String> models, DecisionDelivery delivery,
+                Duration checkpointInterval, int warmupSeconds, Map<String, String> extra, Optional<Path> brokerDir,
+                double badInputRate) {
+            this(rate, seconds, servers, models, delivery, checkpointInterval, warmupSeconds, extra, brokerDir,
+                    badInputRate, false);
         }
 
         public Settings {
@@ -82,6 +111,9 @@ public final class LatencyBenchmark {
             brokerDir.filter(d -> Files.exists(d) && !Files.isDirectory(d)).ifPresent(d -> {
                 throw new IllegalArgumentException("--broker-dir (" + d + ") is not a directory");
             });
+            if (!(badInputRate >= 0) || Double.isInfinite(badInputRate)) {
+                throw new IllegalArgumentException("--bad-input-rate (" + badInputRate + ") must be finite and >= 0");
+            }
         }
 
         int requests() {
@@ -105,12 +137,24 @@ public final class LatencyBenchmark {
      * @param measuredFromEpochMillis     the wall-clock time the first measured request was scheduled (epoch ms)
      * @param brokerDir                   the directory the broker's log was kept in (a temporary one inside it)
      * @param brokerStorage               {@code memory} when that directory is a tmpfs, else {@code disk}
+     * @param badInput                    what the malformed records' publisher sent and the controller made of them
      */
     public record Result(Settings settings, long requests, long decided, long duplicates,
             LatencyRecorder.Percentiles latency, LatencyRecorder.Percentiles requestsRead,
             LatencyRecorder.Percentiles requestsAcked, double maxSendLagMillis, double[] maxMillisBySecond,
             double[] requestReadMaxMillisBySecond, double[] requestAckMaxMillisBySecond,
-            long measuredFromEpochMillis, Path brokerDir, String brokerStorage) {}
+            long measuredFromEpochMillis, Path brokerDir, String brokerStorage, BadInputCount badInput) {}
+
+    /**
+     * The malformed records of a run with {@code --bad-input-rate}.
+     *
+     * @param sent         sent by the benchmark
+     * @param refused      refused by the broker (they never reach the controller)
+     * @param deadLettered records on {@code dead-letters} at the end of the run (only malformed input makes them)
+     */
+    public record BadInputCount(long sent, long refused, long deadLettered) {
+        static final BadInputCount NONE = new BadInputCount(0, 0, 0);
+    }
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
@@ -128,7 +172,7 @@ public final class LatencyBenchmark {
         Path work = Files.createTempDirectory(parent, "nona-latency-");
         try (LocalKafkaBroker broker = LocalKafkaBroker.builder().dataDir(work.resolve("kafka")).build().start()) {
             String bootstrap = broker.bootstrapServers();
-            createTopics(bootstrap);
+            createTopics(bootstrap, s.badInputRate() > 0 && !s.badInputAtBrokerDefaults());
             JobClient job = startController(controllerSettings(s, bootstrap));
             LatencyRecorder recorder = new LatencyRecorder(s.requests());
             LatencyRecorder requestsRead = new LatencyRecorder(s.requests());
@@ -138,17 +182,27 @@ public final class LatencyBenchmark {
                 publisher.publishCatalogAndServers();
                 awaitFirstTable(publisher, reader, job, s.models());
                 publisher.publishAtRate(s.rate(), s.warmupSeconds() * (long) Math.round(s.rate()), "w-", null);
-                double lag = publisher.publishAtRate(s.rate(), s.requests(), LatencyReader.MEASURED, requestsAcked,
-                        recorder, requestsRead);
+                BadInputPublisher bad = s.badInputRate() > 0
+                        ? new BadInputPublisher(bootstrap, s.badInputRate()).start() : null;
+                double lag;
+                try {
+                    lag = publisher.publishAtRate(s.rate(), s.requests(), LatencyReader.MEASURED, requestsAcked,
+                            recorder, requestsRead);
+                } finally {
+                    if (bad != null) {
+                        bad.close();
+                    }
+                }
                 Duration drain = Duration.ofSeconds(30).plus(s.checkpointInterval().multipliedBy(3));
                 LocalJobs.await(() -> recorder.decided() >= s.requests(), drain, 20, reader::check, job);
                 Thread.sleep(1_000); // a late duplicate would show up here
                 reader.check();
+                BadInputCount badInput = bad == null ? BadInputCount.NONE : countDeadLetters(bootstrap, bad, job);
                 return new Result(s, s.requests(), recorder.decided(), recorder.duplicates(), recorder.percentiles(),
                         requestsRead.percentiles(), requestsAcked.percentiles(), lag,
                         recorder.maxByBucket(1_000_000_000L), requestsRead.maxByBucket(1_000_000_000L),
                         requestsAcked.maxByBucket(1_000_000_000L), recorder.firstScheduledEpochMillis(), parent,
-                        storage(parent));
+                        storage(parent), badInput);
             } finally {
                 LocalJobs.stop(job);
             }
@@ -173,10 +227,20 @@ public final class LatencyBenchmark {
         return usable >= bytesNeeded(s) ? SHARED_MEMORY : Path.of(System.getProperty("java.io.tmpdir"));
     }
 
-    /** An upper estimate of the broker's log for the run: warm-up, measured and drain seconds, plus 256 MiB. */
+    /**
+     * Bytes per malformed record the broker's log may take: {@link BadInput}'s cycle averages about 80 kB, and its
+     * dead letters (up to 256 KiB of the raw value, in base64) about 25 kB more.
+     */
+    static final long BYTES_PER_BAD_RECORD = 128 << 10;
+
+    /**
+     * An upper estimate of the broker's log for the run: warm-up, measured and drain seconds, plus the malformed
+     * records of the measured seconds, plus 256 MiB.
+     */
     static long bytesNeeded(Settings s) {
         double seconds = s.warmupSeconds() + s.seconds() + 30;
-        return (long) Math.ceil(s.rate() * seconds * BYTES_PER_REQUEST) + (256L << 20);
+        return (long) Math.ceil(s.rate() * seconds * BYTES_PER_REQUEST)
+                + (long) Math.ceil(s.badInputRate() * s.seconds() * BYTES_PER_BAD_RECORD) + (256L << 20);
     }
 
     private static long usableSpace(Path dir) {
@@ -214,10 +278,53 @@ public final class LatencyBenchmark {
         return m;
     }
 
-    private static void createTopics(String bootstrap) {
+    /**
+     * The topics; with bad input (unless at the broker's defaults), {@code inference-requests} and
+     * {@code model-catalog} take records up to
+     * {@link BadInputPublisher#MAX_REQUEST_BYTES} (a broker at its defaults refuses the 5 MB values; this one lets
+     * them through to the controller, the worst case).
+     */
+    private static void createTopics(String bootstrap, boolean badInput) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             new TopicProvisioner(admin, Duration.ofSeconds(30)).ensure(Topics.all(), Optional.empty(),
                     Optional.of((short) 1));
+            if (badInput) {
+                AlterConfigOp large = new AlterConfigOp(new ConfigEntry("max.message.bytes",
+                        String.valueOf(BadInputPublisher.MAX_REQUEST_BYTES)), AlterConfigOp.OpType.SET);
+                Map<ConfigResource, Collection<AlterConfigOp>> ops = new HashMap<>();
+                for (String topic : List.of(Topics.INFERENCE_REQUESTS.name(), Topics.MODEL_CATALOG.name())) {
+                    ops.put(new ConfigResource(ConfigResource.Type.TOPIC, topic), List.of(large));
+                }
+                admin.incrementalAlterConfigs(ops).all().get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /**
+     * Waits (up to 30 s) until {@code dead-letters} holds a record for every malformed record the broker took, then
+     * counts them (the topic's end offset: only malformed input makes dead letters in this benchmark).
+     */
+    private static BadInputCount countDeadLetters(String bootstrap, BadInputPublisher bad, JobClient job)
+            throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            long[] count = {0};
+            LocalJobs.await(() -> {
+                count[0] = endOffsets(admin, Topics.DEAD_LETTERS.name());
+                return count[0] >= bad.acked();
+            }, Duration.ofSeconds(30), 10, () -> { }, job);
+            return new BadInputCount(bad.sent(), bad.refused(), count[0]);
+        }
+    }
+
+    private static long endOffsets(Admin admin, String topic) {
+        try {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions()
+                    .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+            return admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).values().stream()
+                    .mapToLong(ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the end offsets of " + topic + ": " + e.getMessage(), e);
         }
     }
 

@@ -49,6 +49,16 @@ final class BenchLatencyCommand implements Callable<Integer> {
                     + "the run, else the system's temporary directory)")
     Path brokerDir;
 
+    @Option(names = "--bad-input-rate", paramLabel = "N", defaultValue = "0",
+            description = "Malformed records per second sent beside the measured requests (5 MB values, 5,000-deep "
+                    + "JSON, 30,000-task DAGs, binary; default ${DEFAULT-VALUE}: none)")
+    double badInputRate;
+
+    @Option(names = "--bad-input-at-broker-defaults",
+            description = "Leave the topics at the broker's default record limit (1 MiB), which refuses the 5 MB values "
+                    + "and the large DAGs; without it they are let through to the controller (the worst case)")
+    boolean badInputAtBrokerDefaults;
+
     @Spec
     CommandSpec spec;
 
@@ -66,7 +76,7 @@ final class BenchLatencyCommand implements Callable<Integer> {
         ControllerConfig config = ControllerConfig.fromMap(probe);
         LatencyBenchmark.Result r = LatencyBenchmark.run(new LatencyBenchmark.Settings(rate, seconds,
                 workload.servers, workload.models, mode, config.checkpointInterval(), warmupSeconds, settings,
-                Optional.ofNullable(brokerDir)));
+                Optional.ofNullable(brokerDir), badInputRate, badInputAtBrokerDefaults));
         spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(json(r)));
         spec.commandLine().getOut().flush();
         return 0;
@@ -102,6 +112,11 @@ final class BenchLatencyCommand implements Callable<Integer> {
         out.put("brokerDir", r.brokerDir().toString());
         out.put("brokerStorage", r.brokerStorage());
         out.put("settings", s.extra());
+        out.put("badInputRate", s.badInputRate());
+        out.put("badInputAtBrokerDefaults", s.badInputAtBrokerDefaults());
+        out.put("badInputSent", r.badInput().sent());
+        out.put("badInputRefused", r.badInput().refused());
+        out.put("deadLettered", r.badInput().deadLettered());
         return out;
     }
 }

@@ -62,4 +62,22 @@ final class LatencyBenchmarkSettingsTest {
             assertThat(LatencyBenchmark.storage(shm)).isEqualTo("memory");
         }
     }
+
+    @Test
+    void badInputRate_negativeOrInfinite_isAnErrorNamingTheFlagAndValue() {
+        for (double bad : new double[] {-1, Double.NaN, Double.POSITIVE_INFINITY}) {
+            assertThatThrownBy(() -> new LatencyBenchmark.Settings(1000, 10, 16, List.of("fig1"),
+                    DecisionDelivery.AT_LEAST_ONCE, Duration.ofSeconds(10), 3, Map.of(), Optional.empty(), bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("--bad-input-rate (" + bad + ") must be finite and >= 0");
+        }
+    }
+
+    @Test
+    void badInputRate_addsItsRecordsToTheBrokersRoom() {
+        LatencyBenchmark.Settings bad = new LatencyBenchmark.Settings(1000, 10, 16, List.of("fig1"),
+                DecisionDelivery.AT_LEAST_ONCE, Duration.ofMillis(200), 3, Map.of(), Optional.empty(), 500);
+        assertThat(LatencyBenchmark.bytesNeeded(bad) - LatencyBenchmark.bytesNeeded(settings(Map.of())))
+                .isEqualTo(500L * 10 * LatencyBenchmark.BYTES_PER_BAD_RECORD);
+    }
 }

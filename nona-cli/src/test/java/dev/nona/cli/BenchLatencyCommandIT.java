@@ -44,6 +44,13 @@ final class BenchLatencyCommandIT {
     }
 
     @Test
+    void badInputRate_negative_isAOneLineErrorNamingTheFlagAndValue() {
+        TestingCli cli = new TestingCli();
+        assertThat(cli.run("bench", "latency", "--bad-input-rate", "-5")).isNotZero();
+        assertThat(cli.err().trim()).contains("--bad-input-rate (-5.0) must be finite and >= 0").doesNotContain("\n");
+    }
+
+    @Test
     void brokerDir_aFile_isAOneLineErrorNamingTheValue(@TempDir Path dir) throws Exception {
         Path file = Files.createFile(dir.resolve("log"));
         TestingCli cli = new TestingCli();

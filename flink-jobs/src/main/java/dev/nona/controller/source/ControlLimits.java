@@ -60,13 +60,19 @@ public record ControlLimits(int maxTasks, int maxEdges, Set<String> knownServers
 
     /** Why this catalog entry is too large, or {@code null} when it is within the limits. */
     public String rejection(ModelCatalogEntry entry) {
-        int tasks = entry.dag().tasks().size();
+        return rejection(entry.model(), entry.dag().tasks().size(), entry.dag().edges().size());
+    }
+
+    /**
+     * Why a catalog DAG of this size is too large, or {@code null} when it is within the limits: the same rule as
+     * {@link #rejection(ModelCatalogEntry)}, for the counts of a value not yet parsed ({@code DagCounts}).
+     */
+    public String rejection(String model, int tasks, int edges) {
         if (tasks > maxTasks) {
-            return "model '" + entry.model() + "' has " + tasks + " tasks, over catalog.max-tasks (" + maxTasks + ")";
+            return "model '" + model + "' has " + tasks + " tasks, over catalog.max-tasks (" + maxTasks + ")";
         }
-        int edges = entry.dag().edges().size();
         if (edges > maxEdges) {
-            return "model '" + entry.model() + "' has " + edges + " edges, over catalog.max-edges (" + maxEdges + ")";
+            return "model '" + model + "' has " + edges + " edges, over catalog.max-edges (" + maxEdges + ")";
         }
         return null;
     }

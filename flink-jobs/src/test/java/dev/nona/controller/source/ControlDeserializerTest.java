@@ -76,6 +76,26 @@ final class ControlDeserializerTest {
     }
 
     @Test
+    void catalog_30000TaskDag_isADeadLetterFromItsCounts_withTheTaskLimitsReason() {
+        ControlLimits defaults = ControllerConfig.withBootstrap("b").controlLimits();
+        byte[] value = catalog.serialize(ControlLimitsTest.chain("huge", 30_000));
+        List<ControlRecord> out = new ArrayList<>();
+        new ControlDeserializer(ControlDeserializer.Kind.CATALOG, defaults).deserialize(
+                new ConsumerRecord<>("model-catalog", 0, 0L, "huge".getBytes(StandardCharsets.UTF_8), value),
+                new ListCollector<>(out));
+        assertThat(out.get(0).rejected().reason()).isEqualTo("model 'huge' has 30000 tasks, over catalog.max-tasks (10000)");
+    }
+
+    @Test
+    void catalog_overTheTaskLimitButBroken_isRejectedByItsCountsFirst() {
+        String broken = new String(catalog.serialize(ControlLimitsTest.chain("big", 4)), StandardCharsets.UTF_8)
+                .replace("\"schemaVersion\":1", "\"schemaVersion\":7");
+        ControlRecord r = read(ControlDeserializer.Kind.CATALOG, "model-catalog", "big",
+                broken.getBytes(StandardCharsets.UTF_8));
+        assertThat(r.rejected().reason()).isEqualTo("model 'big' has 4 tasks, over catalog.max-tasks (3)");
+    }
+
+    @Test
     void serdeErrors_winOverTheLimits() {
         String nan = "{\"schemaVersion\":1,\"serverId\":\"s-9\",\"up\":true,\"opsPerSecond\":-1.0,"
                 + "\"ongoingRequests\":0,\"cachedModels\":[],\"eventTime\":1}";

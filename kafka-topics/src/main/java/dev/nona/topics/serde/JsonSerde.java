@@ -18,8 +18,11 @@ import org.apache.kafka.common.serialization.Serializer;
  * JSON serde for one topic's values, with strict validation ({@link TopicJson}) and a size limit.
  *
  * <p>{@link #parse(byte[])} never throws on bad input: it returns a {@link Parsed} carrying either the record or a
- * one-line reason naming the field and value. Precedence of reasons: a null value, then the size limit, then a
- * missing or unsupported {@code schemaVersion}, then the first field error.
+ * one-line reason naming the field and value. Precedence of reasons: a null value, then the size limit, then
+ * binary input (a value whose first byte cannot start UTF-8 JSON text), then a parse bound of {@link RecordLimits}
+ * (nesting depth, number length, ...), then a missing or unsupported {@code schemaVersion}, then the first field
+ * error. The checks before the parse cost nothing in the value's size, and the parse stops at the first token over a
+ * bound, so a hostile value costs at most the size limit's worth of work.
  *
  * <p>Hot path: one {@link ObjectReader}/{@link ObjectWriter} per serde, built once (Jackson resolves the record's
  * deserializer on the first call and caches it); nothing is looked up reflectively per record. Thread-safe.
@@ -48,9 +51,9 @@ public final class JsonSerde<T extends TopicRecord> implements Serializable {
         this.writer = TopicJson.mapper().writerFor(type);
     }
 
-    /** The serde for a topic's value type, with the default 1 MiB limit. */
+    /** The serde for a topic's value type, with the topic's size limit ({@link RecordLimits#maxRecordBytes}). */
     public static <T extends TopicRecord> JsonSerde<T> forTopic(TopicSpec<T> topic) {
-        return new JsonSerde<>(topic.valueType(), DEFAULT_MAX_RECORD_BYTES);
+        return new JsonSerde<>(topic.valueType(), RecordLimits.maxRecordBytes(topic));
     }
 
     /** The serde for a topic's value type, with the given size limit in bytes. */
@@ -74,10 +77,15 @@ public final class JsonSerde<T extends TopicRecord> implements Serializable {
         if (value.length > maxRecordBytes) {
             return Parsed.rejected("record size (" + value.length + " bytes) exceeds the limit (" + maxRecordBytes + " bytes)");
         }
+        String binary = TextProbe.binaryReason(value);
+        if (binary != null) {
+            return Parsed.rejected(binary);
+        }
         try {
             return Parsed.ok(reader.readValue(value));
         } catch (JsonProcessingException e) {
-            return Parsed.rejected(VersionProbe.reason(value, Rejections.of(e)));
+            String reason = Rejections.of(e);
+            return Parsed.rejected(Rejections.overBound(e) ? reason : VersionProbe.reason(value, reason));
         } catch (IOException | RuntimeException e) {
             return Parsed.rejected(Rejections.clip("unreadable record: " + Rejections.oneLine(String.valueOf(e))));
         }

@@ -1,6 +1,7 @@
 package dev.nona.topics.serde;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
@@ -22,7 +23,16 @@ final class Rejections {
     private static final Pattern HINT = Pattern.compile(
             "\\s*(\\((but|set|enable|disable) [^)]*\\)|: (enable|disable) [^ ]+ to allow|\\(start marker at \\[[^]]*\\][^)]*\\))");
 
+    /** Where Jackson names the {@code StreamReadConstraints} getter of a bound: not for the reader of a dead letter. */
+    private static final Pattern BOUND_SOURCE = Pattern.compile(",? from `StreamReadConstraints\\.[^`]*`");
+
     static String of(JsonProcessingException e) {
+        StreamConstraintsException bound = boundBroken(e);
+        if (bound != null) {
+            String location = bound.getLocation() == null ? "" : " at column " + bound.getLocation().getColumnNr();
+            return clip("record over a parse limit" + location + ": "
+                    + BOUND_SOURCE.matcher(oneLine(bound.getOriginalMessage())).replaceAll(""));
+        }
         if (e instanceof ValueInstantiationException vie && vie.getCause() instanceof InvalidRecordException invalid) {
             return clip(nest(path(vie.getPath()), invalid.getMessage()));
         }
@@ -34,6 +44,20 @@ final class Rejections {
         }
         String location = e.getLocation() == null ? "" : " at column " + e.getLocation().getColumnNr();
         return clip("malformed JSON" + location + ": " + cleaned(e.getOriginalMessage()));
+    }
+
+    /** True when the parse stopped at a bound of {@link RecordLimits}, a reason that wins over the version's. */
+    static boolean overBound(JsonProcessingException e) {
+        return boundBroken(e) != null;
+    }
+
+    private static StreamConstraintsException boundBroken(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof StreamConstraintsException bound) {
+                return bound;
+            }
+        }
+        return null;
     }
 
     private static String fieldError(String path, String message) {

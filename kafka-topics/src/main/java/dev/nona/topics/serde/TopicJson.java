@@ -1,5 +1,6 @@
 package dev.nona.topics.serde;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
@@ -12,7 +13,9 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 /**
  * The one strict Jackson configuration every topic uses. Strict means: unknown fields, duplicate fields, trailing
  * tokens, {@code null} for a number or boolean, floats for integers, and numbers or booleans for strings (or the
- * reverse) are all errors, never silently coerced. Built once; {@link ObjectMapper} is thread-safe after configuration.
+ * reverse) are all errors, never silently coerced; and a parse stops at the first token over one of
+ * {@link RecordLimits}' bounds (nesting depth, number, name and string lengths). Built once; {@link ObjectMapper} is
+ * thread-safe after configuration.
  */
 public final class TopicJson {
     private static final ObjectMapper MAPPER = build();
@@ -26,7 +29,8 @@ public final class TopicJson {
     }
 
     private static ObjectMapper build() {
-        JsonMapper mapper = JsonMapper.builder()
+        JsonFactory factory = JsonFactory.builder().streamReadConstraints(RecordLimits.constraints()).build();
+        JsonMapper mapper = JsonMapper.builder(factory)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)

@@ -1,0 +1,98 @@
+package dev.nona.bench;
+
+import dev.nona.topics.client.ClientProperties;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Sends {@link BadInput}'s malformed records at a fixed rate on an open-loop schedule, on its own thread and with
+ * its own producer, while {@link LatencyPublisher} sends the good requests: the two interleave on the broker and in
+ * the controller's sources, but a 5 MB send never queues a good request behind it in the benchmark's own client
+ * (that would measure the client, not the controller). Counts what the broker acknowledged and what it refused.
+ */
+final class BadInputPublisher implements AutoCloseable {
+    /** The producer's largest request: room for the 5 MB value. */
+    static final int MAX_REQUEST_BYTES = 8 << 20;
+
+    private final BadInput input = new BadInput();
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final double rate;
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong acked = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    BadInputPublisher(String bootstrap, double rate) {
+        this.rate = rate;
+        Properties p = ClientProperties.producer(bootstrap, 0);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "nona-latency-bad-input");
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(MAX_REQUEST_BYTES));
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, String.valueOf(4L * MAX_REQUEST_BYTES));
+        this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+        this.thread = new Thread(this::loop, "nona-latency-bad-input");
+        thread.setDaemon(true);
+    }
+
+    BadInputPublisher start() {
+        thread.start();
+        return this;
+    }
+
+    private void loop() {
+        double periodNanos = 1e9 / rate;
+        long t0 = System.nanoTime();
+        for (long i = 0; running; i++) {
+            long due = t0 + Math.round(i * periodNanos);
+            long wait;
+            while (running && (wait = due - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(Math.max(wait, LatencyPublisher.MIN_PARK_NANOS));
+            }
+            if (!running) {
+                return;
+            }
+            BadInput.Bad bad = input.record(i);
+            sent.incrementAndGet();
+            producer.send(new ProducerRecord<>(bad.topic(), bad.key(), bad.value()), (meta, e) -> {
+                (e == null ? acked : refused).incrementAndGet();
+            });
+        }
+    }
+
+    /** Stops sending and waits for the broker's answers to what was sent. */
+    void stop() {
+        running = false;
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        producer.flush();
+    }
+
+    long sent() {
+        return sent.get();
+    }
+
+    /** Malformed records the broker stored (each should become one dead letter). */
+    long acked() {
+        return acked.get();
+    }
+
+    /** Malformed records the broker refused (too large for the topic, say): they never reach the controller. */
+    long refused() {
+        return refused.get();
+    }
+
+    @Override
+    public void close() {
+        stop();
+        producer.close(Duration.ofSeconds(10));
+    }
+}

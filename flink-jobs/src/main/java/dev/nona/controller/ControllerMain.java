@@ -49,8 +49,15 @@ public final class ControllerMain {
      * starts fresh) and runs the controller from them until it is cancelled.
      */
     public static void run(ControllerConfig config, Map<String, ?> start) throws Exception {
-        StartupSnapshot snapshot = KafkaIo.topicExists(config, config.topics().catalog(), "topics.catalog",
-                "a catalog read before placing") ? StartupSnapshot.read(config) : StartupSnapshot.empty("");
+        StartupSnapshot snapshot;
+        try {
+            snapshot = StartupSnapshot.read(config);
+        } catch (RuntimeException e) {
+            // as before the snapshot existed: the job reads the catalog itself, and a request for a model it has not
+            // read yet may become a dead letter
+            LOG.warn("cannot read the catalog and the newest table before starting ({}): starting without them", e.toString());
+            snapshot = StartupSnapshot.empty("not read: " + e.getMessage());
+        }
         LOG.info("Controller {} starts with {} catalog model(s) {} and {}", config.controllerId(),
                 snapshot.models().size(), snapshot.models().keySet(), snapshot.table() != null
                         ? "table v" + snapshot.table().version() + " from " + config.topics().tables()

@@ -49,7 +49,7 @@ public record StartupSnapshot(Map<String, ModelCatalogEntry> models, ControllerT
         tableSkipped = tableSkipped == null ? "" : tableSkipped;
     }
 
-    /** Nothing known (no catalog topic). */
+    /** Nothing read: {@code why}. */
     public static StartupSnapshot empty(String why) {
         return new StartupSnapshot(Map.of(), null, why);
     }
@@ -82,11 +82,13 @@ public record StartupSnapshot(Map<String, ModelCatalogEntry> models, ControllerT
             @Override
             public void close() {}
         };
-        readToEnd(config, config.topics().catalog(), r -> catalog.deserialize(r, applied));
         byte[] id = config.controllerId().getBytes(StandardCharsets.UTF_8);
         byte[][] newest = {null};
-        readToEnd(config, config.topics().tables(), r -> {
-            if (r.key() != null && java.util.Arrays.equals(r.key(), id)) {
+        String catalogTopic = config.topics().catalog();
+        readToEnd(config, List.of(catalogTopic, config.topics().tables()), r -> {
+            if (r.topic().equals(catalogTopic)) {
+                catalog.deserialize(r, applied);
+            } else if (r.key() != null && java.util.Arrays.equals(r.key(), id)) {
                 newest[0] = r.value(); // a tombstone (null) forgets the table
             }
         });
@@ -134,28 +136,38 @@ public record StartupSnapshot(Map<String, ModelCatalogEntry> models, ControllerT
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
 
-    /** Feeds every record of {@code topic} up to the end offsets seen now to {@code each}; nothing if it is absent. */
-    private static void readToEnd(ControllerConfig config, String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
+    /**
+     * Feeds every record of {@code topics} up to the end offsets seen now to {@code each} (in offset order per
+     * partition); a topic that does not exist has none (it is not created).
+     */
+    private static void readToEnd(ControllerConfig config, List<String> topics,
+            Consumer<ConsumerRecord<byte[], byte[]>> each) {
         Properties props = KafkaIo.clientProperties(config);
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READ_TIMEOUT.toMillis());
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
-            var infos = consumer.partitionsFor(topic, READ_TIMEOUT);
-            if (infos == null || infos.isEmpty()) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (String topic : topics) {
+                var infos = consumer.partitionsFor(topic, READ_TIMEOUT);
+                if (infos != null) {
+                    infos.forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
+                }
+            }
+            if (partitions.isEmpty()) {
                 return;
             }
-            List<TopicPartition> partitions = infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions, READ_TIMEOUT);
             long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
             while (!reached(consumer, end)) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("cannot read " + topic + " to its end offsets " + end + " within "
-                            + READ_TIMEOUT.toSeconds() + " s");
+                    throw new IllegalStateException("cannot read " + topics + " to their end offsets " + end
+                            + " within " + READ_TIMEOUT.toSeconds() + " s");
                 }
                 consumer.poll(Duration.ofMillis(200)).forEach(r -> {
                     if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {

@@ -46,7 +46,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * decisions (the first wins), the dead letters of requests, the time from the restart to the first decision the new
  * process wrote, and the p99 latency of the requests scheduled in the 30 s after that first decision.
  *
- * <p>Before the measured requests: the controller is started and warm (a decision from a solved table for every
+ * <p>The controller should read its sources from their latest offsets on its first start
+ * ({@code source.start-from-earliest=false}): a broker that holds an earlier run's requests (same ids) would have them
+ * decided again. Before the measured requests: the controller is started and warm (a decision from a solved table for every
  * model) and has completed a checkpoint, so the restart has one to resume from ({@code fresh}: it is restarted with
  * {@code --fresh} instead, from the catalog and the newest table on Kafka).
  */
@@ -93,12 +95,14 @@ public final class RecoveryBenchmark {
      * @param p99BeforeMillis      p99 latency of the requests scheduled before the kill
      * @param resumedFrom          the checkpoint the restarted controller resumed from ({@code ""}: none)
      * @param startReason          why it started fresh ({@code ""} when it resumed)
+     * @param startTableVersion    the table the restarted controller read from {@code placement-tables} to start
+     *                             with (its {@code CONTROLLER_STARTED} event's {@code tableVersion}; 0: none)
      * @param firstDecisionTableVersion table version of the first decision after the restart
      * @param firstDecisionFallback whether that decision was made under the fallback
      */
     public record Result(long sent, long decided, long undecided, long deadLettered, long duplicates,
             double restartToFirstDecisionMillis, double p99AfterMillis, double p99BeforeMillis, String resumedFrom,
-            String startReason, long firstDecisionTableVersion, boolean firstDecisionFallback,
+            String startReason, long startTableVersion, long firstDecisionTableVersion, boolean firstDecisionFallback,
             List<String> deadLetterReasons) {
         public Result {
             deadLetterReasons = List.copyOf(deadLetterReasons);
@@ -117,6 +121,7 @@ public final class RecoveryBenchmark {
             m.put("p99BeforeMillis", p99BeforeMillis);
             m.put("resumedFrom", resumedFrom);
             m.put("startReason", startReason);
+            m.put("startTableVersion", startTableVersion);
             m.put("firstDecisionTableVersion", firstDecisionTableVersion);
             m.put("firstDecisionFallback", firstDecisionFallback);
             m.put("deadLetterReasons", deadLetterReasons);
@@ -219,7 +224,7 @@ public final class RecoveryBenchmark {
         }
     }
 
-    /** Reads decisions, dead letters and controller events from the beginning, on its own thread. */
+    /** Reads decisions, dead letters and controller events written from its start on, on its own thread. */
     private static final class Reader implements AutoCloseable {
         private final KafkaConsumer<byte[], byte[]> consumer;
         private final LatencyRecorder latency;
@@ -253,7 +258,8 @@ public final class RecoveryBenchmark {
                 consumer.partitionsFor(t).forEach(i -> partitions.add(new TopicPartition(t, i.partition())));
             }
             consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+            consumer.seekToEnd(partitions); // only this run's records: the broker may hold earlier runs'
+            partitions.forEach(consumer::position);
             thread.start();
             return this;
         }
@@ -332,6 +338,7 @@ public final class RecoveryBenchmark {
             return new Result(n, latency.decided(), n - latency.decided(), deadLetterReasons.size(),
                     latency.duplicates(), firstAt == 0 ? Double.NaN : (firstAt - restartNanos) / 1e6, p99After,
                     p99Before, String.valueOf(resumed), String.valueOf(reason),
+                    second == null ? 0 : ((Number) second.details().getOrDefault("tableVersion", 0)).longValue(),
                     first == null ? 0 : first.tableVersion(), first != null && first.fallback(),
                     deadLetterReasons.stream().distinct().limit(5).toList());
         }

@@ -62,7 +62,7 @@ final class BenchRecoveryCommand implements Callable<Integer> {
         Path dir = workDir != null ? workDir : Files.createTempDirectory("nona-recovery-");
         Map<String, String> controller = new LinkedHashMap<>();
         controller.put("controller.id", "nona-recovery");
-        controller.put("source.start-from-earliest", "true");
+        controller.put("source.start-from-earliest", "false"); // not an earlier run's requests
         controller.putAll(settings);
         RecoveryBenchmark.Settings s = new RecoveryBenchmark.Settings(rate, seconds, killAt, workload.servers,
                 workload.models, controller, dir, fresh);

@@ -79,7 +79,8 @@ final class RunCommand implements Callable<Integer> {
             details.put("reason", "checkpointing is off (checkpoint.interval=0)");
         } else if (checkpoints == null) {
             details.put("resumed", false);
-            details.put("reason", "checkpoint.dir (" + config.checkpointDir() + ") is not a local directory");
+            details.put("reason", config.checkpointDir().isBlank() ? "no checkpoint storage (checkpoint.dir)"
+                    : "checkpoint.dir (" + config.checkpointDir() + ") is not a local directory");
         } else if (fresh) {
             details.put("resumed", false);
             details.put("reason", "--fresh");
@@ -114,7 +115,8 @@ final class RunCommand implements Callable<Integer> {
 
     /**
      * The controller's config: the file's (or the defaults), the bootstrap, the reporter unless the file sets it, the
-     * state directory as checkpoint storage with retained checkpoints unless the file says otherwise, and {@code extra}.
+     * state directory as checkpoint storage (on the local MiniCluster, or given with {@code --state-dir}) with retained
+     * checkpoints unless the file says otherwise, and {@code extra}.
      */
     ControllerConfig controllerConfig(Map<String, String> extra) throws IOException {
         Map<String, String> defaults = new HashMap<>(metricsPort == 0 ? Map.of()
@@ -122,9 +124,12 @@ final class RunCommand implements Callable<Integer> {
         defaults.put(RETENTION, "RETAIN_ON_CANCELLATION");
         ControllerConfig first = config == null ? ControllerConfig.fromMap(withBootstrap(defaults))
                 : ControllerConfig.load(config, bootstrap, defaults);
-        StateDirectory state = stateDir != null ? new StateDirectory(stateDir)
-                : StateDirectory.defaultFor(Path.of("").toAbsolutePath(), first.controllerId());
-        defaults.put("checkpoint.dir", state.checkpointUri());
+        String target = first.flink().getOrDefault("execution.target", "local");
+        if (stateDir != null || target.equals("local")) { // a remote cluster keeps the storage its config names
+            StateDirectory state = stateDir != null ? new StateDirectory(stateDir)
+                    : StateDirectory.defaultFor(Path.of("").toAbsolutePath(), first.controllerId());
+            defaults.put("checkpoint.dir", state.checkpointUri());
+        }
         defaults.putAll(extra);
         return config == null
                 ? ControllerConfig.fromMap(withBootstrap(defaults))

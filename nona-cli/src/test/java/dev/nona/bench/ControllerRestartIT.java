@@ -23,7 +23,7 @@ final class ControllerRestartIT {
     private static RecoveryBenchmark.Settings settings(Path dir, String controllerId, boolean fresh) {
         return new RecoveryBenchmark.Settings(300, 16, 6, 8, List.of("resnet18", "gpt2"),
                 Map.of("controller.id", controllerId, "rates.window", "5s", "checkpoint.interval", "1s",
-                        "source.start-from-earliest", "true"),
+                        "source.start-from-earliest", "false"),
                 dir, fresh);
     }
 
@@ -48,6 +48,7 @@ final class ControllerRestartIT {
         assertThat(r.startReason()).isEqualTo("--fresh");
         assertThat(r.resumedFrom()).isEmpty();
         assertThat(r.firstDecisionFallback()).as("the first decision after the fresh restart: %s", r.toJson()).isFalse();
+        assertThat(r.startTableVersion()).as("the table read from placement-tables before the restart placed").isPositive();
         assertThat(r.firstDecisionTableVersion()).isPositive();
     }
 }

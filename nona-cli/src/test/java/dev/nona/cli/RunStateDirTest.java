@@ -38,6 +38,19 @@ final class RunStateDirTest {
     }
 
     @Test
+    void onARemoteCluster_theCheckpointStorageIsTheConfigs_unlessAStateDirIsGiven() throws Exception {
+        Path file = dir.resolve("controller.properties");
+        Files.writeString(file, "flink.execution.target=remote\n");
+        RunCommand remote = run("run", "--bootstrap", "h:1", "--config", file.toString());
+        ControllerConfig c = remote.controllerConfig();
+        assertThat(c.checkpointDir()).isBlank();
+        assertThat(remote.start(c).details()).containsEntry("resumed", false)
+                .containsEntry("reason", "no checkpoint storage (checkpoint.dir)");
+        assertThat(run("run", "--bootstrap", "h:1", "--config", file.toString(), "--state-dir", dir.toString())
+                .controllerConfig().checkpointDir()).startsWith("file:");
+    }
+
+    @Test
     void start_resumesFromTheNewestCheckpoint_unlessFresh() throws Exception {
         Path chk = checkpoint(dir);
         RunCommand resume = run("run", "--bootstrap", "h:1", "--state-dir", dir.toString());

@@ -15,6 +15,8 @@ import dev.nona.topics.serde.Parsed;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +47,7 @@ public record StartupSnapshot(Map<String, ModelCatalogEntry> models, ControllerT
     static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
 
     public StartupSnapshot {
-        models = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(models));
+        models = Collections.unmodifiableMap(new LinkedHashMap<>(models));
         tableSkipped = tableSkipped == null ? "" : tableSkipped;
     }
 
@@ -88,7 +90,7 @@ public record StartupSnapshot(Map<String, ModelCatalogEntry> models, ControllerT
         readToEnd(config, List.of(catalogTopic, config.topics().tables()), r -> {
             if (r.topic().equals(catalogTopic)) {
                 catalog.deserialize(r, applied);
-            } else if (r.key() != null && java.util.Arrays.equals(r.key(), id)) {
+            } else if (r.key() != null && Arrays.equals(r.key(), id)) {
                 newest[0] = r.value(); // a tombstone (null) forgets the table
             }
         });

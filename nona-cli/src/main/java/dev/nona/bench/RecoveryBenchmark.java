@@ -13,8 +13,6 @@ import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,11 +22,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -159,7 +159,7 @@ public final class RecoveryBenchmark {
                 Thread killer = new Thread(() -> {
                     long start = System.nanoTime();
                     while (latency.scheduledCount() < killAt) {
-                        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                        LockSupport.parkNanos(1_000_000);
                         if (System.nanoTime() - start > Duration.ofSeconds(s.seconds() * 4L).toNanos()) {
                             return;
                         }
@@ -231,7 +231,7 @@ public final class RecoveryBenchmark {
         private final JsonSerde<PlacementDecision> decisions = JsonSerde.forTopic(Topics.PLACEMENT_DECISIONS);
         private final JsonSerde<DeadLetter> deadLetters = JsonSerde.forTopic(Topics.DEAD_LETTERS);
         private final JsonSerde<ControllerEvent> events = JsonSerde.forTopic(Topics.CONTROLLER_EVENTS);
-        final java.util.Set<String> tableModels = ConcurrentHashMap.newKeySet();
+        final Set<String> tableModels = ConcurrentHashMap.newKeySet();
         private final List<ControllerEvent> started = new CopyOnWriteArrayList<>();
         private final List<String> deadLetterReasons = new CopyOnWriteArrayList<>();
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -361,10 +361,5 @@ public final class RecoveryBenchmark {
                 Thread.currentThread().interrupt();
             }
         }
-    }
-
-    /** For a caller that wants the controller logs. */
-    static String log(Path workDir, int k) throws IOException {
-        return Files.readString(workDir.resolve("controller-" + k + ".log"), StandardCharsets.UTF_8);
     }
 }

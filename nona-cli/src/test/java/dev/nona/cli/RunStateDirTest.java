@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nona.controller.ControllerConfig;
 import java.io.DataOutputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -31,7 +32,7 @@ final class RunStateDirTest {
     @Test
     void stateDir_isTheCheckpointStorage_withRetainedCheckpoints_andADefaultPerControllerId() throws Exception {
         ControllerConfig c = run("run", "--bootstrap", "h:1", "--state-dir", dir.toString()).controllerConfig();
-        assertThat(Path.of(java.net.URI.create(c.checkpointDir()))).isEqualTo(dir);
+        assertThat(Path.of(URI.create(c.checkpointDir()))).isEqualTo(dir);
         assertThat(c.flink()).containsEntry("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
         ControllerConfig byDefault = run("run", "--bootstrap", "h:1").controllerConfig();
         assertThat(byDefault.checkpointDir()).contains("/nona-state/" + byDefault.controllerId());

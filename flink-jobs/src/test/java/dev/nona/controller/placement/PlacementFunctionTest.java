@@ -1,6 +1,7 @@
 package dev.nona.controller.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.nona.controller.TestingCluster;
@@ -193,8 +194,8 @@ final class PlacementFunctionTest {
             h.processBroadcastElement(BroadcastUpdate.removed("fig1"), 0);
             h.processElement(request("r2", "fig1"), 1000);
             assertThat(h.extractOutputValues()).extracting(PlacementDecision::requestId, PlacementDecision::tableVersion,
-                    PlacementDecision::fallback).containsExactly(org.assertj.core.groups.Tuple.tuple("r0", 42L, false),
-                    org.assertj.core.groups.Tuple.tuple("r1", 1L, false));
+                    PlacementDecision::fallback).containsExactly(tuple("r0", 42L, false),
+                    tuple("r1", 1L, false));
             assertThat(h.getSideOutput(PlacementFunction.UNPLACED)).singleElement()
                     .satisfies(dl -> assertThat(dl.getValue().reason()).isEqualTo("model 'fig1' is not in the model catalog"));
         }

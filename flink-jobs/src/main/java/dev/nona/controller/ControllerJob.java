@@ -126,8 +126,19 @@ public final class ControllerJob {
     private final Sinks sinks;
     private final TableSolver solver;
     private final PlacerFactory placers;
+    private final List<BroadcastUpdate> bootstrap;
 
     public ControllerJob(ControllerConfig config, Sources sources, Sinks sinks, TableSolver solver, PlacerFactory placers) {
+        this(config, sources, sinks, solver, placers, List.of());
+    }
+
+    /**
+     * @param bootstrap the placement operator's bootstrap snapshot (see {@link StartupSnapshot}): the catalog and
+     *                  table it places with until the job's own broadcast state holds newer ones
+     */
+    public ControllerJob(ControllerConfig config, Sources sources, Sinks sinks, TableSolver solver, PlacerFactory placers,
+            List<BroadcastUpdate> bootstrap) {
+        this.bootstrap = List.copyOf(Objects.requireNonNull(bootstrap, "bootstrap snapshot"));
         this.config = Objects.requireNonNull(config, "config");
         this.sources = Objects.requireNonNull(sources, "sources");
         this.sinks = Objects.requireNonNull(sinks, "sinks");
@@ -137,8 +148,14 @@ public final class ControllerJob {
 
     /** The controller against Kafka, as configured, with Nona's optimiser and sampler: the production job. */
     public static Streams build(StreamExecutionEnvironment env, ControllerConfig config) {
+        return build(env, config, List.of());
+    }
+
+    /** The production job, whose placement starts from {@code bootstrap} (see {@link StartupSnapshot}). */
+    public static Streams build(StreamExecutionEnvironment env, ControllerConfig config, List<BroadcastUpdate> bootstrap) {
         return new ControllerJob(config, KafkaIo.sources(config), KafkaIo.sinks(config),
-                new NonaTableSolver(CostModel.named(config.solverCostModel())), new NonaPlacerFactory()).addTo(env);
+                new NonaTableSolver(CostModel.named(config.solverCostModel())), new NonaPlacerFactory(), bootstrap)
+                .addTo(env);
     }
 
     /** Adds the controller's operators to {@code env}. */
@@ -198,7 +215,7 @@ public final class ControllerJob {
         SingleOutputStreamOperator<PlacementDecision> decisions = requests
                 .connect(updates.broadcast(PlacementFunction.BROADCAST_STATES))
                 .process(new PlacementFunction(config.topics().requests(), config.targetOngoingRequests(), placers,
-                        List.of(), config.startupBuffer(), config.livenessTimeout().toMillis(), config.decisionsFormat()))
+                        bootstrap, config.startupBuffer(), config.livenessTimeout().toMillis(), config.decisionsFormat()))
                 .returns(JsonRecordTypeInfo.of(PlacementDecision.class)) // immutable: chained operators pass it on uncopied
                 .setParallelism(p).uid("placement").name("placement");
 

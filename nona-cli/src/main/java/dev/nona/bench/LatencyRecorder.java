@@ -1,7 +1,9 @@
 package dev.nona.bench;
 
 import dev.nona.calibration.NearestRank;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * End-to-end latencies of {@code n} requests on one clock ({@link System#nanoTime()} of this JVM): request
@@ -20,6 +22,7 @@ public final class LatencyRecorder {
     private final long[] received;
     private long decided;
     private long duplicates;
+    private int scheduledCount;
 
     public LatencyRecorder(int n) {
         if (n < 0) {
@@ -36,6 +39,34 @@ public final class LatencyRecorder {
     /** Request {@code i} is (to be) sent at {@code nanos}. */
     public synchronized void scheduled(int i, long nanos) {
         scheduled[i] = nanos;
+        scheduledCount = Math.max(scheduledCount, i + 1);
+    }
+
+    /** How many requests have been scheduled (the highest index so far, plus one). */
+    public synchronized int scheduledCount() {
+        return scheduledCount;
+    }
+
+    /** The latencies (ms) of the decided requests with index in {@code [from, to)}. */
+    public synchronized double[] latenciesScheduledBetween(long from, long to) {
+        List<Double> out = new ArrayList<>();
+        for (int i = (int) Math.max(0, from); i < Math.min(to, received.length); i++) {
+            if (received[i] != 0) {
+                out.add(millis(received[i] - scheduled[i]));
+            }
+        }
+        return out.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /** The latencies (ms) of the decided requests scheduled in {@code [fromNanos, toNanos)}. */
+    public synchronized double[] latenciesScheduledIn(long fromNanos, long toNanos) {
+        List<Double> out = new ArrayList<>();
+        for (int i = 0; i < scheduledCount; i++) {
+            if (received[i] != 0 && scheduled[i] - fromNanos >= 0 && scheduled[i] - toNanos < 0) {
+                out.add(millis(received[i] - scheduled[i]));
+            }
+        }
+        return out.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     /** A decision for request {@code i} arrived at {@code nanos}; returns false for a duplicate. */

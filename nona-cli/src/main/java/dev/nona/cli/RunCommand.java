@@ -3,23 +3,36 @@ package dev.nona.cli;
 import dev.nona.controller.ControllerConfig;
 import dev.nona.controller.ControllerMain;
 import dev.nona.local.PrometheusReporterSettings;
+import dev.nona.local.StateDirectory;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Option;
 
 /**
- * {@code nona run --bootstrap HOST:PORT [--config FILE] [--metrics-port P]}: runs the controller against an existing
- * Kafka, on a local MiniCluster (or on the cluster named by {@code flink.execution.target} and friends in the config
- * file), with Flink's Prometheus reporter serving the metrics on {@code http://HOST:P/metrics} (9249 by default; 0
- * turns it off; {@code flink.metrics.reporter.*} entries of the config file win).
+ * {@code nona run --bootstrap HOST:PORT [--config FILE] [--metrics-port P] [--state-dir DIR] [--fresh]}: runs the
+ * controller against an existing Kafka, on a local MiniCluster (or on the cluster named by
+ * {@code flink.execution.target} and friends in the config file), with Flink's Prometheus reporter serving the
+ * metrics on {@code http://HOST:P/metrics} (9249 by default; 0 turns it off; {@code flink.metrics.reporter.*} entries
+ * of the config file win).
+ *
+ * <p>Checkpoints go to the state directory ({@link StateDirectory}; {@code ./nona-state/<controller.id>} by default,
+ * unless the config file sets {@code checkpoint.dir}) and are kept when the process dies; a start resumes from the
+ * newest completed one, {@code --fresh} starts empty. Which one it resumed from, or why it started fresh, is logged
+ * and written as a {@code CONTROLLER_STARTED} event.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = "Run the placement controller against an existing Kafka (local Flink MiniCluster by default).")
 final class RunCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+
     @Option(names = "--bootstrap", required = true, description = "Kafka bootstrap servers, HOST:PORT[,HOST:PORT...]")
     String bootstrap;
 
@@ -30,18 +43,102 @@ final class RunCommand implements Callable<Integer> {
             description = "port of Flink's Prometheus reporter, /metrics (default: ${DEFAULT-VALUE}; 0: off)")
     int metricsPort;
 
+    @Option(names = "--state-dir", paramLabel = "DIR",
+            description = "where checkpoints are kept and resumed from (default: ./" + StateDirectory.DEFAULT_PARENT
+                    + "/<controller.id>; a checkpoint.dir in the config file wins)")
+    Path stateDir;
+
+    @Option(names = "--fresh", description = "start empty: do not resume from the newest checkpoint")
+    boolean fresh;
+
     @Override
     public Integer call() throws Exception {
-        ControllerMain.run(controllerConfig());
+        ControllerConfig base = controllerConfig(Map.of());
+        Start start = start(base);
+        LOG.info("{}", start.message());
+        ControllerMain.run(start.recoveryPath() == null ? base
+                : controllerConfig(Map.of(RECOVERY_PATH, start.recoveryPath())), start.details());
         return 0;
     }
 
-    /** The controller's config: the file's (or the defaults), the bootstrap, and the reporter unless the file sets it. */
-    ControllerConfig controllerConfig() throws IOException {
-        Map<String, String> defaults = metricsPort == 0 ? Map.of() : PrometheusReporterSettings.controllerSettings(metricsPort);
+    /** The Flink option a job resumes from ({@code execution.state-recovery.path}), as a pass-through entry. */
+    static final String RECOVERY_PATH = "flink.execution.state-recovery.path";
+    /** Checkpoints are kept when the job is cancelled or its process dies. */
+    static final String RETENTION = "flink.execution.checkpointing.externalized-checkpoint-retention";
+
+    /** How the controller starts: the checkpoint it resumes from (or null), and the details of its start event. */
+    record Start(String recoveryPath, Map<String, Object> details, String message) {}
+
+    /** Where {@code config}'s controller resumes from: the state directory's newest checkpoint, unless fresh. */
+    Start start(ControllerConfig config) {
+        Path checkpoints = checkpointDirectory(config);
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("stateDir", checkpoints == null ? config.checkpointDir() : checkpoints.toString());
+        if (config.checkpointInterval().isZero()) {
+            details.put("resumed", false);
+            details.put("reason", "checkpointing is off (checkpoint.interval=0)");
+        } else if (checkpoints == null) {
+            details.put("resumed", false);
+            details.put("reason", config.checkpointDir().isBlank() ? "no checkpoint storage (checkpoint.dir)"
+                    : "checkpoint.dir (" + config.checkpointDir() + ") is not a local directory");
+        } else if (fresh) {
+            details.put("resumed", false);
+            details.put("reason", "--fresh");
+        } else {
+            StateDirectory.Latest latest = new StateDirectory(checkpoints).latest();
+            if (latest.checkpoint() != null) {
+                details.put("resumed", true);
+                details.put("checkpoint", latest.checkpoint().toString());
+                if (!latest.skipped().isEmpty()) {
+                    details.put("skipped", String.join("; ", latest.skipped()));
+                }
+                return new Start(latest.checkpoint().toUri().toString(), details,
+                        "Controller " + config.controllerId() + " resumes from checkpoint " + latest.checkpoint());
+            }
+            details.put("resumed", false);
+            details.put("reason", latest.whyNone());
+        }
+        return new Start(null, details, "Controller " + config.controllerId() + " starts fresh: " + details.get("reason"));
+    }
+
+    /** The local directory {@code config}'s checkpoints go to, or null when they go elsewhere (or nowhere). */
+    private static Path checkpointDirectory(ControllerConfig config) {
+        String dir = config.checkpointDir();
+        if (dir.isBlank()) {
+            return null;
+        }
+        if (dir.startsWith("file:")) {
+            return Path.of(URI.create(dir));
+        }
+        return dir.contains("://") ? null : Path.of(dir);
+    }
+
+    /**
+     * The controller's config: the file's (or the defaults), the bootstrap, the reporter unless the file sets it, the
+     * state directory as checkpoint storage (on the local MiniCluster, or given with {@code --state-dir}) with retained
+     * checkpoints unless the file says otherwise, and {@code extra}.
+     */
+    ControllerConfig controllerConfig(Map<String, String> extra) throws IOException {
+        Map<String, String> defaults = new HashMap<>(metricsPort == 0 ? Map.of()
+                : PrometheusReporterSettings.controllerSettings(metricsPort));
+        defaults.put(RETENTION, "RETAIN_ON_CANCELLATION");
+        ControllerConfig first = config == null ? ControllerConfig.fromMap(withBootstrap(defaults))
+                : ControllerConfig.load(config, bootstrap, defaults);
+        String target = first.flink().getOrDefault("execution.target", "local");
+        if (stateDir != null || target.equals("local")) { // a remote cluster keeps the storage its config names
+            StateDirectory state = stateDir != null ? new StateDirectory(stateDir)
+                    : StateDirectory.defaultFor(Path.of("").toAbsolutePath(), first.controllerId());
+            defaults.put("checkpoint.dir", state.checkpointUri());
+        }
+        defaults.putAll(extra);
         return config == null
                 ? ControllerConfig.fromMap(withBootstrap(defaults))
                 : ControllerConfig.load(config, bootstrap, defaults);
+    }
+
+    /** The controller's config without extra entries. */
+    ControllerConfig controllerConfig() throws IOException {
+        return controllerConfig(Map.of());
     }
 
     private Map<String, String> withBootstrap(Map<String, String> settings) {

@@ -16,9 +16,10 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
  * The placement operator's bootstrap snapshot, split by kind: the newest table, the server statuses in order, the
- * catalog's models. Each is used until the broadcast state holds something newer in its place: a table of a higher
- * version ({@link #newer}), a server's status of the same or a later event time ({@link #latestReports}), the
- * model's catalog entry. The pipeline benchmark and tests start from one; the controller job passes none.
+ * catalog's models. Each is used until the broadcast state holds something newer in its place: a table of its own
+ * ({@link #newer}), a server's status of the same or a later event time ({@link #latestReports}), the model's catalog
+ * entry (or its removal). The pipeline benchmark and tests start from one; the controller job starts from the
+ * catalog and the newest table read from Kafka before it is submitted ({@code StartupSnapshot}).
  *
  * <p>The function carries it as the bytes {@link #encode} writes ({@link BroadcastUpdateSerializer}'s binary form,
  * 10,000 server reports decode in milliseconds) and {@link #decode}s it when it opens.
@@ -46,9 +47,13 @@ record BootstrapSnapshot(ControllerTable table, List<ServerTelemetry> servers, M
         return new BootstrapSnapshot(table, servers, models);
     }
 
-    /** The table to place with: {@code stored} (the broadcast state's, or null) unless the snapshot's is newer. */
+    /**
+     * The table to place with: {@code stored} (the broadcast state's), or the snapshot's while the state holds none.
+     * The job's own first table replaces the snapshot's whatever its version: a fresh control loop numbers its tables
+     * from 1, and a restored one continues the numbering of its checkpoint.
+     */
     ControllerTable newer(ControllerTable stored) {
-        return table != null && (stored == null || table.version() > stored.version()) ? table : stored;
+        return stored != null ? stored : table;
     }
 
     /**

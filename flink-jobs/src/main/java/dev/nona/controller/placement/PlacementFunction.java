@@ -14,9 +14,11 @@ import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.serde.JsonSerde;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -117,6 +119,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
 
     private transient JsonSerde<InferenceRequest> requestSerde;
     private transient BootstrapSnapshot bootstrap;
+    /** Models removed from the catalog since this instance opened: the bootstrap snapshot's entry no longer counts. */
+    private transient Set<String> removedModels;
     private transient StartupHold hold;
     private transient ListState<RequestRecord> heldState;
     private transient PlacerCache placers;
@@ -141,7 +145,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     /**
      * With a bootstrap snapshot (a table, server statuses, catalog entries), each used until the broadcast state
      * holds something newer in its place (see {@link BootstrapSnapshot}): the pipeline benchmark and tests start from
-     * one. The controller job passes none: its warm start is the broadcast state restored from a checkpoint.
+     * one, and the controller job from the catalog and newest table it read before it was submitted
+     * ({@code StartupSnapshot}); a restore's broadcast state wins over it.
      *
      * @param livenessTimeoutMillis a server not heard from for longer is not used ({@code cluster.liveness-timeout})
      */
@@ -182,6 +187,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     public void open(OpenContext openContext) {
         requestSerde = new JsonSerde<>(InferenceRequest.class, JsonSerde.DEFAULT_MAX_RECORD_BYTES);
         bootstrap = BootstrapSnapshot.decode(bootstrapBytes);
+        removedModels = new HashSet<>();
         commandRules = new PlacementRules();
         var metrics = getRuntimeContext().getMetricGroup();
         ModelGauges predictedJct = new ModelGauges(metrics, ControllerMetric.PREDICTED_JCT_SECONDS);
@@ -210,6 +216,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             storeReport(ctx, update.server());
         } else if (update.catalog() != null) {
             ctx.getBroadcastState(MODELS).put(update.catalog().model(), update.catalog().dag());
+            removedModels.remove(update.catalog().model());
             placers.markStale();
         } else if (update.commands() != null) {
             commandRules.store(ctx.getBroadcastState(COMMANDS), update.commands());
@@ -217,6 +224,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             storeLearned(ctx.getBroadcastState(LEARNED), update.learnedSpeeds());
         } else {
             ctx.getBroadcastState(MODELS).remove(update.removedModel());
+            removedModels.add(update.removedModel());
             placers.markStale();
         }
         releaseHeld(ctx, out);
@@ -335,7 +343,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         if (placer == null || servers.upCount() == 0) {
             ReadOnlyBroadcastState<String, CatalogDag> models = catalog.get();
             CatalogDag dag = models.get(r.model());
-            if (dag == null) {
+            if (dag == null && !removedModels.contains(r.model())) {
                 dag = bootstrap.models().get(r.model());
             }
             boolean noCatalog = dag == null && bootstrap.models().isEmpty() && !models.immutableEntries().iterator().hasNext();

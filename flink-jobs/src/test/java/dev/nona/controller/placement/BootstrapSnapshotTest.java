@@ -32,13 +32,13 @@ final class BootstrapSnapshotTest {
     }
 
     @Test
-    void newer_theSnapshotsTable_onlyWhenItsVersionIsHigher() {
+    void newer_theSnapshotsTable_onlyWhileTheStateHoldsNone() {
         BootstrapSnapshot b = BootstrapSnapshot.of(List.of(BroadcastUpdate.of(table(5))));
         assertThat(b.newer(null)).isEqualTo(table(5));
-        assertThat(b.newer(table(4))).isEqualTo(table(5));
-        ControllerTable stored = table(5);
-        assertThat(b.newer(stored)).as("a tie: the broadcast state's").isSameAs(stored);
-        assertThat(b.newer(table(6))).isEqualTo(table(6));
+        ControllerTable fresh = table(1);
+        assertThat(b.newer(fresh)).as("the job's own first table, even of a lower version").isSameAs(fresh);
+        ControllerTable stored = table(6);
+        assertThat(b.newer(stored)).isSameAs(stored);
         assertThat(BootstrapSnapshot.of(List.of()).newer(null)).isNull();
     }
 

@@ -1,6 +1,7 @@
 package dev.nona.controller.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.nona.controller.TestingCluster;
@@ -171,6 +172,32 @@ final class PlacementFunctionTest {
             }
             assertThat(restored.extractOutputValues()).hasSize(10).allSatisfy(d -> assertThat(d.stages()).allSatisfy(
                     st -> assertThat(st.server()).isEqualTo("b0")));
+        }
+    }
+
+    /**
+     * The bootstrap snapshot's catalog and table (what the controller read from Kafka before it started) place the
+     * first request under that table, with no catalog record in the broadcast state yet; the job's own first table
+     * then replaces it whatever its version; a model removed from the catalog since is no longer placed.
+     */
+    @Test
+    void bootstrapCatalogAndTable_placeTheFirstRequest_untilTheJobsOwnTableAndRemovals() throws Exception {
+        List<BroadcastUpdate> bootstrap = List.of(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())),
+                BroadcastUpdate.of(solvedTable(42, 4, 10)));
+        try (var h = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
+                new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), bootstrap, 0),
+                PlacementFunction.BROADCAST_STATES)) {
+            servers(h, 4, null);
+            h.processElement(request("r0", "fig1"), 1000);
+            h.processBroadcastElement(BroadcastUpdate.of(solvedTable(1, 4, 10)), 0);
+            h.processElement(request("r1", "fig1"), 1000);
+            h.processBroadcastElement(BroadcastUpdate.removed("fig1"), 0);
+            h.processElement(request("r2", "fig1"), 1000);
+            assertThat(h.extractOutputValues()).extracting(PlacementDecision::requestId, PlacementDecision::tableVersion,
+                    PlacementDecision::fallback).containsExactly(tuple("r0", 42L, false),
+                    tuple("r1", 1L, false));
+            assertThat(h.getSideOutput(PlacementFunction.UNPLACED)).singleElement()
+                    .satisfies(dl -> assertThat(dl.getValue().reason()).isEqualTo("model 'fig1' is not in the model catalog"));
         }
     }
 

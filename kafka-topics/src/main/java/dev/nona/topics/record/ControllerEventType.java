@@ -49,5 +49,10 @@ public enum ControllerEventType {
      * Drift was detected while re-optimisation is frozen (a {@code FREEZE} command): recorded, not solved until
      * {@code UNFREEZE} (cause in the details).
      */
-    DRIFT_FROZEN
+    DRIFT_FROZEN,
+    /**
+     * The controller started: from which checkpoint it resumed, or that it started fresh and why (no checkpoint found,
+     * {@code --fresh}, unreadable), and what it read before placing (catalog models, the table it starts with).
+     */
+    CONTROLLER_STARTED
 }

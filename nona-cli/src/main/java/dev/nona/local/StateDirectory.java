@@ -1,0 +1,112 @@
+package dev.nona.local;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.flink.runtime.checkpoint.Checkpoints;
+
+/**
+ * The state directory of {@code bin/nona run}: Flink writes the controller's checkpoints under it
+ * ({@code DIR/<job id>/chk-N/_metadata}, one job folder per run) and keeps them when the process dies; a start resumes
+ * from the newest completed one. A checkpoint is complete when its {@code _metadata} file exists (Flink writes it
+ * last); the newest is the one whose {@code _metadata} was written last (each run is a new job, whose checkpoint
+ * numbers start again at 1), ties broken by the higher number.
+ *
+ * <p>Not thread safe; reads the file system on each call.
+ */
+public final class StateDirectory {
+    /** The default, under the working directory: {@code nona-state/<controller.id>}. */
+    public static final String DEFAULT_PARENT = "nona-state";
+
+    private static final Pattern CHECKPOINT = Pattern.compile("chk-(\\d+)");
+
+    private final Path dir;
+
+    public StateDirectory(Path dir) {
+        this.dir = Objects.requireNonNull(dir, "state directory").toAbsolutePath().normalize();
+    }
+
+    /** The default state directory of {@code controllerId}, under {@code workingDir}. */
+    public static StateDirectory defaultFor(Path workingDir, String controllerId) {
+        return new StateDirectory(workingDir.resolve(DEFAULT_PARENT).resolve(controllerId));
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** The checkpoint storage URI Flink writes to ({@code execution.checkpointing.dir}). */
+    public String checkpointUri() {
+        return dir.toUri().toString();
+    }
+
+    /** What a start finds: the checkpoint to resume from, or none and why. */
+    public record Latest(Path checkpoint, String whyNone, List<String> skipped) {
+        public Latest {
+            skipped = List.copyOf(skipped);
+        }
+    }
+
+    /**
+     * The newest completed checkpoint whose metadata is readable; a checkpoint whose {@code _metadata} is empty or
+     * does not start with Flink's magic number ({@link Checkpoints#HEADER_MAGIC_NUMBER}) is skipped (and named in {@link Latest#skipped}).
+     */
+    public Latest latest() {
+        if (!Files.isDirectory(dir)) {
+            return new Latest(null, "no checkpoint found in " + dir + " (no such directory)", List.of());
+        }
+        List<Candidate> found = new ArrayList<>();
+        try (Stream<Path> jobs = Files.list(dir)) {
+            for (Path job : jobs.filter(Files::isDirectory).toList()) {
+                try (Stream<Path> chks = Files.list(job)) {
+                    for (Path chk : chks.toList()) {
+                        Matcher m = CHECKPOINT.matcher(chk.getFileName().toString());
+                        Path metadata = chk.resolve("_metadata");
+                        if (m.matches() && Files.isRegularFile(metadata)) {
+                            found.add(new Candidate(chk, Long.parseLong(m.group(1)),
+                                    Files.getLastModifiedTime(metadata).toMillis()));
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the state directory " + dir, e);
+        }
+        found.sort(Comparator.comparingLong(Candidate::writtenAt).thenComparingLong(Candidate::number).reversed());
+        List<String> skipped = new ArrayList<>();
+        for (Candidate c : found) {
+            String unreadable = unreadable(c.path().resolve("_metadata"));
+            if (unreadable == null) {
+                return new Latest(c.path(), "", skipped);
+            }
+            skipped.add(c.path() + ": " + unreadable);
+        }
+        return new Latest(null, skipped.isEmpty() ? "no checkpoint found in " + dir
+                : "no readable checkpoint in " + dir + " (" + String.join("; ", skipped) + ")", skipped);
+    }
+
+    /** Why {@code metadata} cannot be a checkpoint's metadata, or null. */
+    static String unreadable(Path metadata) {
+        try (InputStream in = Files.newInputStream(metadata)) {
+            byte[] head = in.readNBytes(4);
+            if (head.length < 4) {
+                return "_metadata is truncated (" + head.length + " bytes)";
+            }
+            int magic = ((head[0] & 0xff) << 24) | ((head[1] & 0xff) << 16) | ((head[2] & 0xff) << 8) | (head[3] & 0xff);
+            return magic == Checkpoints.HEADER_MAGIC_NUMBER ? null : "_metadata is not a Flink checkpoint's (magic " + Integer.toHexString(magic) + ")";
+        } catch (IOException e) {
+            return "_metadata is unreadable: " + e.getMessage();
+        }
+    }
+
+    private record Candidate(Path path, long number, long writtenAt) {}
+}

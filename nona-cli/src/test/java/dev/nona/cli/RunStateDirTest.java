@@ -1,0 +1,78 @@
+package dev.nona.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nona.controller.ControllerConfig;
+import java.io.DataOutputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.flink.runtime.checkpoint.Checkpoints;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code run --state-dir DIR [--fresh]}: where checkpoints go, and which one a start resumes from. */
+final class RunStateDirTest {
+    @TempDir
+    Path dir;
+
+    private static RunCommand run(String... args) {
+        return (RunCommand) NonaCli.commandLine().parseArgs(args).subcommand().commandSpec().userObject();
+    }
+
+    private Path checkpoint(Path stateDir) throws Exception {
+        Path chk = Files.createDirectories(stateDir.resolve("job-a").resolve("chk-4"));
+        try (DataOutputStream out = new DataOutputStream(Files.newOutputStream(chk.resolve("_metadata")))) {
+            out.writeInt(Checkpoints.HEADER_MAGIC_NUMBER);
+        }
+        return chk;
+    }
+
+    @Test
+    void stateDir_isTheCheckpointStorage_withRetainedCheckpoints_andADefaultPerControllerId() throws Exception {
+        ControllerConfig c = run("run", "--bootstrap", "h:1", "--state-dir", dir.toString()).controllerConfig();
+        assertThat(Path.of(URI.create(c.checkpointDir()))).isEqualTo(dir);
+        assertThat(c.flink()).containsEntry("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
+        ControllerConfig byDefault = run("run", "--bootstrap", "h:1").controllerConfig();
+        assertThat(byDefault.checkpointDir()).contains("/nona-state/" + byDefault.controllerId());
+    }
+
+    @Test
+    void onARemoteCluster_theCheckpointStorageIsTheConfigs_unlessAStateDirIsGiven() throws Exception {
+        Path file = dir.resolve("controller.properties");
+        Files.writeString(file, "flink.execution.target=remote\n");
+        RunCommand remote = run("run", "--bootstrap", "h:1", "--config", file.toString());
+        ControllerConfig c = remote.controllerConfig();
+        assertThat(c.checkpointDir()).isBlank();
+        assertThat(remote.start(c).details()).containsEntry("resumed", false)
+                .containsEntry("reason", "no checkpoint storage (checkpoint.dir)");
+        assertThat(run("run", "--bootstrap", "h:1", "--config", file.toString(), "--state-dir", dir.toString())
+                .controllerConfig().checkpointDir()).startsWith("file:");
+    }
+
+    @Test
+    void start_resumesFromTheNewestCheckpoint_unlessFresh() throws Exception {
+        Path chk = checkpoint(dir);
+        RunCommand resume = run("run", "--bootstrap", "h:1", "--state-dir", dir.toString());
+        RunCommand.Start start = resume.start(resume.controllerConfig());
+        assertThat(start.recoveryPath()).isEqualTo(chk.toUri().toString());
+        assertThat(start.details()).containsEntry("resumed", true).containsEntry("checkpoint", chk.toString());
+        assertThat(resume.controllerConfig(Map.of(RunCommand.RECOVERY_PATH, start.recoveryPath())).flink())
+                .containsEntry("execution.state-recovery.path", chk.toUri().toString());
+
+        RunCommand fresh = run("run", "--bootstrap", "h:1", "--state-dir", dir.toString(), "--fresh");
+        RunCommand.Start freshStart = fresh.start(fresh.controllerConfig());
+        assertThat(freshStart.recoveryPath()).isNull();
+        assertThat(freshStart.details()).containsEntry("resumed", false).containsEntry("reason", "--fresh");
+    }
+
+    @Test
+    void start_withoutACheckpoint_startsFresh_andSaysWhy() throws Exception {
+        RunCommand none = run("run", "--bootstrap", "h:1", "--state-dir", dir.resolve("empty").toString());
+        RunCommand.Start start = none.start(none.controllerConfig());
+        assertThat(start.recoveryPath()).isNull();
+        assertThat(start.details().get("reason").toString()).startsWith("no checkpoint found in");
+        assertThat(start.message()).contains("starts fresh");
+    }
+}

@@ -1,6 +1,7 @@
 package dev.nona.controller.placement;
 
 import dev.nona.controller.DecisionFormat;
+import dev.nona.controller.cluster.TelemetryClock;
 import dev.nona.controller.command.ActiveCommands;
 import dev.nona.controller.metrics.ControllerMetric;
 import dev.nona.controller.metrics.ModelGauges;
@@ -54,8 +55,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Servers are chosen by policy-model's {@link LiveServers} (the placers place through its
  * {@code ControllerPlacement}, as the simulator's controller policy does): only live ones (reported up with a compute
- * rate above 0, and heard within {@code cluster.liveness-timeout} on this operator's processing-time clock, checked before
- * every placement), least predicted backlog first by a ledger of this subtask's own requests. That ledger is transient
+ * rate above 0, and heard within {@code cluster.liveness-timeout} by report time on the telemetry stream's clock,
+ * {@link TelemetryClock}, checked before every placement), least predicted backlog first by a ledger of this subtask's own requests. That ledger is transient
  * (rebuilt from the reports after a restore, every server heard anew at that time), so decisions are not replayed
  * identically after a failure: each request's sample is seeded by its id and the table version, but the server mapping
  * depends on the requests placed before it since the last reports. With at-least-once delivery, the first decision per
@@ -121,6 +122,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient ListState<RequestRecord> heldState;
     private transient PlacerCache placers;
     private transient PlacementRules commandRules;
+    /** Liveness by report time on the telemetry stream's clock (the same rule as the control loop's). */
+    private transient TelemetryClock clock;
     /** The server mapping; null until the first request or held release builds it from the reports. */
     private transient LiveServers servers;
     private transient Counter decisions;
@@ -183,6 +186,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         requestSerde = new JsonSerde<>(InferenceRequest.class, JsonSerde.DEFAULT_MAX_RECORD_BYTES);
         bootstrap = BootstrapSnapshot.decode(bootstrapBytes);
         commandRules = new PlacementRules();
+        clock = new TelemetryClock(livenessTimeoutMillis);
         var metrics = getRuntimeContext().getMetricGroup();
         ModelGauges predictedJct = new ModelGauges(metrics, ControllerMetric.PREDICTED_JCT_SECONDS);
         placers = new PlacerCache(placerFactory, predictedJct::set);
@@ -231,18 +235,28 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         }
     }
 
-    /** Newest status per server by event time; applied in place to the server mapping once it is built. */
+    /**
+     * Newest status per server by event time; applied in place to the server mapping once it is built, heard at its
+     * report time, unless it is stale for a server not live now ({@link TelemetryClock}).
+     */
     private void storeReport(Context ctx, ServerTelemetry report) throws Exception {
+        long now = ctx.currentProcessingTime();
+        long made = TelemetryClock.reportTime(report.eventTime(), now);
+        clock.observe(made, now);
         BroadcastState<String, ServerTelemetry> state = ctx.getBroadcastState(SERVERS);
         ServerTelemetry stored = state.get(report.serverId());
         if (stored == null || report.eventTime() >= stored.eventTime()) {
-            state.put(report.serverId(), report);
-            if (servers != null) {
-                ServerReports.apply(servers, report, ctx.getBroadcastState(LEARNED).get(report.serverId()),
-                        ctx.currentProcessingTime());
+            state.put(report.serverId(), report); // the facts, the same on every subtask
+            if (servers != null && clock.applies(made, now, isLive(report.serverId()))) {
+                ServerReports.apply(servers, report, ctx.getBroadcastState(LEARNED).get(report.serverId()), made);
                 serversChanged();
             }
         }
+    }
+
+    private boolean isLive(String serverId) {
+        int s = servers.indexOf(serverId);
+        return s >= 0 && servers.isLive(s);
     }
 
     private void storeLearned(BroadcastState<String, Double> state, Map<String, Double> speeds) throws Exception {
@@ -294,17 +308,21 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         var task = getRuntimeContext().getTaskInfo();
         servers = new LiveServers(targetOngoingRequests, task.getIndexOfThisSubtask(),
                 task.getNumberOfParallelSubtasks(), livenessTimeoutMillis);
+        clock.observe(now, now); // as after a restore: every server heard now
         for (ServerTelemetry s : bootstrap.latestReports(reports.immutableEntries())) {
             ServerReports.apply(servers, s, learned.get(s.serverId()), now);
         }
         serversChanged();
     }
 
-    /** Stops using the servers not heard from within the liveness timeout (see {@link LiveServers}). */
+    /**
+     * Stops using the servers not heard from within the liveness timeout on the telemetry stream's clock (see
+     * {@link TelemetryClock}: while no telemetry arrives, the servers last known live stay live).
+     */
     private void expireSilent(long now) {
         int before = servers.upCount();
         int[] first = {-1};
-        servers.expireSilent(now, s -> {
+        servers.expireSilent(clock.clock(now), s -> {
             silenced.inc();
             if (first[0] < 0) {
                 first[0] = s;

@@ -394,4 +394,61 @@ final class PlacementFunctionTest {
             assertThat(back).as("s0 reported again").contains("s0");
         }
     }
+
+    /** The servers used by {@code n} requests placed at processing time {@code t}. */
+    private static Set<String> place(BroadcastOperatorTestHarness<RequestRecord, BroadcastUpdate, PlacementDecision> h,
+            String prefix, int n, long t) throws Exception {
+        Set<String> used = new HashSet<>();
+        for (int k = 0; k < n; k++) {
+            h.processElement(request(prefix + k, "fig1"), t);
+            PlacementDecision d = h.extractOutputValues().get(h.extractOutputValues().size() - 1);
+            used.addAll(d.stages().stream().map(StageAssignment::server).toList());
+        }
+        return used;
+    }
+
+    /**
+     * Timeout 3 s. s0 and s1 report at 0 s, then no telemetry at all arrives: at 20 s both, the servers last known
+     * live, still get stages (the whole stream stalled; it says nothing about the servers). s0's next report resumes
+     * the stream, and s1, more than 3 s behind it, gets none.
+     */
+    @Test
+    void telemetryStall_keepsPlacingOnTheServersLastKnownLive() throws Exception {
+        try (var h = harness()) {
+            h.setProcessingTime(0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", 0, "fig1")), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s1", 0, "fig1")), 0);
+            assertThat(place(h, "a", 20, 0)).containsExactlyInAnyOrder("s0", "s1");
+            h.setProcessingTime(20_000);
+            assertThat(place(h, "b", 20, 20_000)).containsExactlyInAnyOrder("s0", "s1");
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", 20_000, "fig1")), 20_000);
+            assertThat(place(h, "c", 20, 20_000)).containsExactly("s0");
+        }
+    }
+
+    /**
+     * Timeout 3 s. s7 reported at 0 s and fell silent; at 30 s its reports made at 9 s and 10 s arrive (held up, as a
+     * producer's buffer does while the broker is down): they are 20 s old and do not make it live again.
+     */
+    @Test
+    void staleReports_ofASilentServer_doNotReviveIt() throws Exception {
+        try (var h = harness()) {
+            h.setProcessingTime(0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", 0, "fig1")), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s7", 0, "fig1")), 0);
+            assertThat(place(h, "a", 20, 0)).containsExactlyInAnyOrder("s0", "s7");
+            for (long t = 1_000; t <= 30_000; t += 1_000) {
+                h.setProcessingTime(t);
+                h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", t, "fig1")), t);
+                place(h, "t" + t, 1, t);
+            }
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s7", 9_000, "fig1")), 30_000);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s7", 10_000, "fig1")), 30_000);
+            assertThat(place(h, "b", 40, 30_000)).containsExactly("s0");
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s7", 29_000, "fig1")), 30_000);
+            assertThat(place(h, "c", 40, 30_000)).as("a timely report does").contains("s7");
+        }
+    }
 }

@@ -10,11 +10,14 @@ import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.placement.LiveServers;
 import dev.nona.topics.record.CatalogDag;
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.serde.JsonSerde;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,6 +36,10 @@ import org.apache.flink.metrics.MeterView;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.operators.Output;
+import org.apache.flink.streaming.api.operators.StreamingRuntimeContext;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.co.BroadcastProcessFunction;
 import org.apache.flink.util.Collector;
@@ -49,9 +56,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Before the first table, for a model the table does not cover, and under the fallback table, a request runs
  * locally on one server (warm first). While no server is up or the catalog is still empty (the controller is
- * starting), requests are held, up to a fixed number (operator state, checkpointed), and placed as soon as
- * telemetry and the catalog arrive; beyond that, and for a model that is not in the catalog, a request becomes a
- * dead letter with the reason.
+ * starting), requests are held, up to a fixed number (operator state, checkpointed) and for at most
+ * {@code placement.hold-timeout} (a processing-time timer, so they expire even when no further input arrives), and
+ * placed as soon as telemetry and the catalog arrive; beyond that number, past that timeout, and for a model that is
+ * not in the catalog, a request becomes a dead letter with the reason. A hold's start and end are
+ * {@code REQUESTS_HELD} and {@code REQUESTS_RELEASED} events ({@link #EVENTS}).
  *
  * <p>Servers are chosen by policy-model's {@link LiveServers} (the placers place through its
  * {@code ControllerPlacement}, as the simulator's controller policy does): only live ones (reported up with a compute
@@ -104,6 +113,11 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     /** Requests that could not be placed, as dead letters. */
     public static final OutputTag<DeadLetter> UNPLACED =
             new OutputTag<>("unplaced", JsonRecordTypeInfo.of(DeadLetter.class));
+    /** The placement operator's controller events: {@code REQUESTS_HELD}, {@code REQUESTS_RELEASED}. */
+    public static final OutputTag<ControllerEvent> EVENTS =
+            new OutputTag<>("placement-events", JsonRecordTypeInfo.of(ControllerEvent.class));
+    /** Default of {@code placement.hold-timeout}. */
+    public static final long DEFAULT_HOLD_TIMEOUT_MILLIS = 30_000;
     /** Default of {@code cluster.liveness-timeout}. */
     public static final long DEFAULT_LIVENESS_TIMEOUT_MILLIS = 3_000;
 
@@ -114,12 +128,21 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private final byte[] bootstrapBytes;
     private final int startupBuffer;
     private final long livenessTimeoutMillis;
+    private final long holdTimeoutMillis;
     private final boolean compact;
 
     private transient JsonSerde<InferenceRequest> requestSerde;
     private transient BootstrapSnapshot bootstrap;
     private transient StartupHold hold;
     private transient ListState<RequestRecord> heldState;
+    /**
+     * The operator's output behind the collector Flink passes in (its {@code TimestampedCollector}, one per operator):
+     * the hold writes its dead letters and events there, also from its timer, outside any element, where a context
+     * cannot write.
+     */
+    private transient Output<?> output;
+    /** The processing-time timer set for the next held request's expiry, 0 if none. */
+    private transient long expiryTimer;
     private transient PlacerCache placers;
     private transient PlacementRules commandRules;
     /** Liveness by report time on the telemetry stream's clock (the same rule as the control loop's). */
@@ -157,6 +180,15 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     /** @param format how decisions are written ({@code decisions.format}): with {@code stages}, or compact */
     public PlacementFunction(String requestsTopic, int targetOngoingRequests, PlacerFactory placers,
             List<BroadcastUpdate> bootstrap, int startupBuffer, long livenessTimeoutMillis, DecisionFormat format) {
+        this(requestsTopic, targetOngoingRequests, placers, bootstrap, startupBuffer, livenessTimeoutMillis, format,
+                DEFAULT_HOLD_TIMEOUT_MILLIS);
+    }
+
+    /** @param holdTimeoutMillis how long a request is held at most while the controller starts ({@code placement.hold-timeout}) */
+    public PlacementFunction(String requestsTopic, int targetOngoingRequests, PlacerFactory placers,
+            List<BroadcastUpdate> bootstrap, int startupBuffer, long livenessTimeoutMillis, DecisionFormat format,
+            long holdTimeoutMillis) {
+        this.holdTimeoutMillis = StartupHold.checkTimeout(holdTimeoutMillis);
         this.compact = Objects.requireNonNull(format, "decisions.format") == DecisionFormat.COMPACT;
         if (livenessTimeoutMillis <= 0) {
             throw new IllegalArgumentException("cluster.liveness-timeout (" + livenessTimeoutMillis + " ms) must be > 0");
@@ -172,8 +204,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
         heldState = context.getOperatorStateStore().getListState(StartupHold.descriptor());
-        hold = new StartupHold(startupBuffer);
-        hold.restore(heldState.get());
+        hold = new StartupHold(startupBuffer, holdTimeoutMillis);
+        hold.restore(heldState.get(), timeService().getCurrentProcessingTime());
     }
 
     @Override
@@ -202,8 +234,12 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
 
     @Override
     public void processElement(RequestRecord record, ReadOnlyContext ctx, Collector<PlacementDecision> out) throws Exception {
-        prepare(ctx::getBroadcastState, ctx.currentProcessingTime());
-        placeOrHold(record, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
+        bindOutput(out);
+        long now = ctx.currentProcessingTime();
+        prepare(ctx::getBroadcastState, now);
+        expireHeld(now);
+        placeOrHold(record, now, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
+        holdChanged(now);
     }
 
     @Override
@@ -223,7 +259,10 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             ctx.getBroadcastState(MODELS).remove(update.removedModel());
             placers.markStale();
         }
+        bindOutput(out);
+        expireHeld(ctx.currentProcessingTime());
         releaseHeld(ctx, out);
+        holdChanged(ctx.currentProcessingTime());
     }
 
     /** Newest table version wins. */
@@ -277,9 +316,86 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             return;
         }
         prepare(ctx::getBroadcastState, ctx.currentProcessingTime());
-        for (RequestRecord record : hold.release()) {
-            placeOrHold(record, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
+        for (StartupHold.Held held : hold.release()) {
+            Outcome o = placeOrHold(held.record(), held.since(), () -> ctx.getBroadcastState(MODELS), out,
+                    dl -> ctx.output(UNPLACED, dl));
+            if (o == Outcome.PLACED) {
+                hold.placed();
+            } else if (o == Outcome.DEAD_LETTER) {
+                hold.deadLettered(1);
+            }
         }
+    }
+
+    /** The held requests past {@code placement.hold-timeout} become dead letters, with the reason. */
+    private void expireHeld(long now) {
+        List<RequestRecord> expired = hold.expire(now);
+        if (expired.isEmpty()) {
+            return;
+        }
+        String reason = hold.timeoutReason(servers == null || servers.upCount() == 0);
+        for (RequestRecord record : expired) {
+            reject(record, reason, dl -> output.collect(UNPLACED, new StreamRecord<>(dl)));
+        }
+        hold.deadLettered(expired.size());
+        LOG.warn("{} request(s) held for more than placement.hold-timeout ({} ms) became dead letters: {}",
+                expired.size(), holdTimeoutMillis, reason);
+    }
+
+    /** A hold started or ended: an event; and the timer for the next held request's expiry. */
+    private void holdChanged(long now) {
+        int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        if (hold.started(now)) {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("subtask", subtask);
+            details.put("reason", servers == null || servers.upCount() == 0 ? "no server is up" : "the model catalog is empty");
+            details.put("holdTimeoutMillis", holdTimeoutMillis);
+            LOG.info("Holding requests: {} (at most {} ms each)", details.get("reason"), holdTimeoutMillis);
+            output.collect(EVENTS, new StreamRecord<>(
+                    ControllerEvent.of(ControllerEventType.REQUESTS_HELD, System.currentTimeMillis(), details)));
+        }
+        long start = hold.end();
+        if (start >= 0) {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("subtask", subtask);
+            details.put("placed", hold.placedCount());
+            details.put("deadLettered", hold.deadLetteredCount());
+            details.put("heldForMillis", now - start);
+            LOG.info("Holding no more requests: {}", details);
+            output.collect(EVENTS, new StreamRecord<>(
+                    ControllerEvent.of(ControllerEventType.REQUESTS_RELEASED, System.currentTimeMillis(), details)));
+        }
+        long at = hold.nextExpiry();
+        if (at != Long.MAX_VALUE && (expiryTimer == 0 || at < expiryTimer)) {
+            expiryTimer = at;
+            timeService().registerTimer(at, this::onExpiryTimer);
+        }
+    }
+
+    /** At the hold's processing-time timer (the task thread): expires what is due, even with no further input. */
+    private void onExpiryTimer(long time) {
+        if (time >= expiryTimer) {
+            expiryTimer = 0;
+        }
+        if (output == null) { // restored requests and no input yet: the next input expires them
+            return;
+        }
+        expireHeld(time);
+        holdChanged(time);
+    }
+
+    private void bindOutput(Collector<PlacementDecision> out) {
+        if (output == null) {
+            if (!(out instanceof Output<?> o)) {
+                throw new IllegalStateException("BUG: the placement operator's collector is not an Output: "
+                        + out.getClass().getName());
+            }
+            output = o;
+        }
+    }
+
+    private ProcessingTimeService timeService() {
+        return ((StreamingRuntimeContext) getRuntimeContext()).getProcessingTimeService();
     }
 
     /**
@@ -346,7 +462,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
      * Places one request; while the operator knows no up server or no model at all (the controller is starting
      * and telemetry or the catalog has not arrived yet) holds it, up to the startup buffer's capacity.
      */
-    private void placeOrHold(RequestRecord record, Supplier<ReadOnlyBroadcastState<String, CatalogDag>> catalog,
+    private Outcome placeOrHold(RequestRecord record, long since, Supplier<ReadOnlyBroadcastState<String, CatalogDag>> catalog,
             Collector<PlacementDecision> out, Consumer<DeadLetter> deadLetters) throws Exception {
         InferenceRequest r = record.request();
         RequestPlacer placer = placers.get(r.model());
@@ -358,21 +474,22 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             }
             boolean noCatalog = dag == null && bootstrap.models().isEmpty() && !models.immutableEntries().iterator().hasNext();
             if (servers.upCount() == 0 || noCatalog) {
-                if (!hold.hold(record)) {
+                if (!hold.hold(record, since)) {
                     reject(record, hold.overflowReason(servers.upCount() == 0), deadLetters);
+                    return Outcome.DEAD_LETTER;
                 }
-                return;
+                return Outcome.HELD;
             }
             if (dag == null) {
                 reject(record, "model '" + r.model() + "' is not in the model catalog", deadLetters);
-                return;
+                return Outcome.DEAD_LETTER;
             }
             placer = placers.build(r.model(), dag);
         }
         String refused = commandRules.admit(servers, r); // the operator's pins, drains and tenant rules
         if (refused != null) {
             reject(record, refused, deadLetters);
-            return;
+            return Outcome.DEAD_LETTER;
         }
         boolean distributed = !(placer instanceof LocalPlacer);
         long version = placers.tableVersion();
@@ -382,7 +499,11 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         commandRules.placed(servers, r);
         decisions.inc();
         latencyMillis.update(Math.max(0, System.currentTimeMillis() - r.eventTime()));
+        return Outcome.PLACED;
     }
+
+    /** What became of a request. */
+    private enum Outcome { PLACED, HELD, DEAD_LETTER }
 
     private void reject(RequestRecord record, String reason, Consumer<DeadLetter> deadLetters) {
         byte[] raw = requestSerde.serialize(record.request());

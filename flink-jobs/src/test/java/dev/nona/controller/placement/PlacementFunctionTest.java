@@ -29,6 +29,9 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.co.CoBroadcastWithNonKeyedOperator;
 import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.ControllerEventType;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.junit.jupiter.api.Test;
 
 final class PlacementFunctionTest {
@@ -449,6 +452,70 @@ final class PlacementFunctionTest {
             assertThat(place(h, "b", 40, 30_000)).containsExactly("s0");
             h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s7", 29_000, "fig1")), 30_000);
             assertThat(place(h, "c", 40, 30_000)).as("a timely report does").contains("s7");
+        }
+    }
+
+    private static List<ControllerEvent> events(
+            BroadcastOperatorTestHarness<RequestRecord, BroadcastUpdate, PlacementDecision> h) {
+        var out = h.getSideOutput(PlacementFunction.EVENTS);
+        return out == null ? List.of() : out.stream().map(StreamRecord::getValue).toList();
+    }
+
+    /**
+     * Hold timeout 30 s, no server ever up: r0 held at 0 s, r1 at 10 s. With no further input, the hold's timer
+     * makes r0 a dead letter at 30.001 s and r1 at 40.001 s, each naming the timeout; one {@code REQUESTS_HELD}
+     * event at the start and one {@code REQUESTS_RELEASED} (0 placed, 2 dead letters) at the end, and no timer left.
+     */
+    @Test
+    void heldRequests_becomeDeadLettersAfterTheHoldTimeout_evenWithNoFurtherInput() throws Exception {
+        try (var h = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(new PlacementFunction(
+                "inference-requests", 3, new NonaPlacerFactory(), List.of(), 100,
+                PlacementFunction.DEFAULT_LIVENESS_TIMEOUT_MILLIS, DecisionFormat.FULL, 30_000),
+                PlacementFunction.BROADCAST_STATES)) {
+            h.setProcessingTime(0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processElement(request("r0", "fig1"), 0);
+            h.setProcessingTime(10_000);
+            h.processElement(request("r1", "fig1"), 10_000);
+            assertThat(events(h)).singleElement().satisfies(e -> {
+                assertThat(e.type()).isEqualTo(ControllerEventType.REQUESTS_HELD);
+                assertThat(e.details()).containsEntry("reason", "no server is up").containsEntry("holdTimeoutMillis", 30_000L);
+            });
+            h.setProcessingTime(30_000);
+            assertThat(deadLetters(h)).isEmpty();
+            h.setProcessingTime(30_001);
+            assertThat(deadLetters(h)).singleElement().satisfies(dl -> assertThat(dl.reason()).isEqualTo(
+                    "held for more than placement.hold-timeout (30000 ms) while no server is up (no telemetry yet, "
+                            + "or every server is down)"));
+            h.setProcessingTime(40_001);
+            assertThat(deadLetters(h)).hasSize(2);
+            assertThat(h.extractOutputValues()).isEmpty();
+            assertThat(events(h)).hasSize(2).last().satisfies(e -> {
+                assertThat(e.type()).isEqualTo(ControllerEventType.REQUESTS_RELEASED);
+                assertThat(e.details()).containsEntry("placed", 0).containsEntry("deadLettered", 2)
+                        .containsEntry("heldForMillis", 40_001L);
+            });
+            assertThat(h.getProcessingTimeService().getNumActiveTimers()).as("no timer left").isZero();
+        }
+    }
+
+    /** Requests held until telemetry arrives within the timeout are placed, and the hold's end counts them. */
+    @Test
+    void heldRequests_placedWhenAServerReports_endTheHold() throws Exception {
+        try (var h = harness()) {
+            h.setProcessingTime(0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processElement(request("r0", "fig1"), 0);
+            h.processElement(request("r1", "fig1"), 0);
+            h.setProcessingTime(5_000);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", 5_000, "fig1")), 5_000);
+            assertThat(h.extractOutputValues()).hasSize(2);
+            assertThat(events(h)).extracting(ControllerEvent::type)
+                    .containsExactly(ControllerEventType.REQUESTS_HELD, ControllerEventType.REQUESTS_RELEASED);
+            assertThat(events(h).get(1).details()).containsEntry("placed", 2).containsEntry("deadLettered", 0)
+                    .containsEntry("heldForMillis", 5_000L);
+            h.setProcessingTime(60_000);
+            assertThat(deadLetters(h)).isEmpty();
         }
     }
 }

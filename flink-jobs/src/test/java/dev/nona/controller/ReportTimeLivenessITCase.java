@@ -64,7 +64,7 @@ final class ReportTimeLivenessITCase {
     private final JsonSerde<DeadLetter> deadLetters = new JsonSerde<>(DeadLetter.class, 1 << 22);
 
     /**
-     * s0 and s1 report every 250 ms; s7 reports once and dies. Once the job has announced s7 silent, s7's reports made
+     * s0, s1 and s7 report every 250 ms; then s7 dies. Once the job has announced s7 silent, s7's reports made
      * 20 s before keep arriving (every 250 ms), and s9, a new server, reports after the first of them: once s9 is
      * announced up and used, no request goes to s7 and the job never announces s7 up again.
      */
@@ -73,12 +73,11 @@ final class ReportTimeLivenessITCase {
         ControllerConfig config = config("late");
         ControllerConfig.Topics t = createTopics(config);
         Set<String> reporting = ConcurrentHashMap.newKeySet();
-        reporting.addAll(List.of("s0", "s1"));
+        reporting.addAll(List.of("s0", "s1", "s7"));
         Set<String> late = ConcurrentHashMap.newKeySet();
         ScheduledExecutorService agents = Executors.newSingleThreadScheduledExecutor();
         try (KafkaProducer<byte[], byte[]> producer = KAFKA.producer()) {
             sendCatalog(producer, t);
-            report(producer, t, "s7", System.currentTimeMillis());
             agents.scheduleAtFixedRate(() -> {
                 long now = System.currentTimeMillis();
                 reporting.forEach(id -> report(producer, t, id, now));
@@ -88,6 +87,7 @@ final class ReportTimeLivenessITCase {
             try {
                 send(producer, t, "warm-up", 1);
                 awaitDecisions(t.decisions(), "warm-up", 1, Duration.ofSeconds(120));
+                agents.submit(() -> reporting.remove("s7")).get(); // s7 dies
                 awaitEvent(t, e -> isChange(e, "s7") && reason(e).startsWith("silent since"));
                 agents.submit(() -> late.add("s7")).get();
                 agents.submit(() -> reporting.add("s9")).get(); // after a late report of s7 on the same partition

@@ -193,7 +193,7 @@ final class ReportTimeLivenessITCase {
                 assertThat(letters.stream().map(dl -> requests.parse(dl.raw()).value().id()).distinct()).hasSize(50);
                 assertThat(readAll(t.decisions(), decisions)).isEmpty();
                 awaitEvent(t, e -> e.type() == ControllerEventType.REQUESTS_RELEASED
-                        && Integer.valueOf(50).equals(((Number) e.details().get("deadLettered")).intValue())
+                        && ((Number) e.details().get("deadLettered")).intValue() == 50
                         && ((Number) e.details().get("placed")).intValue() == 0);
             } finally {
                 job.cancel().get();

@@ -17,7 +17,6 @@ import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.serde.JsonSerde;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -345,25 +344,17 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     /** A hold started or ended: an event; and the timer for the next held request's expiry. */
     private void holdChanged(long now) {
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-        if (hold.started(now)) {
-            Map<String, Object> details = new LinkedHashMap<>();
-            details.put("subtask", subtask);
-            details.put("reason", servers == null || servers.upCount() == 0 ? "no server is up" : "the model catalog is empty");
-            details.put("holdTimeoutMillis", holdTimeoutMillis);
-            LOG.info("Holding requests: {} (at most {} ms each)", details.get("reason"), holdTimeoutMillis);
+        Map<String, Object> started = hold.start(now, subtask, servers == null || servers.upCount() == 0);
+        if (started != null) {
+            LOG.info("Holding requests: {} (at most {} ms each)", started.get("reason"), holdTimeoutMillis);
             output.collect(EVENTS, new StreamRecord<>(
-                    ControllerEvent.of(ControllerEventType.REQUESTS_HELD, System.currentTimeMillis(), details)));
+                    ControllerEvent.of(ControllerEventType.REQUESTS_HELD, System.currentTimeMillis(), started)));
         }
-        long start = hold.end();
-        if (start >= 0) {
-            Map<String, Object> details = new LinkedHashMap<>();
-            details.put("subtask", subtask);
-            details.put("placed", hold.placedCount());
-            details.put("deadLettered", hold.deadLetteredCount());
-            details.put("heldForMillis", now - start);
-            LOG.info("Holding no more requests: {}", details);
+        Map<String, Object> ended = hold.end(now, subtask);
+        if (ended != null) {
+            LOG.info("Holding no more requests: {}", ended);
             output.collect(EVENTS, new StreamRecord<>(
-                    ControllerEvent.of(ControllerEventType.REQUESTS_RELEASED, System.currentTimeMillis(), details)));
+                    ControllerEvent.of(ControllerEventType.REQUESTS_RELEASED, System.currentTimeMillis(), ended)));
         }
         long at = hold.nextExpiry();
         if (at != Long.MAX_VALUE && (expiryTimer == 0 || at < expiryTimer)) {

@@ -3,7 +3,9 @@ package dev.nona.controller.placement;
 import dev.nona.controller.source.RequestRecord;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 
@@ -132,37 +134,41 @@ final class StartupHold {
     }
 
     /**
-     * Whether a hold starts now (requests are held and none was running): it is then running since {@code now}.
+     * Starts a hold if requests are held and none is running: returns the {@code REQUESTS_HELD} event's details
+     * ({@code subtask}, {@code reason}, {@code holdTimeoutMillis}), or null if none starts.
+     *
+     * @param noServerUp why requests are held: no server is up, or ({@code false}) the catalog is empty
      */
-    boolean started(long now) {
+    Map<String, Object> start(long now, int subtask, boolean noServerUp) {
         if (holdStart >= 0 || held.isEmpty()) {
-            return false;
+            return null;
         }
         holdStart = now;
         placed = 0;
         deadLettered = 0;
-        return true;
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("subtask", subtask);
+        details.put("reason", noServerUp ? "no server is up" : "the model catalog is empty");
+        details.put("holdTimeoutMillis", timeoutMillis);
+        return details;
     }
 
     /**
-     * Ends the running hold if none is held any more: returns when it started (its counts stay readable until the
-     * next starts), or -1 if it goes on or none runs.
+     * Ends the running hold if none is held any more: returns the {@code REQUESTS_RELEASED} event's details
+     * ({@code subtask}, {@code placed}, {@code deadLettered}, {@code heldForMillis}), or null if it goes on or none
+     * runs.
      */
-    long end() {
+    Map<String, Object> end(long now, int subtask) {
         if (holdStart < 0 || !held.isEmpty()) {
-            return -1;
+            return null;
         }
-        long start = holdStart;
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("subtask", subtask);
+        details.put("placed", placed);
+        details.put("deadLettered", deadLettered);
+        details.put("heldForMillis", now - holdStart);
         holdStart = -1;
-        return start;
-    }
-
-    int placedCount() {
-        return placed;
-    }
-
-    int deadLetteredCount() {
-        return deadLettered;
+        return details;
     }
 
     long timeoutMillis() {

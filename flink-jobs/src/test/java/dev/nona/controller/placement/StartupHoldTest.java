@@ -2,6 +2,7 @@ package dev.nona.controller.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.topics.record.InferenceRequest;
@@ -62,29 +63,29 @@ final class StartupHoldTest {
 
     /**
      * Timeout 30 s: a held at 0 s, b at 10 s. At 30 s none has expired; at 30.001 s a has, b not; a hold runs from the
-     * first request held to the moment none is, counting what became of its requests.
+     * first request held to the moment none is, and its end counts what became of its requests.
      */
     @Test
     void heldRequests_expireAfterTheTimeout_oldestFirst_andAHoldCountsWhatBecameOfThem() {
         StartupHold hold = new StartupHold(10, 30_000);
-        assertThat(hold.started(0)).as("nothing held yet").isFalse();
+        assertThat(hold.start(0, 3, true)).as("nothing held yet").isNull();
         hold.hold(request("a"), 0);
-        assertThat(hold.started(0)).isTrue();
+        assertThat(hold.start(0, 3, true)).containsExactly(entry("subtask", 3), entry("reason", "no server is up"),
+                entry("holdTimeoutMillis", 30_000L));
         hold.hold(request("b"), 10_000);
-        assertThat(hold.started(10_000)).as("already running").isFalse();
+        assertThat(hold.start(10_000, 3, true)).as("already running").isNull();
         assertThat(hold.nextExpiry()).isEqualTo(30_001);
         assertThat(hold.expire(30_000)).isEmpty();
         assertThat(hold.expire(30_001)).extracting(r -> r.request().id()).containsExactly("a");
         hold.deadLettered(1);
         assertThat(hold.nextExpiry()).isEqualTo(40_001);
-        assertThat(hold.end()).as("b still held").isEqualTo(-1);
+        assertThat(hold.end(30_001, 3)).as("b still held").isNull();
         List<StartupHold.Held> released = hold.release();
         assertThat(released).singleElement().satisfies(h -> assertThat(h.since()).isEqualTo(10_000));
         hold.placed();
-        assertThat(hold.end()).isZero();
-        assertThat(hold.placedCount()).isEqualTo(1);
-        assertThat(hold.deadLetteredCount()).isEqualTo(1);
-        assertThat(hold.end()).as("once").isEqualTo(-1);
+        assertThat(hold.end(35_000, 3)).containsExactly(entry("subtask", 3), entry("placed", 1),
+                entry("deadLettered", 1), entry("heldForMillis", 35_000L));
+        assertThat(hold.end(35_000, 3)).as("once").isNull();
         assertThat(hold.nextExpiry()).isEqualTo(Long.MAX_VALUE);
     }
 

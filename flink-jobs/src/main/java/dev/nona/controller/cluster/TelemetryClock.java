@@ -1,5 +1,10 @@
 package dev.nona.controller.cluster;
 
+import dev.nona.topics.record.ServerTelemetry;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
 /**
  * The clock server liveness is judged on, kept by the telemetry stream itself: one rule for the control loop
  * ({@code loop.ClusterWatch}) and the placement operator.
@@ -20,8 +25,9 @@ package dev.nona.controller.cluster;
  *       placement keeps using the servers last known live.
  * </ul>
  *
- * <p>Until the first report (or {@link #observe} after a restore) the clock is the processing time. Not thread safe;
- * transient (after a restore the caller observes the restore time as the stream's progress).
+ * <p>Until the first report the clock is the processing time. Not thread safe; transient: after a restore the caller
+ * applies the checkpointed reports {@link #inReportOrder}, each at its report time and arriving at the restore, so a
+ * server silent before the restore is silent after it.
  */
 public final class TelemetryClock {
     private final long timeoutMillis;
@@ -39,6 +45,14 @@ public final class TelemetryClock {
     /** When a report was made: its {@code eventTime}, but never later than its arrival. */
     public static long reportTime(long eventTimeMillis, long arrivalMillis) {
         return Math.min(eventTimeMillis, arrivalMillis);
+    }
+
+    /** The reports oldest first (by {@code eventTime}), the order a rebuilt view takes them in. */
+    public static List<ServerTelemetry> inReportOrder(Iterable<ServerTelemetry> reports) {
+        List<ServerTelemetry> out = new ArrayList<>();
+        reports.forEach(out::add);
+        out.sort(Comparator.comparingLong(ServerTelemetry::eventTime));
+        return out;
     }
 
     /** Whether a report made at {@code reportTime} is older than the liveness timeout at {@code arrival}. */

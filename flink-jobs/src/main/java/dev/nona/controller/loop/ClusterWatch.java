@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The cluster as the control loop sees it: the latest telemetry per server and the speeds learned from outcomes
  * (both checkpointed), and a {@link ClusterTracker} over them, updated per report in $O(\log N)$ and rebuilt from the
- * telemetry once after a start or a restore (every server heard then). The tracker sees a server at the speed its
+ * telemetry once after a start or a restore (every server heard at its report time). The tracker sees a server at the speed its
  * outcomes showed in place of the one it reports (a 0 stays 0).
  *
  * <p>Liveness, by report time on the telemetry stream's own clock ({@link TelemetryClock}): a server not heard from
@@ -65,8 +65,10 @@ final class ClusterWatch {
         long now = io.now();
         long made = TelemetryClock.reportTime(status.eventTime(), now);
         ServerTelemetry before = servers.get(status.serverId());
-        boolean liveNow = tracker != null ? tracker.isLive(status.serverId())
-                : before != null && before.up() && before.opsPerSecond() > 0; // the restore counts it heard
+        if (tracker == null && before != null) {
+            tracker(io); // after a restore: whether the server is live now is the rebuilt view's to say
+        }
+        boolean liveNow = tracker != null && tracker.isLive(status.serverId());
         boolean applies = (before == null || before.eventTime() <= status.eventTime())
                 && clock.applies(made, now, liveNow);
         if (applies) {
@@ -155,17 +157,22 @@ final class ClusterWatch {
         return t == null ? 0 : t.drainedCount();
     }
 
-    /** The view, built from the telemetry state on first use (after a start or a restore: all heard now). */
+    /**
+     * The view, built from the telemetry state on first use (after a start or a restore): each server heard at its
+     * report time, the restore as their arrival.
+     */
     private ClusterTracker tracker(LoopIo io) throws Exception {
         if (tracker == null) {
             ClusterTracker built = new ClusterTracker(settings.defaultLinkBitsPerSecond(), settings.drift().threshold(),
                     settings.livenessTimeout().toMillis());
             long now = io.now();
-            clock.observe(now, now); // the restore counts as the stream's progress: all heard now
             built.setDrained(drained.call()); // applied before the restore: no change to report
-            for (ServerTelemetry s : servers.values()) {
-                built.report(calibrated(s), now);
+            for (ServerTelemetry s : TelemetryClock.inReportOrder(servers.values())) {
+                long made = TelemetryClock.reportTime(s.eventTime(), now);
+                built.report(calibrated(s), made);
+                clock.observe(made, now);
             }
+            built.expire(clock.clock(now)); // silent before the restore: announced then, not again
             tracker = built;
             livenessTimer = 0;
             scheduleLiveness(io);

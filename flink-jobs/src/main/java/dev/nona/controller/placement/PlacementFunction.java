@@ -65,7 +65,7 @@ import org.slf4j.LoggerFactory;
  * {@code ControllerPlacement}, as the simulator's controller policy does): only live ones (reported up with a compute
  * rate above 0, and heard within {@code cluster.liveness-timeout} by report time on the telemetry stream's clock,
  * {@link TelemetryClock}, checked before every placement), least predicted backlog first by a ledger of this subtask's own requests. That ledger is transient
- * (rebuilt from the reports after a restore, every server heard anew at that time), so decisions are not replayed
+ * (rebuilt from the reports after a restore, each server heard at its report time), so decisions are not replayed
  * identically after a failure: each request's sample is seeded by its id and the table version, but the server mapping
  * depends on the requests placed before it since the last reports. With at-least-once delivery, the first decision per
  * request id wins (docs/topics.md).
@@ -415,9 +415,10 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         var task = getRuntimeContext().getTaskInfo();
         servers = new LiveServers(targetOngoingRequests, task.getIndexOfThisSubtask(),
                 task.getNumberOfParallelSubtasks(), livenessTimeoutMillis);
-        clock.observe(now, now); // as after a restore: every server heard now
-        for (ServerTelemetry s : bootstrap.latestReports(reports.immutableEntries())) {
-            ServerReports.apply(servers, s, learned.get(s.serverId()), now);
+        for (ServerTelemetry s : TelemetryClock.inReportOrder(bootstrap.latestReports(reports.immutableEntries()))) {
+            long made = TelemetryClock.reportTime(s.eventTime(), now);
+            ServerReports.apply(servers, s, learned.get(s.serverId()), made); // heard when made, as they arrive now
+            clock.observe(made, now);
         }
         serversChanged();
     }

@@ -90,6 +90,27 @@ final class ClusterWatchTest {
     }
 
     /**
+     * After a restore (a new view over the checkpointed telemetry), a server silent before it stays silent: each
+     * server counts as heard at its report time, not at the restore; its late reports then do not revive it.
+     */
+    @Test
+    void restore_keepsASilentServerSilent() throws Exception {
+        TestingLoop before = loop(Duration.ofSeconds(3));
+        before.cluster.report(TestingCluster.server("s7", 0), before.io);
+        for (long t = 0; t <= 10_000; t += 1_000) {
+            advance(before, t);
+            before.cluster.report(TestingCluster.server("s0", t), before.io);
+        }
+        assertThat(before.cluster.liveCount()).isEqualTo(1);
+        ClusterWatch restored = new ClusterWatch(before.settings, before.servers, before.learnedSpeeds, Set::of,
+                before.windows);
+        before.io.now = 40_000; // restored 30 s later
+        restored.report(TestingCluster.server("s7", 2_000), before.io); // made 38 s ago
+        assertThat(restored.liveCount()).as("s0 (heard at 10 s) live: the stream has not moved on").isEqualTo(1);
+        assertThat(restored.snapshot(before.io).upServers()).containsExactly("s0");
+    }
+
+    /**
      * Reports made over 10 s, delivered at once after the job had none for those 10 s: the stream stalls, and the
      * backlog (most of it stale) keeps the live servers live: no server goes down while the controller catches up.
      */

@@ -341,6 +341,38 @@ final class PlacementFunctionTest {
         }
     }
 
+    /**
+     * Timeout 3 s. s7 reported at 0 s and fell silent; s0 reports every second to 10 s; a checkpoint; the job restored
+     * at 40 s. Each restored server counts as heard at its report time, so s7 stays silent (and s0, the stream's
+     * newest, live), and s7's late report made at 2 s does not revive it.
+     */
+    @Test
+    void restore_keepsASilentServerSilent_andItsLateReportsDoNotReviveIt() throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var h = harness()) {
+            h.setProcessingTime(0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s7", 0, "fig1")), 0);
+            for (long t = 0; t <= 10_000; t += 1_000) {
+                h.setProcessingTime(t);
+                h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", t, "fig1")), t);
+                place(h, "t" + t, 1, t);
+            }
+            snapshot = h.snapshot(1, 10_000);
+        }
+        var operator = new CoBroadcastWithNonKeyedOperator<>(
+                new PlacementFunction("inference-requests", 3, new NonaPlacerFactory()),
+                List.of(PlacementFunction.BROADCAST_STATES));
+        try (var restored = new BroadcastOperatorTestHarness<>(operator, 1, 1, 0)) {
+            restored.setProcessingTime(40_000);
+            restored.initializeState(snapshot);
+            restored.open();
+            assertThat(place(restored, "a", 40, 40_000)).containsExactly("s0");
+            restored.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s7", 2_000, "fig1")), 40_000);
+            assertThat(place(restored, "b", 40, 40_000)).containsExactly("s0");
+        }
+    }
+
     @Test
     void fallbackTable_placesLocally_withItsVersion() throws Exception {
         try (var h = harness()) {

@@ -26,8 +26,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -40,7 +43,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Liveness by report time and the bounded startup hold, on a real in-process KRaft broker and a Flink MiniCluster
  * ({@code cluster.liveness-timeout} 2 s, {@code placement.hold-timeout} 3 s): a dead server's reports delivered 20 s
  * late (produced with record timestamps and {@code eventTime} 20 s old, as a producer's buffer delivers them after a
- * broker outage) do not revive it; a 10 s telemetry backlog delivered at once marks no live server down; with no
+ * broker outage) do not revive it, also across a restore from a checkpoint; a 10 s telemetry backlog delivered at once marks no live server down; with no
  * server up, every request is dead-lettered within the hold timeout. The tests move on by what the job publishes;
  * the only waits are for its outputs, or for the wall clock to pass a point (the backlog's 10 s), each bounded.
  */
@@ -106,6 +109,58 @@ final class ReportTimeLivenessITCase {
         } finally {
             agents.shutdownNow();
         }
+    }
+
+    /**
+     * As the late reports above, across a restore from a checkpoint: s7 dies and is announced silent, checkpoints
+     * complete, the only TaskManager is terminated and a new one started, and from then on s7's reports made 20 s
+     * before keep arriving. The restored job places requests, none on s7, and never announces s7 up again.
+     */
+    @Test
+    void deadServerStaysDead_acrossARestoreFromACheckpoint(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        ControllerConfig config = config("restore", "checkpoint.interval", "300ms",
+                "flink.restart-strategy.type", "fixed-delay", "flink.restart-strategy.fixed-delay.attempts", "10",
+                "flink.restart-strategy.fixed-delay.delay", "1s");
+        ControllerConfig.Topics t = createTopics(config);
+        Set<String> reporting = ConcurrentHashMap.newKeySet();
+        reporting.addAll(List.of("s0", "s1", "s7"));
+        Set<String> late = ConcurrentHashMap.newKeySet();
+        ScheduledExecutorService agents = Executors.newSingleThreadScheduledExecutor();
+        try (KafkaProducer<byte[], byte[]> producer = KAFKA.producer()) {
+            sendCatalog(producer, t);
+            agents.scheduleAtFixedRate(() -> {
+                long now = System.currentTimeMillis();
+                reporting.forEach(id -> report(producer, t, id, now));
+                late.forEach(id -> report(producer, t, id, now - 20_000));
+            }, 0, 250, TimeUnit.MILLISECONDS);
+            JobClient job = start(config);
+            try {
+                JobID id = job.getJobID();
+                send(producer, t, "warm-up", 1);
+                awaitDecisions(t.decisions(), "warm-up", 1, Duration.ofSeconds(120));
+                agents.submit(() -> reporting.remove("s7")).get();
+                awaitEvent(t, e -> isChange(e, "s7") && reason(e).startsWith("silent since"));
+                long completed = completedCheckpoints(cluster, id);
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> completedCheckpoints(cluster, id) >= completed + 2);
+                cluster.terminateTaskManager(0).get();
+                cluster.startTaskManager();
+                agents.submit(() -> late.add("s7")).get();
+                List<PlacementDecision> after = sendAndAwait(producer, t, "z-");
+                assertThat(after).as("placed by the restored job").isNotEmpty().noneMatch(d -> uses(d, "s7"));
+                assertThat(readAll(t.events(), events)).as("s7 never announced up again")
+                        .noneMatch(e -> isChange(e, "s7") && "reported up".equals(reason(e)));
+            } finally {
+                job.cancel().get();
+            }
+        } finally {
+            agents.shutdownNow();
+        }
+    }
+
+    private static long completedCheckpoints(MiniCluster cluster, JobID id) throws Exception {
+        var stats = cluster.getExecutionGraph(id).get().getCheckpointStatsSnapshot();
+        return stats == null ? 0 : stats.getCounts().getNumberOfCompletedCheckpoints();
     }
 
     /**
@@ -201,7 +256,7 @@ final class ReportTimeLivenessITCase {
         }
     }
 
-    private static ControllerConfig config(String name) {
+    private static ControllerConfig config(String name, String... keyValues) {
         Map<String, String> m = new HashMap<>(Map.ofEntries(
                 Map.entry("bootstrap.servers", KAFKA.bootstrapServers()),
                 Map.entry("controller.id", name + "-" + UUID.randomUUID()),
@@ -214,6 +269,9 @@ final class ReportTimeLivenessITCase {
                 Map.entry("flink.restart-strategy.type", "none")));
         for (String topic : List.of("requests", "telemetry", "catalog", "decisions", "tables", "events", "dead-letters")) {
             m.put("topics." + topic, name + "-" + topic);
+        }
+        for (int i = 0; i < keyValues.length; i += 2) {
+            m.put(keyValues[i], keyValues[i + 1]);
         }
         return ControllerConfig.fromMap(m);
     }

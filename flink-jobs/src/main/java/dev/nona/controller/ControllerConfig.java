@@ -39,6 +39,7 @@ import org.apache.flink.configuration.Configuration;
  * @param solveRetry            backoff between attempts of a failed or timed-out solve
  * @param targetOngoingRequests a server with this many requests in flight is no longer preferred
  * @param startupBuffer         requests held while no server or no model is known yet (startup)
+ * @param holdTimeout           how long a request is held at most, then a dead letter ({@code placement.hold-timeout})
  * @param checkpointInterval    checkpoint interval; zero disables checkpointing
  * @param delivery              how decisions are written: at least once, as soon as placed (default), or exactly
  *                              once, in Kafka transactions committed on checkpoints
@@ -75,6 +76,7 @@ public record ControllerConfig(
         RetryBackoff solveRetry,
         int targetOngoingRequests,
         int startupBuffer,
+        Duration holdTimeout,
         Duration checkpointInterval,
         DecisionDelivery delivery,
         DecisionFormat decisionsFormat,
@@ -251,6 +253,7 @@ public record ControllerConfig(
         }
         Checks.positive(defaultLinkBitsPerSecond, "cluster.default-link-bits-per-second");
         requirePositive("cluster.liveness-timeout", livenessTimeout);
+        requirePositive("placement.hold-timeout", holdTimeout);
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism (" + parallelism + ") must be >= 1");
         }
@@ -330,6 +333,7 @@ public record ControllerConfig(
                 new RetryBackoff(v.duration(SOLVE_RETRY_BACKOFF), v.duration(SOLVE_RETRY_MAX_BACKOFF)),
                 v.integer(PLACEMENT_TARGET_ONGOING_REQUESTS),
                 v.integer(PLACEMENT_STARTUP_BUFFER),
+                v.duration(PLACEMENT_HOLD_TIMEOUT),
                 v.duration(CHECKPOINT_INTERVAL),
                 DecisionDelivery.parse(DECISIONS_DELIVERY.key(), v.string(DECISIONS_DELIVERY)),
                 DecisionFormat.parse(DECISIONS_FORMAT.key(), v.string(DECISIONS_FORMAT)),

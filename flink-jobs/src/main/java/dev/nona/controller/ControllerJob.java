@@ -215,10 +215,12 @@ public final class ControllerJob {
         SingleOutputStreamOperator<PlacementDecision> decisions = requests
                 .connect(updates.broadcast(PlacementFunction.BROADCAST_STATES))
                 .process(new PlacementFunction(config.topics().requests(), config.targetOngoingRequests(), placers,
-                        bootstrap, config.startupBuffer(), config.livenessTimeout().toMillis(), config.decisionsFormat()))
+                        bootstrap, config.startupBuffer(), config.livenessTimeout().toMillis(), config.decisionsFormat(),
+                        config.holdTimeout().toMillis()))
                 .returns(JsonRecordTypeInfo.of(PlacementDecision.class)) // immutable: chained operators pass it on uncopied
                 .setParallelism(p).uid("placement").name("placement");
 
+        events = events.union(decisions.getSideOutput(PlacementFunction.EVENTS)); // REQUESTS_HELD, REQUESTS_RELEASED
         DataStream<DeadLetter> deadLetters = requests.getSideOutput(RejectedRecords.REQUEST_DEAD_LETTERS)
                 .union(telemetry.getSideOutput(RejectedRecords.CONTROL_DEAD_LETTERS),
                         catalog.getSideOutput(RejectedRecords.CONTROL_DEAD_LETTERS),

@@ -187,8 +187,10 @@ public final class ControllerOptions {
             .defaultValue(Duration.ofSeconds(3))
             .withDescription("a server with no report for longer is down: no new stages, and a `CLUSTER_CHANGED` "
                     + "event naming it (`server`, `reason`: `silent since <time>: no report for more than "
-                    + "... ms`); up again at its next report. Measured on the controller's processing-time "
-                    + "clock (see \"Server liveness\")");
+                    + "... ms`); up again at its next report. Judged by report time (`eventTime`, never later than "
+                    + "arrival) on the telemetry stream's own clock; a report older than this when it arrives never "
+                    + "marks a server up; no report at all for longer: one `TELEMETRY_STALLED` event (see \"Server "
+                    + "liveness\")");
 
     public static final ConfigOption<Integer> PLACEMENT_TARGET_ONGOING_REQUESTS =
             ConfigOptions.key("placement.target-ongoing-requests")
@@ -204,6 +206,13 @@ public final class ControllerOptions {
             .withDescription("requests held (per placement subtask, checkpointed) while no server is up or the "
                     + "catalog is still empty, placed once telemetry and the catalog arrive; beyond it they"
                     + " become dead letters");
+
+    public static final ConfigOption<Duration> PLACEMENT_HOLD_TIMEOUT = ConfigOptions.key("placement.hold-timeout")
+            .durationType()
+            .defaultValue(Duration.ofSeconds(30))
+            .withDescription("a request held (no server up, or the catalog still empty) for longer becomes a dead "
+                    + "letter naming this timeout; `REQUESTS_HELD` and `REQUESTS_RELEASED` events mark when a "
+                    + "placement subtask starts and stops holding (processing time, also with no further input)");
 
     public static final ConfigOption<Duration> CHECKPOINT_INTERVAL = ConfigOptions.key("checkpoint.interval")
             .durationType()
@@ -329,7 +338,7 @@ public final class ControllerOptions {
             DRIFT_THRESHOLD_SIGNIFICANCE, DRIFT_WINDOWS, DRIFT_DEBOUNCE, DRIFT_MIN_RATE, SOLVE_TIMEOUT, SOLVE_POLL, SOLVE_RETRY_BACKOFF,
             SOLVE_RETRY_MAX_BACKOFF, SOLVER_COST_MODEL, CLUSTER_DEFAULT_LINK_BITS_PER_SECOND,
             CLUSTER_LIVENESS_TIMEOUT, PLACEMENT_TARGET_ONGOING_REQUESTS, PLACEMENT_STARTUP_BUFFER,
-            CHECKPOINT_INTERVAL, DECISIONS_DELIVERY, DECISIONS_FORMAT, DECISIONS_LINGER, NETWORK_BUFFER_TIMEOUT,
+            PLACEMENT_HOLD_TIMEOUT, CHECKPOINT_INTERVAL, DECISIONS_DELIVERY, DECISIONS_FORMAT, DECISIONS_LINGER, NETWORK_BUFFER_TIMEOUT,
             CHECKPOINT_DIR, STATE_BACKEND, CHECKPOINT_INCREMENTAL, PARALLELISM, SOURCE_START_FROM_EARLIEST,
             CATALOG_MAX_TASKS, CATALOG_MAX_EDGES, CLUSTER_SERVERS, OUTCOMES_MAX_WAIT, OUTCOMES_DECISION_WAIT,
             ROLLBACK_MARGIN, ROLLBACK_MIN_SAMPLES);

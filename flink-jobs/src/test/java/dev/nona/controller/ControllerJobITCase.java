@@ -90,7 +90,8 @@ final class ControllerJobITCase {
         try (KafkaProducer<byte[], byte[]> producer = KAFKA.producer()) {
             for (int i = 0; i < 4; i++) {
                 send(producer, config.topics().telemetry(), "s" + i, telemetry.serialize(ServerTelemetry.of("s" + i, true,
-                        TestingCluster.OPS_PER_SECOND, 0, List.of(), 1.0e10, BASE)));
+                        TestingCluster.OPS_PER_SECOND, 0, List.of(), 1.0e10, System.currentTimeMillis())));
+                // made now: a report older than cluster.liveness-timeout when it arrives never marks a server up
             }
             send(producer, config.topics().telemetry(), "s9", "{\"schemaVersion\":1,\"serverId\":\"s9\"}".getBytes(StandardCharsets.UTF_8));
             send(producer, config.topics().catalog(), "fig1",

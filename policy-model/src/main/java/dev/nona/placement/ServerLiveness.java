@@ -8,9 +8,9 @@ import java.util.function.IntConsumer;
  * it is heard again. Kept as a list in order of the time each server was last heard (a report moves its server to
  * the end), so a report and a check for silent servers cost $O(1)$ each, whatever the number of servers.
  *
- * <p>The clock is the caller's processing time: a report counts when it reaches the controller, not when the
- * server stamped it (a server's clock may be off, and the point is to stop using a server the controller no longer
- * hears from, even when no telemetry at all arrives). A clock going back is treated as standing still. Not
+ * <p>The clock is the caller's: the controller passes report times and judges silence on the telemetry stream's own
+ * clock ({@code dev.nona.controller.cluster.TelemetryClock} in flink-jobs); other callers may pass processing time.
+ * A clock going back is treated as standing still (a report counts at the later of its time and the clock). Not
  * thread-safe.
  */
 public final class ServerLiveness {

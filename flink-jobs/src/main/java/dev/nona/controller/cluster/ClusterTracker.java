@@ -63,7 +63,7 @@ public final class ClusterTracker {
     }
 
     /**
-     * The latest report of a server, heard at {@code now} (processing time, epoch ms); an older one (by event time)
+     * The latest report of a server, heard at {@code now} (the liveness clock, epoch ms: see {@link TelemetryClock}); an older one (by event time)
      * than the one held is ignored. Returns the change it makes, or null.
      */
     public Change report(ServerTelemetry report, long now) {
@@ -147,7 +147,7 @@ public final class ClusterTracker {
         return seen ? rateChange() : null;
     }
 
-    /** The servers silent at {@code now} (processing time): one change each, in the order they went silent. */
+    /** The servers silent at {@code now} (the liveness clock, see {@link TelemetryClock}): one change each, in the order they went silent. */
     public List<Change> expire(long now) {
         List<Change> changes = new ArrayList<>();
         liveness.expire(now, s -> {
@@ -207,9 +207,15 @@ public final class ClusterTracker {
         return drainedCount;
     }
 
-    /** When the next server goes silent if no report comes first (processing time), or {@link Long#MAX_VALUE}. */
+    /** When the next server goes silent if no report comes first (the liveness clock), or {@link Long#MAX_VALUE}. */
     public long nextDeadline() {
         return liveness.nextDeadline();
+    }
+
+    /** Whether server {@code serverId} is live now (known, reported up above 0 ops/s, heard, not drained). */
+    public boolean isLive(String serverId) {
+        Integer s = index.get(serverId);
+        return s != null && live[s];
     }
 
     public int liveCount() {

@@ -2,6 +2,7 @@ package dev.nona.controller.loop;
 
 import dev.nona.controller.cluster.ClusterSnapshot;
 import dev.nona.controller.cluster.ClusterTracker;
+import dev.nona.controller.cluster.TelemetryClock;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.ServerTelemetry;
 import java.util.LinkedHashMap;
@@ -17,13 +18,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The cluster as the control loop sees it: the latest telemetry per server and the speeds learned from outcomes
  * (both checkpointed), and a {@link ClusterTracker} over them, updated per report in $O(\log N)$ and rebuilt from the
- * telemetry once after a start or a restore (every server heard then). The tracker sees a server at the speed its
+ * telemetry once after a start or a restore (every server heard at its report time). The tracker sees a server at the speed its
  * outcomes showed in place of the one it reports (a 0 stays 0).
  *
- * <p>Liveness: a server not heard from within {@code cluster.liveness-timeout} (processing time) is down, found by a
- * processing-time timer at the next deadline, so it goes down even if no telemetry arrives at all. Every change of
- * the view (up, down, silent, drained, link or speed moved) is a pending cause of re-optimisation and a
- * {@code CLUSTER_CHANGED} event naming the server and why.
+ * <p>Liveness, by report time on the telemetry stream's own clock ({@link TelemetryClock}): a server not heard from
+ * within {@code cluster.liveness-timeout} is down, found by a processing-time timer at the next deadline the clock
+ * can reach; a report older than the timeout when it arrives never makes a server live. When no report at all arrives
+ * for longer than the timeout, one {@code TELEMETRY_STALLED} event (and {@code TELEMETRY_RESUMED} at the next report)
+ * in place of every server going down. Every change of the view (up, down, silent, drained, link or speed moved) is a
+ * pending cause of re-optimisation and a {@code CLUSTER_CHANGED} event naming the server and why.
  *
  * <p>Logs as the control loop. Not thread safe: used by the task thread, except the counts, which a metric reporter
  * may read.
@@ -37,6 +40,9 @@ final class ClusterWatch {
     private final Callable<Set<String>> drained;
     private final PendingCauses pending;
     private volatile ClusterTracker tracker; // volatile: the metric reporter reads its counts
+    private final TelemetryClock clock;
+    /** Since when (processing time) the telemetry stream is announced stalled, 0 if it is not. */
+    private long stalledSince;
     /** The processing-time timer set for the next liveness deadline, 0 if none. */
     private long livenessTimer;
 
@@ -48,16 +54,32 @@ final class ClusterWatch {
         this.learnedSpeeds = Objects.requireNonNull(learnedSpeeds, "learned speeds state");
         this.drained = Objects.requireNonNull(drained, "drained servers");
         this.pending = Objects.requireNonNull(pending, "pending causes");
+        this.clock = new TelemetryClock(settings.livenessTimeout().toMillis());
     }
 
-    /** A server's status: kept unless older (by event time) than the one held, so the newest wins in any order. */
+    /**
+     * A server's status: kept unless older (by event time) than the one held, so the newest wins in any order, and
+     * unless it is stale (older than the liveness timeout when it arrives) for a server not live now.
+     */
     void report(ServerTelemetry status, LoopIo io) throws Exception {
+        long now = io.now();
+        long made = TelemetryClock.reportTime(status.eventTime(), now);
         ServerTelemetry before = servers.get(status.serverId());
-        if (before != null && before.eventTime() > status.eventTime()) {
-            return;
+        if (tracker == null && before != null) {
+            tracker(io); // after a restore: whether the server is live now is the rebuilt view's to say
         }
-        servers.put(status.serverId(), status);
-        changed(tracker(io).report(calibrated(status), io.now()), io);
+        boolean liveNow = tracker != null && tracker.isLive(status.serverId());
+        boolean applies = (before == null || before.eventTime() <= status.eventTime())
+                && clock.applies(made, now, liveNow);
+        if (applies) {
+            servers.put(status.serverId(), status);
+        }
+        ClusterTracker view = tracker(io);
+        clock.observe(made, now);
+        resumed(now, io);
+        if (applies) {
+            changed(view.report(calibrated(status), made), io);
+        }
         scheduleLiveness(io);
     }
 
@@ -91,10 +113,23 @@ final class ClusterWatch {
         }
     }
 
-    /** At a processing-time timer: servers past their liveness deadline go down; the next deadline gets a timer. */
+    /**
+     * At a processing-time timer: servers past their liveness deadline on the telemetry clock go down, or the stream
+     * is announced stalled; the next deadline gets a timer.
+     */
     void expire(LoopIo io) throws Exception {
-        for (ClusterTracker.Change change : tracker(io).expire(io.now())) {
+        for (ClusterTracker.Change change : tracker(io).expire(clock.clock(io.now()))) {
             changed(change, io);
+        }
+        if (stalledSince == 0 && clock.isStalled(io.now())) {
+            stalledSince = io.now();
+            LOG.warn("No telemetry for more than cluster.liveness-timeout ({} ms): the {} servers last known live stay "
+                    + "live until reports resume", clock.timeoutMillis(), tracker.liveCount());
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("lastReportTime", clock.progress());
+            details.put("timeoutMillis", clock.timeoutMillis());
+            details.put("servers", tracker.liveCount());
+            io.event(ControllerEventType.TELEMETRY_STALLED, details);
         }
         if (livenessTimer <= io.now()) {
             livenessTimer = 0;
@@ -122,16 +157,22 @@ final class ClusterWatch {
         return t == null ? 0 : t.drainedCount();
     }
 
-    /** The view, built from the telemetry state on first use (after a start or a restore: all heard now). */
+    /**
+     * The view, built from the telemetry state on first use (after a start or a restore): each server heard at its
+     * report time, the restore as their arrival.
+     */
     private ClusterTracker tracker(LoopIo io) throws Exception {
         if (tracker == null) {
             ClusterTracker built = new ClusterTracker(settings.defaultLinkBitsPerSecond(), settings.drift().threshold(),
                     settings.livenessTimeout().toMillis());
             long now = io.now();
             built.setDrained(drained.call()); // applied before the restore: no change to report
-            for (ServerTelemetry s : servers.values()) {
-                built.report(calibrated(s), now);
+            for (ServerTelemetry s : TelemetryClock.inReportOrder(servers.values())) {
+                long made = TelemetryClock.reportTime(s.eventTime(), now);
+                built.report(calibrated(s), made);
+                clock.observe(made, now);
             }
+            built.expire(clock.clock(now)); // silent before the restore: announced then, not again
             tracker = built;
             livenessTimer = 0;
             scheduleLiveness(io);
@@ -145,9 +186,26 @@ final class ClusterWatch {
         return learned == null || status.opsPerSecond() == 0 ? status : status.withOpsPerSecond(learned);
     }
 
-    /** A processing-time timer at the next liveness deadline, unless one is set for it or earlier. */
+    /** Reports arrive again after a stall: say so once. */
+    private void resumed(long now, LoopIo io) {
+        if (stalledSince == 0) {
+            return;
+        }
+        LOG.info("Telemetry resumed after {} ms", now - stalledSince);
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("stalledForMillis", now - stalledSince);
+        details.put("servers", tracker.liveCount());
+        stalledSince = 0;
+        io.event(ControllerEventType.TELEMETRY_RESUMED, details);
+    }
+
+    /**
+     * A processing-time timer at the next liveness deadline the telemetry clock can reach, or else when the stream
+     * counts as stalled, unless one is set for it or earlier.
+     */
     private void scheduleLiveness(LoopIo io) {
-        long deadline = tracker.nextDeadline();
+        long deadline = Math.min(clock.reaches(tracker.nextDeadline()),
+                stalledSince == 0 ? clock.stallAt() : Long.MAX_VALUE);
         if (deadline != Long.MAX_VALUE && (livenessTimer == 0 || deadline < livenessTimer || livenessTimer <= io.now())) {
             livenessTimer = deadline;
             io.processingTimer(deadline);

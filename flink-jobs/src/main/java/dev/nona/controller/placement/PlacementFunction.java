@@ -1,6 +1,7 @@
 package dev.nona.controller.placement;
 
 import dev.nona.controller.DecisionFormat;
+import dev.nona.controller.cluster.TelemetryClock;
 import dev.nona.controller.command.ActiveCommands;
 import dev.nona.controller.metrics.ControllerMetric;
 import dev.nona.controller.metrics.ModelGauges;
@@ -9,6 +10,8 @@ import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.placement.LiveServers;
 import dev.nona.topics.record.CatalogDag;
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.PlacementDecision;
@@ -34,6 +37,10 @@ import org.apache.flink.metrics.MeterView;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.operators.Output;
+import org.apache.flink.streaming.api.operators.StreamingRuntimeContext;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.co.BroadcastProcessFunction;
 import org.apache.flink.util.Collector;
@@ -50,15 +57,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Before the first table, for a model the table does not cover, and under the fallback table, a request runs
  * locally on one server (warm first). While no server is up or the catalog is still empty (the controller is
- * starting), requests are held, up to a fixed number (operator state, checkpointed), and placed as soon as
- * telemetry and the catalog arrive; beyond that, and for a model that is not in the catalog, a request becomes a
- * dead letter with the reason.
+ * starting), requests are held, up to a fixed number (operator state, checkpointed) and for at most
+ * {@code placement.hold-timeout} (a processing-time timer, so they expire even when no further input arrives), and
+ * placed as soon as telemetry and the catalog arrive; beyond that number, past that timeout, and for a model that is
+ * not in the catalog, a request becomes a dead letter with the reason. A hold's start and end are
+ * {@code REQUESTS_HELD} and {@code REQUESTS_RELEASED} events ({@link #EVENTS}).
  *
  * <p>Servers are chosen by policy-model's {@link LiveServers} (the placers place through its
  * {@code ControllerPlacement}, as the simulator's controller policy does): only live ones (reported up with a compute
- * rate above 0, and heard within {@code cluster.liveness-timeout} on this operator's processing-time clock, checked before
- * every placement), least predicted backlog first by a ledger of this subtask's own requests. That ledger is transient
- * (rebuilt from the reports after a restore, every server heard anew at that time), so decisions are not replayed
+ * rate above 0, and heard within {@code cluster.liveness-timeout} by report time on the telemetry stream's clock,
+ * {@link TelemetryClock}, checked before every placement), least predicted backlog first by a ledger of this subtask's own requests. That ledger is transient
+ * (rebuilt from the reports after a restore, each server heard at its report time), so decisions are not replayed
  * identically after a failure: each request's sample is seeded by its id and the table version, but the server mapping
  * depends on the requests placed before it since the last reports. With at-least-once delivery, the first decision per
  * request id wins (docs/topics.md).
@@ -105,6 +114,11 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     /** Requests that could not be placed, as dead letters. */
     public static final OutputTag<DeadLetter> UNPLACED =
             new OutputTag<>("unplaced", JsonRecordTypeInfo.of(DeadLetter.class));
+    /** The placement operator's controller events: {@code REQUESTS_HELD}, {@code REQUESTS_RELEASED}. */
+    public static final OutputTag<ControllerEvent> EVENTS =
+            new OutputTag<>("placement-events", JsonRecordTypeInfo.of(ControllerEvent.class));
+    /** Default of {@code placement.hold-timeout}. */
+    public static final long DEFAULT_HOLD_TIMEOUT_MILLIS = 30_000;
     /** Default of {@code cluster.liveness-timeout}. */
     public static final long DEFAULT_LIVENESS_TIMEOUT_MILLIS = 3_000;
 
@@ -115,6 +129,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private final byte[] bootstrapBytes;
     private final int startupBuffer;
     private final long livenessTimeoutMillis;
+    private final long holdTimeoutMillis;
     private final boolean compact;
 
     private transient JsonSerde<InferenceRequest> requestSerde;
@@ -123,8 +138,18 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient Set<String> removedModels;
     private transient StartupHold hold;
     private transient ListState<RequestRecord> heldState;
+    /**
+     * The operator's output behind the collector Flink passes in (its {@code TimestampedCollector}, one per operator):
+     * the hold writes its dead letters and events there, also from its timer, outside any element, where a context
+     * cannot write.
+     */
+    private transient Output<?> output;
+    /** The processing-time timer set for the next held request's expiry, 0 if none. */
+    private transient long expiryTimer;
     private transient PlacerCache placers;
     private transient PlacementRules commandRules;
+    /** Liveness by report time on the telemetry stream's clock (the same rule as the control loop's). */
+    private transient TelemetryClock clock;
     /** The server mapping; null until the first request or held release builds it from the reports. */
     private transient LiveServers servers;
     private transient Counter decisions;
@@ -159,6 +184,15 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     /** @param format how decisions are written ({@code decisions.format}): with {@code stages}, or compact */
     public PlacementFunction(String requestsTopic, int targetOngoingRequests, PlacerFactory placers,
             List<BroadcastUpdate> bootstrap, int startupBuffer, long livenessTimeoutMillis, DecisionFormat format) {
+        this(requestsTopic, targetOngoingRequests, placers, bootstrap, startupBuffer, livenessTimeoutMillis, format,
+                DEFAULT_HOLD_TIMEOUT_MILLIS);
+    }
+
+    /** @param holdTimeoutMillis how long a request is held at most while the controller starts ({@code placement.hold-timeout}) */
+    public PlacementFunction(String requestsTopic, int targetOngoingRequests, PlacerFactory placers,
+            List<BroadcastUpdate> bootstrap, int startupBuffer, long livenessTimeoutMillis, DecisionFormat format,
+            long holdTimeoutMillis) {
+        this.holdTimeoutMillis = StartupHold.checkTimeout(holdTimeoutMillis);
         this.compact = Objects.requireNonNull(format, "decisions.format") == DecisionFormat.COMPACT;
         if (livenessTimeoutMillis <= 0) {
             throw new IllegalArgumentException("cluster.liveness-timeout (" + livenessTimeoutMillis + " ms) must be > 0");
@@ -174,8 +208,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
         heldState = context.getOperatorStateStore().getListState(StartupHold.descriptor());
-        hold = new StartupHold(startupBuffer);
-        hold.restore(heldState.get());
+        hold = new StartupHold(startupBuffer, holdTimeoutMillis);
+        hold.restore(heldState.get(), timeService().getCurrentProcessingTime());
     }
 
     @Override
@@ -189,6 +223,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         bootstrap = BootstrapSnapshot.decode(bootstrapBytes);
         removedModels = new HashSet<>();
         commandRules = new PlacementRules();
+        clock = new TelemetryClock(livenessTimeoutMillis);
         var metrics = getRuntimeContext().getMetricGroup();
         ModelGauges predictedJct = new ModelGauges(metrics, ControllerMetric.PREDICTED_JCT_SECONDS);
         placers = new PlacerCache(placerFactory, predictedJct::set);
@@ -204,8 +239,12 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
 
     @Override
     public void processElement(RequestRecord record, ReadOnlyContext ctx, Collector<PlacementDecision> out) throws Exception {
-        prepare(ctx::getBroadcastState, ctx.currentProcessingTime());
-        placeOrHold(record, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
+        bindOutput(out);
+        long now = ctx.currentProcessingTime();
+        prepare(ctx::getBroadcastState, now);
+        expireHeld(now);
+        placeOrHold(record, now, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
+        holdChanged(now);
     }
 
     @Override
@@ -227,7 +266,10 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             removedModels.add(update.removedModel());
             placers.markStale();
         }
+        bindOutput(out);
+        expireHeld(ctx.currentProcessingTime());
         releaseHeld(ctx, out);
+        holdChanged(ctx.currentProcessingTime());
     }
 
     /** Newest table version wins. */
@@ -239,18 +281,28 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         }
     }
 
-    /** Newest status per server by event time; applied in place to the server mapping once it is built. */
+    /**
+     * Newest status per server by event time; applied in place to the server mapping once it is built, heard at its
+     * report time, unless it is stale for a server not live now ({@link TelemetryClock}).
+     */
     private void storeReport(Context ctx, ServerTelemetry report) throws Exception {
+        long now = ctx.currentProcessingTime();
+        long made = TelemetryClock.reportTime(report.eventTime(), now);
+        clock.observe(made, now);
         BroadcastState<String, ServerTelemetry> state = ctx.getBroadcastState(SERVERS);
         ServerTelemetry stored = state.get(report.serverId());
         if (stored == null || report.eventTime() >= stored.eventTime()) {
-            state.put(report.serverId(), report);
-            if (servers != null) {
-                ServerReports.apply(servers, report, ctx.getBroadcastState(LEARNED).get(report.serverId()),
-                        ctx.currentProcessingTime());
+            state.put(report.serverId(), report); // the facts, the same on every subtask
+            if (servers != null && clock.applies(made, now, isLive(report.serverId()))) {
+                ServerReports.apply(servers, report, ctx.getBroadcastState(LEARNED).get(report.serverId()), made);
                 serversChanged();
             }
         }
+    }
+
+    private boolean isLive(String serverId) {
+        int s = servers.indexOf(serverId);
+        return s >= 0 && servers.isLive(s);
     }
 
     private void storeLearned(BroadcastState<String, Double> state, Map<String, Double> speeds) throws Exception {
@@ -271,9 +323,78 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             return;
         }
         prepare(ctx::getBroadcastState, ctx.currentProcessingTime());
-        for (RequestRecord record : hold.release()) {
-            placeOrHold(record, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
+        for (StartupHold.Held held : hold.release()) {
+            Outcome o = placeOrHold(held.record(), held.since(), () -> ctx.getBroadcastState(MODELS), out,
+                    dl -> ctx.output(UNPLACED, dl));
+            if (o == Outcome.PLACED) {
+                hold.placed();
+            } else if (o == Outcome.DEAD_LETTER) {
+                hold.deadLettered(1);
+            }
         }
+    }
+
+    /** The held requests past {@code placement.hold-timeout} become dead letters, with the reason. */
+    private void expireHeld(long now) {
+        List<RequestRecord> expired = hold.expire(now);
+        if (expired.isEmpty()) {
+            return;
+        }
+        String reason = hold.timeoutReason(servers == null || servers.upCount() == 0);
+        for (RequestRecord record : expired) {
+            reject(record, reason, dl -> output.collect(UNPLACED, new StreamRecord<>(dl)));
+        }
+        hold.deadLettered(expired.size());
+        LOG.warn("{} request(s) held for more than placement.hold-timeout ({} ms) became dead letters: {}",
+                expired.size(), holdTimeoutMillis, reason);
+    }
+
+    /** A hold started or ended: an event; and the timer for the next held request's expiry. */
+    private void holdChanged(long now) {
+        int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        Map<String, Object> started = hold.start(now, subtask, servers == null || servers.upCount() == 0);
+        if (started != null) {
+            LOG.info("Holding requests: {} (at most {} ms each)", started.get("reason"), holdTimeoutMillis);
+            output.collect(EVENTS, new StreamRecord<>(
+                    ControllerEvent.of(ControllerEventType.REQUESTS_HELD, System.currentTimeMillis(), started)));
+        }
+        Map<String, Object> ended = hold.end(now, subtask);
+        if (ended != null) {
+            LOG.info("Holding no more requests: {}", ended);
+            output.collect(EVENTS, new StreamRecord<>(
+                    ControllerEvent.of(ControllerEventType.REQUESTS_RELEASED, System.currentTimeMillis(), ended)));
+        }
+        long at = hold.nextExpiry();
+        if (at != Long.MAX_VALUE && (expiryTimer == 0 || at < expiryTimer)) {
+            expiryTimer = at;
+            timeService().registerTimer(at, this::onExpiryTimer);
+        }
+    }
+
+    /** At the hold's processing-time timer (the task thread): expires what is due, even with no further input. */
+    private void onExpiryTimer(long time) {
+        if (time >= expiryTimer) {
+            expiryTimer = 0;
+        }
+        if (output == null) { // restored requests and no input yet: the next input expires them
+            return;
+        }
+        expireHeld(time);
+        holdChanged(time);
+    }
+
+    private void bindOutput(Collector<PlacementDecision> out) {
+        if (output == null) {
+            if (!(out instanceof Output<?> o)) {
+                throw new IllegalStateException("BUG: the placement operator's collector is not an Output: "
+                        + out.getClass().getName());
+            }
+            output = o;
+        }
+    }
+
+    private ProcessingTimeService timeService() {
+        return ((StreamingRuntimeContext) getRuntimeContext()).getProcessingTimeService();
     }
 
     /**
@@ -302,17 +423,22 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         var task = getRuntimeContext().getTaskInfo();
         servers = new LiveServers(targetOngoingRequests, task.getIndexOfThisSubtask(),
                 task.getNumberOfParallelSubtasks(), livenessTimeoutMillis);
-        for (ServerTelemetry s : bootstrap.latestReports(reports.immutableEntries())) {
-            ServerReports.apply(servers, s, learned.get(s.serverId()), now);
+        for (ServerTelemetry s : TelemetryClock.inReportOrder(bootstrap.latestReports(reports.immutableEntries()))) {
+            long made = TelemetryClock.reportTime(s.eventTime(), now);
+            ServerReports.apply(servers, s, learned.get(s.serverId()), made); // heard when made, as they arrive now
+            clock.observe(made, now);
         }
         serversChanged();
     }
 
-    /** Stops using the servers not heard from within the liveness timeout (see {@link LiveServers}). */
+    /**
+     * Stops using the servers not heard from within the liveness timeout on the telemetry stream's clock (see
+     * {@link TelemetryClock}: while no telemetry arrives, the servers last known live stay live).
+     */
     private void expireSilent(long now) {
         int before = servers.upCount();
         int[] first = {-1};
-        servers.expireSilent(now, s -> {
+        servers.expireSilent(clock.clock(now), s -> {
             silenced.inc();
             if (first[0] < 0) {
                 first[0] = s;
@@ -336,7 +462,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
      * Places one request; while the operator knows no up server or no model at all (the controller is starting
      * and telemetry or the catalog has not arrived yet) holds it, up to the startup buffer's capacity.
      */
-    private void placeOrHold(RequestRecord record, Supplier<ReadOnlyBroadcastState<String, CatalogDag>> catalog,
+    private Outcome placeOrHold(RequestRecord record, long since, Supplier<ReadOnlyBroadcastState<String, CatalogDag>> catalog,
             Collector<PlacementDecision> out, Consumer<DeadLetter> deadLetters) throws Exception {
         InferenceRequest r = record.request();
         RequestPlacer placer = placers.get(r.model());
@@ -348,21 +474,22 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             }
             boolean noCatalog = dag == null && bootstrap.models().isEmpty() && !models.immutableEntries().iterator().hasNext();
             if (servers.upCount() == 0 || noCatalog) {
-                if (!hold.hold(record)) {
+                if (!hold.hold(record, since)) {
                     reject(record, hold.overflowReason(servers.upCount() == 0), deadLetters);
+                    return Outcome.DEAD_LETTER;
                 }
-                return;
+                return Outcome.HELD;
             }
             if (dag == null) {
                 reject(record, "model '" + r.model() + "' is not in the model catalog", deadLetters);
-                return;
+                return Outcome.DEAD_LETTER;
             }
             placer = placers.build(r.model(), dag);
         }
         String refused = commandRules.admit(servers, r); // the operator's pins, drains and tenant rules
         if (refused != null) {
             reject(record, refused, deadLetters);
-            return;
+            return Outcome.DEAD_LETTER;
         }
         boolean distributed = !(placer instanceof LocalPlacer);
         long version = placers.tableVersion();
@@ -372,7 +499,11 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         commandRules.placed(servers, r);
         decisions.inc();
         latencyMillis.update(Math.max(0, System.currentTimeMillis() - r.eventTime()));
+        return Outcome.PLACED;
     }
+
+    /** What became of a request. */
+    private enum Outcome { PLACED, HELD, DEAD_LETTER }
 
     private void reject(RequestRecord record, String reason, Consumer<DeadLetter> deadLetters) {
         byte[] raw = requestSerde.serialize(record.request());

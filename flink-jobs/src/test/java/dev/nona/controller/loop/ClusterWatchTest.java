@@ -33,8 +33,10 @@ final class ClusterWatchTest {
     }
 
     /**
-     * Liveness timeout 3 s (processing time): s0 and s1 report at 0 s, s1 again at 2 s. At 3.001 s a timer finds s0
-     * silent, with no telemetry arriving; at 5.001 s s1. s0's next report makes it up again.
+     * Liveness timeout 3 s: s0 and s1 report at 0 s, s1 again at 2 s. At 3.001 s a timer finds s0 silent (the stream
+     * moved on: s1 reported at 2 s). Then no telemetry at all arrives: at 5.001 s the stream is stalled (one
+     * {@code TELEMETRY_STALLED} event) and s1, the server last known live, stays live. s0's report at 6 s resumes the
+     * stream ({@code TELEMETRY_RESUMED}) and makes s0 up again; s1, 4 s behind the stream, is then silent.
      */
     @Test
     void silentServer_goesDownByTimer_withAnEventNamingItAndWhy_andComesBackAtItsNextReport() throws Exception {
@@ -51,17 +53,85 @@ final class ClusterWatchTest {
             assertThat((String) e.details().get("reason")).startsWith("silent since 1970-01-01T00:00:00Z")
                     .contains("no report for more than 3000 ms");
         });
+        advance(loop, 5_000);
+        assertThat(loop.io.events(ControllerEventType.TELEMETRY_STALLED)).isEmpty();
         advance(loop, 5_001);
-        assertThat(changes(loop)).hasSize(3).last().satisfies(e ->
-                assertThat(e.details()).containsEntry("server", "s1").containsEntry("servers", 0));
+        assertThat(changes(loop)).as("the whole stream is silent: no server goes down one by one").hasSize(2);
+        assertThat(loop.io.events(ControllerEventType.TELEMETRY_STALLED)).singleElement().satisfies(e ->
+                assertThat(e.details()).containsEntry("lastReportTime", 2_000L).containsEntry("servers", 1));
+        assertThat(loop.cluster.liveCount()).isEqualTo(1);
         advance(loop, 6_000);
         loop.cluster.report(TestingCluster.server("s0", 6_000), loop.io);
-        assertThat(changes(loop)).hasSize(4).last().satisfies(e ->
+        assertThat(loop.io.events(ControllerEventType.TELEMETRY_RESUMED)).singleElement().satisfies(e ->
+                assertThat(e.details()).containsEntry("stalledForMillis", 999L));
+        assertThat(changes(loop)).hasSize(3).last().satisfies(e ->
                 assertThat(e.details()).containsEntry("server", "s0").containsEntry("reason", "reported up"));
-        assertThat(loop.io.processingTimers).as("one timer, at s0's next deadline: past 3 s from its report")
-                .containsExactly(9_001L);
+        advance(loop, 6_000);
+        assertThat(changes(loop)).hasSize(4).last().satisfies(e ->
+                assertThat(e.details()).containsEntry("server", "s1").containsEntry("servers", 1));
+        assertThat(loop.io.processingTimers).as("one timer: s0's deadline, past 3 s from its report, is also when "
+                + "the stream counts as stalled").containsExactly(9_001L);
+        assertThat(loop.io.events(ControllerEventType.TELEMETRY_STALLED)).hasSize(1);
         assertThat(loop.drift.value().pendingCause()).as("every change is a pending cause")
                 .contains("s0").contains("s1");
+    }
+
+    /** A report older than the timeout when it arrives never makes a server live; a timely one does. */
+    @Test
+    void staleReport_neverMakesAServerLive() throws Exception {
+        TestingLoop loop = loop(Duration.ofSeconds(3));
+        advance(loop, 30_000);
+        loop.cluster.report(TestingCluster.server("s0", 30_000), loop.io);
+        loop.cluster.report(TestingCluster.server("s7", 10_000), loop.io); // made 20 s ago
+        assertThat(loop.cluster.liveCount()).isEqualTo(1);
+        assertThat(loop.servers.contains("s7")).as("not even held").isFalse();
+        loop.cluster.report(TestingCluster.server("s7", 27_500), loop.io); // made 2.5 s ago
+        assertThat(loop.cluster.liveCount()).isEqualTo(2);
+    }
+
+    /**
+     * After a restore (a new view over the checkpointed telemetry), a server silent before it stays silent: each
+     * server counts as heard at its report time, not at the restore; its late reports then do not revive it.
+     */
+    @Test
+    void restore_keepsASilentServerSilent() throws Exception {
+        TestingLoop before = loop(Duration.ofSeconds(3));
+        before.cluster.report(TestingCluster.server("s7", 0), before.io);
+        for (long t = 0; t <= 10_000; t += 1_000) {
+            advance(before, t);
+            before.cluster.report(TestingCluster.server("s0", t), before.io);
+        }
+        assertThat(before.cluster.liveCount()).isEqualTo(1);
+        ClusterWatch restored = new ClusterWatch(before.settings, before.servers, before.learnedSpeeds, Set::of,
+                before.windows);
+        before.io.now = 40_000; // restored 30 s later
+        restored.report(TestingCluster.server("s7", 2_000), before.io); // made 38 s ago
+        assertThat(restored.liveCount()).as("s0 (heard at 10 s) live: the stream has not moved on").isEqualTo(1);
+        assertThat(restored.snapshot(before.io).upServers()).containsExactly("s0");
+    }
+
+    /**
+     * Reports made over 10 s, delivered at once after the job had none for those 10 s: the stream stalls, and the
+     * backlog (most of it stale) keeps the live servers live: no server goes down while the controller catches up.
+     */
+    @Test
+    void backlog_ofReports_doesNotMarkLiveServersDown() throws Exception {
+        TestingLoop loop = loop(Duration.ofSeconds(3));
+        for (long t = 0; t <= 1_000; t += 1_000) {
+            advance(loop, t);
+            loop.cluster.report(TestingCluster.server("s0", t), loop.io);
+            loop.cluster.report(TestingCluster.server("s1", t + 500), loop.io);
+        }
+        advance(loop, 12_000);
+        for (long t = 2_000; t <= 11_000; t += 1_000) {
+            loop.cluster.report(TestingCluster.server("s0", t), loop.io);
+            loop.cluster.report(TestingCluster.server("s1", t + 500), loop.io);
+            advance(loop, 12_000);
+        }
+        assertThat(loop.io.events(ControllerEventType.TELEMETRY_STALLED)).hasSize(1);
+        assertThat(loop.io.events(ControllerEventType.TELEMETRY_RESUMED)).hasSize(1);
+        assertThat(changes(loop)).as("the first view only").hasSize(1);
+        assertThat(loop.cluster.liveCount()).isEqualTo(2);
     }
 
     @Test

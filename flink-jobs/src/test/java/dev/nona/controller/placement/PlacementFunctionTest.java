@@ -30,6 +30,9 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.co.CoBroadcastWithNonKeyedOperator;
 import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.ControllerEventType;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.junit.jupiter.api.Test;
 
 final class PlacementFunctionTest {
@@ -365,6 +368,38 @@ final class PlacementFunctionTest {
         }
     }
 
+    /**
+     * Timeout 3 s. s7 reported at 0 s and fell silent; s0 reports every second to 10 s; a checkpoint; the job restored
+     * at 40 s. Each restored server counts as heard at its report time, so s7 stays silent (and s0, the stream's
+     * newest, live), and s7's late report made at 2 s does not revive it.
+     */
+    @Test
+    void restore_keepsASilentServerSilent_andItsLateReportsDoNotReviveIt() throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var h = harness()) {
+            h.setProcessingTime(0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s7", 0, "fig1")), 0);
+            for (long t = 0; t <= 10_000; t += 1_000) {
+                h.setProcessingTime(t);
+                h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", t, "fig1")), t);
+                place(h, "t" + t, 1, t);
+            }
+            snapshot = h.snapshot(1, 10_000);
+        }
+        var operator = new CoBroadcastWithNonKeyedOperator<>(
+                new PlacementFunction("inference-requests", 3, new NonaPlacerFactory()),
+                List.of(PlacementFunction.BROADCAST_STATES));
+        try (var restored = new BroadcastOperatorTestHarness<>(operator, 1, 1, 0)) {
+            restored.setProcessingTime(40_000);
+            restored.initializeState(snapshot);
+            restored.open();
+            assertThat(place(restored, "a", 40, 40_000)).containsExactly("s0");
+            restored.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s7", 2_000, "fig1")), 40_000);
+            assertThat(place(restored, "b", 40, 40_000)).containsExactly("s0");
+        }
+    }
+
     @Test
     void fallbackTable_placesLocally_withItsVersion() throws Exception {
         try (var h = harness()) {
@@ -419,6 +454,127 @@ final class PlacementFunctionTest {
                 back.addAll(d.stages().stream().map(StageAssignment::server).toList());
             }
             assertThat(back).as("s0 reported again").contains("s0");
+        }
+    }
+
+    /** The servers used by {@code n} requests placed at processing time {@code t}. */
+    private static Set<String> place(BroadcastOperatorTestHarness<RequestRecord, BroadcastUpdate, PlacementDecision> h,
+            String prefix, int n, long t) throws Exception {
+        Set<String> used = new HashSet<>();
+        for (int k = 0; k < n; k++) {
+            h.processElement(request(prefix + k, "fig1"), t);
+            PlacementDecision d = h.extractOutputValues().get(h.extractOutputValues().size() - 1);
+            used.addAll(d.stages().stream().map(StageAssignment::server).toList());
+        }
+        return used;
+    }
+
+    /**
+     * Timeout 3 s. s0 and s1 report at 0 s, then no telemetry at all arrives: at 20 s both, the servers last known
+     * live, still get stages (the whole stream stalled; it says nothing about the servers). s0's next report resumes
+     * the stream, and s1, more than 3 s behind it, gets none.
+     */
+    @Test
+    void telemetryStall_keepsPlacingOnTheServersLastKnownLive() throws Exception {
+        try (var h = harness()) {
+            h.setProcessingTime(0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", 0, "fig1")), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s1", 0, "fig1")), 0);
+            assertThat(place(h, "a", 20, 0)).containsExactlyInAnyOrder("s0", "s1");
+            h.setProcessingTime(20_000);
+            assertThat(place(h, "b", 20, 20_000)).containsExactlyInAnyOrder("s0", "s1");
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", 20_000, "fig1")), 20_000);
+            assertThat(place(h, "c", 20, 20_000)).containsExactly("s0");
+        }
+    }
+
+    /**
+     * Timeout 3 s. s7 reported at 0 s and fell silent; at 30 s its reports made at 9 s and 10 s arrive (held up, as a
+     * producer's buffer does while the broker is down): they are 20 s old and do not make it live again.
+     */
+    @Test
+    void staleReports_ofASilentServer_doNotReviveIt() throws Exception {
+        try (var h = harness()) {
+            h.setProcessingTime(0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", 0, "fig1")), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s7", 0, "fig1")), 0);
+            assertThat(place(h, "a", 20, 0)).containsExactlyInAnyOrder("s0", "s7");
+            for (long t = 1_000; t <= 30_000; t += 1_000) {
+                h.setProcessingTime(t);
+                h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", t, "fig1")), t);
+                place(h, "t" + t, 1, t);
+            }
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s7", 9_000, "fig1")), 30_000);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s7", 10_000, "fig1")), 30_000);
+            assertThat(place(h, "b", 40, 30_000)).containsExactly("s0");
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s7", 29_000, "fig1")), 30_000);
+            assertThat(place(h, "c", 40, 30_000)).as("a timely report does").contains("s7");
+        }
+    }
+
+    private static List<ControllerEvent> events(
+            BroadcastOperatorTestHarness<RequestRecord, BroadcastUpdate, PlacementDecision> h) {
+        var out = h.getSideOutput(PlacementFunction.EVENTS);
+        return out == null ? List.of() : out.stream().map(StreamRecord::getValue).toList();
+    }
+
+    /**
+     * Hold timeout 30 s, no server ever up: r0 held at 0 s, r1 at 10 s. With no further input, the hold's timer
+     * makes r0 a dead letter at 30.001 s and r1 at 40.001 s, each naming the timeout; one {@code REQUESTS_HELD}
+     * event at the start and one {@code REQUESTS_RELEASED} (0 placed, 2 dead letters) at the end, and no timer left.
+     */
+    @Test
+    void heldRequests_becomeDeadLettersAfterTheHoldTimeout_evenWithNoFurtherInput() throws Exception {
+        try (var h = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(new PlacementFunction(
+                "inference-requests", 3, new NonaPlacerFactory(), List.of(), 100,
+                PlacementFunction.DEFAULT_LIVENESS_TIMEOUT_MILLIS, DecisionFormat.FULL, 30_000),
+                PlacementFunction.BROADCAST_STATES)) {
+            h.setProcessingTime(0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processElement(request("r0", "fig1"), 0);
+            h.setProcessingTime(10_000);
+            h.processElement(request("r1", "fig1"), 10_000);
+            assertThat(events(h)).singleElement().satisfies(e -> {
+                assertThat(e.type()).isEqualTo(ControllerEventType.REQUESTS_HELD);
+                assertThat(e.details()).containsEntry("reason", "no server is up").containsEntry("holdTimeoutMillis", 30_000L);
+            });
+            h.setProcessingTime(30_000);
+            assertThat(deadLetters(h)).isEmpty();
+            h.setProcessingTime(30_001);
+            assertThat(deadLetters(h)).singleElement().satisfies(dl -> assertThat(dl.reason()).isEqualTo(
+                    "held for more than placement.hold-timeout (30000 ms) while no server is up (no telemetry yet, "
+                            + "or every server is down)"));
+            h.setProcessingTime(40_001);
+            assertThat(deadLetters(h)).hasSize(2);
+            assertThat(h.extractOutputValues()).isEmpty();
+            assertThat(events(h)).hasSize(2).last().satisfies(e -> {
+                assertThat(e.type()).isEqualTo(ControllerEventType.REQUESTS_RELEASED);
+                assertThat(e.details()).containsEntry("placed", 0).containsEntry("deadLettered", 2)
+                        .containsEntry("heldForMillis", 40_001L);
+            });
+            assertThat(h.getProcessingTimeService().getNumActiveTimers()).as("no timer left").isZero();
+        }
+    }
+
+    /** Requests held until telemetry arrives within the timeout are placed, and the hold's end counts them. */
+    @Test
+    void heldRequests_placedWhenAServerReports_endTheHold() throws Exception {
+        try (var h = harness()) {
+            h.setProcessingTime(0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processElement(request("r0", "fig1"), 0);
+            h.processElement(request("r1", "fig1"), 0);
+            h.setProcessingTime(5_000);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", 5_000, "fig1")), 5_000);
+            assertThat(h.extractOutputValues()).hasSize(2);
+            assertThat(events(h)).extracting(ControllerEvent::type)
+                    .containsExactly(ControllerEventType.REQUESTS_HELD, ControllerEventType.REQUESTS_RELEASED);
+            assertThat(events(h).get(1).details()).containsEntry("placed", 2).containsEntry("deadLettered", 0)
+                    .containsEntry("heldForMillis", 5_000L);
+            h.setProcessingTime(60_000);
+            assertThat(deadLetters(h)).isEmpty();
         }
     }
 }

@@ -54,5 +54,23 @@ public enum ControllerEventType {
      * The controller started: from which checkpoint it resumed, or that it started fresh and why (no checkpoint found,
      * {@code --fresh}, unreadable), and what it read before placing (catalog models, the table it starts with).
      */
-    CONTROLLER_STARTED
+    CONTROLLER_STARTED,
+    /**
+     * No telemetry at all arrived for longer than {@code cluster.liveness-timeout}: the servers last known live stay
+     * live (none is declared silent one by one) until reports resume ({@code lastReportTime}, {@code timeoutMillis},
+     * {@code servers} in the details).
+     */
+    TELEMETRY_STALLED,
+    /** Telemetry arrives again after {@code TELEMETRY_STALLED} ({@code stalledForMillis}, {@code servers}). */
+    TELEMETRY_RESUMED,
+    /**
+     * A placement subtask started holding requests: no server is up or the catalog is empty ({@code subtask},
+     * {@code reason}, {@code holdTimeoutMillis} in the details).
+     */
+    REQUESTS_HELD,
+    /**
+     * A placement subtask holds no more requests: {@code placed} were placed, {@code deadLettered} became dead
+     * letters (past {@code placement.hold-timeout} or not placeable), over {@code heldForMillis}.
+     */
+    REQUESTS_RELEASED
 }

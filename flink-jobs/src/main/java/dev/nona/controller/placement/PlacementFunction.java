@@ -11,7 +11,6 @@ import dev.nona.controller.source.RequestRecord;
 import dev.nona.placement.LiveServers;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.ControllerEvent;
-import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.PlacementDecision;
@@ -37,9 +36,7 @@ import org.apache.flink.metrics.MeterView;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
-import org.apache.flink.streaming.api.operators.Output;
 import org.apache.flink.streaming.api.operators.StreamingRuntimeContext;
-import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.co.BroadcastProcessFunction;
@@ -78,7 +75,7 @@ import org.slf4j.LoggerFactory;
  * {@code decisions.format=compact} it has no {@code stages}: the parts name their tasks.
  *
  * <p>This class binds the state and dispatches; the rules live in plain classes: {@link StartupHold} (the requests
- * held while the controller starts), {@link BootstrapSnapshot} (how the bootstrap snapshot gives way),
+ * held while the controller starts) with {@link HoldExpiry} (its timeout timer and events), {@link BootstrapSnapshot} (how the bootstrap snapshot gives way),
  * {@link PlacerCache} (the placers per model and when they are rebuilt), {@link PlacementRules} (the operator's
  * commands), {@link ServerReports} (telemetry into the server mapping), {@link DecisionExplanations} (the decision).
  *
@@ -138,14 +135,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient Set<String> removedModels;
     private transient StartupHold hold;
     private transient ListState<RequestRecord> heldState;
-    /**
-     * The operator's output behind the collector Flink passes in (its {@code TimestampedCollector}, one per operator):
-     * the hold writes its dead letters and events there, also from its timer, outside any element, where a context
-     * cannot write.
-     */
-    private transient Output<?> output;
-    /** The processing-time timer set for the next held request's expiry, 0 if none. */
-    private transient long expiryTimer;
+    /** The hold's timeout timer and its events. */
+    private transient HoldExpiry expiry;
     private transient PlacerCache placers;
     private transient PlacementRules commandRules;
     /** Liveness by report time on the telemetry stream's clock (the same rule as the control loop's). */
@@ -235,16 +226,18 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         silenced = metrics.counter(ControllerMetric.SILENCED_SERVERS.metricName());
         metrics.gauge(ControllerMetric.PLACEMENT_TABLE_VERSION.metricName(), () -> placers.tableVersion());
         metrics.gauge(ControllerMetric.HELD_REQUESTS.metricName(), () -> hold.size());
+        expiry = new HoldExpiry(hold, timeService(), getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                () -> servers == null || servers.upCount() == 0, this::reject);
     }
 
     @Override
     public void processElement(RequestRecord record, ReadOnlyContext ctx, Collector<PlacementDecision> out) throws Exception {
-        bindOutput(out);
+        expiry.bind(out);
         long now = ctx.currentProcessingTime();
         prepare(ctx::getBroadcastState, now);
-        expireHeld(now);
+        expiry.expire(now);
         placeOrHold(record, now, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
-        holdChanged(now);
+        expiry.changed(now);
     }
 
     @Override
@@ -266,10 +259,10 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             removedModels.add(update.removedModel());
             placers.markStale();
         }
-        bindOutput(out);
-        expireHeld(ctx.currentProcessingTime());
+        expiry.bind(out);
+        expiry.expire(ctx.currentProcessingTime());
         releaseHeld(ctx, out);
-        holdChanged(ctx.currentProcessingTime());
+        expiry.changed(ctx.currentProcessingTime());
     }
 
     /** Newest table version wins. */
@@ -331,65 +324,6 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             } else if (o == Outcome.DEAD_LETTER) {
                 hold.deadLettered(1);
             }
-        }
-    }
-
-    /** The held requests past {@code placement.hold-timeout} become dead letters, with the reason. */
-    private void expireHeld(long now) {
-        List<RequestRecord> expired = hold.expire(now);
-        if (expired.isEmpty()) {
-            return;
-        }
-        String reason = hold.timeoutReason(servers == null || servers.upCount() == 0);
-        for (RequestRecord record : expired) {
-            reject(record, reason, dl -> output.collect(UNPLACED, new StreamRecord<>(dl)));
-        }
-        hold.deadLettered(expired.size());
-        LOG.warn("{} request(s) held for more than placement.hold-timeout ({} ms) became dead letters: {}",
-                expired.size(), holdTimeoutMillis, reason);
-    }
-
-    /** A hold started or ended: an event; and the timer for the next held request's expiry. */
-    private void holdChanged(long now) {
-        int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-        Map<String, Object> started = hold.start(now, subtask, servers == null || servers.upCount() == 0);
-        if (started != null) {
-            LOG.info("Holding requests: {} (at most {} ms each)", started.get("reason"), holdTimeoutMillis);
-            output.collect(EVENTS, new StreamRecord<>(
-                    ControllerEvent.of(ControllerEventType.REQUESTS_HELD, System.currentTimeMillis(), started)));
-        }
-        Map<String, Object> ended = hold.end(now, subtask);
-        if (ended != null) {
-            LOG.info("Holding no more requests: {}", ended);
-            output.collect(EVENTS, new StreamRecord<>(
-                    ControllerEvent.of(ControllerEventType.REQUESTS_RELEASED, System.currentTimeMillis(), ended)));
-        }
-        long at = hold.nextExpiry();
-        if (at != Long.MAX_VALUE && (expiryTimer == 0 || at < expiryTimer)) {
-            expiryTimer = at;
-            timeService().registerTimer(at, this::onExpiryTimer);
-        }
-    }
-
-    /** At the hold's processing-time timer (the task thread): expires what is due, even with no further input. */
-    private void onExpiryTimer(long time) {
-        if (time >= expiryTimer) {
-            expiryTimer = 0;
-        }
-        if (output == null) { // restored requests and no input yet: the next input expires them
-            return;
-        }
-        expireHeld(time);
-        holdChanged(time);
-    }
-
-    private void bindOutput(Collector<PlacementDecision> out) {
-        if (output == null) {
-            if (!(out instanceof Output<?> o)) {
-                throw new IllegalStateException("BUG: the placement operator's collector is not an Output: "
-                        + out.getClass().getName());
-            }
-            output = o;
         }
     }
 

@@ -1,18 +1,16 @@
 package dev.nona.controller;
 
+import static dev.nona.controller.LivenessTesting.uses;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.PlacementDecision;
-import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.record.StageAssignment;
-import dev.nona.topics.record.TopicRecord;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.testing.InProcessKafka;
 import java.time.Duration;
@@ -51,6 +49,8 @@ final class ReportTimeLivenessITCase {
     @RegisterExtension
     static final InProcessKafka KAFKA = new InProcessKafka();
 
+    private final LivenessTesting io = new LivenessTesting(KAFKA);
+
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
@@ -60,7 +60,6 @@ final class ReportTimeLivenessITCase {
     private static final int BATCH = 60;
 
     private final JsonSerde<InferenceRequest> requests = new JsonSerde<>(InferenceRequest.class, 1 << 20);
-    private final JsonSerde<ServerTelemetry> telemetry = new JsonSerde<>(ServerTelemetry.class, 1 << 20);
     private final JsonSerde<ModelCatalogEntry> catalog = new JsonSerde<>(ModelCatalogEntry.class, 1 << 20);
     private final JsonSerde<PlacementDecision> decisions = new JsonSerde<>(PlacementDecision.class, 1 << 20);
     private final JsonSerde<ControllerEvent> events = new JsonSerde<>(ControllerEvent.class, 1 << 20);
@@ -83,25 +82,25 @@ final class ReportTimeLivenessITCase {
             sendCatalog(producer, t);
             agents.scheduleAtFixedRate(() -> {
                 long now = System.currentTimeMillis();
-                reporting.forEach(id -> report(producer, t, id, now));
-                late.forEach(id -> report(producer, t, id, now - 20_000));
+                reporting.forEach(id -> io.report(producer, t, id, true, now));
+                late.forEach(id -> io.report(producer, t, id, true, now - 20_000));
             }, 0, 250, TimeUnit.MILLISECONDS);
             JobClient job = start(config);
             try {
-                send(producer, t, "warm-up", 1);
-                awaitDecisions(t.decisions(), "warm-up", 1, Duration.ofSeconds(120));
+                io.send(producer, t, "warm-up", 1);
+                io.awaitDecisions(t.decisions(), "warm-up", 1, Duration.ofSeconds(120));
                 agents.submit(() -> reporting.remove("s7")).get(); // s7 dies
                 awaitEvent(t, e -> isChange(e, "s7") && reason(e).startsWith("silent since"));
                 agents.submit(() -> late.add("s7")).get();
                 agents.submit(() -> reporting.add("s9")).get(); // after a late report of s7 on the same partition
                 awaitEvent(t, e -> isChange(e, "s9") && "reported up".equals(reason(e)));
                 List<PlacementDecision> after = await().atMost(Duration.ofSeconds(60)).until(() -> {
-                    send(producer, t, "b-" + UUID.randomUUID() + "-", BATCH);
-                    return readAll(t.decisions(), decisions).stream().filter(d -> d.requestId().startsWith("b-")).toList();
+                    io.send(producer, t, "b-" + UUID.randomUUID() + "-", BATCH);
+                    return io.readAll(t.decisions(), decisions).stream().filter(d -> d.requestId().startsWith("b-")).toList();
                 }, out -> out.stream().anyMatch(d -> uses(d, "s9")));
                 assertThat(after).as("requests once the placement operator has seen s9 (and s7's late reports before)")
                         .noneMatch(d -> uses(d, "s7"));
-                assertThat(readAll(t.events(), events)).as("s7 never announced up again")
+                assertThat(io.readAll(t.events(), events)).as("s7 never announced up again")
                         .noneMatch(e -> isChange(e, "s7") && "reported up".equals(reason(e)));
             } finally {
                 job.cancel().get();
@@ -130,14 +129,14 @@ final class ReportTimeLivenessITCase {
             sendCatalog(producer, t);
             agents.scheduleAtFixedRate(() -> {
                 long now = System.currentTimeMillis();
-                reporting.forEach(id -> report(producer, t, id, now));
-                late.forEach(id -> report(producer, t, id, now - 20_000));
+                reporting.forEach(id -> io.report(producer, t, id, true, now));
+                late.forEach(id -> io.report(producer, t, id, true, now - 20_000));
             }, 0, 250, TimeUnit.MILLISECONDS);
             JobClient job = start(config);
             try {
                 JobID id = job.getJobID();
-                send(producer, t, "warm-up", 1);
-                awaitDecisions(t.decisions(), "warm-up", 1, Duration.ofSeconds(120));
+                io.send(producer, t, "warm-up", 1);
+                io.awaitDecisions(t.decisions(), "warm-up", 1, Duration.ofSeconds(120));
                 agents.submit(() -> reporting.remove("s7")).get();
                 awaitEvent(t, e -> isChange(e, "s7") && reason(e).startsWith("silent since"));
                 long completed = completedCheckpoints(cluster, id);
@@ -148,7 +147,7 @@ final class ReportTimeLivenessITCase {
                 agents.submit(() -> late.add("s7")).get();
                 List<PlacementDecision> after = sendAndAwait(producer, t, "z-");
                 assertThat(after).as("placed by the restored job").isNotEmpty().noneMatch(d -> uses(d, "s7"));
-                assertThat(readAll(t.events(), events)).as("s7 never announced up again")
+                assertThat(io.readAll(t.events(), events)).as("s7 never announced up again")
                         .noneMatch(e -> isChange(e, "s7") && "reported up".equals(reason(e)));
             } finally {
                 job.cancel().get();
@@ -180,12 +179,12 @@ final class ReportTimeLivenessITCase {
             sendCatalog(producer, t);
             agents.scheduleAtFixedRate(() -> {
                 long now = System.currentTimeMillis();
-                reporting.forEach(id -> report(producer, t, id, now));
+                reporting.forEach(id -> io.report(producer, t, id, true, now));
             }, 0, 250, TimeUnit.MILLISECONDS);
             JobClient job = start(config);
             try {
-                send(producer, t, "warm-up", 1);
-                awaitDecisions(t.decisions(), "warm-up", 1, Duration.ofSeconds(120));
+                io.send(producer, t, "warm-up", 1);
+                io.awaitDecisions(t.decisions(), "warm-up", 1, Duration.ofSeconds(120));
                 long stop = agents.submit(() -> {
                     reporting.clear();
                     return System.currentTimeMillis();
@@ -199,7 +198,7 @@ final class ReportTimeLivenessITCase {
                 agents.submit(() -> {
                     for (long at = stop + 250; at <= stop + 10_000; at += 250) {
                         for (String id : servers) {
-                            report(producer, t, id, at);
+                            io.report(producer, t, id, true, at);
                         }
                     }
                     producer.flush();
@@ -209,7 +208,7 @@ final class ReportTimeLivenessITCase {
                 List<PlacementDecision> afterwards = sendAndAwait(producer, t, "after-");
                 assertThat(afterwards.stream().flatMap(d -> d.stages().stream()).map(StageAssignment::server))
                         .allMatch(servers::contains);
-                List<ControllerEvent> all = readAll(t.events(), events);
+                List<ControllerEvent> all = io.readAll(t.events(), events);
                 assertThat(all).as("no live server announced down").noneMatch(e -> e.type() == ControllerEventType.CLUSTER_CHANGED
                         && e.details().get("server") != null && reason(e).startsWith("silent since"));
                 assertThat(all).filteredOn(e -> e.type() == ControllerEventType.TELEMETRY_STALLED).hasSize(1);
@@ -236,17 +235,17 @@ final class ReportTimeLivenessITCase {
             sendCatalog(producer, t);
             JobClient job = start(config);
             try {
-                send(producer, t, "first", 1);
+                io.send(producer, t, "first", 1);
                 awaitEvent(t, e -> e.type() == ControllerEventType.REQUESTS_HELD, Duration.ofSeconds(120));
-                send(producer, t, "held-", 49);
+                io.send(producer, t, "held-", 49);
                 List<DeadLetter> letters = await().atMost(Duration.ofMillis(HOLD_TIMEOUT + 5_000))
                         .pollInterval(Duration.ofMillis(100))
-                        .until(() -> readAll(t.deadLetters(), deadLetters), out -> out.size() >= 50);
+                        .until(() -> io.readAll(t.deadLetters(), deadLetters), out -> out.size() >= 50);
                 assertThat(letters).hasSize(50).allSatisfy(dl -> assertThat(dl.reason()).isEqualTo(
                         "held for more than placement.hold-timeout (3000 ms) while no server is up (no telemetry yet, "
                                 + "or every server is down)"));
                 assertThat(letters.stream().map(dl -> requests.parse(dl.raw()).value().id()).distinct()).hasSize(50);
-                assertThat(readAll(t.decisions(), decisions)).isEmpty();
+                assertThat(io.readAll(t.decisions(), decisions)).isEmpty();
                 awaitEvent(t, e -> e.type() == ControllerEventType.REQUESTS_RELEASED
                         && ((Number) e.details().get("deadLettered")).intValue() == 50
                         && ((Number) e.details().get("placed")).intValue() == 0);
@@ -298,33 +297,10 @@ final class ReportTimeLivenessITCase {
         producer.send(new ProducerRecord<>(t.catalog(), "fig1".getBytes(),
                 catalog.serialize(TestingCluster.entry("fig1", TestingCluster.figure1())))).get();
     }
-
-    /** A report made at {@code madeAt}: its {@code eventTime} and its record timestamp. */
-    private void report(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t, String id, long madeAt) {
-        ServerTelemetry s = ServerTelemetry.of(id, true, TestingCluster.OPS_PER_SECOND, 0,
-                List.of(new CachedModel("fig1", 1000)), 1.0e10, madeAt, 0.0);
-        producer.send(new ProducerRecord<>(t.telemetry(), null, madeAt, id.getBytes(), telemetry.serialize(s)));
-    }
-
     private List<PlacementDecision> sendAndAwait(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t,
             String prefix) {
-        send(producer, t, prefix, BATCH);
-        return awaitDecisions(t.decisions(), prefix, BATCH, Duration.ofSeconds(60));
-    }
-
-    private void send(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t, String prefix, int n) {
-        for (int i = 1; i <= n; i++) {
-            String id = n == 1 ? prefix : prefix + i;
-            InferenceRequest r = InferenceRequest.of(id, "fig1", "tenant", System.currentTimeMillis(), null);
-            producer.send(new ProducerRecord<>(t.requests(), id.getBytes(), requests.serialize(r)));
-        }
-        producer.flush();
-    }
-
-    private List<PlacementDecision> awaitDecisions(String topic, String prefix, int expected, Duration timeout) {
-        return await().atMost(timeout).pollInterval(Duration.ofMillis(500))
-                .until(() -> readAll(topic, decisions).stream().filter(d -> d.requestId().startsWith(prefix)).toList(),
-                        out -> out.stream().map(PlacementDecision::requestId).distinct().count() >= expected);
+        io.send(producer, t, prefix, BATCH);
+        return io.awaitDecisions(t.decisions(), prefix, BATCH, Duration.ofSeconds(60));
     }
 
     private void awaitEvent(ControllerConfig.Topics t, Predicate<ControllerEvent> which) {
@@ -334,7 +310,7 @@ final class ReportTimeLivenessITCase {
     private void awaitEvent(ControllerConfig.Topics t, Predicate<ControllerEvent> which,
             Duration timeout) {
         await().atMost(timeout).pollInterval(Duration.ofMillis(250))
-                .until(() -> readAll(t.events(), events).stream().anyMatch(which));
+                .until(() -> io.readAll(t.events(), events).stream().anyMatch(which));
     }
 
     private static boolean isChange(ControllerEvent e, String server) {
@@ -345,11 +321,4 @@ final class ReportTimeLivenessITCase {
         return e.details().get("reason") instanceof String r ? r : "";
     }
 
-    private static boolean uses(PlacementDecision d, String server) {
-        return d.stages().stream().map(StageAssignment::server).anyMatch(server::equals);
-    }
-
-    private static <T extends TopicRecord> List<T> readAll(String topic, JsonSerde<T> serde) {
-        return KAFKA.readFromStart(topic, false).stream().map(r -> serde.parse(r.value()).value()).toList();
-    }
 }

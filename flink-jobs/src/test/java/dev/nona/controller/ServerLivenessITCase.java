@@ -1,17 +1,13 @@
 package dev.nona.controller;
 
+import static dev.nona.controller.LivenessTesting.uses;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
-import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.PlacementDecision;
-import dev.nona.topics.record.ServerTelemetry;
-import dev.nona.topics.record.StageAssignment;
-import dev.nona.topics.record.TopicRecord;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.testing.InProcessKafka;
 import java.time.Duration;
@@ -47,6 +43,8 @@ final class ServerLivenessITCase {
     @RegisterExtension
     static final InProcessKafka KAFKA = new InProcessKafka();
 
+    private final LivenessTesting io = new LivenessTesting(KAFKA);
+
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
@@ -55,8 +53,6 @@ final class ServerLivenessITCase {
     /** Requests per batch. */
     private static final int BATCH = 60;
 
-    private final JsonSerde<InferenceRequest> requests = new JsonSerde<>(InferenceRequest.class, 1 << 20);
-    private final JsonSerde<ServerTelemetry> telemetry = new JsonSerde<>(ServerTelemetry.class, 1 << 20);
     private final JsonSerde<ModelCatalogEntry> catalog = new JsonSerde<>(ModelCatalogEntry.class, 1 << 20);
     private final JsonSerde<PlacementDecision> decisions = new JsonSerde<>(PlacementDecision.class, 1 << 20);
     private final JsonSerde<ControllerEvent> events = new JsonSerde<>(ControllerEvent.class, 1 << 20);
@@ -87,15 +83,15 @@ final class ServerLivenessITCase {
         try (KafkaProducer<byte[], byte[]> producer = KAFKA.producer()) {
             producer.send(new ProducerRecord<>(t.catalog(), "fig1".getBytes(),
                     catalog.serialize(TestingCluster.entry("fig1", TestingCluster.figure1())))).get();
-            agents.scheduleAtFixedRate(() -> reporting.forEach(id -> report(producer, t, id, true)),
+            agents.scheduleAtFixedRate(() -> reporting.forEach(id -> io.report(producer, t, id, true, System.currentTimeMillis())),
                     0, 250, TimeUnit.MILLISECONDS);
             var env = ControllerEnvironment.create(config);
             ControllerJob.build(env, config);
             JobClient job = env.executeAsync("liveness-it");
             try {
                 // the timeline starts once the job places requests (its start-up is not part of the test)
-                send(producer, t, "warm-up", 1);
-                awaitDecisions(t.decisions(), "warm-up", 1, Duration.ofSeconds(120));
+                io.send(producer, t, "warm-up", 1);
+                io.awaitDecisions(t.decisions(), "warm-up", 1, Duration.ofSeconds(120));
 
                 List<PlacementDecision> allReporting = sendAndAwait(producer, t, "a-");
                 assertThat(allReporting).as("s0 used while it reported").anyMatch(d -> uses(d, "s0"));
@@ -110,7 +106,7 @@ final class ServerLivenessITCase {
 
                 agents.submit(() -> {
                     reporting.remove("s2");
-                    report(producer, t, "s2", false);
+                    io.report(producer, t, "s2", false, System.currentTimeMillis());
                 }).get();
                 awaitClusterChanged(t, "s2", "reported up=false"::equals);
                 List<PlacementDecision> s2Down = sendAndAwait(producer, t, "c-");
@@ -127,47 +123,18 @@ final class ServerLivenessITCase {
     /** Sends {@link #BATCH} requests named {@code prefix + i} and returns their decisions, once all are decided. */
     private List<PlacementDecision> sendAndAwait(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t,
             String prefix) {
-        send(producer, t, prefix, BATCH);
-        return awaitDecisions(t.decisions(), prefix, BATCH, Duration.ofSeconds(60));
-    }
-
-    private void send(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t, String prefix, int n) {
-        for (int i = 1; i <= n; i++) {
-            String id = n == 1 ? prefix : prefix + i;
-            InferenceRequest r = InferenceRequest.of(id, "fig1", "tenant", System.currentTimeMillis(), null);
-            producer.send(new ProducerRecord<>(t.requests(), id.getBytes(), requests.serialize(r)));
-        }
-        producer.flush();
+        io.send(producer, t, prefix, BATCH);
+        return io.awaitDecisions(t.decisions(), prefix, BATCH, Duration.ofSeconds(60));
     }
 
     /** Waits for the control loop's {@code CLUSTER_CHANGED} event naming {@code server} with a matching reason. */
     private void awaitClusterChanged(ControllerConfig.Topics t, String server, Predicate<String> reason) {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
-                .untilAsserted(() -> assertThat(readAll(t.events(), events))
+                .untilAsserted(() -> assertThat(io.readAll(t.events(), events))
                         .filteredOn(e -> e.type() == ControllerEventType.CLUSTER_CHANGED)
                         .as("CLUSTER_CHANGED events naming %s", server)
                         .anyMatch(e -> server.equals(e.details().get("server"))
                                 && e.details().get("reason") instanceof String r && reason.test(r)));
     }
 
-    private static boolean uses(PlacementDecision d, String server) {
-        return d.stages().stream().map(StageAssignment::server).anyMatch(server::equals);
-    }
-
-    private void report(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t, String id, boolean up) {
-        ServerTelemetry s = ServerTelemetry.of(id, up, TestingCluster.OPS_PER_SECOND, 0, List.of(new CachedModel("fig1", 1000)),
-                1.0e10, System.currentTimeMillis(), 0.0);
-        producer.send(new ProducerRecord<>(t.telemetry(), id.getBytes(), telemetry.serialize(s)));
-    }
-
-    /** The decisions of the requests whose ids start with {@code prefix}, once there are {@code expected} of them. */
-    private List<PlacementDecision> awaitDecisions(String topic, String prefix, int expected, Duration timeout) {
-        return await().atMost(timeout).pollInterval(Duration.ofMillis(500))
-                .until(() -> readAll(topic, decisions).stream().filter(d -> d.requestId().startsWith(prefix)).toList(),
-                        out -> out.stream().map(PlacementDecision::requestId).distinct().count() >= expected);
-    }
-
-    private static <T extends TopicRecord> List<T> readAll(String topic, JsonSerde<T> serde) {
-        return KAFKA.readFromStart(topic, false).stream().map(r -> serde.parse(r.value()).value()).toList();
-    }
 }

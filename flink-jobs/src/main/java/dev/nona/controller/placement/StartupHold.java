@@ -99,6 +99,9 @@ final class StartupHold {
 
     /** Takes the requests held for longer than the timeout at {@code now}, oldest first (they become dead letters). */
     List<RequestRecord> expire(long now) {
+        if (now < nextExpiry()) { // called before every placement: nothing to allocate when nothing is due
+            return List.of();
+        }
         List<RequestRecord> out = new ArrayList<>();
         while (!held.isEmpty() && now - held.peek().since() > timeoutMillis) {
             out.add(held.poll().record());

@@ -1,26 +1,108 @@
 package dev.nona.workload;
 
 import dev.nona.check.Checks;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
- * The cluster a workload runs on: $N$ identical servers computing $\nu$ operations/s each, joined by one
- * bottleneck link of capacity $\mu$ bits/s (Nona, Section III-B).
+ * The cluster a workload runs on: $N$ servers joined by one bottleneck link of capacity $\mu$ bits/s (Nona, Section
+ * III-B). The paper's cluster is $N$ identical servers computing $\nu$ operations/s each; a heterogeneous one is a
+ * list of {@link ServerClass}es, each with its own $\nu_c$ and memory, and then $N = \sum_c N_c$ and
+ * {@link #opsPerSecond()} is the count-weighted mean speed $\bar\nu = \sum_c N_c \nu_c / N$ (what a model with one
+ * speed, the uniform controller, uses).
  *
- * @param servers           number of servers $N$, at least 1
- * @param opsPerSecond      compute rate $\nu$ of each server, finite and $> 0$
+ * @param servers           number of servers $N$, at least 1; with classes, the sum of their counts
+ * @param opsPerSecond      compute rate $\nu$ of each server, finite and $> 0$; with classes, their mean $\bar\nu$
  * @param linkBitsPerSecond capacity $\mu$ of the bottleneck link, finite and $> 0$
+ * @param classes           the server classes, in order (servers are numbered class by class); never empty: a
+ *                          cluster given as {@code servers} + {@code opsPerSecond} has one class
+ *                          {@value ServerClass#DEFAULT_NAME} with unbounded memory
+ * @param coldStart         what loading a part costs, or null when cold starts are not modelled
  */
-public record Cluster(int servers, double opsPerSecond, double linkBitsPerSecond) {
+public record Cluster(int servers, double opsPerSecond, double linkBitsPerSecond, List<ServerClass> classes,
+                      ColdStartCost coldStart) {
     public Cluster {
         if (servers < 1) {
             throw new WorkloadException("cluster.servers (" + servers + ") must be >= 1");
         }
         Checks.positive(opsPerSecond, "cluster.opsPerSecond", WorkloadException::new);
         Checks.positive(linkBitsPerSecond, "cluster.linkBitsPerSecond", WorkloadException::new);
+        classes = classes == null || classes.isEmpty()
+                ? List.of(new ServerClass(ServerClass.DEFAULT_NAME, servers, opsPerSecond, ServerClass.UNBOUNDED))
+                : List.copyOf(classes);
+        Set<String> names = new HashSet<>();
+        long total = 0;
+        for (ServerClass c : classes) {
+            if (!names.add(c.name())) {
+                throw new WorkloadException("cluster.serverClasses: duplicate name '" + c.name() + "'");
+            }
+            total += c.count();
+        }
+        if (total != servers) {
+            throw new WorkloadException("cluster.servers (" + servers + ") must equal the classes' counts (" + total + ")");
+        }
     }
 
-    /** The same cluster with another number of servers. */
+    /** The paper's cluster: {@code servers} identical servers of speed {@code opsPerSecond}, memory not modelled. */
+    public Cluster(int servers, double opsPerSecond, double linkBitsPerSecond) {
+        this(servers, opsPerSecond, linkBitsPerSecond, null, null);
+    }
+
+    /** A heterogeneous cluster of {@code classes} (at least one); $N$ and $\bar\nu$ follow from them. */
+    public static Cluster ofClasses(List<ServerClass> classes, double linkBitsPerSecond, ColdStartCost coldStart) {
+        if (classes == null || classes.isEmpty()) {
+            throw new WorkloadException("cluster.serverClasses must list at least one class");
+        }
+        long n = 0;
+        double ops = 0;
+        for (ServerClass c : classes) {
+            n += c.count();
+            ops += c.count() * c.opsPerSecond();
+        }
+        if (n > Integer.MAX_VALUE) {
+            throw new WorkloadException("cluster.serverClasses: " + n + " servers in all is too many");
+        }
+        return new Cluster((int) n, ops / n, linkBitsPerSecond, classes, coldStart);
+    }
+
+    /** Whether the servers differ in speed or memory (more than one class). */
+    public boolean heterogeneous() {
+        return classes.size() > 1;
+    }
+
+    /** Whether any server's memory is modelled: then model caches are on. */
+    public boolean memoryBounded() {
+        return classes.stream().anyMatch(ServerClass::memoryBounded);
+    }
+
+    /** The class of server {@code s} ($0 \le s < N$; servers are numbered class by class, in order). */
+    public int classOf(int s) {
+        if (s < 0 || s >= servers) {
+            throw new IndexOutOfBoundsException("server " + s + " of " + servers);
+        }
+        int first = 0;
+        for (int c = 0; c < classes.size(); c++) {
+            first += classes.get(c).count();
+            if (s < first) {
+                return c;
+            }
+        }
+        throw new IllegalStateException("unreachable");
+    }
+
+    /**
+     * The same cluster with another number of servers: only for a cluster of one class (its count changes).
+     *
+     * @throws IllegalStateException for a heterogeneous cluster, whose classes would have to be scaled
+     */
     public Cluster withServers(int n) {
-        return new Cluster(n, opsPerSecond, linkBitsPerSecond);
+        if (heterogeneous()) {
+            throw new IllegalStateException("a cluster of " + classes.size() + " server classes cannot be resized to " + n
+                    + " servers");
+        }
+        ServerClass c = classes.get(0);
+        return new Cluster(n, opsPerSecond, linkBitsPerSecond,
+                List.of(new ServerClass(c.name(), n, c.opsPerSecond(), c.memoryBytes())), coldStart);
     }
 }

@@ -182,4 +182,36 @@ final class SimulateCommandTest {
         assertThat(exit).isNotZero();
         assertThat(cli.err().lines()).containsExactly("nona: --max-in-flight (0) must be >= 1 and <= " + Integer.MAX_VALUE);
     }
+
+    @Test
+    void simulate_heteroExample_printsCacheFiguresAndClasses() throws Exception {
+        Path w = Path.of("..", "examples", "hetero.json");
+        int exit = cli.run("simulate", "--workload", w.toString(), "--policy", "least-expected-finish", "--load", "0.5",
+                "--jobs", "2000");
+
+        assertThat(exit).as(cli.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(cli.out());
+        assertThat(json.get("memoryViolations").asLong()).isZero();
+        assertThat(json.get("coldStarts").asLong()).isPositive();
+        assertThat(json.get("evictions").asLong()).isNotNegative();
+        JsonNode classes = json.get("classes");
+        assertThat(classes).hasSize(3);
+        assertThat(classes.get(0).get("name").asText()).isEqualTo("a100");
+        assertThat(classes.get(0).get("partsRun").asLong()).isPositive();
+        assertThat(classes.get(0).get("utilisation").asDouble()).isBetween(0.0, 1.0);
+    }
+
+    @Test
+    void simulate_paperCluster_hasOneDefaultClassAndNoColdStarts(@TempDir Path dir) throws Exception {
+        Path w = workload(dir, ONE_SERVER_ALEXNET);
+        int exit = cli.run("simulate", "--workload", w.toString(), "--policy", "jsq", "--load", "0.5", "--jobs", "500");
+
+        assertThat(exit).as(cli.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(cli.out());
+        assertThat(json.get("coldStarts").asLong()).isZero();
+        assertThat(json.get("evictions").asLong()).isZero();
+        assertThat(json.get("memoryViolations").asLong()).isZero();
+        assertThat(json.get("classes").get(0).get("name").asText()).isEqualTo("default");
+        assertThat(json.get("classes").get(0).get("utilisation").asDouble()).isCloseTo(0.5, within(0.1));
+    }
 }

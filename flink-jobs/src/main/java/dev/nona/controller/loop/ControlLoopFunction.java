@@ -71,6 +71,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     private final ControlLoopSettings settings;
     private final DriftDetector detector;
     private final TableSolver solver;
+    private final ActiveCommands startCommands;
 
     private transient RateWindows windows;
     private transient ModelCatalog catalog;
@@ -83,6 +84,16 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     private transient ContextLoopIo io;
 
     public ControlLoopFunction(ControlLoopSettings settings, TableSolver solver) {
+        this(settings, solver, ActiveCommands.NONE);
+    }
+
+    /**
+     * @param startCommands the operator's commands in force at a fresh start (read before the job was submitted):
+     *                      drained servers stay out of the first cluster view and a freeze holds the first solve,
+     *                      until the state holds commands of its own (ignored after a restore that has some)
+     */
+    public ControlLoopFunction(ControlLoopSettings settings, TableSolver solver, ActiveCommands startCommands) {
+        this.startCommands = Objects.requireNonNull(startCommands, "commands in force at start");
         this.settings = Objects.requireNonNull(settings, "control loop settings");
         this.detector = new DriftDetector(settings.drift(), settings.rateWindow());
         this.solver = Objects.requireNonNull(solver, "table solver");
@@ -96,7 +107,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         operator = new OperatorControl(
                 rc.getState(new ValueStateDescriptor<>("operator-commands", JsonRecordTypeInfo.of(ActiveCommands.class))),
                 rc.getMapState(new MapStateDescriptor<>("kept-tables", Types.LONG, JsonRecordTypeInfo.of(ControllerTable.class))),
-                rc.getState(new ValueStateDescriptor<>("last-rollback", Types.STRING)));
+                rc.getState(new ValueStateDescriptor<>("last-rollback", Types.STRING)), startCommands);
         windows = new RateWindows(detector,
                 rc.getMapState(new MapStateDescriptor<>("window-rates", Types.LONG, JsonRecordTypeInfo.of(RateVector.class))),
                 rc.getState(new ValueStateDescriptor<>("drift", JsonRecordTypeInfo.of(DriftState.class))),

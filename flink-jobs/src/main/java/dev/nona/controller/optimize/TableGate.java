@@ -1,5 +1,6 @@
 package dev.nona.controller.optimize;
 
+import dev.nona.controller.catalog.DagDigest;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import java.util.ArrayList;
@@ -59,7 +60,8 @@ public final class TableGate {
                 return new Verdict(null, events);
             }
             ControllerTable fallback = new ControllerTable(nextVersion, true, now, "infeasible load: " + input.cause(),
-                    input.rates(), input.cluster(), Double.NaN, Double.NaN, Map.of(), null);
+                    input.rates(), input.cluster(), Double.NaN, Double.NaN, Map.of(), null, Double.NaN,
+                    DagDigest.of(input.dags()));
             Map<String, Object> fb = new LinkedHashMap<>(finished);
             fb.put("tableVersion", nextVersion);
             events.add(ControllerEvent.of(ControllerEventType.FALLBACK, now, fb));

@@ -80,7 +80,7 @@ public final class TableGate {
         double replacedMean = currentUsable && totalRate > 0 ? result.currentObjective() / totalRate : Double.NaN;
         ControllerTable table = new ControllerTable(nextVersion, false, now, input.cause(), input.rates(),
                 input.cluster(), result.objective(), result.linkLoad(), result.predictedJctSeconds(), result.tableJson(),
-                replacedMean);
+                replacedMean, DagDigest.of(input.dags()));
         Map<String, Object> published = new LinkedHashMap<>(finished);
         published.put("tableVersion", nextVersion);
         if (currentUsable && !(result.objective() < result.currentObjective())) {

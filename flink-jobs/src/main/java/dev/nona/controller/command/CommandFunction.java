@@ -1,5 +1,6 @@
 package dev.nona.controller.command;
 
+import dev.nona.controller.serde.ControlJson;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.topics.record.CommandKind;
 import dev.nona.topics.record.ControllerCommand;
@@ -45,8 +46,12 @@ public final class CommandFunction extends KeyedProcessFunction<String, CommandR
     public static final OutputTag<CommandRecord> ROLLBACKS =
             new OutputTag<>("rollbacks", JsonRecordTypeInfo.of(CommandRecord.class));
 
-    /** The commands in force before the first command this operator reads (a fresh start's, see {@link CommandReplay}). */
-    private final ActiveCommands start;
+    /**
+     * The commands in force before the first command this operator reads (a fresh start's, see
+     * {@link CommandReplay}), as JSON: Flink's closure cleaner does not reach into a string.
+     */
+    private final String startJson;
+    private transient ActiveCommands start;
     private transient ValueState<ActiveCommands> active;
 
     /** An operator with no command in force before the first it reads (its source reads the topic from its beginning). */
@@ -60,11 +65,12 @@ public final class CommandFunction extends KeyedProcessFunction<String, CommandR
      *              commands (after the first change, and after a restore)
      */
     public CommandFunction(ActiveCommands start) {
-        this.start = Objects.requireNonNull(start, "commands in force at start");
+        this.startJson = ControlJson.write(Objects.requireNonNull(start, "commands in force at start"));
     }
 
     @Override
     public void open(OpenContext openContext) {
+        start = ControlJson.read(startJson, ActiveCommands.class);
         active = getRuntimeContext().getState(
                 new ValueStateDescriptor<>("active-commands", JsonRecordTypeInfo.of(ActiveCommands.class)));
     }

@@ -8,6 +8,7 @@ import dev.nona.controller.metrics.ControllerMetric;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.optimize.TableGate;
 import dev.nona.controller.optimize.TableSolver;
+import dev.nona.controller.serde.ControlJson;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.ControllerEvent;
@@ -71,7 +72,8 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     private final ControlLoopSettings settings;
     private final DriftDetector detector;
     private final TableSolver solver;
-    private final ActiveCommands startCommands;
+    /** The commands in force at start, as JSON: Flink's closure cleaner does not reach into a string. */
+    private final String startCommandsJson;
 
     private transient RateWindows windows;
     private transient ModelCatalog catalog;
@@ -93,7 +95,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
      *                      until the state holds commands of its own (ignored after a restore that has some)
      */
     public ControlLoopFunction(ControlLoopSettings settings, TableSolver solver, ActiveCommands startCommands) {
-        this.startCommands = Objects.requireNonNull(startCommands, "commands in force at start");
+        this.startCommandsJson = ControlJson.write(Objects.requireNonNull(startCommands, "commands in force at start"));
         this.settings = Objects.requireNonNull(settings, "control loop settings");
         this.detector = new DriftDetector(settings.drift(), settings.rateWindow());
         this.solver = Objects.requireNonNull(solver, "table solver");
@@ -107,7 +109,8 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         operator = new OperatorControl(
                 rc.getState(new ValueStateDescriptor<>("operator-commands", JsonRecordTypeInfo.of(ActiveCommands.class))),
                 rc.getMapState(new MapStateDescriptor<>("kept-tables", Types.LONG, JsonRecordTypeInfo.of(ControllerTable.class))),
-                rc.getState(new ValueStateDescriptor<>("last-rollback", Types.STRING)), startCommands);
+                rc.getState(new ValueStateDescriptor<>("last-rollback", Types.STRING)),
+                ControlJson.read(startCommandsJson, ActiveCommands.class));
         windows = new RateWindows(detector,
                 rc.getMapState(new MapStateDescriptor<>("window-rates", Types.LONG, JsonRecordTypeInfo.of(RateVector.class))),
                 rc.getState(new ValueStateDescriptor<>("drift", JsonRecordTypeInfo.of(DriftState.class))),

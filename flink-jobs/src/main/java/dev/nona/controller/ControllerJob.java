@@ -129,6 +129,7 @@ public final class ControllerJob {
     private final TableSolver solver;
     private final PlacerFactory placers;
     private final List<BroadcastUpdate> bootstrap;
+    private final long lastTableVersion;
 
     public ControllerJob(ControllerConfig config, Sources sources, Sinks sinks, TableSolver solver, PlacerFactory placers) {
         this(config, sources, sinks, solver, placers, List.of());
@@ -142,6 +143,16 @@ public final class ControllerJob {
      */
     public ControllerJob(ControllerConfig config, Sources sources, Sinks sinks, TableSolver solver, PlacerFactory placers,
             List<BroadcastUpdate> bootstrap) {
+        this(config, sources, sinks, solver, placers, bootstrap, 0);
+    }
+
+    /**
+     * @param lastTableVersion the newest version of this controller's tables on {@code placement-tables} a fresh
+     *                         start found: the control loop's first table is the next (0: version 1)
+     */
+    public ControllerJob(ControllerConfig config, Sources sources, Sinks sinks, TableSolver solver, PlacerFactory placers,
+            List<BroadcastUpdate> bootstrap, long lastTableVersion) {
+        this.lastTableVersion = lastTableVersion;
         this.bootstrap = List.copyOf(Objects.requireNonNull(bootstrap, "bootstrap snapshot"));
         this.config = Objects.requireNonNull(config, "config");
         this.sources = Objects.requireNonNull(sources, "sources");
@@ -169,14 +180,19 @@ public final class ControllerJob {
      * the command source, on a fresh start, from the offsets the start read them to.
      */
     public static Streams build(StreamExecutionEnvironment env, ControllerConfig config, StartupSnapshot start) {
-        return build(env, config, start.updates(), start.commandOffsets());
+        return build(env, config, start.updates(), start.commandOffsets(), start.newestTableVersion());
     }
 
     private static Streams build(StreamExecutionEnvironment env, ControllerConfig config, List<BroadcastUpdate> bootstrap,
             Map<TopicPartition, Long> commandOffsets) {
+        return build(env, config, bootstrap, commandOffsets, 0);
+    }
+
+    private static Streams build(StreamExecutionEnvironment env, ControllerConfig config, List<BroadcastUpdate> bootstrap,
+            Map<TopicPartition, Long> commandOffsets, long lastTableVersion) {
         return new ControllerJob(config, KafkaIo.sources(config, commandOffsets), KafkaIo.sinks(config),
-                new NonaTableSolver(CostModel.named(config.solverCostModel())), new NonaPlacerFactory(), bootstrap)
-                .addTo(env);
+                new NonaTableSolver(CostModel.named(config.solverCostModel())), new NonaPlacerFactory(), bootstrap,
+                lastTableVersion).addTo(env);
     }
 
     /** The newest commands in force of {@code bootstrap} (by sequence), or none. */
@@ -221,7 +237,8 @@ public final class ControllerJob {
         }
         SingleOutputStreamOperator<ControllerTable> tables = controlInputs
                 .keyBy(x -> ControlLoopFunction.KEY, Types.STRING)
-                .process(new ControlLoopFunction(ControlLoopSettings.of(config), solver, startCommands(bootstrap)))
+                .process(new ControlLoopFunction(ControlLoopSettings.of(config), solver, startCommands(bootstrap),
+                        lastTableVersion))
                 .returns(JsonRecordTypeInfo.of(ControllerTable.class))
                 .setParallelism(1).setMaxParallelism(1).uid("control-loop").name("control loop");
         DataStream<ControllerEvent> events = tables.getSideOutput(ControlLoopFunction.EVENTS);

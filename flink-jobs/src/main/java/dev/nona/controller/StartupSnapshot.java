@@ -55,9 +55,11 @@ import org.slf4j.LoggerFactory;
  *                       starts on a fresh start; empty when the topic was not read (it then reads from the beginning)
  * @param table          the newest table of this controller when it fits, or null
  * @param tableSkipped   why the newest table was not taken ({@code ""} when it was, or when there was none)
+ * @param newestTableVersion the version of the newest table of this controller on {@code placement-tables}, taken or
+ *                       not (0: none): the fresh control loop's first table is the next, so versions never go back
  */
 public record StartupSnapshot(Map<String, ModelCatalogEntry> models, ActiveCommands commands,
-        Map<TopicPartition, Long> commandOffsets, ControllerTable table, String tableSkipped) {
+        Map<TopicPartition, Long> commandOffsets, ControllerTable table, String tableSkipped, long newestTableVersion) {
     private static final Logger LOG = LoggerFactory.getLogger(StartupSnapshot.class);
     /** How long the start waits for each topic's end offsets and records. */
     static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
@@ -67,6 +69,15 @@ public record StartupSnapshot(Map<String, ModelCatalogEntry> models, ActiveComma
         Objects.requireNonNull(commands, "commands in force");
         commandOffsets = Map.copyOf(commandOffsets);
         tableSkipped = tableSkipped == null ? "" : tableSkipped;
+        if (newestTableVersion < 0) {
+            throw new IllegalArgumentException("newestTableVersion (" + newestTableVersion + ") must be >= 0");
+        }
+    }
+
+    /** A snapshot without a newest table version (its table's, when it has one). */
+    public StartupSnapshot(Map<String, ModelCatalogEntry> models, ActiveCommands commands,
+            Map<TopicPartition, Long> commandOffsets, ControllerTable table, String tableSkipped) {
+        this(models, commands, commandOffsets, table, tableSkipped, table == null ? 0 : table.version());
     }
 
     /** Nothing read: {@code why}. */
@@ -173,23 +184,24 @@ public record StartupSnapshot(Map<String, ModelCatalogEntry> models, ActiveComma
         Parsed<PlacementTableRecord> parsed = new JsonSerde<>(PlacementTableRecord.class, Integer.MAX_VALUE)
                 .parse(tableRecord);
         if (!parsed.ok()) {
-            return withTable(null, "the newest table record does not parse: " + parsed.reason());
+            return withTable(null, "the newest table record does not parse: " + parsed.reason(), newestTableVersion);
         }
         ControllerTable candidate;
         try {
             candidate = MAPPER.readValue(parsed.value().tableJson(), ControllerTable.class);
         } catch (Exception e) {
             return withTable(null, "the newest table (version " + parsed.value().version() + ") does not parse: "
-                    + e.getMessage());
+                    + e.getMessage(), parsed.value().version());
         }
         Map<String, CatalogDag> dags = new LinkedHashMap<>();
         models.forEach((m, e) -> dags.put(m, e.dag()));
         String misfit = StartTableFit.misfit(candidate, parsed.value().tableId(), controllerId, dags, serversUp);
-        return misfit == null ? withTable(candidate, "") : withTable(null, misfit);
+        long newest = Math.max(newestTableVersion, parsed.value().version());
+        return misfit == null ? withTable(candidate, "", newest) : withTable(null, misfit, newest);
     }
 
-    private StartupSnapshot withTable(ControllerTable t, String skipped) {
-        return new StartupSnapshot(models, commands, commandOffsets, t, skipped);
+    private StartupSnapshot withTable(ControllerTable t, String skipped, long newest) {
+        return new StartupSnapshot(models, commands, commandOffsets, t, skipped, newest);
     }
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()

@@ -74,6 +74,7 @@ final class StartupSnapshotTest {
         StartupSnapshot s = read().withTable(record("c1", table(7, "fig1")), "c1", UP);
         assertThat(s.table()).isNull();
         assertThat(s.tableSkipped()).contains("version 7").contains("[fig1]").contains("[chain, fig1]");
+        assertThat(s.newestTableVersion()).as("the fresh control loop numbers on from it").isEqualTo(7);
         assertThat(s.updates()).extracting(u -> u.catalog() != null ? u.catalog().model() : "commands")
                 .containsExactly("fig1", "chain", "commands");
     }

@@ -74,6 +74,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     private final TableSolver solver;
     /** The commands in force at start, as JSON: Flink's closure cleaner does not reach into a string. */
     private final String startCommandsJson;
+    private final long lastTableVersion;
 
     private transient RateWindows windows;
     private transient ModelCatalog catalog;
@@ -95,6 +96,16 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
      *                      until the state holds commands of its own (ignored after a restore that has some)
      */
     public ControlLoopFunction(ControlLoopSettings settings, TableSolver solver, ActiveCommands startCommands) {
+        this(settings, solver, startCommands, 0);
+    }
+
+    /**
+     * @param lastTableVersion the newest version of this controller's tables a fresh start found on
+     *                         {@code placement-tables}: its first table is the next (0: version 1)
+     */
+    public ControlLoopFunction(ControlLoopSettings settings, TableSolver solver, ActiveCommands startCommands,
+            long lastTableVersion) {
+        this.lastTableVersion = lastTableVersion;
         this.startCommandsJson = ControlJson.write(Objects.requireNonNull(startCommands, "commands in force at start"));
         this.settings = Objects.requireNonNull(settings, "control loop settings");
         this.detector = new DriftDetector(settings.drift(), settings.rateWindow());
@@ -127,7 +138,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
                 rc.getState(new ValueStateDescriptor<>("previous-table", JsonRecordTypeInfo.of(ControllerTable.class))),
                 rc.getMapState(new MapStateDescriptor<>("table-outcomes", Types.LONG, JsonRecordTypeInfo.of(JctTally.class))),
                 rc.getState(new ValueStateDescriptor<>("rolled-back", JsonRecordTypeInfo.of(RolledBack.class))),
-                operator, metrics.counter(ControllerMetric.ROLLBACKS.metricName())::inc);
+                operator, metrics.counter(ControllerMetric.ROLLBACKS.metricName())::inc, lastTableVersion);
         calibration = new CalibrationIntake(tables, cluster, windows);
         solverThread = new SolverThread(solver);
         scheduler = new SolveScheduler(settings,

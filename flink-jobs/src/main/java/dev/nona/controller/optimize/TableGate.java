@@ -45,8 +45,17 @@ public final class TableGate {
      */
     public static Verdict decide(ControllerTable current, SolveInput input, SolveResult result, long now,
             double clusterThreshold) {
+        return decide(current, current == null ? 0 : current.version(), input, result, now, clusterThreshold);
+    }
+
+    /**
+     * @param lastVersion the version of the last table published ({@code current}'s; before the first, the newest
+     *                    a fresh start found on {@code placement-tables}, or 0): a published table is the next one
+     */
+    public static Verdict decide(ControllerTable current, long lastVersion, SolveInput input, SolveResult result,
+            long now, double clusterThreshold) {
         List<ControllerEvent> events = new ArrayList<>();
-        long nextVersion = current == null ? 1 : current.version() + 1;
+        long nextVersion = lastVersion + 1;
         Map<String, Object> finished = details(input, result, current);
         if (result.error() != null) {
             finished.put("error", result.error());

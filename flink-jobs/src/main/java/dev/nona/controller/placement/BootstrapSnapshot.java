@@ -69,8 +69,9 @@ record BootstrapSnapshot(ControllerTable table, List<ServerTelemetry> servers, M
 
     /**
      * The table to place with: {@code stored} (the broadcast state's), or the snapshot's while the state holds none.
-     * The job's own first table replaces the snapshot's whatever its version: a fresh control loop numbers its tables
-     * from 1, and a restored one continues the numbering of its checkpoint.
+     * The job's own first table replaces the snapshot's whatever its version (a fresh control loop numbers its tables
+     * on from the newest on {@code placement-tables}, a restored one continues the numbering of its checkpoint; a
+     * snapshot from elsewhere, a benchmark's, may have any version).
      */
     ControllerTable newer(ControllerTable stored) {
         return stored != null ? stored : table;

@@ -395,7 +395,7 @@ final class ControlLoopFunctionTest {
         var drain = ControllerCommand.drain("d", 1, "s1", true);
         var freeze = ControllerCommand.freeze("f", 2, true);
         ActiveCommands atStart = ActiveCommands.NONE.with(drain).with(freeze);
-        try (var h = harness(new ControlLoopFunction(reportingOnce(), new NonaTableSolver(false), atStart))) {
+        try (var h = harness(new ControlLoopFunction(reportingOnce(), new NonaTableSolver(false), atStart, 57))) {
             twoServersAndFig1(h);
             window(h, 0, 2);
             for (int i = 0; i < 20; i++) {
@@ -406,7 +406,10 @@ final class ControlLoopFunctionTest {
             h.processElement(ControlInput.of(atStart.with(ControllerCommand.freeze("u", 3, false))), 0);
             awaitSolve(h, 0, 0);
             assertThat(h.extractOutputValues()).singleElement()
-                    .satisfies(t -> assertThat(t.cluster().upServers()).as("drained before the start").containsExactly("s0"));
+                    .satisfies(t -> {
+                        assertThat(t.cluster().upServers()).as("drained before the start").containsExactly("s0");
+                        assertThat(t.version()).as("after the newest version on placement-tables").isEqualTo(58);
+                    });
         }
     }
 

@@ -35,6 +35,13 @@ final class TableGateTest {
     }
 
     @Test
+    void firstTable_afterAFreshStart_followsTheNewestVersionOnTheTopic() {
+        var v = TableGate.decide(null, 57, INPUT, result(true, 2.0, Double.NaN, false), 5, Double.POSITIVE_INFINITY);
+        assertThat(v.publish().version()).isEqualTo(58);
+        assertThat(v.events()).last().satisfies(e -> assertThat(e.details()).containsEntry("tableVersion", 58L));
+    }
+
+    @Test
     void betterCandidate_isPublished_andEventRecordsBothPredictions() {
         var v = TableGate.decide(table(3, false), INPUT, result(true, 2.0, 2.5, true), 5);
         assertThat(v.publish().version()).isEqualTo(4);

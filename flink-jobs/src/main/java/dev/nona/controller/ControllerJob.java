@@ -39,6 +39,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.flink.api.common.eventtime.SerializableTimestampAssigner;
@@ -52,6 +53,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The controller job (docs/design.md, "Data flow through the job"): requests, telemetry and the model catalog in; placement decisions, tables,
@@ -127,17 +129,30 @@ public final class ControllerJob {
     private final TableSolver solver;
     private final PlacerFactory placers;
     private final List<BroadcastUpdate> bootstrap;
+    private final long lastTableVersion;
 
     public ControllerJob(ControllerConfig config, Sources sources, Sinks sinks, TableSolver solver, PlacerFactory placers) {
         this(config, sources, sinks, solver, placers, List.of());
     }
 
     /**
-     * @param bootstrap the placement operator's bootstrap snapshot (see {@link StartupSnapshot}): the catalog and
-     *                  table it places with until the job's own broadcast state holds newer ones
+     * @param bootstrap the placement operator's bootstrap snapshot (see {@link StartupSnapshot}): the catalog, the
+     *                  operator's commands and the table it places with until the job's own broadcast state holds
+     *                  newer ones; its commands are also those in force at start in the command operator and the
+     *                  control loop
      */
     public ControllerJob(ControllerConfig config, Sources sources, Sinks sinks, TableSolver solver, PlacerFactory placers,
             List<BroadcastUpdate> bootstrap) {
+        this(config, sources, sinks, solver, placers, bootstrap, 0);
+    }
+
+    /**
+     * @param lastTableVersion the newest version of this controller's tables on {@code placement-tables} a fresh
+     *                         start found: the control loop's first table is the next (0: version 1)
+     */
+    public ControllerJob(ControllerConfig config, Sources sources, Sinks sinks, TableSolver solver, PlacerFactory placers,
+            List<BroadcastUpdate> bootstrap, long lastTableVersion) {
+        this.lastTableVersion = lastTableVersion;
         this.bootstrap = List.copyOf(Objects.requireNonNull(bootstrap, "bootstrap snapshot"));
         this.config = Objects.requireNonNull(config, "config");
         this.sources = Objects.requireNonNull(sources, "sources");
@@ -151,11 +166,44 @@ public final class ControllerJob {
         return build(env, config, List.of());
     }
 
-    /** The production job, whose placement starts from {@code bootstrap} (see {@link StartupSnapshot}). */
+    /**
+     * The production job, whose placement starts from {@code bootstrap}; its command source reads the topic from
+     * its beginning on a fresh start.
+     */
     public static Streams build(StreamExecutionEnvironment env, ControllerConfig config, List<BroadcastUpdate> bootstrap) {
-        return new ControllerJob(config, KafkaIo.sources(config), KafkaIo.sinks(config),
-                new NonaTableSolver(CostModel.named(config.solverCostModel())), new NonaPlacerFactory(), bootstrap)
-                .addTo(env);
+        return build(env, config, bootstrap, Map.of());
+    }
+
+    /**
+     * The production job as a start finds it ({@link StartupSnapshot}): placement starts from the catalog, the
+     * commands in force and the start table; the command operator and the control loop from the commands in force;
+     * the command source, on a fresh start, from the offsets the start read them to.
+     */
+    public static Streams build(StreamExecutionEnvironment env, ControllerConfig config, StartupSnapshot start) {
+        return build(env, config, start.updates(), start.commandOffsets(), start.newestTableVersion());
+    }
+
+    private static Streams build(StreamExecutionEnvironment env, ControllerConfig config, List<BroadcastUpdate> bootstrap,
+            Map<TopicPartition, Long> commandOffsets) {
+        return build(env, config, bootstrap, commandOffsets, 0);
+    }
+
+    private static Streams build(StreamExecutionEnvironment env, ControllerConfig config, List<BroadcastUpdate> bootstrap,
+            Map<TopicPartition, Long> commandOffsets, long lastTableVersion) {
+        return new ControllerJob(config, KafkaIo.sources(config, commandOffsets), KafkaIo.sinks(config),
+                new NonaTableSolver(CostModel.named(config.solverCostModel())), new NonaPlacerFactory(), bootstrap,
+                lastTableVersion).addTo(env);
+    }
+
+    /** The newest commands in force of {@code bootstrap} (by sequence), or none. */
+    static ActiveCommands startCommands(List<BroadcastUpdate> bootstrap) {
+        ActiveCommands start = ActiveCommands.NONE;
+        for (BroadcastUpdate u : bootstrap) {
+            if (u.commands() != null && u.commands().sequence() >= start.sequence()) {
+                start = u.commands();
+            }
+        }
+        return start;
     }
 
     /** Adds the controller's operators to {@code env}. */
@@ -189,7 +237,8 @@ public final class ControllerJob {
         }
         SingleOutputStreamOperator<ControllerTable> tables = controlInputs
                 .keyBy(x -> ControlLoopFunction.KEY, Types.STRING)
-                .process(new ControlLoopFunction(ControlLoopSettings.of(config), solver))
+                .process(new ControlLoopFunction(ControlLoopSettings.of(config), solver, startCommands(bootstrap),
+                        lastTableVersion))
                 .returns(JsonRecordTypeInfo.of(ControllerTable.class))
                 .setParallelism(1).setMaxParallelism(1).uid("control-loop").name("control loop");
         DataStream<ControllerEvent> events = tables.getSideOutput(ControlLoopFunction.EVENTS);
@@ -341,7 +390,8 @@ public final class ControllerJob {
             DataStream<ControlInput> toControlLoop) {}
 
     /**
-     * The operator's commands: read (from the beginning of the compacted topic on a fresh start), kept in force by
+     * The operator's commands: read (on a fresh start from where {@link StartupSnapshot} stopped, or from the
+     * beginning of the compacted topic), kept in force by
      * the {@link CommandFunction} and sent, without event time (they must not hold back the control loop's or
      * placement's watermark), to the control loop and the placement operator.
      */
@@ -350,7 +400,7 @@ public final class ControllerJob {
                 .fromSource(sources.commands(), WatermarkStrategy.noWatermarks(), "commands")
                 .setParallelism(1).uid("commands-source")
                 .keyBy(x -> CommandFunction.KEY, Types.STRING)
-                .process(new CommandFunction()).returns(JsonRecordTypeInfo.of(ActiveCommands.class))
+                .process(new CommandFunction(startCommands(bootstrap))).returns(JsonRecordTypeInfo.of(ActiveCommands.class))
                 .setParallelism(1).setMaxParallelism(1).uid("commands").name("operator commands");
         DataStream<ActiveCommands> inForce = active
                 .assignTimestampsAndWatermarks(WatermarkStrategy.<ActiveCommands>forGenerator(c -> new NoEventTime<>()))

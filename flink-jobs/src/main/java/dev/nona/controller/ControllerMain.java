@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -44,7 +45,8 @@ public final class ControllerMain {
     }
 
     /**
-     * Reads the catalog and the newest table before the job starts ({@link StartupSnapshot}), says how it starts (a
+     * Reads the catalog, the operator's commands in force and the newest table before the job starts
+     * ({@link StartupSnapshot}), says how it starts (a
      * {@code CONTROLLER_STARTED} event with {@code start}'s details: which checkpoint it resumed from, or why it
      * starts fresh) and runs the controller from them until it is cancelled.
      */
@@ -55,24 +57,43 @@ public final class ControllerMain {
         } catch (RuntimeException e) {
             // as before the snapshot existed: the job reads the catalog itself, and a request for a model it has not
             // read yet may become a dead letter
-            LOG.warn("cannot read the catalog and the newest table before starting ({}): starting without them", e.toString());
+            LOG.warn("cannot read the catalog, the commands and the newest table before starting ({}): starting without them",
+                    e.toString());
             snapshot = StartupSnapshot.empty("not read: " + e.getMessage());
         }
-        LOG.info("Controller {} starts with {} catalog model(s) {} and {}", config.controllerId(),
-                snapshot.models().size(), snapshot.models().keySet(), snapshot.table() != null
+        var env = prepare(config, start, snapshot);
+        env.execute("nona-controller " + config.controllerId());
+    }
+
+    /**
+     * Says how the controller starts (the log, and the {@code CONTROLLER_STARTED} event with {@code start}'s details
+     * and what {@code snapshot} holds) and builds its job from {@code snapshot}, ready to run.
+     */
+    static StreamExecutionEnvironment prepare(ControllerConfig config, Map<String, ?> start, StartupSnapshot snapshot) {
+        LOG.info("Controller {} starts with {} catalog model(s) {}, {} operator command(s) in force {} and {}",
+                config.controllerId(), snapshot.models().size(), snapshot.models().keySet(),
+                snapshot.commands().byScope().size(), snapshot.commands().byScope().keySet(), snapshot.table() != null
                         ? "table v" + snapshot.table().version() + " from " + config.topics().tables()
-                        : "no table yet" + (snapshot.tableSkipped().isEmpty() ? "" : " (" + snapshot.tableSkipped() + ")"));
+                        : "no table yet" + (snapshot.tableSkipped().isEmpty() ? "" : " (" + snapshot.tableSkipped()
+                                + "): decisions are local until the control loop's first table"));
+        emit(config, ControllerEvent.of(ControllerEventType.CONTROLLER_STARTED, System.currentTimeMillis(),
+                startedDetails(config, start, snapshot)));
+        var env = ControllerEnvironment.create(config);
+        ControllerJob.build(env, config, snapshot);
+        return env;
+    }
+
+    /** The {@code CONTROLLER_STARTED} event's details: {@code start}'s, then what the start read. */
+    static Map<String, Object> startedDetails(ControllerConfig config, Map<String, ?> start, StartupSnapshot snapshot) {
         Map<String, Object> details = new TreeMap<>(start);
         details.put("controllerId", config.controllerId());
         details.put("catalogModels", snapshot.models().size());
+        details.put("commandsInForce", snapshot.commands().byScope().size());
         details.put("tableVersion", snapshot.table() == null ? 0L : snapshot.table().version());
         if (!snapshot.tableSkipped().isEmpty()) {
             details.put("tableSkipped", snapshot.tableSkipped());
         }
-        emit(config, ControllerEvent.of(ControllerEventType.CONTROLLER_STARTED, System.currentTimeMillis(), details));
-        var env = ControllerEnvironment.create(config);
-        ControllerJob.build(env, config, snapshot.updates());
-        env.execute("nona-controller " + config.controllerId());
+        return details;
     }
 
     /** Writes {@code event} to the events topic (waiting for the broker's acknowledgement). */

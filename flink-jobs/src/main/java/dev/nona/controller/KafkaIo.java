@@ -20,6 +20,7 @@ import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.Topics;
 import dev.nona.topics.client.ClientProperties;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +34,7 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The controller's Kafka sources and sinks, as configured. Decisions are written as {@code decisions.delivery}
@@ -69,23 +71,39 @@ public final class KafkaIo {
      * the broker, with a WARN when it does not: the controller then runs without the outcome path until restarted).
      */
     public static Sources sources(ControllerConfig config) {
+        return sources(config, Map.of());
+    }
+
+    /**
+     * The sources, whose command source starts at {@code commandOffsets} on a fresh start (see
+     * {@link #commandSource(ControllerConfig, Map)}).
+     */
+    public static Sources sources(ControllerConfig config, Map<TopicPartition, Long> commandOffsets) {
         Sources sources = sources(config, !config.topics().outcomes().isBlank()
                 && topicExists(config, config.topics().outcomes()));
         String commands = config.topics().commands();
         return !commands.isBlank() && topicExists(config, commands, "topics.commands", "operator commands")
-                ? sources.withCommands(commandSource(config)) : sources;
+                ? sources.withCommands(commandSource(config, commandOffsets)) : sources;
+    }
+
+    /** The operator's commands, from the beginning of the compacted topic on a fresh start. */
+    static KafkaSource<CommandRecord> commandSource(ControllerConfig config) {
+        return commandSource(config, Map.of());
     }
 
     /**
-     * The operator's commands: from the beginning of the compacted topic on a fresh start (the latest command of
-     * every scope is re-read), from the checkpointed offsets on a restore.
+     * The operator's commands: on a fresh start from {@code offsets}, the end offsets to which the start read the
+     * commands in force ({@code StartupSnapshot}; a partition it did not see from its beginning), or from the
+     * beginning of the compacted topic when it read none (the latest command of every scope is re-read); from the
+     * checkpointed offsets on a restore.
      */
-    static KafkaSource<CommandRecord> commandSource(ControllerConfig config) {
+    static KafkaSource<CommandRecord> commandSource(ControllerConfig config, Map<TopicPartition, Long> offsets) {
         return KafkaSource.<CommandRecord>builder()
                 .setBootstrapServers(config.bootstrapServers())
                 .setTopics(config.topics().commands())
                 .setGroupId(config.controllerId() + "-commands")
-                .setStartingOffsets(OffsetsInitializer.earliest())
+                .setStartingOffsets(offsets.isEmpty() ? OffsetsInitializer.earliest()
+                        : OffsetsInitializer.offsets(new HashMap<>(offsets), OffsetResetStrategy.EARLIEST))
                 .setDeserializer(new CommandDeserializer())
                 .setProperties(clientProperties(config))
                 .build();

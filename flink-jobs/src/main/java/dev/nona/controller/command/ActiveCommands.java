@@ -46,6 +46,18 @@ public record ActiveCommands(long sequence, Map<String, ControllerCommand> bySco
         return new ActiveCommands(sequence + 1, next);
     }
 
+    /**
+     * With {@code command} applied, as the command operator applies it: {@link #with}, refused when the commands
+     * would conflict.
+     *
+     * @throws IllegalArgumentException when they would (a server owned by two tenants), with the reason
+     */
+    public ActiveCommands apply(ControllerCommand command) {
+        ActiveCommands next = with(command);
+        next.rules();
+        return next;
+    }
+
     /** Whether re-optimisation is frozen. */
     public boolean frozen() {
         return byScope.containsKey("freeze");

@@ -1,5 +1,6 @@
 package dev.nona.controller.command;
 
+import dev.nona.controller.serde.ControlJson;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.topics.record.CommandKind;
 import dev.nona.topics.record.ControllerCommand;
@@ -8,6 +9,7 @@ import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -19,7 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The operator's commands (docs/design.md, "Operator commands"): keeps the commands in force ({@link ActiveCommands}, keyed state, so they
- * survive a restore; a fresh start re-reads the compacted topic from its beginning) and emits the new set after
+ * survive a restore; a fresh start begins with those in force at start, {@link CommandReplay}, and reads on from
+ * where that replay stopped, or re-reads the compacted topic from its beginning when it has none) and emits the new set after
  * every change, for the placement operator (broadcast) and the control loop. Each state-setting command is
  * acknowledged with a {@code COMMAND_APPLIED} event saying what it did; a rollback goes to the control loop, which
  * acknowledges it (only it knows the tables it kept); a command that cannot be applied (a server that would be
@@ -43,10 +46,31 @@ public final class CommandFunction extends KeyedProcessFunction<String, CommandR
     public static final OutputTag<CommandRecord> ROLLBACKS =
             new OutputTag<>("rollbacks", JsonRecordTypeInfo.of(CommandRecord.class));
 
+    /**
+     * The commands in force before the first command this operator reads (a fresh start's, see
+     * {@link CommandReplay}), as JSON: Flink's closure cleaner does not reach into a string.
+     */
+    private final String startJson;
+    private transient ActiveCommands start;
     private transient ValueState<ActiveCommands> active;
+
+    /** An operator with no command in force before the first it reads (its source reads the topic from its beginning). */
+    public CommandFunction() {
+        this(ActiveCommands.NONE);
+    }
+
+    /**
+     * @param start the commands in force before the first command it reads: on a fresh start, those read up to the
+     *              end offsets seen at start, from which its source then reads on; ignored once its state holds
+     *              commands (after the first change, and after a restore)
+     */
+    public CommandFunction(ActiveCommands start) {
+        this.startJson = ControlJson.write(Objects.requireNonNull(start, "commands in force at start"));
+    }
 
     @Override
     public void open(OpenContext openContext) {
+        start = ControlJson.read(startJson, ActiveCommands.class);
         active = getRuntimeContext().getState(
                 new ValueStateDescriptor<>("active-commands", JsonRecordTypeInfo.of(ActiveCommands.class)));
     }
@@ -63,10 +87,10 @@ public final class CommandFunction extends KeyedProcessFunction<String, CommandR
             ctx.output(ROLLBACKS, record);
             return;
         }
-        ActiveCommands before = active.value() == null ? ActiveCommands.NONE : active.value();
-        ActiveCommands next = before.with(c);
+        ActiveCommands before = active.value() == null ? start : active.value();
+        ActiveCommands next;
         try {
-            next.rules();
+            next = before.apply(c);
         } catch (IllegalArgumentException e) {
             LOG.warn("Command {} rejected: {}", c.commandId(), e.getMessage());
             ctx.output(DEAD_LETTERS, record.reject(e.getMessage(), now));

@@ -8,6 +8,7 @@ import dev.nona.controller.metrics.ControllerMetric;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.optimize.TableGate;
 import dev.nona.controller.optimize.TableSolver;
+import dev.nona.controller.serde.ControlJson;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.ControllerEvent;
@@ -71,6 +72,9 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     private final ControlLoopSettings settings;
     private final DriftDetector detector;
     private final TableSolver solver;
+    /** The commands in force at start, as JSON: Flink's closure cleaner does not reach into a string. */
+    private final String startCommandsJson;
+    private final long lastTableVersion;
 
     private transient RateWindows windows;
     private transient ModelCatalog catalog;
@@ -83,6 +87,26 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     private transient ContextLoopIo io;
 
     public ControlLoopFunction(ControlLoopSettings settings, TableSolver solver) {
+        this(settings, solver, ActiveCommands.NONE);
+    }
+
+    /**
+     * @param startCommands the operator's commands in force at a fresh start (read before the job was submitted):
+     *                      drained servers stay out of the first cluster view and a freeze holds the first solve,
+     *                      until the state holds commands of its own (ignored after a restore that has some)
+     */
+    public ControlLoopFunction(ControlLoopSettings settings, TableSolver solver, ActiveCommands startCommands) {
+        this(settings, solver, startCommands, 0);
+    }
+
+    /**
+     * @param lastTableVersion the newest version of this controller's tables a fresh start found on
+     *                         {@code placement-tables}: its first table is the next (0: version 1)
+     */
+    public ControlLoopFunction(ControlLoopSettings settings, TableSolver solver, ActiveCommands startCommands,
+            long lastTableVersion) {
+        this.lastTableVersion = lastTableVersion;
+        this.startCommandsJson = ControlJson.write(Objects.requireNonNull(startCommands, "commands in force at start"));
         this.settings = Objects.requireNonNull(settings, "control loop settings");
         this.detector = new DriftDetector(settings.drift(), settings.rateWindow());
         this.solver = Objects.requireNonNull(solver, "table solver");
@@ -96,7 +120,8 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         operator = new OperatorControl(
                 rc.getState(new ValueStateDescriptor<>("operator-commands", JsonRecordTypeInfo.of(ActiveCommands.class))),
                 rc.getMapState(new MapStateDescriptor<>("kept-tables", Types.LONG, JsonRecordTypeInfo.of(ControllerTable.class))),
-                rc.getState(new ValueStateDescriptor<>("last-rollback", Types.STRING)));
+                rc.getState(new ValueStateDescriptor<>("last-rollback", Types.STRING)),
+                ControlJson.read(startCommandsJson, ActiveCommands.class));
         windows = new RateWindows(detector,
                 rc.getMapState(new MapStateDescriptor<>("window-rates", Types.LONG, JsonRecordTypeInfo.of(RateVector.class))),
                 rc.getState(new ValueStateDescriptor<>("drift", JsonRecordTypeInfo.of(DriftState.class))),
@@ -113,7 +138,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
                 rc.getState(new ValueStateDescriptor<>("previous-table", JsonRecordTypeInfo.of(ControllerTable.class))),
                 rc.getMapState(new MapStateDescriptor<>("table-outcomes", Types.LONG, JsonRecordTypeInfo.of(JctTally.class))),
                 rc.getState(new ValueStateDescriptor<>("rolled-back", JsonRecordTypeInfo.of(RolledBack.class))),
-                operator, metrics.counter(ControllerMetric.ROLLBACKS.metricName())::inc);
+                operator, metrics.counter(ControllerMetric.ROLLBACKS.metricName())::inc, lastTableVersion);
         calibration = new CalibrationIntake(tables, cluster, windows);
         solverThread = new SolverThread(solver);
         scheduler = new SolveScheduler(settings,

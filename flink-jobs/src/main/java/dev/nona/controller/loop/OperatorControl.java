@@ -33,6 +33,7 @@ final class OperatorControl {
     private final ValueState<ActiveCommands> commands;
     private final MapState<Long, ControllerTable> kept;
     private final ValueState<String> lastRollback;
+    private final ActiveCommands start;
 
     /**
      * @param commands     the commands in force ({@code operator-commands})
@@ -41,20 +42,34 @@ final class OperatorControl {
      */
     OperatorControl(ValueState<ActiveCommands> commands, MapState<Long, ControllerTable> kept,
             ValueState<String> lastRollback) {
+        this(commands, kept, lastRollback, ActiveCommands.NONE);
+    }
+
+    /**
+     * @param start the commands in force at a fresh start (read before the job was submitted), in force until the
+     *              state holds commands of its own
+     */
+    OperatorControl(ValueState<ActiveCommands> commands, MapState<Long, ControllerTable> kept,
+            ValueState<String> lastRollback, ActiveCommands start) {
+        this.start = Objects.requireNonNull(start, "commands in force at start");
         this.commands = Objects.requireNonNull(commands, "operator commands state");
         this.kept = Objects.requireNonNull(kept, "kept tables state");
         this.lastRollback = Objects.requireNonNull(lastRollback, "last rollback state");
     }
 
-    /** The commands in force (none before the first). */
+    /** The commands in force: the state's, or those in force at start before the first. */
     ActiveCommands commands() throws Exception {
         ActiveCommands c = commands.value();
-        return c == null ? ActiveCommands.NONE : c;
+        return c == null ? start : c;
     }
 
-    /** Holds {@code next} if newer; returns whether it did. */
+    /**
+     * Holds {@code next} if newer than the state's; returns whether it did. The first always is: the command
+     * operator continues from the commands in force at start, or re-reads the topic when there were none.
+     */
     boolean update(ActiveCommands next) throws Exception {
-        if (next.sequence() <= commands().sequence()) {
+        ActiveCommands held = commands.value();
+        if (held != null && next.sequence() <= held.sequence()) {
             return false;
         }
         commands.update(next);

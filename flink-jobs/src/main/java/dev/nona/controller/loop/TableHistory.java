@@ -40,6 +40,8 @@ final class TableHistory {
     private final ValueState<RolledBack> rolledBack;
     private final OperatorControl operator;
     private final Runnable rollbackCounted;
+    /** The version the first table follows when there is no current one (a fresh start's newest on the topic). */
+    private final long versionFloor;
     private volatile long version; // volatile: metric gauges read these two
     private volatile double linkLoad;
 
@@ -47,6 +49,21 @@ final class TableHistory {
     TableHistory(ControlLoopSettings settings, ValueState<ControllerTable> current, ValueState<ControllerTable> previous,
             MapState<Long, JctTally> versionJct, ValueState<RolledBack> rolledBack, OperatorControl operator,
             Runnable rollbackCounted) {
+        this(settings, current, previous, versionJct, rolledBack, operator, rollbackCounted, 0);
+    }
+
+    /**
+     * @param versionFloor the version the first table follows while there is no current one: on a fresh start the
+     *                     newest version of this controller on {@code placement-tables}, so that versions never go
+     *                     back across a fresh start (0: the first table is version 1)
+     */
+    TableHistory(ControlLoopSettings settings, ValueState<ControllerTable> current, ValueState<ControllerTable> previous,
+            MapState<Long, JctTally> versionJct, ValueState<RolledBack> rolledBack, OperatorControl operator,
+            Runnable rollbackCounted, long versionFloor) {
+        if (versionFloor < 0) {
+            throw new IllegalArgumentException("versionFloor (" + versionFloor + ") must be >= 0");
+        }
+        this.versionFloor = versionFloor;
         this.settings = Objects.requireNonNull(settings, "control loop settings");
         this.current = Objects.requireNonNull(current, "current table state");
         this.previous = Objects.requireNonNull(previous, "previous table state");
@@ -73,7 +90,9 @@ final class TableHistory {
 
     /** The safe hot-swap's verdict on a solve, refusing a table rolled back before. */
     TableGate.Verdict verdict(SolveInput input, SolveResult result, long now) throws Exception {
-        TableGate.Verdict verdict = TableGate.decide(current.value(), input, result, now, settings.drift().threshold());
+        ControllerTable cur = current.value();
+        TableGate.Verdict verdict = TableGate.decide(cur, cur == null ? versionFloor : cur.version(), input, result,
+                now, settings.drift().threshold());
         RolledBack bad = rolledBack.value();
         if (verdict.publish() != null && bad != null && bad.contains(verdict.publish().tableJson())) {
             verdict = TableGate.refuse(verdict, now, ROLLED_BACK);

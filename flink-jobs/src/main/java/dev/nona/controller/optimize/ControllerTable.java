@@ -1,6 +1,7 @@
 package dev.nona.controller.optimize;
 
 import dev.nona.controller.cluster.ClusterSnapshot;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -22,19 +23,31 @@ import java.util.TreeMap;
  *                            one replaced ($\sum_j \beta_j \tau_j / \sum_j \beta_j$ with the old table's
  *                            $\tau_j$); NaN (or 0 in records written before it existed) when unknown. The rollback
  *                            rule compares this table's observed JCT with it.
+ * @param dagDigests          per model, the fingerprint of the catalog DAG it was solved for
+ *                            ({@link dev.nona.controller.catalog.DagDigest}; copied): a fresh start takes the table
+ *                            only while the catalog still holds these DAGs. Empty in tables written before it existed.
  */
 public record ControllerTable(long version, boolean fallback, long createdAt, String cause, Map<String, Double> rates,
         ClusterSnapshot cluster, double objective, double linkLoad, Map<String, Double> predictedJctSeconds,
-        String tableJson, double replacedPredictedMeanJctSeconds) {
+        String tableJson, double replacedPredictedMeanJctSeconds, Map<String, String> dagDigests) {
     public ControllerTable {
         if (version < 1) {
             throw new IllegalArgumentException("table version (" + version + ") must be >= 1");
         }
         rates = new TreeMap<>(rates);
         predictedJctSeconds = new TreeMap<>(predictedJctSeconds);
+        dagDigests = dagDigests == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(dagDigests));
         if (!fallback && tableJson == null) {
             throw new IllegalArgumentException("BUG: a solved table (version " + version + ") needs its tableJson");
         }
+    }
+
+    /** A table that records no DAG fingerprints. */
+    public ControllerTable(long version, boolean fallback, long createdAt, String cause, Map<String, Double> rates,
+            ClusterSnapshot cluster, double objective, double linkLoad, Map<String, Double> predictedJctSeconds,
+            String tableJson, double replacedPredictedMeanJctSeconds) {
+        this(version, fallback, createdAt, cause, rates, cluster, objective, linkLoad, predictedJctSeconds, tableJson,
+                replacedPredictedMeanJctSeconds, Map.of());
     }
 
     /** A table without a prediction for the table it replaced. */
@@ -48,6 +61,6 @@ public record ControllerTable(long version, boolean fallback, long createdAt, St
     /** This table again, as version {@code newVersion}, published at {@code now} for {@code newCause}. */
     public ControllerTable republished(long newVersion, long now, String newCause) {
         return new ControllerTable(newVersion, fallback, now, newCause, rates, cluster, objective, linkLoad,
-                predictedJctSeconds, tableJson, Double.NaN);
+                predictedJctSeconds, tableJson, Double.NaN, dagDigests);
     }
 }

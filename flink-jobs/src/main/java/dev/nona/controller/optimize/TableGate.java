@@ -1,5 +1,6 @@
 package dev.nona.controller.optimize;
 
+import dev.nona.controller.catalog.DagDigest;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import java.util.ArrayList;
@@ -44,8 +45,17 @@ public final class TableGate {
      */
     public static Verdict decide(ControllerTable current, SolveInput input, SolveResult result, long now,
             double clusterThreshold) {
+        return decide(current, current == null ? 0 : current.version(), input, result, now, clusterThreshold);
+    }
+
+    /**
+     * @param lastVersion the version of the last table published ({@code current}'s; before the first, the newest
+     *                    a fresh start found on {@code placement-tables}, or 0): a published table is the next one
+     */
+    public static Verdict decide(ControllerTable current, long lastVersion, SolveInput input, SolveResult result,
+            long now, double clusterThreshold) {
         List<ControllerEvent> events = new ArrayList<>();
-        long nextVersion = current == null ? 1 : current.version() + 1;
+        long nextVersion = lastVersion + 1;
         Map<String, Object> finished = details(input, result, current);
         if (result.error() != null) {
             finished.put("error", result.error());
@@ -59,7 +69,8 @@ public final class TableGate {
                 return new Verdict(null, events);
             }
             ControllerTable fallback = new ControllerTable(nextVersion, true, now, "infeasible load: " + input.cause(),
-                    input.rates(), input.cluster(), Double.NaN, Double.NaN, Map.of(), null);
+                    input.rates(), input.cluster(), Double.NaN, Double.NaN, Map.of(), null, Double.NaN,
+                    DagDigest.of(input.dags()));
             Map<String, Object> fb = new LinkedHashMap<>(finished);
             fb.put("tableVersion", nextVersion);
             events.add(ControllerEvent.of(ControllerEventType.FALLBACK, now, fb));
@@ -78,7 +89,7 @@ public final class TableGate {
         double replacedMean = currentUsable && totalRate > 0 ? result.currentObjective() / totalRate : Double.NaN;
         ControllerTable table = new ControllerTable(nextVersion, false, now, input.cause(), input.rates(),
                 input.cluster(), result.objective(), result.linkLoad(), result.predictedJctSeconds(), result.tableJson(),
-                replacedMean);
+                replacedMean, DagDigest.of(input.dags()));
         Map<String, Object> published = new LinkedHashMap<>(finished);
         published.put("tableVersion", nextVersion);
         if (currentUsable && !(result.objective() < result.currentObjective())) {

@@ -343,7 +343,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             placers.use(bootstrap.newer(states.get(TABLE).get(CURRENT)));
         }
         expireSilent(now);
-        if (commandRules.refresh(() -> states.get(COMMANDS), servers)) {
+        if (commandRules.refresh(() -> states.get(COMMANDS), servers, bootstrap::commands)) {
             serversChanged();
         }
     }

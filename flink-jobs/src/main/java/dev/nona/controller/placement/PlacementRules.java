@@ -7,6 +7,7 @@ import dev.nona.placement.OperatorRules;
 import dev.nona.placement.ServerRules;
 import dev.nona.topics.record.InferenceRequest;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
@@ -44,13 +45,16 @@ final class PlacementRules {
     /**
      * Applies the commands to {@code servers} if they changed or the servers were rebuilt (drains change the live
      * servers); returns whether it applied them. $O(1)$ when nothing changed.
+     *
+     * @param inForce the commands to apply given the state's (null while it holds none): see
+     *                {@link BootstrapSnapshot#commands}
      */
-    boolean refresh(Supplier<ReadOnlyBroadcastState<String, ActiveCommands>> state, LiveServers servers)
-            throws Exception {
+    boolean refresh(Supplier<ReadOnlyBroadcastState<String, ActiveCommands>> state, LiveServers servers,
+            UnaryOperator<ActiveCommands> inForce) throws Exception {
         if (!dirty && servers == appliedTo) {
             return false;
         }
-        ActiveCommands held = state.get().get(CURRENT);
+        ActiveCommands held = inForce.apply(state.get().get(CURRENT));
         rules.update(held == null ? OperatorRules.NONE : held.rules(), servers);
         appliedTo = servers;
         dirty = false;

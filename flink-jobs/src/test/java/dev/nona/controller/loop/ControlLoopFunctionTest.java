@@ -391,6 +391,29 @@ final class ControlLoopFunctionTest {
     }
 
     @Test
+    void commandsInForceAtStart_drainAndFreezeHoldFromTheStart_untilTheCommandOperatorsNextChange() throws Exception {
+        var drain = ControllerCommand.drain("d", 1, "s1", true);
+        var freeze = ControllerCommand.freeze("f", 2, true);
+        ActiveCommands atStart = ActiveCommands.NONE.with(drain).with(freeze);
+        try (var h = harness(new ControlLoopFunction(reportingOnce(), new NonaTableSolver(false), atStart, 57))) {
+            twoServersAndFig1(h);
+            window(h, 0, 2);
+            for (int i = 0; i < 20; i++) {
+                h.setProcessingTime(h.getProcessingTime() + 100);
+            }
+            assertThat(events(h, ControllerEventType.REOPTIMIZATION_STARTED)).as("frozen before the start").isEmpty();
+            // the command operator continues from the commands in force at start: its next change is the next sequence
+            h.processElement(ControlInput.of(atStart.with(ControllerCommand.freeze("u", 3, false))), 0);
+            awaitSolve(h, 0, 0);
+            assertThat(h.extractOutputValues()).singleElement()
+                    .satisfies(t -> {
+                        assertThat(t.cluster().upServers()).as("drained before the start").containsExactly("s0");
+                        assertThat(t.version()).as("after the newest version on placement-tables").isEqualTo(58);
+                    });
+        }
+    }
+
+    @Test
     void drain_leavesTheClusterViewOfTheNextSolve_andSurvivesARestore() throws Exception {
         OperatorSubtaskState state;
         try (var h = harness(new ControlLoopFunction(reportingOnce(), new NonaTableSolver(false)))) {

@@ -3,6 +3,7 @@ package dev.nona.controller.optimize;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nona.controller.TestingCluster;
+import dev.nona.controller.catalog.DagDigest;
 import dev.nona.controller.cluster.ClusterSnapshot;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
@@ -29,6 +30,15 @@ final class TableGateTest {
         assertThat(v.publish().version()).isEqualTo(1);
         assertThat(v.events()).extracting(ControllerEvent::type)
                 .containsExactly(ControllerEventType.REOPTIMIZATION_FINISHED, ControllerEventType.TABLE_PUBLISHED);
+        assertThat(v.publish().dagDigests()).as("the DAGs it was solved for, for a later start to check")
+                .isEqualTo(Map.of("fig1", DagDigest.of(TestingCluster.figure1())));
+    }
+
+    @Test
+    void firstTable_afterAFreshStart_followsTheNewestVersionOnTheTopic() {
+        var v = TableGate.decide(null, 57, INPUT, result(true, 2.0, Double.NaN, false), 5, Double.POSITIVE_INFINITY);
+        assertThat(v.publish().version()).isEqualTo(58);
+        assertThat(v.events()).last().satisfies(e -> assertThat(e.details()).containsEntry("tableVersion", 58L));
     }
 
     @Test

@@ -3,8 +3,10 @@ package dev.nona.controller.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nona.controller.TestingCluster;
+import dev.nona.controller.command.ActiveCommands;
 import dev.nona.controller.cluster.ClusterSnapshot;
 import dev.nona.controller.optimize.ControllerTable;
+import dev.nona.topics.record.ControllerCommand;
 import dev.nona.topics.record.ServerTelemetry;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +30,7 @@ final class BootstrapSnapshotTest {
         assertThat(b.table()).isEqualTo(table(5));
         assertThat(b.servers()).extracting(ServerTelemetry::serverId).containsExactly("b1", "b0");
         assertThat(b.models()).containsOnlyKeys("fig1").containsEntry("fig1", TestingCluster.figure1());
-        assertThat(BootstrapSnapshot.decode(BootstrapSnapshot.encode(List.of()))).isEqualTo(new BootstrapSnapshot(null, List.of(), Map.of()));
+        assertThat(BootstrapSnapshot.decode(BootstrapSnapshot.encode(List.of()))).isEqualTo(new BootstrapSnapshot(null, List.of(), Map.of(), ActiveCommands.NONE));
     }
 
     @Test
@@ -40,6 +42,21 @@ final class BootstrapSnapshotTest {
         ControllerTable stored = table(6);
         assertThat(b.newer(stored)).isSameAs(stored);
         assertThat(BootstrapSnapshot.of(List.of()).newer(null)).isNull();
+    }
+
+    @Test
+    void commands_theSnapshotsNewest_onlyWhileTheStateHoldsNone() {
+        ActiveCommands drained = ActiveCommands.NONE.with(ControllerCommand.drain("d1", 1, "s3", true));
+        ActiveCommands both = drained.with(ControllerCommand.drain("d2", 1, "s4", true));
+        BootstrapSnapshot b = BootstrapSnapshot.decode(BootstrapSnapshot.encode(List.of(BroadcastUpdate.of(both),
+                BroadcastUpdate.of(drained), BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())))));
+        assertThat(b.commands()).isEqualTo(both);
+        assertThat(b.commands(null).drained()).containsExactlyInAnyOrder("s3", "s4");
+        ActiveCommands jobs = both.with(ControllerCommand.drain("u3", 2, "s3", false));
+        assertThat(b.commands(jobs)).as("the command operator's next change replaces them").isSameAs(jobs);
+        ActiveCommands restored = ActiveCommands.NONE.with(ControllerCommand.freeze("f", 1, true));
+        assertThat(b.commands(restored)).as("a restore's, whatever their sequence").isSameAs(restored);
+        assertThat(BootstrapSnapshot.of(List.of()).commands(null)).isEqualTo(ActiveCommands.NONE);
     }
 
     @Test

@@ -104,6 +104,33 @@ final class PlacementCommandsTest {
     }
 
     @Test
+    void commandsInForceAtStart_holdFromTheFirstRequest_untilTheCommandOperatorsNextChange() throws Exception {
+        ActiveCommands atStart = ActiveCommands.NONE.with(ControllerCommand.drain("d1", 1, "s1", true));
+        try (var h = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
+                new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(),
+                        List.of(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())),
+                                BroadcastUpdate.of(atStart)), PlacementFunction.DEFAULT_STARTUP_BUFFER),
+                PlacementFunction.TABLE, PlacementFunction.SERVERS, PlacementFunction.MODELS, PlacementFunction.LEARNED,
+                PlacementFunction.COMMANDS)) {
+            for (int i = 0; i < 4; i++) {
+                h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s" + i, 0)), 0);
+            }
+            h.processBroadcastElement(BroadcastUpdate.of(table(7, 4)), 0);
+            for (int i = 0; i < 200; i++) {
+                h.processElement(request("r" + i, "t", 1000 + i), 1000);
+            }
+            assertThat(servers(h.extractOutputValues())).as("drained before the start").doesNotContain("s1")
+                    .contains("s0", "s2", "s3");
+            // the command operator continues from the commands in force at start: its next change replaces them
+            h.processBroadcastElement(BroadcastUpdate.of(atStart.with(ControllerCommand.drain("u1", 2, "s1", false))), 0);
+            for (int i = 0; i < 200; i++) {
+                h.processElement(request("u" + i, "t", 2000 + i), 1000);
+            }
+            assertThat(servers(h.extractOutputValues().subList(200, 400))).contains("s1");
+        }
+    }
+
+    @Test
     void pin_everyStageOnThePinnedServers_andAPinWithNoServerUpIsADeadLetter() throws Exception {
         try (var h = harness()) {
             cluster(h, 5, true);

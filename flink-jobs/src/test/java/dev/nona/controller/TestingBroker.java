@@ -74,12 +74,18 @@ final class TestingBroker {
     /** Four idle servers s0..s3 reporting at {@code now}, the fig1 catalog entry, and requests r-0.. of fig1. */
     static void sendClusterAndRequests(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t, int requests,
             long now) {
+        sendReports(producer, t, now);
+        send(producer, t.catalog(), "fig1", CATALOG.serialize(TestingCluster.entry("fig1", TestingCluster.figure1())));
+        sendRequests(producer, t.requests(), "r-", requests, now);
+    }
+
+    /** A report from each of servers s0..s3, up, made at {@code now}, flushed. */
+    static void sendReports(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t, long now) {
         for (int i = 0; i < 4; i++) {
             send(producer, t.telemetry(), "s" + i, TELEMETRY.serialize(ServerTelemetry.of("s" + i, true,
                     TestingCluster.OPS_PER_SECOND, 0, List.of(), TestingCluster.LINK_BITS_PER_SECOND, now)));
         }
-        send(producer, t.catalog(), "fig1", CATALOG.serialize(TestingCluster.entry("fig1", TestingCluster.figure1())));
-        sendRequests(producer, t.requests(), "r-", requests, now);
+        producer.flush();
     }
 
     /** Requests {@code prefix}0.. of fig1, one per millisecond of event time from {@code start}, flushed. */

@@ -39,7 +39,7 @@ public final class ColdStartCostTerm {
                         ? withTerm(j, expectedColdStartSeconds.get(j.name()), problem.cluster().opsPerSecond())
                         : j)
                 .toList();
-        return new NonaProblem(jobs, problem.cluster(), problem.background(), problem.costModel());
+        return problem.withJobs(jobs);
     }
 
     /**
@@ -73,6 +73,6 @@ public final class ColdStartCostTerm {
         Map<String, ContractedNode> nodes = new LinkedHashMap<>();
         job.nodes().forEach((id, n) -> nodes.put(id, n.virtual() ? n
                 : new ContractedNode(n.id(), n.ops() * factor, n.originalTasks(), false)));
-        return new JobClass(job.name(), job.ratePerSecond(), nodes, job.source(), job.subgraphs());
+        return job.withNodes(nodes);
     }
 }

@@ -138,17 +138,28 @@ public final class PartFit {
     /**
      * Choices that fit when none of the enumerated ones does (an enumeration bound keeps pieces whole that are too
      * large for any server): the intermediates in topological order are packed into consecutive parts of at most a
-     * capacity, the largest memory less the sink's bytes (and the source's in the first subgraph) so that the sink
-     * fits any part; then every root part $k$ and sink part $l$. Empty when some intermediate is larger than that
-     * capacity, or the result is not admissible.
+     * capacity, then every root part $k$ and sink part $l$ that fits is kept. The capacities tried, in order: the
+     * largest memory less the sink's and (first subgraph) the source's bytes, so that both fit any part; less the
+     * sink's only; less the source's only; the largest memory. Empty when no packing gives an admissible choice.
      */
     List<Triplet> packed(JobClass job, int subgraph) {
         Subgraph sg = job.subgraphs().get(subgraph).subgraph();
         if (sg.intermediates().isEmpty() || unbounded) {
             return List.of();
         }
-        double reserve = job.nodeBytes(sg.sink()) + (subgraph == 0 ? job.nodeBytes(job.source()) : 0);
-        double capacity = largestMemory() - reserve;
+        double sink = job.nodeBytes(sg.sink());
+        double source = subgraph == 0 ? job.nodeBytes(job.source()) : 0;
+        double m = largestMemory();
+        for (double capacity : new double[] {m - sink - source, m - sink, m - source, m}) {
+            List<Triplet> out = packed(job, subgraph, sg, capacity);
+            if (!out.isEmpty()) {
+                return out;
+            }
+        }
+        return List.of();
+    }
+
+    private List<Triplet> packed(JobClass job, int subgraph, Subgraph sg, double capacity) {
         List<List<String>> parts = new ArrayList<>();
         List<String> current = new ArrayList<>();
         double used = 0;

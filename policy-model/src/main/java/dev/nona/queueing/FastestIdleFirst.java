@@ -23,7 +23,11 @@ import java.util.Arrays;
  * $$\tau = \sum_{c=1}^{n} \frac{B_{c-1} - B_c}{\nu_c} + B_n \sum_c \frac{K_c}{C}\frac{1}{\nu_c}
  * = \sum_{c=1}^{n} \frac{B_{c-1} - B_c}{\nu_c} + \frac{B_n}{\bar\nu}, \qquad \bar\nu = \frac{C}{\sum_c N_c},$$
  * and the effective speed is $\nu_{eff} = 1/\tau$: the fastest class's $\nu_1$ at $u \to 0$, the count-weighted mean
- * $\bar\nu$ at $u \to 1$, non-increasing in $u$ between. With one speed it is that speed exactly.
+ * $\bar\nu$ at $u \to 1$, always between $\nu_n$ and $\nu_1$. It is not monotone in $u$: as the fast classes fill,
+ * parts land on slower ones and it falls toward $\nu_n$; near $u = 1$ every server is busy and the pooled queue's
+ * first free server (the mean $\bar\nu$) takes over. (The controller would rather wait for a fast server than take a
+ * free slow one when the wait is shorter; the model does not, so it is pessimistic where slow servers are idle.)
+ * With one speed it is that speed exactly.
  *
  * <p>Cost $O(n \cdot M)$ for the Erlang C recursions. Stateless and thread-safe.
  */

@@ -50,6 +50,13 @@ import java.util.Objects;
  * LP at a fixed $\hat\phi$ needs only its value there, and the search over $\hat\phi$ only its monotonicity. A part
  * fed by another remote part does not inherit that part's wait (an approximation; zoo's subgraphs are fork-joins).
  *
+ * <p><b>Heterogeneous servers and cold starts</b> (beyond both papers; docs/optimizer.md, "Heterogeneous servers,
+ * memory and cold starts"). Under per-class speeds each task of part $i$ computes $p/\nu_{F(b_i)}$, the effective
+ * speed of the classes that hold the part ({@link dev.nona.queueing.FastestIdleFirst}), and the sink (part $l$'s
+ * speed) and a first subgraph's source (part $k$'s) are charged here rather than in the job's fixed time; each part
+ * pays its expected cold start $P_i T_{CS}(b_i)$ before its first task. Both are constants, so the envelope keeps its
+ * form.
+ *
  * <p>Not thread-safe (it keeps scratch arrays); build one per solving thread.
  */
 final class ChoiceCost {

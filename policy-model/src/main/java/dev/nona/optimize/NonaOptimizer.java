@@ -82,7 +82,10 @@ public final class NonaOptimizer {
         return solve(problem, Options.DEFAULT);
     }
 
-    /** Solves the problem; never throws for an infeasible load (see {@link Solution}). */
+    /**
+     * Solves the problem; never throws for an infeasible load (see {@link Solution}). Models that no server's memory
+     * can run are set aside and named in {@link Solution#unplaceable} ({@link PartFit#restrict}).
+     */
     public static Solution solve(NonaProblem problem, Options options) {
         return solve(problem, options, () -> false);
     }
@@ -134,7 +137,9 @@ public final class NonaOptimizer {
 
     /**
      * Evaluates the objective at a given $\theta$: one array per subgraph, per job class in problem order, over the
-     * subgraph's admissible triplets (its triplets needing at most $N$ servers, in order). Used to check solutions.
+     * subgraph's admissible triplets (its triplets needing at most $N$ servers whose parts fit the servers' memory,
+     * {@link PartFit#admissible}, in order). Used to check solutions. Unlike {@link #solve}, it neither packs
+     * choices nor sets unplaceable models aside: a subgraph without an admissible triplet is an error.
      */
     public static Solution evaluate(NonaProblem problem, List<List<double[]>> theta) {
         long start = System.nanoTime();

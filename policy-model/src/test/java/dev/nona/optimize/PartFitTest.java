@@ -3,6 +3,8 @@ package dev.nona.optimize;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nona.dag.Triplet;
+import dev.nona.placement.PlacementTable;
+import dev.nona.placement.PlacementTables;
 import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
 import dev.nona.workload.ServerClass;
@@ -103,6 +105,7 @@ final class PartFitTest {
         Solution alone = NonaOptimizer.solve(new NonaProblem(List.of(job("g", 10, 0.1)), p.cluster(), Background.NONE,
                 CostModel.CONTROLLER_MAPPING));
         assertThat(s.objective()).isEqualTo(alone.objective());
+        assertThat(PlacementTables.from(p, s, 1, 0).models()).extracting(PlacementTable.ModelPlacement::name).containsExactly("g");
     }
 
     @Test

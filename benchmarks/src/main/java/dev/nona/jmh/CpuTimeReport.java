@@ -1,5 +1,6 @@
 package dev.nona.jmh;
 
+import dev.nona.jmh.optimize.HeteroZooProblem;
 import dev.nona.jmh.optimize.ZooProblem;
 import dev.nona.optimize.CostModel;
 import dev.nona.optimize.NonaOptimizer;
@@ -22,7 +23,8 @@ import java.util.SplittableRandom;
  * {@code SamplerBenchmark}; warms up first. Not a substitute for JMH on a quiet machine.
  *
  * <p>Run: {@code java -cp "benchmarks/target/benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
- * dev.nona.bench.CpuTimeReport}.
+ * dev.nona.jmh.CpuTimeReport [hetero]}; {@code hetero}: only the heterogeneous workload ({@code HeteroSolveBenchmark}'s)
+ * against the homogeneous one.
  */
 public final class CpuTimeReport {
     private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
@@ -30,6 +32,14 @@ public final class CpuTimeReport {
     private CpuTimeReport() {}
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("hetero")) {
+            // the heterogeneous workload against the homogeneous one, in the controller's formulation
+            report("solve, 80 servers, controller-mapping", ZooProblem.build(80, CostModel.CONTROLLER_MAPPING));
+            for (CostModel cm : List.of(CostModel.CONTROLLER_MAPPING, CostModel.CONTROLLER_MAPPING_UNIFORM)) {
+                report("solve, hetero (3 classes, memory, cold starts), " + cm.label(), HeteroZooProblem.build(cm));
+            }
+            return;
+        }
         for (CostModel cm : List.of(CostModel.DEFAULT, CostModel.PAPER, CostModel.CONTROLLER_MAPPING)) {
             report("solve, 80 servers, " + (cm == CostModel.DEFAULT ? "default" : cm.label()), ZooProblem.build(80, cm));
         }

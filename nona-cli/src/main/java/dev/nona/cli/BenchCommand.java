@@ -160,15 +160,20 @@ final class BenchCommand implements Runnable {
         @Option(names = "--servers", defaultValue = "10000", description = "Servers (default ${DEFAULT-VALUE})")
         int servers;
 
+        @Option(names = "--classes", defaultValue = "1", description = "Server classes: more than 1 gives speeds, memories "
+                + "and model weights, solved by the optimiser directly (default ${DEFAULT-VALUE})")
+        int classes;
+
         @Spec
         CommandSpec spec;
 
         @Override
         public Integer call() throws Exception {
-            TableSizeBenchmark.Result r = TableSizeBenchmark.run(models, servers);
+            TableSizeBenchmark.Result r = TableSizeBenchmark.run(models, servers, classes);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("models", r.models());
             out.put("servers", r.servers());
+            out.put("classes", classes);
             out.put("feasible", r.feasible());
             out.put("solveMillis", r.solveMillis());
             out.put("solveCpuMillis", r.solveCpuMillis());

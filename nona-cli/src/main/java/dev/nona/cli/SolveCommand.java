@@ -101,6 +101,12 @@ final class SolveCommand implements Callable<Integer> {
         number(root, "serverUtilisation", s.serverUtilisation());
         number(root, "serverWaitSeconds", s.serverWaitSeconds());
         root.put("iterations", s.iterations());
+        if (!s.unplaceable().isEmpty()) { // models no server's memory can run, even split (docs/optimizer.md)
+            ArrayNode unplaceable = root.putArray("unplaceable");
+            for (int i = 0; i < s.unplaceable().size(); i++) {
+                unplaceable.addObject().put("name", s.unplaceable().get(i)).put("reason", s.unplaceableReasons().get(i));
+            }
+        }
         ArrayNode models = root.putArray("models");
         for (PlacementTable.ModelPlacement m : table.models()) {
             ObjectNode mo = models.addObject();

@@ -4,12 +4,15 @@ import dev.nona.check.Checks;
 import dev.nona.dag.ContractedNode;
 import dev.nona.optimize.JobClass;
 import dev.nona.optimize.NonaProblem;
+import dev.nona.optimize.PartColdProbability;
+import dev.nona.optimize.SteadyStateCache;
 import dev.nona.workload.ColdStart;
 import dev.nona.workload.ModelSpec;
 import dev.nona.workload.Workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToIntBiFunction;
 
 /**
  * Adds an expected cold-start term to Nona's cost model, so the optimiser weighs link congestion against
@@ -23,6 +26,15 @@ import java.util.Map;
  * ops stand in for weights), parts on distinct servers load in parallel, and a job on one server pays exactly
  * $e$. With server queueing on, loading also loads the servers, as loading occupies a server in the thesis.
  * Virtual nodes and edges are unchanged. Pure and thread-safe.
+ *
+ * <p><b>Per part, from the cache state</b> ({@link #withCacheState}). When the cluster gives {@code coldStart}
+ * ({@link dev.nona.workload.ColdStartCost}, $T_{CS}(b) = F + b/B$), the optimiser charges every part of a choice its
+ * own expected cold start $P_i\,T_{CS}(b_i)$ before its first task, $b_i$ its footprint: the load time now grows with
+ * the part's bytes, not its ops. $P_i$, the probability that the part is not loaded on the server it lands on, comes
+ * from how many servers hold it: $w$ servers holding it give the warm-first fluid estimate
+ * {@link ExpectedColdStart#probabilityWarmFirst} ($1$ when $w = 0$, else $\max(0, 1 - wk/L)$ with $L = \beta_j s$
+ * the part's requests in flight, $s$ its compute time, $k$ the target of ongoing requests per server). Without a cache
+ * state the optimiser uses the steady-state estimate of {@link dev.nona.optimize.SteadyStateCache}.
  */
 public final class ColdStartCostTerm {
     private ColdStartCostTerm() {}
@@ -39,7 +51,7 @@ public final class ColdStartCostTerm {
                         ? withTerm(j, expectedColdStartSeconds.get(j.name()), problem.cluster().opsPerSecond())
                         : j)
                 .toList();
-        return new NonaProblem(jobs, problem.cluster(), problem.background(), problem.costModel());
+        return problem.withJobs(jobs);
     }
 
     /**
@@ -64,6 +76,29 @@ public final class ColdStartCostTerm {
         return out;
     }
 
+    /**
+     * The problem with the cache state's per-part cold probability (class comment): {@code serversHolding} gives, for
+     * a model and a part's original task ids, the number of servers that hold the part, or a negative number when
+     * unknown (then the steady-state estimate). Changes nothing unless the cluster gives {@code coldStart}.
+     *
+     * @param target $k$, the target of ongoing requests per server, $\ge 1$
+     */
+    public static NonaProblem withCacheState(NonaProblem problem, ToIntBiFunction<String, List<String>> serversHolding,
+                                             int target) {
+        Checks.positive(target, "target");
+        if (problem.cluster().coldStart() == null) {
+            return problem;
+        }
+        double steady = SteadyStateCache.coldProbability(problem);
+        int servers = problem.cluster().servers();
+        PartColdProbability p = (job, tasks, bytes, seconds) -> {
+            int w = serversHolding.applyAsInt(job.name(), tasks);
+            return w < 0 ? steady
+                    : ExpectedColdStart.probabilityWarmFirst(Math.min(w, servers), target, job.ratePerSecond(), seconds);
+        };
+        return problem.withColdProbability(p);
+    }
+
     static JobClass withTerm(JobClass job, double e, double nu) {
         double total = job.nodes().values().stream().filter(n -> !n.virtual()).mapToDouble(ContractedNode::ops).sum();
         if (total <= 0 || e == 0) {
@@ -73,6 +108,6 @@ public final class ColdStartCostTerm {
         Map<String, ContractedNode> nodes = new LinkedHashMap<>();
         job.nodes().forEach((id, n) -> nodes.put(id, n.virtual() ? n
                 : new ContractedNode(n.id(), n.ops() * factor, n.originalTasks(), false)));
-        return new JobClass(job.name(), job.ratePerSecond(), nodes, job.source(), job.subgraphs());
+        return job.withNodes(nodes);
     }
 }

@@ -50,6 +50,13 @@ import java.util.Objects;
  * LP at a fixed $\hat\phi$ needs only its value there, and the search over $\hat\phi$ only its monotonicity. A part
  * fed by another remote part does not inherit that part's wait (an approximation; zoo's subgraphs are fork-joins).
  *
+ * <p><b>Heterogeneous servers and cold starts</b> (beyond both papers; docs/optimizer.md, "Heterogeneous servers,
+ * memory and cold starts"). Under per-class speeds each task of part $i$ computes $p/\nu_{F(b_i)}$, the effective
+ * speed of the classes that hold the part ({@link dev.nona.queueing.FastestIdleFirst}), and the sink (part $l$'s
+ * speed) and a first subgraph's source (part $k$'s) are charged here rather than in the job's fixed time; each part
+ * pays its expected cold start $P_i T_{CS}(b_i)$ before its first task. Both are constants, so the envelope keeps its
+ * form.
+ *
  * <p>Not thread-safe (it keeps scratch arrays); build one per solving thread.
  */
 final class ChoiceCost {
@@ -104,6 +111,17 @@ final class ChoiceCost {
      * objective $\sum_j \beta_j \tau_j$ counts it.
      */
     private final double externality;
+    /**
+     * Per part: its expected cold start $P_i\,T_{CS}(b_i)$, paid before its first task (null: no cold starts). A
+     * choice without parts pays its one part's in {@link #tail}.
+     */
+    private final double[] cold;
+    /**
+     * Seconds added to the delay whatever $\phi$: under per-class speeds the sink's compute at part $l$'s speed and,
+     * in a job's first subgraph, the source's at part $k$'s (else they are in the job's fixed time), and the cold start
+     * of a choice without parts; 0 otherwise.
+     */
+    private final double tail;
 
     /** Whether it was compiled from a triplet with this structure (part of each intermediate, root part, sink part). */
     boolean sameStructure(int[] otherPartOf, Triplet t) {
@@ -133,6 +151,8 @@ final class ChoiceCost {
         this.cutSeconds = b.cutSeconds;
         this.cutSquares = b.cutSquares;
         this.cutEdges = b.cutEdges;
+        this.cold = b.cold;
+        this.tail = b.tail;
         this.clock = new double[parts];
         this.finish = new double[partOf.length];
         this.envelopeWaits = b.waits;
@@ -206,13 +226,13 @@ final class ChoiceCost {
                 remoteAt[r] = envelopeAt(remoteA, remoteN, remoteStart[r], remoteStart[r + 1], phi);
             }
             return externality + PooledServers.expectedMax(Math.max(0, envelopeAt(detA, detN, 0, detA.length, phi)), remoteAt,
-                    remotes, forkWait, maxScratch);
+                    remotes, forkWait, maxScratch) + tail;
         }
         double max = 0;
         for (int i = 0; i < envelopeA.length; i++) {
             max = Math.max(max, envelopeA[i] + envelopeN[i] * phi);
         }
-        return max;
+        return max + tail;
     }
 
     /** Whether this choice costs exactly the same as {@code o} for every $\phi$ (same traffic, same envelope). */
@@ -221,7 +241,8 @@ final class ChoiceCost {
                 && Arrays.equals(envelopeA, o.envelopeA) && Arrays.equals(envelopeN, o.envelopeN)
                 && Objects.equals(forkWait, o.forkWait) && externality == o.externality && Arrays.equals(detA, o.detA)
                 && Arrays.equals(detN, o.detN) && Arrays.equals(remoteStart, o.remoteStart)
-                && Arrays.equals(remoteA, o.remoteA) && Arrays.equals(remoteN, o.remoteN);
+                && Arrays.equals(remoteA, o.remoteA) && Arrays.equals(remoteN, o.remoteN) && tail == o.tail
+                && Arrays.equals(cold, o.cold);
     }
 
     /** The server waits the envelope was compiled for. */
@@ -250,7 +271,7 @@ final class ChoiceCost {
             boolean[] entered = new boolean[c.parts];
             for (int i = 0; i < c.parts; i++) {
                 clock[i] = empty(k);
-                clock[i][c.rootInN[i]] = c.rootInS[i];
+                clock[i][c.rootInN[i]] = c.cold == null ? c.rootInS[i] : c.rootInS[i] + c.cold[i];
                 entered[i] = i == c.rootPart;
             }
             for (int t = 0; t < c.partOf.length; t++) {
@@ -333,7 +354,7 @@ final class ChoiceCost {
         }
         boolean[] entered = new boolean[parts];
         for (int i = 0; i < parts; i++) {
-            clock[i] = rootInS[i] + rootInN[i] * phi;
+            clock[i] = rootInS[i] + rootInN[i] * phi + (cold == null ? 0 : cold[i]);
             entered[i] = i == rootPart;
         }
         for (int t = 0; t < partOf.length; t++) {
@@ -351,7 +372,7 @@ final class ChoiceCost {
             double wait = i == sinkPart ? sinkReentry : outN[i] > 0 ? sinkEntry : 0;
             max = Math.max(max, clock[i] + outS[i] + outN[i] * phi + wait);
         }
-        return max;
+        return max + tail;
     }
 
     /** Compiles a triplet of a subgraph with the server waits the envelope includes. */
@@ -369,20 +390,49 @@ final class ChoiceCost {
      * null: none, finite otherwise).
      */
     static ChoiceCost compile(SubgraphShape shape, Triplet triplet, ServerWaits waits, PooledWait forkWait) {
+        return compile(shape, triplet, waits, forkWait, null, null);
+    }
+
+    /**
+     * Compiles a triplet with per-part speeds and cold starts (beyond the paper; docs/optimizer.md, "Heterogeneous
+     * servers").
+     *
+     * @param partSpeed per part (one entry when there are none): the effective speed $\nu_{F(b_i)}$ of the classes
+     *                  that hold it, at which its tasks, the sink (part $l$) and a first subgraph's source (part $k$)
+     *                  compute; null: every task at the shape's $\bar\nu$, sink and source in the job's fixed time
+     * @param partCold  per part (same length): its expected cold start $P_i\,T_{CS}(b_i)$, or null for none
+     */
+    static ChoiceCost compile(SubgraphShape shape, Triplet triplet, ServerWaits waits, PooledWait forkWait,
+                              double[] partSpeed, double[] partCold) {
         Builder b = new Builder(shape, triplet);
         b.forkWait = forkWait == null || forkWait.mean() == 0 ? null : forkWait;
         b.waits = waits.finite() ? waits : ServerWaits.NONE;
         int m = shape.compute.length;
+        double sinkCompute = shape.sinkCompute;
+        if (partSpeed != null) {
+            b.compute = new double[m];
+            for (int t = 0; t < m; t++) {
+                b.compute[t] = shape.ops[t] / partSpeed[b.partOf[t]];
+            }
+            sinkCompute = shape.sinkOps / partSpeed[triplet.sinkPart()];
+            b.tail = sinkCompute + shape.sourceOps / partSpeed[triplet.rootPart()];
+        }
+        if (partCold != null) {
+            b.cold = b.parts > 0 ? partCold : null;
+            if (b.parts == 0) {
+                b.tail += partCold[0];
+            }
+        }
         b.reentry = new double[m];
         b.entry = new double[m];
         for (int t = 0; t < m; t++) {
             if (shape.real[t]) {
-                b.reentry[t] = b.waits.reentry(shape.compute[t]);
+                b.reentry[t] = b.waits.reentry(b.compute[t]);
                 b.entry[t] = b.waits.entry();
             }
         }
         if (shape.sinkReal) {
-            b.sinkReentry = b.waits.reentry(shape.sinkCompute);
+            b.sinkReentry = b.waits.reentry(sinkCompute);
             b.sinkEntry = b.waits.entry();
         }
         if (b.forkWait != null) {
@@ -427,6 +477,8 @@ final class ChoiceCost {
         double sinkEntry;
         int rootPart;
         int sinkPart;
+        double[] cold;
+        double tail;
 
         Builder(SubgraphShape shape, Triplet triplet) {
             rootPart = triplet.rootPart();

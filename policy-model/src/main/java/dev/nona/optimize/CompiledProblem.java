@@ -2,12 +2,16 @@ package dev.nona.optimize;
 
 import dev.nona.dag.ContractedNode;
 import dev.nona.dag.Triplet;
+import dev.nona.queueing.FastestIdleFirst;
 import dev.nona.queueing.LinkModel;
 import dev.nona.queueing.PooledServers;
 import dev.nona.queueing.PooledWait;
 import dev.nona.queueing.ServerQueue;
 import dev.nona.queueing.ServerWaits;
 import dev.nona.workload.Background;
+import dev.nona.workload.Cluster;
+import dev.nona.workload.ColdStartCost;
+import dev.nona.workload.ServerClass;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -65,6 +69,16 @@ final class CompiledProblem {
      * program treats such subgraphs as one, weighted by their summed rates, which has the same optimum.
      */
     final int[] representative;
+    /** Which choices the cluster's memory admits ({@link PartFit}). */
+    final PartFit fit;
+    /**
+     * Under per-class speeds ({@link CostModel#perClassSpeeds}, on a cluster whose classes differ in speed): per
+     * memory level of {@link #fit}, the effective speed of its classes ({@link FastestIdleFirst}); null otherwise.
+     */
+    final double[] levelSpeed;
+    /** With {@code cluster.coldStart} set: the steady-state cold probability, or NaN when the problem gives a cache state. */
+    private final double steadyCold;
+    private final ColdStartCost coldStart;
 
     CompiledProblem(NonaProblem p) {
         this(p, () -> false);
@@ -73,6 +87,7 @@ final class CompiledProblem {
     /** Compiles {@code p}, polling {@code stop} before each subgraph ({@link SolveCancelledException} if true). */
     CompiledProblem(NonaProblem p, BooleanSupplier stop) {
         this.problem = p;
+        this.fit = PartFit.of(p.cluster());
         double nu = p.cluster().opsPerSecond();
         double mu = p.cluster().linkBitsPerSecond();
         int servers = p.cluster().servers();
@@ -97,18 +112,20 @@ final class CompiledProblem {
             for (SubgraphChoices sc : job.subgraphs()) {
                 firsts.add(choiceCount);
                 jobs.add(j);
+                SubgraphShape shape = new SubgraphShape(sc.subgraph(), job, chain.size() == 1, nu, mu);
                 List<Triplet> ok = new ArrayList<>();
                 for (Triplet t : sc.triplets()) {
-                    if (SubgraphChoices.serversNeeded(t) <= servers) {
+                    if (SubgraphChoices.serversNeeded(t) <= servers && (fit.unbounded() || fit.fits(shape.partBytes(t)))) {
                         ok.add(t);
                     }
                 }
                 if (ok.isEmpty()) {
                     throw new IllegalArgumentException("job class '" + job.name() + "', subgraph " + sc.subgraph().root()
-                            + ": every triplet needs more than " + servers + " servers");
+                            + ": every triplet needs more than " + servers + " servers"
+                            + (fit.unbounded() ? "" : " or has a part no server's memory holds"));
                 }
                 admissible.add(ok);
-                shapes.add(new SubgraphShape(sc.subgraph(), job.nodes(), nu, mu));
+                shapes.add(shape);
                 choiceCount += ok.size();
                 sc.subgraph().intermediates().forEach(id -> chain.add(job.nodes().get(id)));
                 chain.add(job.nodes().get(sc.subgraph().sink()));
@@ -154,6 +171,9 @@ final class CompiledProblem {
         entryLambdaS += bc.ratePerSecond() * bcS;
         entryLambdaS2 += bc.ratePerSecond() * bcS * bcS;
         serverUtilisation = ServerQueue.utilisation(sumLambdaS, servers);
+        levelSpeed = p.costModel().perClassSpeeds() && speedsDiffer(p.cluster()) ? levelSpeeds(fit, serverUtilisation) : null;
+        coldStart = p.cluster().coldStart();
+        steadyCold = coldStart == null || p.coldProbability() != null ? Double.NaN : SteadyStateCache.coldProbability(p);
         if (p.costModel().controllerMapping()) {
             // the pooled queue's customers: whole requests (as the ledger records them) and background compute jobs
             pooledWait = PooledServers.waits(servers, requestLambdaS + bc.ratePerSecond() * bcS,
@@ -219,6 +239,15 @@ final class CompiledProblem {
             for (SubgraphChoices sc : job.subgraphs()) {
                 fixed += job.nodes().get(sc.subgraph().sink()).ops() / nu;
             }
+            if (levelSpeed != null) {
+                // per-class speeds: every sink and a first subgraph's source compute in the choices, at their parts' speeds
+                double sourceOps = source.virtual() ? 0 : source.ops();
+                fixed = serverWait + (job.subgraphs().isEmpty() ? sourceOps / speedOf(job.nodeBytes(job.source())) : 0);
+            }
+            if (coldStart != null && job.subgraphs().isEmpty()) {
+                fixed += expectedCold(job, job.nodes().get(job.source()).originalTasks(), job.nodeBytes(job.source()),
+                        source.ops() / nu);
+            }
             fixedJct[j] = fixed;
             constant += job.ratePerSecond() * fixed;
         }
@@ -245,8 +274,96 @@ final class CompiledProblem {
         }
         candidates.add(sg);
         for (int i = 0; i < triplets.size(); i++) {
-            cost[first[sg] + i] = ChoiceCost.compile(shape, triplets.get(i), waitsOf[sg], forkWaitOf(sg));
+            Triplet t = triplets.get(i);
+            double[] bytes = levelSpeed != null || coldStart != null ? shape.partBytes(t) : null;
+            double[] speed = levelSpeed != null ? partSpeeds(bytes) : null;
+            double[] cold = coldStart != null ? partColds(sg, shape, t, bytes, speed) : null;
+            cost[first[sg] + i] = ChoiceCost.compile(shape, t, waitsOf[sg], forkWaitOf(sg), speed, cold);
         }
+    }
+
+    /** Whether the cluster's classes differ in speed (else per-class speeds are the one speed, exactly). */
+    private static boolean speedsDiffer(Cluster cluster) {
+        return cluster.classes().stream().mapToDouble(ServerClass::opsPerSecond).distinct().count() > 1;
+    }
+
+    /** Per memory level: the effective speed of the classes that hold a part of that level, at utilisation {@code u}. */
+    private static double[] levelSpeeds(PartFit fit, double u) {
+        double[] out = new double[fit.levels()];
+        for (int l = 0; l < out.length; l++) {
+            List<ServerClass> classes = fit.classesAt(l);
+            out[l] = FastestIdleFirst.effectiveSpeed(classes.stream().mapToInt(ServerClass::count).toArray(),
+                    classes.stream().mapToDouble(ServerClass::opsPerSecond).toArray(), Math.min(u, 1));
+        }
+        return out;
+    }
+
+    /** The effective speed of a part of {@code bytes} (per-class speeds on); it must fit some class. */
+    double speedOf(double bytes) {
+        int level = fit.level(bytes);
+        if (level < 0) {
+            throw new IllegalArgumentException("BUG: a part of " + bytes + " bytes fits no server class");
+        }
+        return levelSpeed[level];
+    }
+
+    private double[] partSpeeds(double[] bytes) {
+        double[] out = new double[bytes.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = speedOf(bytes[i]);
+        }
+        return out;
+    }
+
+    /** Per part of {@code t}: its expected cold start $P_i T_{CS}(b_i)$ (docs/optimizer.md, "Cold starts"). */
+    private double[] partColds(int sg, SubgraphShape shape, Triplet t, double[] bytes, double[] speed) {
+        double[] out = new double[bytes.length];
+        PartColdProbability given = problem.coldProbability();
+        if (given == null && steadyCold == 0) {
+            return null;
+        }
+        JobClass job = problem.jobs().get(jobOf[sg]);
+        double nu = problem.cluster().opsPerSecond();
+        for (int i = 0; i < out.length; i++) {
+            if (bytes[i] <= 0) {
+                continue;
+            }
+            if (given == null) {
+                out[i] = steadyCold * coldStart.seconds(bytes[i]);
+                continue;
+            }
+            List<String> tasks = new ArrayList<>();
+            double ops = 0;
+            if (i < t.parts().size()) {
+                for (String id : t.parts().get(i)) {
+                    tasks.addAll(job.nodes().get(id).originalTasks());
+                    ops += job.nodes().get(id).ops();
+                }
+            }
+            if (i == t.sinkPart()) {
+                tasks.addAll(job.nodes().get(shape.subgraph.sink()).originalTasks());
+                ops += shape.sinkOps;
+            }
+            if (i == t.rootPart() && shape.sourceOps + shape.sourceBytes > 0) {
+                tasks.addAll(job.nodes().get(job.source()).originalTasks());
+                ops += shape.sourceOps;
+            }
+            out[i] = expectedCold(job, tasks, bytes[i], ops / (speed != null ? speed[i] : nu));
+        }
+        return out;
+    }
+
+    /** $P\,T_{CS}(b)$ of one part: $P$ from the problem's cache state, else the steady-state estimate. */
+    private double expectedCold(JobClass job, List<String> tasks, double bytes, double seconds) {
+        if (bytes <= 0) {
+            return 0;
+        }
+        PartColdProbability given = problem.coldProbability();
+        double pCold = given == null ? steadyCold : given.probability(job, tasks, bytes, seconds);
+        if (!(pCold >= 0 && pCold <= 1)) {
+            throw new IllegalArgumentException("model '" + job.name() + "': cold probability (" + pCold + ") must be in [0, 1]");
+        }
+        return pCold * coldStart.seconds(bytes);
     }
 
     /** A hash key of what {@link #sameCompileInputs} compares (equal inputs, equal keys; -0.0 counted as 0.0). */
@@ -254,7 +371,8 @@ final class CompiledProblem {
         return List.of(Arrays.hashCode(shape.compute), Arrays.hashCode(shape.real),
                 Double.hashCode(shape.sinkCompute + 0.0), shape.sinkReal, Arrays.hashCode(shape.from),
                 Arrays.hashCode(shape.to), Arrays.hashCode(shape.s), admissible.get(sg).size(),
-                waitsOf[sg].hashCode(), Objects.hashCode(remoteWaitOf[sg]));
+                waitsOf[sg].hashCode(), Objects.hashCode(remoteWaitOf[sg]), Arrays.hashCode(shape.bytes),
+                Double.hashCode(shape.sinkBytes + shape.sourceBytes + shape.sourceOps + 0.0), cacheOwner(sg));
     }
 
     /**
@@ -266,7 +384,8 @@ final class CompiledProblem {
         SubgraphShape shape = shapes.get(sg);
         List<Triplet> triplets = admissible.get(sg);
         if (admissible.get(r).size() != triplets.size() || !shapes.get(r).sameNumbers(shape)
-                || !waitsOf[r].equals(waitsOf[sg]) || !Objects.equals(remoteWaitOf[r], remoteWaitOf[sg])) {
+                || !waitsOf[r].equals(waitsOf[sg]) || !Objects.equals(remoteWaitOf[r], remoteWaitOf[sg])
+                || cacheOwner(r) != cacheOwner(sg)) {
             return false;
         }
         if (shapes.get(r).subgraph.intermediates().equals(shape.subgraph.intermediates()) && admissible.get(r).equals(triplets)) {
@@ -278,6 +397,14 @@ final class CompiledProblem {
             }
         }
         return true;
+    }
+
+    /**
+     * With a cache state given, the job of subgraph {@code sg} (its parts' cold probabilities are the job's own, so
+     * only its own subgraphs share compiled costs); -1 otherwise (costs follow from the numbers alone).
+     */
+    private int cacheOwner(int sg) {
+        return coldStart != null && problem.coldProbability() != null ? jobOf[sg] : -1;
     }
 
     /** The server waits subgraph {@code s}'s choices are compiled with. */

@@ -1,5 +1,7 @@
 package dev.nona.optimize;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
  * Which formulation the optimiser minimises. Three are named: {@link #PAPER}, {@link #DEFAULT} (server queueing
  * under a mapping drawn independently of the queues) and {@link #CONTROLLER_MAPPING} (server queueing under the
@@ -17,14 +19,26 @@ package dev.nona.optimize;
  *                              ({@link dev.nona.queueing.PooledServers}): every request waits once, in a pooled
  *                              M/G/N queue, and every part sent to another server waits again, independently, so a
  *                              split subgraph pays the expected maximum of its parts' times (fork&ndash;join)
+ * @param uniformSpeed          with {@code controllerMapping}: every part computes at the cluster's mean speed
+ *                              $\bar\nu$ ({@code Cluster.opsPerSecond()}; memory still decides which choices fit);
+ *                              false: at the effective speed of the server classes that can hold it
+ *                              ({@link dev.nona.queueing.FastestIdleFirst}). Without the controller's mapping every
+ *                              part computes at $\bar\nu$. Left out of JSON when false (tables written before it read
+ *                              the same)
  */
-public record CostModel(boolean serverQueueing, boolean backgroundInObjective, boolean controllerMapping) {
+public record CostModel(boolean serverQueueing, boolean backgroundInObjective, boolean controllerMapping,
+                        @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean uniformSpeed) {
     /** The paper's formulation exactly: Eqs. (I)&ndash;(XII), background jobs counted in the objective. */
     public static final CostModel PAPER = new CostModel(false, true);
     /** The paper's formulation plus queueing at uniformly drawn servers (entry and re-entry waits). */
     public static final CostModel DEFAULT = new CostModel(true, true);
     /** The paper's formulation plus queueing under the controller's mapping (pooled wait, fork&ndash;join). */
     public static final CostModel CONTROLLER_MAPPING = new CostModel(true, true, true);
+    /**
+     * The controller's mapping with one mean speed $\bar\nu$ for every server (memory only as a filter on which
+     * choices fit): what the {@code nona-controller-uniform} policy solves.
+     */
+    public static final CostModel CONTROLLER_MAPPING_UNIFORM = new CostModel(true, true, true, true);
 
     /** The names {@link #named} accepts, in the order the CLI lists them. */
     public static final String NAMES = "paper, server-queueing or controller-mapping";
@@ -33,6 +47,19 @@ public record CostModel(boolean serverQueueing, boolean backgroundInObjective, b
         if (controllerMapping && !serverQueueing) {
             throw new IllegalArgumentException("the controller mapping is a server-queueing model: serverQueueing must be true");
         }
+        if (uniformSpeed && !controllerMapping) {
+            throw new IllegalArgumentException("uniformSpeed switches the controller mapping's per-class speeds off: controllerMapping must be true");
+        }
+    }
+
+    /** Per-class speeds under the controller's mapping. */
+    public CostModel(boolean serverQueueing, boolean backgroundInObjective, boolean controllerMapping) {
+        this(serverQueueing, backgroundInObjective, controllerMapping, false);
+    }
+
+    /** Whether parts compute at their server classes' effective speeds (the controller's mapping, not uniform). */
+    public boolean perClassSpeeds() {
+        return controllerMapping && !uniformSpeed;
     }
 
     /** Without the controller's mapping (servers drawn independently of their queues, or no server waits). */
@@ -40,18 +67,25 @@ public record CostModel(boolean serverQueueing, boolean backgroundInObjective, b
         this(serverQueueing, backgroundInObjective, false);
     }
 
-    /** {@code paper}, {@code server-queueing} or {@code controller-mapping} (background counted in every one). */
+    /**
+     * {@code paper}, {@code server-queueing} or {@code controller-mapping} (background counted in every one); also
+     * {@code controller-mapping-uniform} ({@link #CONTROLLER_MAPPING_UNIFORM}), the uniform controller's.
+     */
     public static CostModel named(String name) {
         return switch (name) {
             case "paper" -> PAPER;
             case "server-queueing" -> DEFAULT;
             case "controller-mapping" -> CONTROLLER_MAPPING;
+            case "controller-mapping-uniform" -> CONTROLLER_MAPPING_UNIFORM;
             default -> throw new IllegalArgumentException("cost model (" + name + ") must be " + NAMES);
         };
     }
 
-    /** The name {@link #named} reads: {@code paper}, {@code server-queueing} or {@code controller-mapping}. */
+    /** The name {@link #named} reads: {@code paper}, {@code server-queueing}, {@code controller-mapping} or {@code controller-mapping-uniform}. */
     public String label() {
-        return controllerMapping ? "controller-mapping" : serverQueueing ? "server-queueing" : "paper";
+        if (controllerMapping) {
+            return uniformSpeed ? "controller-mapping-uniform" : "controller-mapping";
+        }
+        return serverQueueing ? "server-queueing" : "paper";
     }
 }

@@ -20,14 +20,24 @@ import java.util.Objects;
  * @param source        the first root $t_0$ (a contracted node id, possibly a virtual source)
  * @param subgraphs     in topological order: the first's root is {@code source}, each next root is the previous sink;
  *                      empty when the contracted DAG is a single node
+ * @param taskBytes     the weights of each original task in bytes ({@code dev.nona.dag.TaskBytes}), finite and
+ *                      $\ge 0$; a task not listed weighs 0 (empty: the model's size is not given)
  */
 public record JobClass(String name, double ratePerSecond, Map<String, ContractedNode> nodes, String source,
-                       List<SubgraphChoices> subgraphs) {
+                       List<SubgraphChoices> subgraphs, Map<String, Double> taskBytes) {
+    /** A job class whose tasks weigh nothing (the model's size is not given). */
+    public JobClass(String name, double ratePerSecond, Map<String, ContractedNode> nodes, String source,
+                    List<SubgraphChoices> subgraphs) {
+        this(name, ratePerSecond, nodes, source, subgraphs, Map.of());
+    }
+
     public JobClass {
         Objects.requireNonNull(name, "job class name");
         Checks.nonNegative(ratePerSecond, "job class '" + name + "': ratePerSecond");
         nodes = Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
         subgraphs = List.copyOf(subgraphs);
+        taskBytes = taskBytes == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(taskBytes));
+        taskBytes.forEach((task, bytes) -> Checks.nonNegative(bytes, "job class '" + name + "': task '" + task + "' bytes"));
         requireNode(name, nodes, source);
         String root = source;
         for (SubgraphChoices sc : subgraphs) {
@@ -51,7 +61,42 @@ public record JobClass(String name, double ratePerSecond, Map<String, Contracted
 
     /** The same job class with another arrival rate. */
     public JobClass withRate(double rate) {
-        return new JobClass(name, rate, nodes, source, subgraphs);
+        return new JobClass(name, rate, nodes, source, subgraphs, taskBytes);
+    }
+
+    /** The same job class with other contracted nodes (e.g. their ops scaled), its bytes kept. */
+    public JobClass withNodes(Map<String, ContractedNode> newNodes) {
+        return new JobClass(name, ratePerSecond, newNodes, source, subgraphs, taskBytes);
+    }
+
+    /** The same job class with other subgraph choices, its bytes kept. */
+    public JobClass withSubgraphs(List<SubgraphChoices> newSubgraphs) {
+        return new JobClass(name, ratePerSecond, nodes, source, newSubgraphs, taskBytes);
+    }
+
+    /** The bytes of a contracted node: the sum of its original tasks' (0 for a virtual node). */
+    public double nodeBytes(String nodeId) {
+        ContractedNode n = nodes.get(nodeId);
+        if (n == null) {
+            throw new IllegalArgumentException("job class '" + name + "': unknown contracted node '" + nodeId + "'");
+        }
+        if (taskBytes.isEmpty()) {
+            return 0;
+        }
+        double sum = 0;
+        for (String task : n.originalTasks()) {
+            sum += taskBytes.getOrDefault(task, 0.0);
+        }
+        return sum;
+    }
+
+    /** The model's footprint: the sum of every task's bytes. */
+    public double totalBytes() {
+        double sum = 0;
+        for (String id : nodes.keySet()) {
+            sum += nodeBytes(id);
+        }
+        return sum;
     }
 
     /** Original task ids of the contracted nodes, in the order: source, then per subgraph its intermediates and sink. */

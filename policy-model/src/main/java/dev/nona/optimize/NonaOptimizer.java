@@ -1,5 +1,6 @@
 package dev.nona.optimize;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
@@ -81,7 +82,10 @@ public final class NonaOptimizer {
         return solve(problem, Options.DEFAULT);
     }
 
-    /** Solves the problem; never throws for an infeasible load (see {@link Solution}). */
+    /**
+     * Solves the problem; never throws for an infeasible load (see {@link Solution}). Models that no server's memory
+     * can run are set aside and named in {@link Solution#unplaceable} ({@link PartFit#restrict}).
+     */
     public static Solution solve(NonaProblem problem, Options options) {
         return solve(problem, options, () -> false);
     }
@@ -95,12 +99,47 @@ public final class NonaOptimizer {
     public static Solution solve(NonaProblem problem, Options options, BooleanSupplier stop) {
         Objects.requireNonNull(stop, "stop condition");
         long start = System.nanoTime();
-        return new PhiSearch(new CompiledProblem(problem, stop), options, start, stop).run();
+        PartFit.Restricted r = PartFit.of(problem.cluster()).restrict(problem);
+        if (r.unplaceable().isEmpty() && r.placeable() == problem) {
+            return new PhiSearch(new CompiledProblem(problem, stop), options, start, stop).run();
+        }
+        if (r.placeable() == null) {
+            return withUnplaceable(problem, null, r, start);
+        }
+        Solution rest = new PhiSearch(new CompiledProblem(r.placeable(), stop), options, start, stop).run();
+        return r.unplaceable().isEmpty() ? rest : withUnplaceable(problem, rest, r, start);
+    }
+
+    /**
+     * The solution of {@code rest} (null: nothing was placeable) with every job of {@code problem} in order: the
+     * unplaceable ones with a JCT of $+\infty$ and no choices, named in {@link Solution#unplaceable}.
+     */
+    private static Solution withUnplaceable(NonaProblem problem, Solution rest, PartFit.Restricted r, long start) {
+        List<Solution.JobResult> jobs = new ArrayList<>();
+        for (JobClass job : problem.jobs()) {
+            if (r.unplaceable().contains(job.name())) {
+                List<Solution.SubgraphResult> subs = job.subgraphs().stream()
+                        .map(sc -> new Solution.SubgraphResult(sc.subgraph(), List.of(), List.of())).toList();
+                jobs.add(new Solution.JobResult(job.name(), job.ratePerSecond(), Double.POSITIVE_INFINITY, subs));
+            } else {
+                jobs.add(rest.job(job.name()));
+            }
+        }
+        if (rest == null) {
+            double inf = Double.POSITIVE_INFINITY;
+            return new Solution(false, "no model fits the servers' memory: " + String.join("; ", r.reasons()), inf, 0, inf,
+                    0, 0, System.nanoTime() - start, 0, problem.costModel(), jobs, r.unplaceable(), r.reasons());
+        }
+        return new Solution(rest.feasible(), rest.diagnostic(), rest.objective(), rest.rho(), rest.phi(),
+                rest.serverUtilisation(), rest.serverWaitSeconds(), rest.solveNanos(), rest.iterations(), rest.costModel(),
+                jobs, r.unplaceable(), r.reasons());
     }
 
     /**
      * Evaluates the objective at a given $\theta$: one array per subgraph, per job class in problem order, over the
-     * subgraph's admissible triplets (its triplets needing at most $N$ servers, in order). Used to check solutions.
+     * subgraph's admissible triplets (its triplets needing at most $N$ servers whose parts fit the servers' memory,
+     * {@link PartFit#admissible}, in order). Used to check solutions. Unlike {@link #solve}, it neither packs
+     * choices nor sets unplaceable models aside: a subgraph without an admissible triplet is an error.
      */
     public static Solution evaluate(NonaProblem problem, List<List<double[]>> theta) {
         long start = System.nanoTime();

@@ -5,6 +5,7 @@ import dev.nona.dag.DagAnalysis;
 import dev.nona.dag.EnumerationBound;
 import dev.nona.dag.ModelDag;
 import dev.nona.dag.SubgraphTriplets;
+import dev.nona.dag.TaskBytes;
 import dev.nona.dag.Triplet;
 import dev.nona.workload.DagSources;
 import dev.nona.workload.ModelSpec;
@@ -33,6 +34,24 @@ public final class Problems {
      * server. Every subgraph so has at least one triplet.
      */
     public static JobClass jobClass(String name, double ratePerSecond, DagAnalysis analysis) {
+        return jobClass(name, ratePerSecond, analysis, ModelSpec.NO_SIZE);
+    }
+
+    /**
+     * {@link #jobClass(String, double, DagAnalysis)} with the model's weights: each task's bytes from
+     * {@link TaskBytes#byTaskId} (the DAG's own {@code sizeBytes}, else {@code modelSizeBytes} spread by ops), so
+     * that the optimiser keeps every part within some server's memory.
+     *
+     * @param modelSizeBytes the model's {@code sizeBytes}, finite and $\ge 0$ ({@link ModelSpec#NO_SIZE}: not given)
+     */
+    public static JobClass jobClass(String name, double ratePerSecond, DagAnalysis analysis, double modelSizeBytes) {
+        Map<String, Double> bytes = TaskBytes.byTaskId(analysis.dag(), modelSizeBytes);
+        Map<String, Double> ordered = new LinkedHashMap<>();
+        analysis.dag().tasks().forEach(t -> {
+            if (bytes.get(t.id()) > 0) {
+                ordered.put(t.id(), bytes.get(t.id()));
+            }
+        });
         Map<String, ContractedNode> nodes = new LinkedHashMap<>();
         analysis.decomposition().nodes().forEach(n -> nodes.put(n.id(), n));
         List<SubgraphChoices> subgraphs = new ArrayList<>();
@@ -40,7 +59,7 @@ public final class Problems {
             List<Triplet> omega = st.triplets().isEmpty() ? List.of(NO_PARTS) : st.triplets();
             subgraphs.add(new SubgraphChoices(st.subgraph(), omega));
         }
-        return new JobClass(name, ratePerSecond, nodes, analysis.roots().get(0), subgraphs);
+        return new JobClass(name, ratePerSecond, nodes, analysis.roots().get(0), subgraphs, ordered);
     }
 
     /** Loads and analyses every model of the workload (default enumeration bound) and builds the problem. */
@@ -60,7 +79,7 @@ public final class Problems {
         List<JobClass> jobs = new ArrayList<>();
         for (ModelSpec m : workload.models()) {
             ModelDag dag = DagSources.load(m.name(), m.dag());
-            jobs.add(jobClass(m.name(), m.ratePerSecond(), DagAnalysis.analyse(dag, bound)));
+            jobs.add(jobClass(m.name(), m.ratePerSecond(), DagAnalysis.analyse(dag, bound), m.sizeBytes()));
         }
         return new NonaProblem(jobs, workload.cluster(), workload.background(), costModel);
     }

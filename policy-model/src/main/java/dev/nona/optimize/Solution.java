@@ -21,14 +21,38 @@ import java.util.Objects;
  * @param solveNanos        wall-clock solve time
  * @param iterations        number of linear programs solved
  * @param costModel         the formulation solved
- * @param jobs              per job class, in problem order
+ * @param jobs              per job class, in problem order (an unplaceable one too: JCT $+\infty$, no choices)
+ * @param unplaceable       the models no server's memory can run even split into single tasks (or whose parts
+ *                          cannot go to distinct servers that hold them), in problem order; the rest was solved
+ *                          without them and the other fields describe that solve
+ * @param unplaceableReasons one line per unplaceable model, same order
  */
 public record Solution(boolean feasible, String diagnostic, double objective, double rho, double phi,
                        double serverUtilisation, double serverWaitSeconds, long solveNanos, int iterations,
-                       CostModel costModel, List<JobResult> jobs) {
+                       CostModel costModel, List<JobResult> jobs, List<String> unplaceable,
+                       List<String> unplaceableReasons) {
     public Solution {
         Objects.requireNonNull(diagnostic, "diagnostic");
         jobs = List.copyOf(jobs);
+        unplaceable = List.copyOf(unplaceable);
+        unplaceableReasons = List.copyOf(unplaceableReasons);
+        if (unplaceable.size() != unplaceableReasons.size()) {
+            throw new IllegalArgumentException("BUG: " + unplaceable.size() + " unplaceable models but "
+                    + unplaceableReasons.size() + " reasons");
+        }
+    }
+
+    /** A solution in which every model is placeable. */
+    public Solution(boolean feasible, String diagnostic, double objective, double rho, double phi,
+                    double serverUtilisation, double serverWaitSeconds, long solveNanos, int iterations,
+                    CostModel costModel, List<JobResult> jobs) {
+        this(feasible, diagnostic, objective, rho, phi, serverUtilisation, serverWaitSeconds, solveNanos, iterations,
+                costModel, jobs, List.of(), List.of());
+    }
+
+    /** Whether the model {@code name} could not be placed anywhere ({@link #unplaceable}). */
+    public boolean isUnplaceable(String name) {
+        return unplaceable.contains(name);
     }
 
     /** Solve time in milliseconds. */

@@ -29,21 +29,48 @@ final class SubgraphShape {
     final int[] from;
     final int[] to;
     final double[] s;
+    /** Per intermediate: its ops $p^t$ (a part computes them at its own speed under per-class speeds). */
+    final double[] ops;
+    /** Per intermediate: its bytes; the sink's; the job's source's when this is its first subgraph, else 0. */
+    final double[] bytes;
+    final double sinkOps;
+    final double sinkBytes;
+    final double sourceOps;
+    final double sourceBytes;
     private final Map<String, Integer> index = new HashMap<>();
 
+    /** A subgraph shape whose tasks weigh nothing and whose source is not counted in (tests, the paper's problem). */
     SubgraphShape(Subgraph sg, Map<String, ContractedNode> nodes, double nu, double mu) {
+        this(sg, nodes, null, null, nu, mu);
+    }
+
+    /** Subgraph {@code sg} of {@code job}; {@code first}: whether it is the job's first (its root the job's source). */
+    SubgraphShape(Subgraph sg, JobClass job, boolean first, double nu, double mu) {
+        this(sg, job.nodes(), job, first ? job.source() : null, nu, mu);
+    }
+
+    private SubgraphShape(Subgraph sg, Map<String, ContractedNode> nodes, JobClass job, String source, double nu, double mu) {
         this.subgraph = sg;
         List<String> inter = sg.intermediates();
         compute = new double[inter.size()];
         real = new boolean[inter.size()];
+        ops = new double[inter.size()];
+        bytes = new double[inter.size()];
         for (int t = 0; t < compute.length; t++) {
             index.put(inter.get(t), t);
             compute[t] = nodes.get(inter.get(t)).ops() / nu;
             real[t] = !nodes.get(inter.get(t)).virtual();
+            ops[t] = nodes.get(inter.get(t)).ops();
+            bytes[t] = job == null ? 0 : job.nodeBytes(inter.get(t));
         }
         ContractedNode sink = nodes.get(sg.sink());
         sinkCompute = sink == null ? 0 : sink.ops() / nu;
         sinkReal = sink != null && !sink.virtual();
+        sinkOps = sink == null ? 0 : sink.ops();
+        sinkBytes = job == null || sink == null ? 0 : job.nodeBytes(sg.sink());
+        ContractedNode src = source == null ? null : nodes.get(source);
+        sourceOps = src == null || src.virtual() ? 0 : src.ops();
+        sourceBytes = src == null ? 0 : job.nodeBytes(source);
         int n = sg.edges().size();
         from = new int[n];
         to = new int[n];
@@ -90,9 +117,27 @@ final class SubgraphShape {
         return partOf;
     }
 
+    /**
+     * The footprint of each part of triplet {@code t} ({@link PartFit}): its intermediates' bytes, the sink's in part
+     * $l$, the source's in part $k$ of a job's first subgraph; one entry when there are no parts.
+     */
+    double[] partBytes(Triplet t) {
+        double[] b = new double[Math.max(1, t.parts().size())];
+        for (int i = 0; i < t.parts().size(); i++) {
+            for (String id : t.parts().get(i)) {
+                b[i] += bytes[index.get(id)];
+            }
+        }
+        b[t.sinkPart()] += sinkBytes;
+        b[t.rootPart()] += sourceBytes;
+        return b;
+    }
+
     /** Whether the other shape has the same numbers. */
     boolean sameNumbers(SubgraphShape o) {
         return Arrays.equals(compute, o.compute) && Arrays.equals(real, o.real) && sinkCompute == o.sinkCompute
-                && sinkReal == o.sinkReal && Arrays.equals(from, o.from) && Arrays.equals(to, o.to) && Arrays.equals(s, o.s);
+                && sinkReal == o.sinkReal && Arrays.equals(from, o.from) && Arrays.equals(to, o.to) && Arrays.equals(s, o.s)
+                && Arrays.equals(ops, o.ops) && Arrays.equals(bytes, o.bytes) && sinkOps == o.sinkOps
+                && sinkBytes == o.sinkBytes && sourceOps == o.sourceOps && sourceBytes == o.sourceBytes;
     }
 }

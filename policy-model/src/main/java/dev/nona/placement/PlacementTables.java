@@ -19,7 +19,8 @@ public final class PlacementTables {
 
     /**
      * The table for a solution of {@code problem}: zero-probability triplets are omitted, contracted node ids in
-     * parts are replaced by the original task ids they stand for.
+     * parts are replaced by the original task ids they stand for; a model the solution lists as unplaceable
+     * ({@link Solution#unplaceable}) is left out (it has no choice to sample).
      */
     public static PlacementTable from(NonaProblem problem, Solution solution, long version, long createdAtMillis) {
         Map<String, Double> rates = new LinkedHashMap<>();
@@ -29,6 +30,9 @@ public final class PlacementTables {
             Solution.JobResult r = solution.jobs().get(j);
             if (!r.name().equals(job.name())) {
                 throw new IllegalArgumentException("solution job " + r.name() + " does not match problem job " + job.name());
+            }
+            if (solution.isUnplaceable(job.name())) {
+                continue;
             }
             rates.put(job.name(), job.ratePerSecond());
             List<PlacementTable.SubgraphPlacement> subs = new ArrayList<>();

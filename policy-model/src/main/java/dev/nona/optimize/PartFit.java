@@ -1,0 +1,284 @@
+package dev.nona.optimize;
+
+import dev.nona.dag.Subgraph;
+import dev.nona.dag.Triplet;
+import dev.nona.workload.Cluster;
+import dev.nona.workload.ServerClass;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Which choices a cluster's memory admits (beyond the Nona paper, which has no memory). A <em>part</em> of a choice
+ * holds the weights of its tasks: its intermediates, the subgraph's sink for the sink's part $l$, and the job's source
+ * for the root's part $k$ of the job's first subgraph (so each task of a request is counted in exactly one part; a
+ * choice without intermediates has one part, the sink's). A part's footprint $b$ is the sum of its tasks' bytes; it
+ * fits class $c$ when $b \le M_c$. A choice is admissible when it needs at most $N$ servers and its parts can be put
+ * on distinct servers that hold them: with $n(b)$ the servers whose memory holds $b$, the sets are nested (a server
+ * that holds a larger part holds a smaller one), so by Hall's theorem that is
+ * $$n(b_{(1)}) \ge 1,\ n(b_{(2)}) \ge 2,\ \dots \quad (b_{(1)} \ge b_{(2)} \ge \dots \text{ the parts by size}).$$
+ *
+ * <p>With unbounded memory (every class {@link ServerClass#UNBOUNDED}) every choice fits and nothing here changes the
+ * paper's problem. Immutable and thread-safe.
+ */
+public final class PartFit {
+    /** Memory levels ascending (distinct class memories) and the servers whose memory is at least each. */
+    private final double[] levels;
+    private final int[] serversAtLeast;
+    private final boolean unbounded;
+    private final Cluster cluster;
+
+    private PartFit(Cluster cluster) {
+        this.cluster = cluster;
+        this.unbounded = !cluster.memoryBounded();
+        double[] mem = cluster.classes().stream().mapToDouble(ServerClass::memoryBytes).distinct().sorted().toArray();
+        levels = mem;
+        serversAtLeast = new int[mem.length];
+        for (int i = 0; i < mem.length; i++) {
+            for (ServerClass c : cluster.classes()) {
+                if (c.memoryBytes() >= mem[i]) {
+                    serversAtLeast[i] += c.count();
+                }
+            }
+        }
+    }
+
+    /** The memory rule of {@code cluster}. */
+    public static PartFit of(Cluster cluster) {
+        return new PartFit(cluster);
+    }
+
+    /** Whether every part fits every server (no class's memory is modelled). */
+    public boolean unbounded() {
+        return unbounded;
+    }
+
+    /** The largest server memory $\max_c M_c$ ($+\infty$ when unbounded). */
+    public double largestMemory() {
+        return levels[levels.length - 1];
+    }
+
+    /**
+     * The memory level of a part of {@code bytes}: the index of the smallest class memory that holds it (its feasible
+     * classes are those with at least that memory), or -1 when no server holds it.
+     */
+    public int level(double bytes) {
+        int i = Arrays.binarySearch(levels, bytes);
+        if (i < 0) {
+            i = -i - 1;
+        }
+        return i < levels.length ? i : -1;
+    }
+
+    /** The number of memory levels (distinct class memories). */
+    public int levels() {
+        return levels.length;
+    }
+
+    /** The classes whose memory is at least level {@code level}'s: a part of that level's feasible classes. */
+    public List<ServerClass> classesAt(int level) {
+        return cluster.classes().stream().filter(c -> c.memoryBytes() >= levels[level]).toList();
+    }
+
+    /** $n(b)$: the servers whose memory holds a part of {@code bytes}. */
+    public int serversFitting(double bytes) {
+        int level = level(bytes);
+        return level < 0 ? 0 : serversAtLeast[level];
+    }
+
+    /** Whether parts of these footprints can go to distinct servers that hold them (Hall's condition above). */
+    public boolean fits(double[] partBytes) {
+        if (unbounded) {
+            return true;
+        }
+        if (partBytes.length == 1) {
+            return partBytes[0] <= largestMemory();
+        }
+        int[] n = new int[partBytes.length];
+        for (int i = 0; i < n.length; i++) {
+            n[i] = serversFitting(partBytes[i]);
+        }
+        Arrays.sort(n);
+        for (int i = 0; i < n.length; i++) {
+            if (n[i] < i + 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether the cluster can run choice {@code t} of subgraph {@code subgraph} of {@code job}: at most $N$ servers
+     * ({@link SubgraphChoices#serversNeeded}) and parts that fit. The rule {@link NonaOptimizer} applies; a table's
+     * carry-over must use the same to index $\theta$ over the admissible choices.
+     */
+    public boolean admissible(JobClass job, int subgraph, Triplet t) {
+        return SubgraphChoices.serversNeeded(t) <= cluster.servers() && (unbounded || fits(partBytes(job, subgraph, t)));
+    }
+
+    /**
+     * The footprint of each part of choice {@code t} of subgraph {@code subgraph} of {@code job} (class comment): one
+     * entry per part, one when the choice has none.
+     */
+    public static double[] partBytes(JobClass job, int subgraph, Triplet t) {
+        Subgraph sg = job.subgraphs().get(subgraph).subgraph();
+        double[] b = new double[Math.max(1, t.parts().size())];
+        for (int i = 0; i < t.parts().size(); i++) {
+            for (String id : t.parts().get(i)) {
+                b[i] += job.nodeBytes(id);
+            }
+        }
+        b[t.sinkPart()] += job.nodeBytes(sg.sink());
+        if (subgraph == 0) {
+            b[t.rootPart()] += job.nodeBytes(job.source());
+        }
+        return b;
+    }
+
+    /**
+     * Choices that fit when none of the enumerated ones does (an enumeration bound keeps pieces whole that are too
+     * large for any server): the intermediates in topological order are packed into consecutive parts of at most a
+     * capacity, then every root part $k$ and sink part $l$ that fits is kept. The capacities tried, in order: the
+     * largest memory less the sink's and (first subgraph) the source's bytes, so that both fit any part; less the
+     * sink's only; less the source's only; the largest memory. Empty when no packing gives an admissible choice.
+     */
+    List<Triplet> packed(JobClass job, int subgraph) {
+        Subgraph sg = job.subgraphs().get(subgraph).subgraph();
+        if (sg.intermediates().isEmpty() || unbounded) {
+            return List.of();
+        }
+        double sink = job.nodeBytes(sg.sink());
+        double source = subgraph == 0 ? job.nodeBytes(job.source()) : 0;
+        double m = largestMemory();
+        for (double capacity : new double[] {m - sink - source, m - sink, m - source, m}) {
+            List<Triplet> out = packed(job, subgraph, sg, capacity);
+            if (!out.isEmpty()) {
+                return out;
+            }
+        }
+        return List.of();
+    }
+
+    private List<Triplet> packed(JobClass job, int subgraph, Subgraph sg, double capacity) {
+        List<List<String>> parts = new ArrayList<>();
+        List<String> current = new ArrayList<>();
+        double used = 0;
+        for (String id : sg.intermediates()) {
+            double b = job.nodeBytes(id);
+            if (b > capacity) {
+                return List.of();
+            }
+            if (!current.isEmpty() && used + b > capacity) {
+                parts.add(List.copyOf(current));
+                current.clear();
+                used = 0;
+            }
+            current.add(id);
+            used += b;
+        }
+        parts.add(List.copyOf(current));
+        List<List<String>> frozen = List.copyOf(parts);
+        List<Triplet> out = new ArrayList<>();
+        for (int k = 0; k < frozen.size(); k++) {
+            for (int l = 0; l < frozen.size(); l++) {
+                Triplet t = new Triplet(frozen, k, l);
+                if (admissible(job, subgraph, t)) {
+                    out.add(t);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The part of {@code problem} this cluster can run, and the models it cannot. A model is unplaceable when one of
+     * its tasks (a contracted node) is larger than every server's memory, or when some subgraph has no admissible
+     * choice even after {@link #packed packing}; a subgraph whose enumerated choices all fail but whose packing fits
+     * gets the packed choices added. Returns {@code problem} itself when memory is unbounded or nothing changes.
+     */
+    public Restricted restrict(NonaProblem problem) {
+        if (unbounded) {
+            return new Restricted(problem, List.of(), List.of());
+        }
+        List<JobClass> kept = new ArrayList<>();
+        List<String> unplaceable = new ArrayList<>();
+        List<String> reasons = new ArrayList<>();
+        boolean changed = false;
+        for (JobClass job : problem.jobs()) {
+            String why = tooLargeTask(job);
+            JobClass fitted = why == null ? withFittingChoices(job) : null;
+            if (fitted == null) {
+                unplaceable.add(job.name());
+                reasons.add(why != null ? why : "model '" + job.name() + "': no grouping of a subgraph fits the servers' memory");
+                changed = true;
+            } else {
+                kept.add(fitted);
+                changed |= fitted != job;
+            }
+        }
+        if (!changed) {
+            return new Restricted(problem, List.of(), List.of());
+        }
+        NonaProblem rest = kept.isEmpty() ? null
+                : problem.withJobs(kept);
+        return new Restricted(rest, unplaceable, reasons);
+    }
+
+    private String tooLargeTask(JobClass job) {
+        for (var e : job.nodes().entrySet()) {
+            double b = job.nodeBytes(e.getKey());
+            if (b > largestMemory()) {
+                return "model '" + job.name() + "': task '" + e.getKey() + "' (" + b + " bytes) is larger than every server's memory ("
+                        + largestMemory() + " bytes at most)";
+            }
+        }
+        return null;
+    }
+
+    /** {@code job} itself when every subgraph has an admissible choice, with packed choices added where needed, or null. */
+    private JobClass withFittingChoices(JobClass job) {
+        List<SubgraphChoices> subgraphs = null;
+        for (int s = 0; s < job.subgraphs().size(); s++) {
+            SubgraphChoices sc = job.subgraphs().get(s);
+            boolean any = false;
+            for (Triplet t : sc.triplets()) {
+                if (admissible(job, s, t)) {
+                    any = true;
+                    break;
+                }
+            }
+            if (any) {
+                continue;
+            }
+            List<Triplet> packed = packed(job, s);
+            if (packed.isEmpty()) {
+                return null;
+            }
+            if (subgraphs == null) {
+                subgraphs = new ArrayList<>(job.subgraphs());
+            }
+            List<Triplet> all = new ArrayList<>(sc.triplets());
+            packed.stream().filter(t -> !all.contains(t)).forEach(all::add);
+            subgraphs.set(s, new SubgraphChoices(sc.subgraph(), all));
+        }
+        if (job.subgraphs().isEmpty() && job.nodeBytes(job.source()) > largestMemory()) {
+            return null;
+        }
+        return subgraphs == null ? job : job.withSubgraphs(subgraphs);
+    }
+
+    /**
+     * What {@link #restrict} found.
+     *
+     * @param placeable   the problem over the models that can run (their choices completed where needed), or null
+     *                    when none can
+     * @param unplaceable the models that cannot run anywhere, in problem order
+     * @param reasons     one line per unplaceable model, same order
+     */
+    public record Restricted(NonaProblem placeable, List<String> unplaceable, List<String> reasons) {
+        public Restricted {
+            unplaceable = List.copyOf(unplaceable);
+            reasons = List.copyOf(reasons);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.nona.optimize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.nona.dag.ContractedNode;
+import dev.nona.queueing.ServerWaits;
+import dev.nona.workload.Background;
+import dev.nona.workload.Cluster;
+import dev.nona.workload.ColdStartCost;
+import dev.nona.workload.ServerClass;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Per-class speeds and per-part cold starts in the controller-mapping cost model: worked examples by hand. */
+final class HeterogeneousCostTest {
+    /** One fast server (2e9 ops/s, 100 bytes) and one slow (1e9 ops/s, 1000 bytes): $\bar\nu$ = 1.5e9. */
+    private static final Cluster TWO = Cluster.ofClasses(List.of(new ServerClass("fast", 1, 2e9, 100),
+            new ServerClass("slow", 1, 1e9, 1000)), 1e10, null);
+
+    /** A model of one task of 1.5e8 ops (0.1 s at the mean speed) weighing {@code bytes}, 5 requests/s. */
+    private static JobClass oneTask(String name, double bytes) {
+        return new JobClass(name, 5, Map.of("a", new ContractedNode("a", 1.5e8, List.of("ta"), false)), "a", List.of(),
+                Map.of("ta", bytes));
+    }
+
+    /**
+     * The request's pooled wait on TWO at 5 requests/s of 0.1 s (at $\bar\nu$): a = 0.5, u = 0.25, deterministic work
+     * (C_s^2 = 0); Erlang C of M/M/2 at rho = 0.25: 2 rho^2/(1 + rho) = 0.1; m = (1/2) 0.1/(2 * 0.75) = 1/30; W = P m.
+     */
+    private static final double W = 0.1 / 30;
+
+    @Test
+    void workedExample_partThatFitsOnlyTheSlowClass_computesAtItsSpeed() {
+        Solution s = NonaOptimizer.solve(new NonaProblem(List.of(oneTask("big", 500)), TWO, Background.NONE,
+                CostModel.CONTROLLER_MAPPING));
+        assertThat(s.serverWaitSeconds()).isCloseTo(W, within(1e-12));
+        assertThat(s.job("big").predictedJctSeconds()).isCloseTo(W + 1.5e8 / 1e9, within(1e-12));
+    }
+
+    @Test
+    void workedExample_partThatFitsBoth_landsOnTheFastestIdle() {
+        // u = 0.25: x = 0.75e9 ops/s fill the fast server (busy 0.375): B1 = C(1, 0.375) = 0.375; the slow one takes
+        // none: B2 = C(2, 0.375) = 2 rho^2/(1 + rho), rho = 0.1875; tau = (1 - B1)/2e9 + (B1 - B2)/1e9 + B2/1.5e9
+        double b2 = 2 * 0.1875 * 0.1875 / 1.1875;
+        double tau = (1 - 0.375) / 2e9 + (0.375 - b2) / 1e9 + b2 / 1.5e9;
+        Solution s = NonaOptimizer.solve(new NonaProblem(List.of(oneTask("small", 50)), TWO, Background.NONE,
+                CostModel.CONTROLLER_MAPPING));
+        assertThat(s.job("small").predictedJctSeconds()).isCloseTo(W + 1.5e8 * tau, within(1e-12));
+        assertThat(1.5e8 * tau).isCloseTo(0.1001645, within(1e-7));
+    }
+
+    @Test
+    void uniformSpeed_usesTheMeanSpeed_butKeepsMemory() {
+        Solution s = NonaOptimizer.solve(new NonaProblem(List.of(oneTask("big", 500)), TWO, Background.NONE,
+                CostModel.CONTROLLER_MAPPING_UNIFORM));
+        assertThat(s.job("big").predictedJctSeconds()).isCloseTo(W + 0.1, within(1e-12));
+        Solution tooBig = NonaOptimizer.solve(new NonaProblem(List.of(oneTask("huge", 5000), oneTask("big", 500)), TWO,
+                Background.NONE, CostModel.CONTROLLER_MAPPING_UNIFORM));
+        assertThat(tooBig.unplaceable()).containsExactly("huge");
+        assertThat(CostModel.named("controller-mapping-uniform")).isEqualTo(CostModel.CONTROLLER_MAPPING_UNIFORM);
+        assertThat(CostModel.CONTROLLER_MAPPING_UNIFORM.label()).isEqualTo("controller-mapping-uniform");
+    }
+
+    @Test
+    void oneClass_perClassSpeedsAndUniform_giveTheSameSolutionExactly() {
+        for (double rate : new double[] {10, 40, 80}) {
+            Solution perClass = NonaOptimizer.solve(Figure1.problem(rate, Background.NONE, CostModel.CONTROLLER_MAPPING));
+            Solution uniform = NonaOptimizer.solve(Figure1.problem(rate, Background.NONE, CostModel.CONTROLLER_MAPPING_UNIFORM));
+            assertThat(uniform.objective()).isEqualTo(perClass.objective());
+            assertThat(uniform.job("f").subgraphs()).isEqualTo(perClass.job("f").subgraphs());
+        }
+    }
+
+    @Test
+    void workedExample_choiceCost_partsAtTheirOwnSpeeds_withColdStarts() {
+        // Fig. 1 split {2}, {3}, root and sink with {2}; {2}'s server computes 2e12 ops/s, {3}'s 1e12.
+        // {2}: 1e10 / 2e12 = 5 ms. {3}: 1 ms + phi in, 10 ms, 1 ms + phi out. Sink and source at {2}'s speed: 0.5 ms each.
+        JobClass job = Figure1.job(10);
+        SubgraphShape shape = new SubgraphShape(Figure1.SUBGRAPH, job, true, Figure1.NU, Figure1.MU);
+        double[] speeds = {2e12, 1e12};
+        ChoiceCost c = ChoiceCost.compile(shape, Figure1.SPLIT_WITH_2, ServerWaits.NONE, null, speeds, null);
+        assertThat(c.delay(0)).isCloseTo(0.013, within(1e-15));
+        assertThat(c.delay(0.001)).isCloseTo(0.015, within(1e-15));
+        assertThat(c.delay(0.001, ServerWaits.NONE)).isCloseTo(0.015, within(1e-15));
+        // cold starts of 2 ms ({2}) and 3 ms ({3}) before each part's first task: max(7, 15 + 2 phi) + 1 ms
+        ChoiceCost cold = ChoiceCost.compile(shape, Figure1.SPLIT_WITH_2, ServerWaits.NONE, null, speeds, new double[] {0.002, 0.003});
+        assertThat(cold.delay(0)).isCloseTo(0.016, within(1e-15));
+        assertThat(cold.delay(0.001)).isCloseTo(0.018, within(1e-15));
+        assertThat(cold.delay(0.001, ServerWaits.NONE)).isCloseTo(0.018, within(1e-15));
+        // together on a 2e12 server: 5 + 5 ms, sink and source 0.5 ms each; a cold start of 4 ms
+        ChoiceCost together = ChoiceCost.compile(shape, Figure1.TOGETHER, ServerWaits.NONE, null, new double[] {2e12},
+                new double[] {0.004});
+        assertThat(together.delay(0.5)).isCloseTo(0.015, within(1e-15));
+    }
+
+    @Test
+    void workedExample_steadyStateColdProbability_memoryAgainstDemand() {
+        // 2 servers of 300 bytes (600); three models of 250 bytes, each 0.5 requests in flight (one copy each): 750
+        Cluster c = Cluster.ofClasses(List.of(new ServerClass("s", 2, 1.5e9, 300)), 1e10, new ColdStartCost(0.5, 1000));
+        JobClass a = oneTask("a", 250).withRate(5);
+        NonaProblem p = new NonaProblem(List.of(a, withName(a, "b"), withName(a, "c")), c, Background.NONE,
+                CostModel.CONTROLLER_MAPPING);
+        assertThat(SteadyStateCache.coldProbability(p)).isCloseTo(1 - 600.0 / 750, within(1e-12));
+        // one copy each but L = 5 * 0.1 = 0.5 < 1 in flight; at 20 requests/s L = 2: demand 2 * 250 + 250 + 250 = 1000
+        NonaProblem busier = p.withJobs(List.of(a.withRate(20), withName(a, "b"), withName(a, "c")));
+        assertThat(SteadyStateCache.coldProbability(busier)).isCloseTo(1 - 600.0 / 1000, within(1e-12));
+        assertThat(SteadyStateCache.coldProbability(Figure1.problem(10, Background.NONE, CostModel.CONTROLLER_MAPPING))).isZero();
+    }
+
+    @Test
+    void workedExample_coldStartInTheJct_pTimesLoadTime() {
+        // as above: P = 0.2; T_CS(250) = 0.5 + 250/1000 = 0.75 s; a single-task model pays 0.2 * 0.75 = 0.15 s more
+        Cluster warm = Cluster.ofClasses(List.of(new ServerClass("s", 2, 1.5e9, 300)), 1e10, null);
+        Cluster cold = Cluster.ofClasses(List.of(new ServerClass("s", 2, 1.5e9, 300)), 1e10, new ColdStartCost(0.5, 1000));
+        JobClass a = oneTask("a", 250);
+        List<JobClass> jobs = List.of(a, withName(a, "b"), withName(a, "c"));
+        double without = NonaOptimizer.solve(new NonaProblem(jobs, warm, Background.NONE, CostModel.CONTROLLER_MAPPING))
+                .job("a").predictedJctSeconds();
+        double with = NonaOptimizer.solve(new NonaProblem(jobs, cold, Background.NONE, CostModel.CONTROLLER_MAPPING))
+                .job("a").predictedJctSeconds();
+        assertThat(with - without).isCloseTo(0.15, within(1e-12));
+    }
+
+    private static JobClass withName(JobClass j, String name) {
+        return new JobClass(name, j.ratePerSecond(), j.nodes(), j.source(), j.subgraphs(), Map.of("ta", 250.0));
+    }
+}

@@ -121,6 +121,7 @@ public final class SoakBenchmark {
      * @param heapFrom          {@code full-gc} (the requested full collection), {@code lowest-gc} (jcmd failed: the
      *                          lowest "after" of the minute's pauses) or {@code none}
      * @param heapCommittedBytes the heap committed after that collection
+     * @param fullGcMillis      that collection's pause (NaN: none): it delays the next minute's first requests
      * @param gcPauses          the controller's other pauses in the minute
      * @param gcPauseMillis     their sum
      * @param checkpointBytes   the newest completed checkpoint's files at its end (NaN: none yet)
@@ -128,7 +129,8 @@ public final class SoakBenchmark {
      * @param loadAverage       the machine's 1-minute load average at its end (NaN: unknown)
      */
     public record Minute(int minute, long sent, long decided, double p50Millis, double p99Millis,
-            double kafkaP99Millis, double heapAfterGcBytes, String heapFrom, double heapCommittedBytes, int gcPauses,
+            double kafkaP99Millis, double heapAfterGcBytes, String heapFrom, double heapCommittedBytes, double fullGcMillis,
+            int gcPauses,
             double gcPauseMillis, double checkpointBytes, String checkpoint, double loadAverage) {
         Map<String, Object> toJson() {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -141,6 +143,7 @@ public final class SoakBenchmark {
             m.put("heapAfterGcBytes", whole(heapAfterGcBytes));
             m.put("heapFrom", heapFrom);
             m.put("heapCommittedBytes", whole(heapCommittedBytes));
+            m.put("fullGcMillis", finite(fullGcMillis));
             m.put("gcPauses", gcPauses);
             m.put("gcPauseMillis", finite(gcPauseMillis));
             m.put("checkpointBytes", whole(checkpointBytes));
@@ -151,7 +154,8 @@ public final class SoakBenchmark {
     }
 
     /** What the sampler saw at the end of a minute; the latencies come at the end of the run. */
-    private record Sample(double heapAfter, String heapFrom, double heapCommitted, int pauses, double pauseMillis,
+    private record Sample(double heapAfter, String heapFrom, double heapCommitted, double fullGcMillis, int pauses,
+            double pauseMillis,
             double checkpointBytes, String checkpoint, double load) {}
 
     /**
@@ -259,7 +263,7 @@ public final class SoakBenchmark {
                 Twin twin = Twin.start(bootstrap, twinOptions)) {
             publisher.publishCatalog();
             List<String> jvm = new ArrayList<>(CONTROLLER_JVM);
-            jvm.add("-Xlog:gc:file=" + gcLog);
+            jvm.add("-Xlog:gc,gc+heap=debug:file=" + gcLog);
             ChildJvm controller = ChildJvm.start("controller", jvm, JvmClasspath.current(), "dev.nona.cli.NonaCli",
                     List.of("run", "--bootstrap", bootstrap, "--config", config.toString(), "--state-dir",
                             stateDir.toString(), "--metrics-port", "0"),
@@ -315,10 +319,10 @@ public final class SoakBenchmark {
             double[] kafka = kafkaAlone.latenciesScheduledBetween(from, to);
             Arrays.sort(kafka);
             Sample x = m < samples.size() ? samples.get(m)
-                    : new Sample(Double.NaN, "none", Double.NaN, 0, 0, Double.NaN, "", Double.NaN);
+                    : new Sample(Double.NaN, "none", Double.NaN, Double.NaN, 0, 0, Double.NaN, "", Double.NaN);
             out.add(new Minute(m, to - from, lat.length, rank(lat, 0.50), rank(lat, 0.99), rank(kafka, 0.99),
-                    x.heapAfter(), x.heapFrom(), x.heapCommitted(), x.pauses(), x.pauseMillis(), x.checkpointBytes(),
-                    x.checkpoint(), x.load()));
+                    x.heapAfter(), x.heapFrom(), x.heapCommitted(), x.fullGcMillis(), x.pauses(), x.pauseMillis(),
+                    x.checkpointBytes(), x.checkpoint(), x.load()));
         }
         return out;
     }
@@ -456,7 +460,8 @@ public final class SoakBenchmark {
             StateDirectory.Latest latest = new StateDirectory(stateDir).latest();
             double cp = latest.checkpoint() == null ? Double.NaN : checkpointBytes(latest.checkpoint());
             return new Sample(heap == null ? Double.NaN : heap.afterBytes(), from,
-                    heap == null ? Double.NaN : heap.heapBytes(), pauses, pauseMillis, cp,
+                    heap == null ? Double.NaN : heap.heapBytes(), full == null ? Double.NaN : full.millis(), pauses,
+                    pauseMillis, cp,
                     latest.checkpoint() == null ? "" : latest.checkpoint().getFileName().toString(), loadAverage());
         }
 

@@ -24,6 +24,22 @@ final class GcLogTest {
     }
 
     @Test
+    void heapAfterGcBlock_givesTheAfterFigureToTheKilobyte() {
+        List<GcLog.Pause> p = GcLog.pauses(List.of(
+                "[2.628s][debug][gc,heap] GC(1) Heap before GC invocations=1 (full 0):",
+                "[2.628s][debug][gc,heap] GC(1)  garbage-first heap   total 397312K, used 8604K [0x0000000687400000, 0x0)",
+                "[2.694s][debug][gc,heap] GC(1) Heap after GC invocations=2 (full 1):",
+                "[2.694s][debug][gc,heap] GC(1)  garbage-first heap   total 69632K, used 15923K [0x0000000687400000, 0x0)",
+                "[2.694s][debug][gc,heap] GC(1)   region size 4096K, 0 young (0K), 0 survivors (0K)",
+                "[2.694s][debug][gc,heap] GC(1)  Metaspace       used 9103K, committed 9280K, reserved 1114112K",
+                "[2.694s][info ][gc     ] GC(1) Pause Full (System.gc()) 15M->15M(68M) 66.153ms",
+                "[3.000s][info ][gc     ] GC(2) Pause Young (Normal) (G1 Evacuation Pause) 30M->16M(68M) 3.0ms"));
+        assertThat(p.get(0).afterBytes()).as("the block's used figure, not the line's 15M").isEqualTo(15923L << 10);
+        assertThat(p.get(0).beforeBytes()).isEqualTo(15 * MIB);
+        assertThat(p.get(1).afterBytes()).as("no block: the line's figure").isEqualTo(16 * MIB);
+    }
+
+    @Test
     void pauses_unitsKilobytesAndGigabytes() {
         GcLog.Pause p = GcLog.pauses(List.of("[9.9s][info][gc] GC(7) Pause Remark 900K->800K(2G) 0.5ms")).get(0);
         assertThat(p.beforeBytes()).isEqualTo(900L << 10);

@@ -58,7 +58,7 @@ final class SoakTrendTest {
         assertThat(one.slopePerMinute()).isNaN();
         assertThat(one.withinGoal()).isNull();
         assertThat(one.toJson()).containsEntry("growthOverRun", null).containsEntry("withinGoal", null);
-        SoakTrend zero = SoakTrend.of(new double[] {0, 0, 1}, 0);
+        SoakTrend zero = SoakTrend.of(new double[] {0, 0, 0, 1}, 0); // first level mean(0, 0, 0)
         assertThat(zero.growth()).isNaN();
         assertThat(zero.withinGoal()).isNull();
     }

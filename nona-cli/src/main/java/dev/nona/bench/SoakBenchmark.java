@@ -127,11 +127,15 @@ public final class SoakBenchmark {
      * @param checkpointBytes   the newest completed checkpoint's files at its end (NaN: none yet)
      * @param checkpoint        that checkpoint's directory name ({@code chk-N})
      * @param loadAverage       the machine's 1-minute load average at its end (NaN: unknown)
+     * @param twinBacklog       at its end, decisions read by this benchmark's reader but not yet by the executor
+     *                          twin (about; the two read on their own threads): a twin that falls behind delays
+     *                          the outcomes, and the controller holds each decision until its outcome arrives
+     *                          ({@code outcomes.max-wait}), so its heap and checkpoint grow with that backlog
      */
     public record Minute(int minute, long sent, long decided, double p50Millis, double p99Millis,
             double kafkaP99Millis, double heapAfterGcBytes, String heapFrom, double heapCommittedBytes, double fullGcMillis,
             int gcPauses,
-            double gcPauseMillis, double checkpointBytes, String checkpoint, double loadAverage) {
+            double gcPauseMillis, double checkpointBytes, String checkpoint, double loadAverage, long twinBacklog) {
         Map<String, Object> toJson() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("minute", minute);
@@ -149,6 +153,7 @@ public final class SoakBenchmark {
             m.put("checkpointBytes", whole(checkpointBytes));
             m.put("checkpoint", checkpoint);
             m.put("loadAverage", finite(loadAverage));
+            m.put("twinBacklog", twinBacklog);
             return m;
         }
     }
@@ -156,7 +161,7 @@ public final class SoakBenchmark {
     /** What the sampler saw at the end of a minute; the latencies come at the end of the run. */
     private record Sample(double heapAfter, String heapFrom, double heapCommitted, double fullGcMillis, int pauses,
             double pauseMillis,
-            double checkpointBytes, String checkpoint, double load) {}
+            double checkpointBytes, String checkpoint, double load, long twinBacklog) {}
 
     /**
      * One run's figures.
@@ -319,10 +324,10 @@ public final class SoakBenchmark {
             double[] kafka = kafkaAlone.latenciesScheduledBetween(from, to);
             Arrays.sort(kafka);
             Sample x = m < samples.size() ? samples.get(m)
-                    : new Sample(Double.NaN, "none", Double.NaN, Double.NaN, 0, 0, Double.NaN, "", Double.NaN);
+                    : new Sample(Double.NaN, "none", Double.NaN, Double.NaN, 0, 0, Double.NaN, "", Double.NaN, 0);
             out.add(new Minute(m, to - from, lat.length, rank(lat, 0.50), rank(lat, 0.99), rank(kafka, 0.99),
                     x.heapAfter(), x.heapFrom(), x.heapCommitted(), x.fullGcMillis(), x.pauses(), x.pauseMillis(),
-                    x.checkpointBytes(), x.checkpoint(), x.load()));
+                    x.checkpointBytes(), x.checkpoint(), x.load(), x.twinBacklog()));
         }
         return out;
     }
@@ -424,10 +429,11 @@ public final class SoakBenchmark {
                     }
                     TwinExecutor.Summary t = twin.summary();
                     progress.accept(String.format(Locale.ROOT, "soak: minute %d/%d: sent %d, decided %d, heap after "
-                            + "GC %s (%s), checkpoint %s (%s), twin ok %d timeout %d, load %.2f", m + 1, s.minutes(),
-                            latency.scheduledCount(), latency.decided(), formatBytes(x.heapAfter()), x.heapFrom(),
-                            formatBytes(x.checkpointBytes()), x.checkpoint(), t == null ? 0 : t.okOutcomes(),
-                            t == null ? 0 : t.timeoutOutcomes(), x.load()));
+                            + "GC %s (%s), checkpoint %s (%s), twin ok %d timeout %d backlog %d, load %.2f", m + 1,
+                            s.minutes(), latency.scheduledCount(), latency.decided(), formatBytes(x.heapAfter()),
+                            x.heapFrom(), formatBytes(x.checkpointBytes()), x.checkpoint(),
+                            t == null ? 0 : t.okOutcomes(), t == null ? 0 : t.timeoutOutcomes(), x.twinBacklog(),
+                            x.load()));
                 }
             } catch (Throwable t) {
                 failure.set(t);
@@ -457,12 +463,15 @@ public final class SoakBenchmark {
             }
             GcLog.Pause heap = asked && full != null ? full : lowest;
             String from = heap == null ? "none" : heap == full ? "full-gc" : "lowest-gc";
+            TwinExecutor.Summary t = twin.summary();
+            long backlog = Math.max(0, latency.decided() - (t == null ? 0 : t.decisions()));
             StateDirectory.Latest latest = new StateDirectory(stateDir).latest();
             double cp = latest.checkpoint() == null ? Double.NaN : checkpointBytes(latest.checkpoint());
             return new Sample(heap == null ? Double.NaN : heap.afterBytes(), from,
                     heap == null ? Double.NaN : heap.heapBytes(), full == null ? Double.NaN : full.millis(), pauses,
                     pauseMillis, cp,
-                    latest.checkpoint() == null ? "" : latest.checkpoint().getFileName().toString(), loadAverage());
+                    latest.checkpoint() == null ? "" : latest.checkpoint().getFileName().toString(), loadAverage(),
+                    backlog);
         }
 
         /** {@code jcmd PID GC.run}: a full collection, done when it returns; false when it failed. */

@@ -48,8 +48,10 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * set, which a young collection's "after" figure is not (old garbage waits there for a concurrent cycle); the size of
  * the newest completed checkpoint in the state directory (the files of its {@code chk-N} directory: with the
  * {@code hashmap} backend and full checkpoints every byte of the state is there); the machine's load. Per minute from
- * the requests scheduled in it: sent, decided, p50 and p99 (scheduled send to the first decision's receipt). At the
- * end, the trend of heap, checkpoint and p99 over the minutes after the warm-up ({@link SoakTrend}).
+ * the requests scheduled in it: sent, decided, p50 and p99 (scheduled send to the first decision's receipt; the
+ * percentiles leave out the requests scheduled during the full-collection probe, whose pause is the benchmark's, and
+ * the p99 of all of them is given beside). At the end, the trend of heap, checkpoint and p99 over the minutes after
+ * the warm-up ({@link SoakTrend}).
  */
 public final class SoakBenchmark {
     /** The controller JVM: a 1 GiB heap, G1 (its log lines are what {@link GcLog} reads). */
@@ -57,6 +59,8 @@ public final class SoakBenchmark {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration JCMD_TIMEOUT = Duration.ofSeconds(60);
+    /** Requests scheduled this long before a full-collection probe are left out of the percentiles with it. */
+    static final Duration PROBE_MARGIN = Duration.ofSeconds(1);
     /** Bytes of broker log per request: the request, its decision (2-3 kB), its outcome, indexes, with room. */
     static final long BROKER_BYTES_PER_REQUEST = 2 * LatencyBenchmark.BYTES_PER_REQUEST;
 
@@ -114,8 +118,12 @@ public final class SoakBenchmark {
      * @param minute            0-based
      * @param sent              requests scheduled in it
      * @param decided           of them, decided by the end of the run
-     * @param p50Millis         their median latency (NaN: none decided)
-     * @param p99Millis         their p99
+     * @param p50Millis         their median latency, outside the probe (NaN: none decided)
+     * @param p99Millis         their p99, outside the probe: without the requests scheduled from 1 s before this
+     *                          benchmark's {@code jcmd} call for the full collection to its return (the probe's
+     *                          own pause, which a busy machine stretches to seconds, is not the controller's)
+     * @param p99AllMillis      the p99 of every request of the minute, the probe's pause included
+     * @param probeExcluded     requests of the minute left out of {@code p50Millis} and {@code p99Millis}
      * @param kafkaP99Millis    p99 of the same requests' own receipt from {@code inference-requests}: Kafka alone
      * @param heapAfterGcBytes  the controller's heap after the full collection at its end (NaN: not measured)
      * @param heapFrom          {@code full-gc} (the requested full collection), {@code lowest-gc} (jcmd failed: the
@@ -133,7 +141,7 @@ public final class SoakBenchmark {
      *                          ({@code outcomes.max-wait}), so its heap and checkpoint grow with that backlog
      */
     public record Minute(int minute, long sent, long decided, double p50Millis, double p99Millis,
-            double kafkaP99Millis, double heapAfterGcBytes, String heapFrom, double heapCommittedBytes, double fullGcMillis,
+            double p99AllMillis, long probeExcluded, double kafkaP99Millis, double heapAfterGcBytes, String heapFrom, double heapCommittedBytes, double fullGcMillis,
             int gcPauses,
             double gcPauseMillis, double checkpointBytes, String checkpoint, double loadAverage, long twinBacklog) {
         Map<String, Object> toJson() {
@@ -143,6 +151,8 @@ public final class SoakBenchmark {
             m.put("decided", decided);
             m.put("p50Millis", finite(p50Millis));
             m.put("p99Millis", finite(p99Millis));
+            m.put("p99AllMillis", finite(p99AllMillis));
+            m.put("probeExcluded", probeExcluded);
             m.put("kafkaP99Millis", finite(kafkaP99Millis));
             m.put("heapAfterGcBytes", whole(heapAfterGcBytes));
             m.put("heapFrom", heapFrom);
@@ -160,8 +170,7 @@ public final class SoakBenchmark {
 
     /** What the sampler saw at the end of a minute; the latencies come at the end of the run. */
     private record Sample(double heapAfter, String heapFrom, double heapCommitted, double fullGcMillis, int pauses,
-            double pauseMillis,
-            double checkpointBytes, String checkpoint, double load, long twinBacklog) {}
+            double pauseMillis, double checkpointBytes, String checkpoint, double load, long twinBacklog) {}
 
     /**
      * One run's figures.
@@ -300,7 +309,7 @@ public final class SoakBenchmark {
                 try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
                     deadLetters = LatencyBenchmark.endOffsets(admin, Topics.DEAD_LETTERS.name());
                 }
-                List<Minute> minutes = minutes(s, latency, kafkaAlone, sampler.samples());
+                List<Minute> minutes = minutes(s, latency, kafkaAlone, sampler.samples(), sampler.probes());
                 double[] heap = minutes.stream().mapToDouble(Minute::heapAfterGcBytes).toArray();
                 double[] checkpoint = minutes.stream().mapToDouble(Minute::checkpointBytes).toArray();
                 double[] p99 = minutes.stream().mapToDouble(Minute::p99Millis).toArray();
@@ -314,20 +323,53 @@ public final class SoakBenchmark {
     }
 
     /** Each minute's counts and latencies from the recorders, beside what the sampler saw at its end. */
-    private static List<Minute> minutes(Settings s, LatencyRecorder latency, LatencyRecorder kafkaAlone, List<Sample> samples) {
+    private static List<Minute> minutes(Settings s, LatencyRecorder latency, LatencyRecorder kafkaAlone,
+            List<Sample> samples, List<long[]> probes) {
         List<Minute> out = new ArrayList<>();
         for (int m = 0; m < s.minutes(); m++) {
             long from = s.firstOf(m);
             long to = Math.min(s.requests(), s.firstOf(m + 1));
-            double[] lat = latency.latenciesScheduledBetween(from, to);
-            Arrays.sort(lat);
+            double[] all = latency.latenciesScheduledBetween(from, to);
+            Arrays.sort(all);
+            List<double[]> parts = new ArrayList<>();
+            long kept = 0;
+            for (long[] range : outside(from, to, probes)) {
+                parts.add(latency.latenciesScheduledBetween(range[0], range[1]));
+                kept += range[1] - range[0];
+            }
+            double[] lat = parts.stream().flatMapToDouble(Arrays::stream).sorted().toArray();
             double[] kafka = kafkaAlone.latenciesScheduledBetween(from, to);
             Arrays.sort(kafka);
             Sample x = m < samples.size() ? samples.get(m)
                     : new Sample(Double.NaN, "none", Double.NaN, Double.NaN, 0, 0, Double.NaN, "", Double.NaN, 0);
-            out.add(new Minute(m, to - from, lat.length, rank(lat, 0.50), rank(lat, 0.99), rank(kafka, 0.99),
+            out.add(new Minute(m, to - from, all.length, rank(lat, 0.50), rank(lat, 0.99), rank(all, 0.99),
+                    to - from - kept, rank(kafka, 0.99),
                     x.heapAfter(), x.heapFrom(), x.heapCommitted(), x.fullGcMillis(), x.pauses(), x.pauseMillis(),
                     x.checkpointBytes(), x.checkpoint(), x.load(), x.twinBacklog()));
+        }
+        return out;
+    }
+
+    /**
+     * The parts of the index range {@code [from, to)} outside every range of {@code excluded} (each {@code [a, b)}),
+     * in order.
+     */
+    static List<long[]> outside(long from, long to, List<long[]> excluded) {
+        List<long[]> sorted = new ArrayList<>(excluded);
+        sorted.sort((x, y) -> Long.compare(x[0], y[0]));
+        List<long[]> out = new ArrayList<>();
+        long at = from;
+        for (long[] e : sorted) {
+            if (e[1] <= at || e[0] >= to) {
+                continue;
+            }
+            if (e[0] > at) {
+                out.add(new long[] {at, e[0]});
+            }
+            at = Math.max(at, e[1]);
+        }
+        if (at < to) {
+            out.add(new long[] {at, to});
         }
         return out;
     }
@@ -399,6 +441,8 @@ public final class SoakBenchmark {
         private final Consumer<String> progress;
         private final Twin twin;
         private final List<Sample> samples = new ArrayList<>();
+        /** Request index ranges {@code [a, b)} scheduled from 1 s before each full-collection probe to its end. */
+        private final List<long[]> probes = new ArrayList<>();
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         /** {@link System#nanoTime()} of the first measured request's schedule (about: just before it). */
         volatile long start;
@@ -441,7 +485,12 @@ public final class SoakBenchmark {
         }
 
         private Sample sample() throws IOException, InterruptedException {
+            long probeStart = System.nanoTime();
             boolean asked = controller.isAlive() && fullGc();
+            long probeEnd = System.nanoTime();
+            synchronized (samples) {
+                probes.add(new long[] {index(probeStart - PROBE_MARGIN.toNanos()), index(probeEnd) + 1});
+            }
             List<GcLog.Pause> all = Files.exists(gcLog)
                     ? GcLog.pauses(Files.readAllLines(gcLog, StandardCharsets.UTF_8)) : List.of();
             List<GcLog.Pause> fresh = all.subList(Math.min(pausesSeen, all.size()), all.size());
@@ -489,6 +538,17 @@ public final class SoakBenchmark {
                 return p.exitValue() == 0;
             } catch (IOException e) {
                 return false;
+            }
+        }
+
+        /** The request scheduled at {@code nanos} (rounded down; may lie outside the run). */
+        private long index(long nanos) {
+            return (long) Math.floor((nanos - start) * s.rate() / 1e9);
+        }
+
+        List<long[]> probes() {
+            synchronized (samples) {
+                return List.copyOf(probes);
             }
         }
 

@@ -20,7 +20,7 @@ final class BenchSoakCommandIT {
             "decided", "undecided", "duplicates", "deadLetters", "p50Millis", "p99Millis", "trend", "withinGoal",
             "perMinute", "twin", "workDir");
     private static final List<String> MINUTE_FIELDS = List.of("minute", "sent", "decided", "p50Millis", "p99Millis",
-            "kafkaP99Millis", "heapAfterGcBytes", "heapFrom", "fullGcMillis", "checkpointBytes", "checkpoint",
+            "p99AllMillis", "probeExcluded", "kafkaP99Millis", "heapAfterGcBytes", "heapFrom", "fullGcMillis", "checkpointBytes", "checkpoint",
             "loadAverage", "twinBacklog");
 
     @Test

@@ -56,7 +56,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 public final class SoakBenchmark {
     /** The controller JVM: a 1 GiB heap, G1 (its log lines are what {@link GcLog} reads). */
     static final List<String> CONTROLLER_JVM = List.of("-Xmx1g", "-XX:+UseG1GC");
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+    /** From the controller process's start to a decision from a solved table for each model (a first rates window). */
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(300);
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration JCMD_TIMEOUT = Duration.ofSeconds(60);
     /** Requests scheduled this long before a full-collection probe are left out of the percentiles with it. */

@@ -498,6 +498,16 @@ public final class LiveServers {
         return memory.serverClass(index);
     }
 
+    /**
+     * Server {@code index}'s memory that a new part may use now, until its next report: its memory less what its
+     * running parts pin (the simulator knows it exactly; the controller's telemetry does not say, so there it is the
+     * memory). A part goes where it fits now when it can, else where it fits the memory (it then waits there for
+     * running parts to finish).
+     */
+    public void freeMemoryBytes(int index, double bytes) {
+        memory.free(index, bytes);
+    }
+
     /** The largest memory among the live servers, bytes (0 when none is live). */
     public double largestLiveMemoryBytes() {
         return memory.largestLive(ledger::isUp);
@@ -517,23 +527,35 @@ public final class LiveServers {
         if (ledger.upCount() == 0) {
             throw new IllegalStateException("no server is up");
         }
+        int s = pickPart(warm, taken, n, ops, bytes, footprint, eventTime, rng, true);
+        return s >= 0 ? s : pickPart(warm, taken, n, ops, bytes, footprint, eventTime, rng, false);
+    }
+
+    private int pickPart(int warm, int[] taken, int n, double ops, double bytes, Footprint footprint, long eventTime,
+            RandomGenerator rng, boolean now) {
         if (rule == Rule.WARM_FIRST) {
             this.taken.parts = taken;
             this.taken.count = n;
             this.taken.filter = filter;
-            this.taken.fitting(bytes, footprint);
+            this.taken.fitting(bytes, footprint, now);
             try {
                 return ledger.pick(warm, this.taken, requestSeconds(eventTime), rng);
             } finally {
-                this.taken.fitting(Double.NaN, null);
+                this.taken.fitting(Double.NaN, null, false);
             }
         }
-        return expectedFinish(warm, taken, n, ops, bytes, footprint, requestSeconds(eventTime), rng);
+        return expectedFinish(warm, taken, n, ops, bytes, footprint, requestSeconds(eventTime), rng, now);
+    }
+
+    /** Whether a part of {@code bytes} fits server {@code s} beside {@code footprint}: now, or in its whole memory. */
+    private boolean fits(int s, double bytes, Footprint footprint, boolean now) {
+        double need = bytes + footprint.on(s);
+        return now ? memory.fitsNow(s, need) : memory.fits(s, need);
     }
 
     /** {@link Rule#EXPECTED_FINISH}: a scan from a random server; ties go to a server this placer owns, then the first met. */
     private int expectedFinish(int warm, int[] taken, int n, double ops, double bytes, Footprint footprint, double now,
-            RandomGenerator rng) {
+            RandomGenerator rng, boolean fitNow) {
         int servers = ledger.servers();
         int start = servers > 1 ? rng.nextInt(servers) : 0;
         int best = -1;
@@ -543,7 +565,7 @@ public final class LiveServers {
         for (int i = 0; i < servers; i++) {
             int s = start + i < servers ? start + i : start + i - servers;
             if (!ledger.isUp(s) || (filter != null && !filter.allows(s))
-                    || !memory.fits(s, bytes + footprint.on(s))) {
+                    || !fits(s, bytes, footprint, fitNow)) {
                 continue;
             }
             double rate = ledger.rate(s);
@@ -598,10 +620,12 @@ public final class LiveServers {
         /** The bytes of the part being placed ({@link Rule#WARM_FIRST} with memory), NaN: no memory filter. */
         private double bytes = Double.NaN;
         private Footprint footprint;
+        private boolean now;
 
-        void fitting(double partBytes, Footprint requestFootprint) {
+        void fitting(double partBytes, Footprint requestFootprint, boolean fitNow) {
             this.bytes = partBytes;
             this.footprint = requestFootprint;
+            this.now = fitNow;
         }
 
         @Override
@@ -612,7 +636,7 @@ public final class LiveServers {
         @Override
         public boolean excluded(int server) {
             return (filter != null && !filter.allows(server))
-                    || (footprint != null && !memory.fits(server, bytes + footprint.on(server)));
+                    || (footprint != null && !fits(server, bytes, footprint, now));
         }
 
         @Override

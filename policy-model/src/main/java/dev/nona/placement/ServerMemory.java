@@ -13,6 +13,8 @@ import java.util.function.IntPredicate;
  */
 final class ServerMemory {
     private double[] memory = new double[0];
+    /** What a new part may use now (memory less what running parts pin); the memory itself unless told. */
+    private double[] free = new double[0];
     private String[] classes = new String[0];
     private boolean[] described = new boolean[0];
     private int describedCount;
@@ -25,10 +27,12 @@ final class ServerMemory {
         if (n == memory.length) {
             int c = Math.max(4, 2 * n);
             memory = Arrays.copyOf(memory, c);
+            free = Arrays.copyOf(free, c);
             classes = Arrays.copyOf(classes, c);
             described = Arrays.copyOf(described, c);
         }
         memory[n] = ServerClass.UNBOUNDED;
+        free[n] = ServerClass.UNBOUNDED;
         n++;
         stale = true;
     }
@@ -44,6 +48,7 @@ final class ServerMemory {
             throw new IllegalArgumentException("memoryBytes of server " + s + " (" + memoryBytes + ") must be > 0");
         }
         classes[s] = serverClass;
+        free[s] = memoryBytes;
         if (memory[s] != memoryBytes) {
             memory[s] = memoryBytes;
             stale = true;
@@ -76,6 +81,23 @@ final class ServerMemory {
     /** Whether a part of {@code bytes} fits server {@code s} ({@link ServerClass#fits}'s comparison). */
     boolean fits(int s, double bytes) {
         return bytes <= memory[s];
+    }
+
+    /** Whether a part of {@code bytes} fits server {@code s} now, in its {@link #free} memory. */
+    boolean fitsNow(int s, double bytes) {
+        return bytes <= free[s];
+    }
+
+    /** Server {@code s}'s memory a new part may use now, until its next report ({@code <=} its memory). */
+    void free(int s, double bytes) {
+        if (!(bytes >= 0)) {
+            throw new IllegalArgumentException("free memory of server " + s + " (" + bytes + ") must be >= 0");
+        }
+        free[s] = Math.min(bytes, memory[s]);
+    }
+
+    double free(int s) {
+        return free[s];
     }
 
     /** The largest memory among the servers {@code live} accepts, 0 when none does. $O(N)$ after a change, else $O(1)$. */

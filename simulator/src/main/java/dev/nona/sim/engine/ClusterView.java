@@ -35,6 +35,44 @@ public interface ClusterView {
     /** Transfers queued or in service on the link. */
     int linkQueueLength();
 
+    /** $\nu_{c(s)}$: the speed of server {@code s} in operations/s ({@code NaN} when the view does not know it). */
+    default double opsPerSecond(int s) {
+        return Double.NaN;
+    }
+
+    /**
+     * Whether servers' memory is modelled: then model caches are on and a part must fit its server ({@link #fits});
+     * when false, every part fits everywhere and the methods below answer so.
+     */
+    default boolean memoryBounded() {
+        return false;
+    }
+
+    /** Memory of server {@code s} for model parts ({@code +Infinity} when not modelled). */
+    default double memoryBytes(int s) {
+        return Double.POSITIVE_INFINITY;
+    }
+
+    /** Memory of server {@code s} not pinned by placed, unfinished tasks: what a new part may use once idle parts are evicted. */
+    default double freeMemoryBytes(int s) {
+        return Double.POSITIVE_INFINITY;
+    }
+
+    /** Whether server {@code s} holds task {@code task} of job class {@code classIndex} (loaded or being loaded). */
+    default boolean holds(int s, int classIndex, int task) {
+        return true;
+    }
+
+    /** Whether a part of tasks {@code tasks[0..count)} of class {@code classIndex} fits server {@code s} now. */
+    default boolean fits(int s, int classIndex, int[] tasks, int count) {
+        return true;
+    }
+
+    /** Seconds of the cold start that part would take on server {@code s} now (0 when it holds every task). */
+    default double coldStartSeconds(int s, int classIndex, int[] tasks, int count) {
+        return 0;
+    }
+
     /**
      * Join the shortest queue: the server with the least queued work. The scan starts at a server drawn from
      * {@code random} (one {@code nextInt}) and stops at the first idle one; ties go to the first met.

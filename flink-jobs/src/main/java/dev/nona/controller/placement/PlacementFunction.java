@@ -9,6 +9,7 @@ import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
 import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.controller.source.RequestRecord;
+import dev.nona.check.Checks;
 import dev.nona.placement.ControllerPlacement;
 import dev.nona.placement.LiveServers;
 import dev.nona.placement.PartDoesNotFitException;
@@ -20,6 +21,7 @@ import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.serde.JsonSerde;
+import dev.nona.workload.ColdStartCost;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -135,6 +137,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private final long livenessTimeoutMillis;
     private final long holdTimeoutMillis;
     private final boolean compact;
+    /** The predicted load of a part, $F + b/B$ ({@code placement.cold-start.*}); both 0: not weighed. */
+    private double coldStartFixedSeconds;
+    private double coldStartLoadBytesPerSecond;
 
     private transient JsonSerde<InferenceRequest> requestSerde;
     private transient BootstrapSnapshot bootstrap;
@@ -202,6 +207,27 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         this.targetOngoingRequests = targetOngoingRequests;
         this.placerFactory = Objects.requireNonNull(placers, "placer factory");
         this.bootstrapBytes = BootstrapSnapshot.encode(bootstrap);
+    }
+
+    /**
+     * What loading a part is predicted to take: {@code fixedSeconds} + bytes / {@code loadBytesPerSecond} (0: bytes
+     * add nothing); both 0, the default: loads are not weighed. Returns this function.
+     */
+    public PlacementFunction coldStart(double fixedSeconds, double loadBytesPerSecond) {
+        Checks.nonNegative(fixedSeconds, "placement.cold-start.fixed-seconds");
+        Checks.nonNegative(loadBytesPerSecond, "placement.cold-start.load-bytes-per-second");
+        this.coldStartFixedSeconds = fixedSeconds;
+        this.coldStartLoadBytesPerSecond = loadBytesPerSecond;
+        return this;
+    }
+
+    /** The cold-start cost for {@link LiveServers}, or null when loads are not weighed. */
+    private ColdStartCost coldStartCost() {
+        if (coldStartFixedSeconds == 0 && coldStartLoadBytesPerSecond == 0) {
+            return null;
+        }
+        return new ColdStartCost(coldStartFixedSeconds,
+                coldStartLoadBytesPerSecond > 0 ? coldStartLoadBytesPerSecond : Double.MAX_VALUE);
     }
 
     @Override
@@ -367,6 +393,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         var task = getRuntimeContext().getTaskInfo();
         servers = new LiveServers(targetOngoingRequests, task.getIndexOfThisSubtask(),
                 task.getNumberOfParallelSubtasks(), livenessTimeoutMillis);
+        servers.coldStart(coldStartCost());
         for (ServerTelemetry s : TelemetryClock.inReportOrder(bootstrap.latestReports(reports.immutableEntries()))) {
             long made = TelemetryClock.reportTime(s.eventTime(), now);
             ServerReports.apply(servers, s, learned.get(s.serverId()), made); // heard when made, as they arrive now

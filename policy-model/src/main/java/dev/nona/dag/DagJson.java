@@ -1,5 +1,6 @@
 package dev.nona.dag;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamReadException;
@@ -20,8 +21,9 @@ import java.util.function.Supplier;
 /**
  * Reads and writes the model DAG JSON format (a contract):
  * {@code {"name": "...", "tasks": [{"id": "t1", "ops": 1.0e6}], "edges": [{"from": "t1", "to": "t2", "bytes": 1.0e8}]}}.
+ * A task may also carry {@code sizeBytes} (its weights, finite and $\ge 0$; give it for every task or for none).
  *
- * <p>All fields are required ({@code edges} may be empty); unknown and repeated fields are errors, and
+ * <p>All other fields are required ({@code edges} may be empty); unknown and repeated fields are errors, and
  * numbers must be JSON numbers (a string such as {@code "1e6"} is not coerced). Reading validates the
  * DAG ({@link DagValidator}); every error is a {@link DagValidationException} naming the field (as a path
  * such as {@code tasks[2].ops}) and the value. {@code NaN} and {@code Infinity} literals are parsed so that
@@ -130,7 +132,7 @@ public final class DagJson {
     private record JsonDag(String name, List<JsonTask> tasks, List<JsonEdge> edges) {
         static JsonDag of(ModelDag dag) {
             return new JsonDag(dag.name(),
-                    dag.tasks().stream().map(t -> new JsonTask(t.id(), t.ops())).toList(),
+                    dag.tasks().stream().map(t -> new JsonTask(t.id(), t.ops(), t.hasSize() ? t.sizeBytes() : null)).toList(),
                     dag.edges().stream().map(e -> new JsonEdge(e.from(), e.to(), e.bytes())).toList());
         }
 
@@ -142,7 +144,8 @@ public final class DagJson {
             for (int i = 0; i < tasks.size(); i++) {
                 String where = "tasks[" + i + "]";
                 JsonTask t = required(tasks.get(i), where);
-                modelTasks.add(withPath(where, () -> new Task(required(t.id, where + ".id"), required(t.ops, where + ".ops"))));
+                modelTasks.add(withPath(where, () -> new Task(required(t.id, where + ".id"), required(t.ops, where + ".ops"),
+                        t.sizeBytes == null ? Task.NO_SIZE : sizeBytes(t.sizeBytes, where + ".sizeBytes"))));
             }
             List<Edge> modelEdges = new ArrayList<>();
             for (int i = 0; i < edges.size(); i++) {
@@ -154,6 +157,14 @@ public final class DagJson {
             return new ModelDag(name, modelTasks, modelEdges);
         }
 
+        /** A task's {@code sizeBytes}: finite and >= 0 (NaN is not "not given": it is rejected like any bad value). */
+        private static double sizeBytes(double value, String field) {
+            if (!(value >= 0) || Double.isInfinite(value)) {
+                throw new DagValidationException(field + " (" + value + ") must be finite and >= 0");
+            }
+            return value;
+        }
+
         private static <T> T withPath(String where, Supplier<T> build) {
             try {
                 return build.get();
@@ -163,7 +174,9 @@ public final class DagJson {
         }
     }
 
-    private record JsonTask(String id, Double ops) {
+    /** A task; {@code sizeBytes} is optional (absent: not given) and is written only when given. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    private record JsonTask(String id, Double ops, Double sizeBytes) {
     }
 
     private record JsonEdge(String from, String to, Double bytes) {

@@ -80,16 +80,55 @@ public final class WorkloadReader {
         }
 
         Cluster cluster(JsonNode n) {
-            allow(n, "cluster", Set.of("servers", "opsPerSecond", "linkBitsPerSecond"));
-            double servers = number(n, "cluster", "servers");
-            if (servers != Math.rint(servers) || servers > Integer.MAX_VALUE) {
-                throw new WorkloadException("cluster.servers (" + servers + ") must be a whole number");
+            allow(n, "cluster", Set.of("servers", "opsPerSecond", "linkBitsPerSecond", "serverClasses", "coldStart"));
+            ColdStartCost coldStart = coldStart(n.get("coldStart"));
+            JsonNode classes = n.get("serverClasses");
+            if (classes != null && !classes.isNull()) {
+                for (String uniform : List.of("servers", "opsPerSecond")) {
+                    if (n.has(uniform)) {
+                        throw new WorkloadException("cluster.serverClasses and cluster." + uniform
+                                + " are both given: give either serverClasses or servers + opsPerSecond");
+                    }
+                }
+                return Cluster.ofClasses(serverClasses(classes), number(n, "cluster", "linkBitsPerSecond"), coldStart);
             }
-            return new Cluster((int) servers, number(n, "cluster", "opsPerSecond"), number(n, "cluster", "linkBitsPerSecond"));
+            int servers = whole(n, "cluster", "servers", 1);
+            double ops = number(n, "cluster", "opsPerSecond");
+            return new Cluster(servers, ops, number(n, "cluster", "linkBitsPerSecond"), null, coldStart);
+        }
+
+        List<ServerClass> serverClasses(JsonNode list) {
+            if (!list.isArray() || list.isEmpty()) {
+                throw new WorkloadException("cluster.serverClasses (" + list + ") must be a non-empty list");
+            }
+            List<ServerClass> out = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) {
+                String path = "cluster.serverClasses[" + i + "]";
+                JsonNode c = list.get(i);
+                allow(c, path, Set.of("name", "count", "opsPerSecond", "memoryBytes"));
+                String name = text(c, path, "name");
+                if (name.isBlank()) {
+                    throw new WorkloadException(path + ".name (\"" + name + "\") must not be blank");
+                }
+                int count = whole(c, path, "count", 1);
+                double ops = finite(c, path, "opsPerSecond", false);
+                double memory = c.has("memoryBytes") ? finite(c, path, "memoryBytes", false) : ServerClass.UNBOUNDED;
+                out.add(new ServerClass(name, count, ops, memory));
+            }
+            return out;
+        }
+
+        ColdStartCost coldStart(JsonNode n) {
+            if (n == null || n.isNull()) {
+                return null;
+            }
+            allow(n, "cluster.coldStart", Set.of("fixedSeconds", "loadBytesPerSecond"));
+            return new ColdStartCost(finite(n, "cluster.coldStart", "fixedSeconds", true),
+                    finite(n, "cluster.coldStart", "loadBytesPerSecond", false));
         }
 
         ModelSpec model(JsonNode n, String path) {
-            allow(n, path, Set.of("name", "dag", "ratePerSecond", "coldStart"));
+            allow(n, path, Set.of("name", "dag", "ratePerSecond", "coldStart", "sizeBytes"));
             String name = text(n, path, "name");
             JsonNode cs = n.get("coldStart");
             ColdStart coldStart = null;
@@ -101,7 +140,8 @@ public final class WorkloadReader {
                 }
                 coldStart = new ColdStart(number(cs, path + ".coldStart", "seconds"), (int) warm);
             }
-            return new ModelSpec(name, dag(required(n, path, "dag"), path + ".dag"), number(n, path, "ratePerSecond"), coldStart);
+            double size = n.has("sizeBytes") ? finite(n, path, "sizeBytes", true) : ModelSpec.NO_SIZE;
+            return new ModelSpec(name, dag(required(n, path, "dag"), path + ".dag"), number(n, path, "ratePerSecond"), coldStart, size);
         }
 
         DagSource dag(JsonNode n, String path) {
@@ -185,6 +225,28 @@ public final class WorkloadReader {
                 throw new WorkloadException(join(path, field) + " (" + v + ") must be a number");
             }
             return v.doubleValue();
+        }
+
+        /** A finite number, $\ge 0$ when {@code zeroAllowed}, else $> 0$; the error names the field and the value. */
+        static double finite(JsonNode n, String path, String field, boolean zeroAllowed) {
+            double v = number(n, path, field);
+            if (Double.isNaN(v) || Double.isInfinite(v) || v < 0 || (!zeroAllowed && v == 0)) {
+                throw new WorkloadException(join(path, field) + " (" + n.get(field) + ") must be finite and "
+                        + (zeroAllowed ? ">= 0" : "> 0"));
+            }
+            return v;
+        }
+
+        /** A whole number at least {@code min}; the error names the field and the value. */
+        static int whole(JsonNode n, String path, String field, int min) {
+            double v = number(n, path, field);
+            if (v != Math.rint(v) || v > Integer.MAX_VALUE) {
+                throw new WorkloadException(join(path, field) + " (" + n.get(field) + ") must be a whole number");
+            }
+            if (v < min) {
+                throw new WorkloadException(join(path, field) + " (" + n.get(field) + ") must be >= " + min);
+            }
+            return (int) v;
         }
 
         static String text(JsonNode n, String path, String field) {

@@ -105,4 +105,29 @@ final class DagJsonTest {
         assertThatThrownBy(() -> DagJson.read("{\"name\":\"m\",\"tasks\":[{\"id\":\"a\",\"ops\":\"1e6\"}],\"edges\":[]}"))
                 .hasMessageStartingWith("tasks[0].ops: ");
     }
+
+    @Test
+    void read_taskSizeBytes_isKeptAndRoundTrips() {
+        ModelDag dag = DagJson.read("""
+                {"name": "m", "tasks": [{"id": "a", "ops": 1, "sizeBytes": 4.0e8}, {"id": "b", "ops": 2, "sizeBytes": 0}],
+                 "edges": [{"from": "a", "to": "b", "bytes": 1}]}""");
+
+        assertThat(dag.tasks()).containsExactly(new Task("a", 1, 4.0e8), new Task("b", 2, 0));
+        assertThat(DagJson.read(DagJson.write(dag))).isEqualTo(dag);
+    }
+
+    @Test
+    void write_taskWithoutSize_writesNoSizeField() {
+        assertThat(DagJson.write(DagJson.read(VALID))).doesNotContain("sizeBytes");
+    }
+
+    @Test
+    void read_negativeOrNonFiniteSize_namesFieldAndValue() {
+        assertThatThrownBy(() -> DagJson.read("{\"name\":\"m\",\"tasks\":[{\"id\":\"a\",\"ops\":1,\"sizeBytes\":-3}],\"edges\":[]}"))
+                .hasMessage("tasks[0].sizeBytes (-3.0) must be finite and >= 0");
+        assertThatThrownBy(() -> DagJson.read("{\"name\":\"m\",\"tasks\":[{\"id\":\"a\",\"ops\":1,\"sizeBytes\":NaN}],\"edges\":[]}"))
+                .hasMessage("tasks[0].sizeBytes (NaN) must be finite and >= 0");
+        assertThatThrownBy(() -> DagJson.read("{\"name\":\"m\",\"tasks\":[{\"id\":\"a\",\"ops\":1,\"sizeBytes\":1e400}],\"edges\":[]}"))
+                .hasMessage("tasks[0].sizeBytes (Infinity) must be finite and >= 0");
+    }
 }

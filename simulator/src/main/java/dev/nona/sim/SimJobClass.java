@@ -20,6 +20,8 @@ public final class SimJobClass {
     private final JobKind kind;
     private final double ratePerSecond;
     private final double[] taskOps;
+    /** Per task: the bytes of weights it needs loaded on its server (all 0 when the model's size is not given). */
+    private final double[] taskBytes;
     private final int[] edgeFrom;
     private final int[] edgeTo;
     private final double[] edgeBits;
@@ -31,11 +33,17 @@ public final class SimJobClass {
 
     private SimJobClass(String name, JobKind kind, double ratePerSecond, double[] taskOps, int[] edgeFrom, int[] edgeTo,
                      double[] edgeBits, double commBits, List<SimSubgraph> subgraphs) {
+        this(name, kind, ratePerSecond, taskOps, new double[taskOps.length], edgeFrom, edgeTo, edgeBits, commBits, subgraphs);
+    }
+
+    private SimJobClass(String name, JobKind kind, double ratePerSecond, double[] taskOps, double[] taskBytes, int[] edgeFrom,
+                        int[] edgeTo, double[] edgeBits, double commBits, List<SimSubgraph> subgraphs) {
         this.name = Objects.requireNonNull(name, "job class name");
         this.kind = kind;
         Checks.nonNegative(ratePerSecond, "job class '" + name + "': ratePerSecond");
         this.ratePerSecond = ratePerSecond;
         this.taskOps = taskOps.clone();
+        this.taskBytes = taskBytes.clone();
         this.edgeFrom = edgeFrom.clone();
         this.edgeTo = edgeTo.clone();
         this.edgeBits = edgeBits.clone();
@@ -66,6 +74,14 @@ public final class SimJobClass {
         for (int t = 0; t < taskOps.length; t++) {
             if (!(taskOps[t] >= 0) || Double.isInfinite(taskOps[t])) {
                 throw new IllegalArgumentException("job class '" + name + "': task " + t + " ops (" + taskOps[t] + ") must be finite and >= 0");
+            }
+        }
+        if (taskBytes.length != taskOps.length) {
+            throw new IllegalArgumentException("job class '" + name + "': " + taskBytes.length + " task sizes for " + taskOps.length + " tasks");
+        }
+        for (int t = 0; t < taskBytes.length; t++) {
+            if (!(taskBytes[t] >= 0) || Double.isInfinite(taskBytes[t])) {
+                throw new IllegalArgumentException("job class '" + name + "': task " + t + " sizeBytes (" + taskBytes[t] + ") must be finite and >= 0");
             }
         }
         for (int e = 0; e < edgeFrom.length; e++) {
@@ -118,7 +134,15 @@ public final class SimJobClass {
 
     /** The same class with another arrival rate. */
     public SimJobClass withRate(double rate) {
-        return new SimJobClass(name, kind, rate, taskOps, edgeFrom, edgeTo, edgeBits, commBits, subgraphs);
+        return new SimJobClass(name, kind, rate, taskOps, taskBytes, edgeFrom, edgeTo, edgeBits, commBits, subgraphs);
+    }
+
+    /**
+     * The same class whose tasks need {@code bytes[t]} of weights loaded on their server (a part's footprint is the
+     * sum over its tasks, {@code dev.nona.dag.TaskBytes}).
+     */
+    public SimJobClass withTaskBytes(double[] bytes) {
+        return new SimJobClass(name, kind, ratePerSecond, taskOps, bytes, edgeFrom, edgeTo, edgeBits, commBits, subgraphs);
     }
 
     /** The same class with every edge's (and the comm job's) bits multiplied by {@code factor}. */
@@ -127,7 +151,7 @@ public final class SimJobClass {
         for (int e = 0; e < bits.length; e++) {
             bits[e] *= factor;
         }
-        return new SimJobClass(name, kind, ratePerSecond, taskOps, edgeFrom, edgeTo, bits, commBits * factor, subgraphs);
+        return new SimJobClass(name, kind, ratePerSecond, taskOps, taskBytes, edgeFrom, edgeTo, bits, commBits * factor, subgraphs);
     }
 
     public String name() { return name; }
@@ -135,6 +159,8 @@ public final class SimJobClass {
     public double ratePerSecond() { return ratePerSecond; }
     public int tasks() { return taskOps.length; }
     public double taskOps(int t) { return taskOps[t]; }
+    /** Bytes of weights task {@code t} needs loaded on its server (0: none, or the model's size is not given). */
+    public double taskBytes(int t) { return taskBytes[t]; }
     public int edges() { return edgeFrom.length; }
     public int edgeFrom(int e) { return edgeFrom[e]; }
     public int edgeTo(int e) { return edgeTo[e]; }
@@ -151,6 +177,15 @@ public final class SimJobClass {
         double sum = 0;
         for (double p : taskOps) {
             sum += p;
+        }
+        return sum;
+    }
+
+    /** The model's bytes: the sum of its tasks'. */
+    public double totalBytes() {
+        double sum = 0;
+        for (double b : taskBytes) {
+            sum += b;
         }
         return sum;
     }

@@ -34,6 +34,8 @@ import java.util.function.BooleanSupplier;
 public final class Engine {
     /** {@link Driver#taskModel} of a task that needs no model. */
     public static final int NO_MODEL = -1;
+    /** {@link Driver#partLoadSeconds} of a task that loads nothing. */
+    public static final double NO_LOAD = -1;
 
     private static final long ARRIVAL = 0L;
     private static final long SERVER_DONE = 1L << 40;
@@ -56,6 +58,15 @@ public final class Engine {
         /** The model {@code item} needs loaded, as an index into {@link ModelCaches}, or {@link #NO_MODEL}. */
         default int taskModel(long item) {
             return NO_MODEL;
+        }
+
+        /**
+         * Seconds {@code item} first spends loading model parts on {@code server} (a cold start the driver's own
+         * caches decide), or {@link Engine#NO_LOAD}; asked when it starts, after {@link #taskSeconds}. A load of
+         * 0 seconds still counts as a cold start. Default: no load.
+         */
+        default double partLoadSeconds(int server, long item) {
+            return NO_LOAD;
         }
 
         /**
@@ -249,6 +260,14 @@ public final class Engine {
                 return;
             }
         }
+        double load = driver.partLoadSeconds(s, item);
+        if (load != NO_LOAD) {
+            coldStarts++;
+            servers.start(s, item, now, now + load + service);
+            events.push(now + load + service, SERVER_DONE | s);
+            driver.taskStarted(s, item, true);
+            return;
+        }
         servers.start(s, item, now, now + service);
         events.push(now + service, SERVER_DONE | s);
         driver.taskStarted(s, item, false);
@@ -262,7 +281,7 @@ public final class Engine {
     }
 
     private void serverDone(int s) {
-        long item = servers.finish(s);
+        long item = servers.finish(s, now);
         if (servers.hasQueued(s)) {
             // start the next queued task before the finished one's successors join the queue (FIFO)
             startTask(s, servers.pollQueued(s));
@@ -336,7 +355,7 @@ public final class Engine {
         return eventCount;
     }
 
-    /** Cold starts begun so far (0 when model caches are off). */
+    /** Cold starts begun so far (0 when model caches are off): model loads and the driver's part loads. */
     public long coldStarts() {
         return coldStarts;
     }
@@ -344,6 +363,11 @@ public final class Engine {
     /** The model caches, or null when off. */
     public ModelCaches caches() {
         return caches;
+    }
+
+    /** Seconds server {@code s} has spent running tasks (and cold starts) so far. */
+    public double busySeconds(int s) {
+        return servers.busySeconds(s, now);
     }
 
     /** Tasks queued or running at server {@code s}. */

@@ -24,6 +24,8 @@ final class JobTable {
     int[] firstOnServer;
     /** Per representative task: the job's unfinished tasks on that server. */
     int[] leftOnServer;
+    /** Per representative task, when part caches are on ({@link #trackPartLoads}): whether its part has loaded. */
+    boolean[] partLoaded;
     private int[] free = new int[64];
     private int freeCount;
     private int capacity;
@@ -56,6 +58,11 @@ final class JobTable {
      * per-task state (four ints per task) and, at worst, one queued item (a long) per task and per edge waiting in
      * the servers' and the link's queues.
      */
+    /** Keeps {@link #partLoaded} from now on (runs with part caches; off otherwise, so the paper's runs use no more memory). */
+    void trackPartLoads() {
+        partLoaded = new boolean[server.length];
+    }
+
     static int defaultLimit(int maxTasks, int maxEdges) {
         long bytesPerJob = 21 + 16L * Math.max(1, maxTasks) + 8L * (Math.max(1, maxTasks) + Math.max(0, maxEdges));
         return (int) Math.max(1, Math.min(Integer.MAX_VALUE, DEFAULT_BUDGET_BYTES / bytesPerJob));
@@ -104,6 +111,9 @@ final class JobTable {
         server = Arrays.copyOf(server, n * maxTasks);
         firstOnServer = Arrays.copyOf(firstOnServer, n * maxTasks);
         leftOnServer = Arrays.copyOf(leftOnServer, n * maxTasks);
+        if (partLoaded != null) {
+            partLoaded = Arrays.copyOf(partLoaded, n * maxTasks);
+        }
         free = Arrays.copyOf(free, n);
         for (int i = n - 1; i >= capacity; i--) {
             free[freeCount++] = i;

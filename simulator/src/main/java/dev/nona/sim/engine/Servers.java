@@ -16,6 +16,8 @@ final class Servers {
     private final double[] assignedWork;
     private final int[] assignedTasks;
     private final int[] assignedJobs;
+    /** Seconds each server spent running tasks (cold starts included), up to its last finished task. */
+    private final double[] busySeconds;
 
     Servers(int n) {
         busy = new boolean[n];
@@ -31,6 +33,7 @@ final class Servers {
         assignedWork = new double[n];
         assignedTasks = new int[n];
         assignedJobs = new int[n];
+        busySeconds = new double[n];
     }
 
     boolean busy(int s) {
@@ -53,8 +56,9 @@ final class Servers {
         queueLength[s]++;
     }
 
-    /** Ends the running task and returns it. */
-    long finish(int s) {
+    /** Ends the running task at {@code now} and returns it. */
+    long finish(int s, double now) {
+        busySeconds[s] += now - runningStart[s];
         busy[s] = false;
         queueLength[s]--;
         return running[s];
@@ -97,6 +101,11 @@ final class Servers {
         } else {
             assignedWork[s] -= work;
         }
+    }
+
+    /** Seconds {@code s} has been busy up to {@code now}. */
+    double busySeconds(int s, double now) {
+        return busySeconds[s] + (busy[s] ? now - runningStart[s] : 0);
     }
 
     int queueLength(int s) {

@@ -21,6 +21,6 @@ public interface ServiceTimeModel {
     default void taskStarted(SimJobClass jobClass, int task, int server, double now) {
     }
 
-    /** The paper's deterministic server and link. */
-    ServiceTimeModel DETERMINISTIC = (cluster, jobClass, task, server, now) -> jobClass.taskOps(task) / cluster.opsPerSecond();
+    /** The paper's deterministic server and link: $p^t/\nu_{c(s)}$ (the speed of the task's server's class) and $b/\mu$. */
+    ServiceTimeModel DETERMINISTIC = (cluster, jobClass, task, server, now) -> jobClass.taskOps(task) / cluster.opsPerSecond(server);
 }

@@ -25,13 +25,42 @@ import java.util.List;
  * @param inFlightLimit       the jobs in flight at which the run would stop ({@link SimConfig#maxJobsInFlight})
  * @param stoppedAtInFlightLimit true if the jobs in flight reached {@code inFlightLimit} (an unstable run) and the
  *                            run stopped there; the figures are those of the measured jobs completed by then
+ * @param coldStarts          cold starts over the run (parts loaded on first use; 0 without model caches)
+ * @param evictions           cached units (a model's contracted task) evicted over the run
+ * @param memoryViolations    placements of a part on a server that could not hold it, refused by the caches
+ * @param serverClasses       per server class, in the cluster's order
  */
 public record SimResult(String policy, long jobs, LogHistogram all, LogHistogram inference, List<ClassResult> classes,
                         double linkUtilization, double meanLinkWaitSeconds, long transfers, long events,
                         double simulatedSeconds, double wallSeconds, int maxJobsInFlight, boolean truncated,
-                        boolean arrivalsStopped, int inFlightLimit, boolean stoppedAtInFlightLimit) {
+                        boolean arrivalsStopped, int inFlightLimit, boolean stoppedAtInFlightLimit, long coldStarts,
+                        long evictions, long memoryViolations, List<ServerClassResult> serverClasses) {
     public SimResult {
         classes = List.copyOf(classes);
+        serverClasses = List.copyOf(serverClasses);
+    }
+
+    /** A result without placement figures (no cold starts, evictions or violations; no server classes yet). */
+    public SimResult(String policy, long jobs, LogHistogram all, LogHistogram inference, List<ClassResult> classes,
+                     double linkUtilization, double meanLinkWaitSeconds, long transfers, long events,
+                     double simulatedSeconds, double wallSeconds, int maxJobsInFlight, boolean truncated,
+                     boolean arrivalsStopped, int inFlightLimit, boolean stoppedAtInFlightLimit) {
+        this(policy, jobs, all, inference, classes, linkUtilization, meanLinkWaitSeconds, transfers, events, simulatedSeconds,
+                wallSeconds, maxJobsInFlight, truncated, arrivalsStopped, inFlightLimit, stoppedAtInFlightLimit, 0, 0, 0, List.of());
+    }
+
+    /** The same result with the run's model-cache and server-class figures. */
+    public SimResult withPlacementStats(long coldStarts, long evictions, long memoryViolations, List<ServerClassResult> serverClasses) {
+        return new SimResult(policy, jobs, all, inference, classes, linkUtilization, meanLinkWaitSeconds, transfers, events,
+                simulatedSeconds, wallSeconds, maxJobsInFlight, truncated, arrivalsStopped, inFlightLimit,
+                stoppedAtInFlightLimit, coldStarts, evictions, memoryViolations, serverClasses);
+    }
+
+    /**
+     * Per server class: the fraction of the run its servers were busy (cold starts included), and the parts (a job's
+     * tasks on one server) placed on them.
+     */
+    public record ServerClassResult(String name, double utilisation, long partsRun) {
     }
 
     /** Per job class. */

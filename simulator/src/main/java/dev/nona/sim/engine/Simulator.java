@@ -5,7 +5,10 @@ import dev.nona.sim.SimCluster;
 import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.policy.Policy;
+import dev.nona.workload.ServerClass;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -56,6 +59,18 @@ public final class Simulator implements ClusterView, Engine.Driver {
     /** Per job class: its model's index in the engine's model caches, or {@link Engine#NO_MODEL}. */
     private final int[] classModel;
     private final ModelCaches caches;
+    /** Per server: its speed $\nu_{c(s)}$ and its class. */
+    private final double[] speed;
+    private final int[] serverClass;
+    /** The caches of model parts, or null when the cluster gives no memory and no cold start. */
+    private final PartCaches parts;
+    private final int[] partTasks;
+    private final int[] partServers;
+    private final int[] originalServer;
+    private final int[] partStamp;
+    private int stamp;
+    private long memoryViolations;
+    private final long[] partsRun;
     private long arrivals;
     private final Measurement measurement;
 
@@ -108,6 +123,25 @@ public final class Simulator implements ClusterView, Engine.Driver {
         }
         this.firstSeen = new long[cluster.servers()];
         this.firstTask = new int[cluster.servers()];
+        int n = cluster.servers();
+        this.speed = new double[n];
+        this.serverClass = new int[n];
+        for (int s = 0; s < n; s++) {
+            serverClass[s] = cluster.classOf(s);
+            speed[s] = cluster.opsPerSecond(s);
+        }
+        this.partsRun = new long[cluster.classes().size()];
+        if (cluster.cachesOn() && caches != null) {
+            throw new IllegalArgumentException("the cluster's part caches and the engine's model caches cannot both be on");
+        }
+        this.parts = cluster.cachesOn() ? new PartCaches(cluster, classes) : null;
+        if (parts != null) {
+            jobs.trackPartLoads();
+        }
+        this.partTasks = new int[maxTasks];
+        this.partServers = new int[maxTasks];
+        this.originalServer = new int[maxTasks];
+        this.partStamp = new int[n];
     }
 
     /** Runs to the end: until every measured job has completed (or the event cap). */
@@ -119,7 +153,23 @@ public final class Simulator implements ClusterView, Engine.Driver {
         boolean truncated = engine.run(measurement::complete, config.maxEvents());
         double wall = (System.nanoTime() - start) / 1e9;
         return measurement.result(policyName, engine.now(), engine.linkBusySeconds(), engine.events(), wall,
-                jobs.maxInFlight(), truncated);
+                jobs.maxInFlight(), truncated)
+                .withPlacementStats(engine.coldStarts(), parts == null ? 0 : parts.evictions(), memoryViolations, serverClassResults());
+    }
+
+    /** Per server class: the fraction of the run its servers were busy, and the parts placed on them. */
+    private List<SimResult.ServerClassResult> serverClassResults() {
+        List<SimResult.ServerClassResult> out = new ArrayList<>();
+        double[] busy = new double[partsRun.length];
+        for (int s = 0; s < speed.length; s++) {
+            busy[serverClass[s]] += engine.busySeconds(s);
+        }
+        double now = engine.now();
+        for (int k = 0; k < partsRun.length; k++) {
+            ServerClass sc = cluster.classes().get(k);
+            out.add(new SimResult.ServerClassResult(sc.name(), now > 0 ? busy[k] / (now * sc.count()) : 0, partsRun[k]));
+        }
+        return out;
     }
 
     /** The engine this run drives (its cold starts, model caches). */
@@ -162,10 +212,19 @@ public final class Simulator implements ClusterView, Engine.Driver {
             if (s < 0 || s >= serverCount) {
                 throw new IllegalStateException("BUG: policy " + policyName + " placed task " + t + " of " + jc.name() + " on server " + s);
             }
+        }
+        if (parts != null) {
+            admitParts(c, jc);
+        }
+        for (int t = 0; t < n; t++) {
+            int s = scratch[t];
             jobs.server[base + t] = s;
             jobs.pendingInputs[base + t] = jc.inDegree(t);
+            if (parts != null) {
+                jobs.partLoaded[base + t] = false;
+            }
             if (jc.taskOps(t) > 0) {
-                assign(base, t, s, jc.taskOps(t) / cluster.opsPerSecond());
+                assign(base, t, s, jc.taskOps(t) / speed[s]);
                 if (classModel[c] != Engine.NO_MODEL) {
                     caches.place(s, classModel[c]);
                 }
@@ -178,10 +237,84 @@ public final class Simulator implements ClusterView, Engine.Driver {
         }
     }
 
+    /**
+     * The model caches' admission of the job's parts (the tasks it placed on one server): a part that does not fit
+     * its server even after every idle unit there is evicted is refused there, counted as a memory violation, and
+     * moved to the least-loaded server that can hold it ({@link #refuge}); then every part is placed in the caches
+     * (its units reserved and pinned).
+     */
+    private void admitParts(int c, SimJobClass jc) {
+        int n = jc.tasks();
+        stamp++;
+        int groups = 0;
+        for (int t = 0; t < n; t++) {
+            originalServer[t] = scratch[t];
+            if (jc.taskOps(t) > 0 && partStamp[scratch[t]] != stamp) {
+                partStamp[scratch[t]] = stamp;
+                partServers[groups++] = scratch[t];
+            }
+        }
+        for (int g = 0; g < groups; g++) {
+            int s = partServers[g];
+            int k = 0;
+            for (int t = 0; t < n; t++) {
+                if (originalServer[t] == s && jc.taskOps(t) > 0) {
+                    partTasks[k++] = t;
+                }
+            }
+            if (!parts.fits(s, c, partTasks, k)) {
+                memoryViolations++;
+                s = refuge(c, k);
+                for (int i = 0; i < k; i++) {
+                    scratch[partTasks[i]] = s;
+                }
+            }
+            parts.place(s, c, partTasks, k);
+        }
+    }
+
+    /**
+     * Where a refused part runs: the server with the least queued work that can hold it now; if none can, the one
+     * with the least queued work whose whole memory could (it then runs over its memory until its pinned units are
+     * released); if no server's memory could, the least loaded of those with the most memory.
+     */
+    private int refuge(int c, int k) {
+        int best = -1;
+        for (int s = 0; s < speed.length; s++) {
+            if (parts.fits(s, c, partTasks, k) && (best < 0 || engine.queuedWorkSeconds(s) < engine.queuedWorkSeconds(best))) {
+                best = s;
+            }
+        }
+        for (int s = 0; best < 0 && s < speed.length; s++) {
+            if (parts.fitsEmpty(s, c, partTasks, k)) {
+                best = s;
+            }
+        }
+        if (best >= 0 && !parts.fits(best, c, partTasks, k)) {
+            for (int s = best + 1; s < speed.length; s++) {
+                if (parts.fitsEmpty(s, c, partTasks, k) && engine.queuedWorkSeconds(s) < engine.queuedWorkSeconds(best)) {
+                    best = s;
+                }
+            }
+        }
+        if (best < 0) {
+            best = 0;
+            for (int s = 1; s < speed.length; s++) {
+                double m = parts.memoryBytes(s);
+                double mb = parts.memoryBytes(best);
+                if (m > mb || m == mb && engine.queuedWorkSeconds(s) < engine.queuedWorkSeconds(best)) {
+                    best = s;
+                }
+            }
+        }
+        return best;
+    }
+
     /** Counts task {@code t} (job at {@code base}) as work placed on {@code s}, and the job on {@code s} if it is its first task there. */
     private void assign(int base, int t, int s, double work) {
         servers.assign(s, work);
         if (firstSeen[s] != arrivals) {
+            partsRun[serverClass[s]]++;
             firstSeen[s] = arrivals;
             firstTask[s] = t;
             jobs.leftOnServer[base + t] = 0;
@@ -198,7 +331,35 @@ public final class Simulator implements ClusterView, Engine.Driver {
             taskDone(slot, t, s);
             return;
         }
-        engine.submitTask(s, item(slot, t), jc.taskOps(t) / cluster.opsPerSecond());
+        engine.submitTask(s, item(slot, t), jc.taskOps(t) / speed[s]);
+    }
+
+    /**
+     * The part of {@code item}'s job on {@code s} starts its first task: its units not loaded are loaded now, one
+     * cold start of {@code coldStart.seconds(missing bytes)}; nothing to load (or no part caches): no cold start.
+     */
+    @Override
+    public double partLoadSeconds(int s, long item) {
+        if (parts == null) {
+            return Engine.NO_LOAD;
+        }
+        int slot = slotOf(item);
+        int base = jobs.base(slot);
+        int rep = base + jobs.firstOnServer[base + indexOf(item)];
+        if (jobs.partLoaded[rep]) {
+            return Engine.NO_LOAD;
+        }
+        jobs.partLoaded[rep] = true;
+        int c = jobs.jobClass[slot];
+        SimJobClass jc = classes[c];
+        int k = 0;
+        for (int t = 0; t < jc.tasks(); t++) {
+            if (jobs.server[base + t] == s && jc.taskOps(t) > 0) {
+                partTasks[k++] = t;
+            }
+        }
+        double missing = parts.load(s, c, partTasks, k);
+        return missing > 0 ? parts.loadSeconds(missing) : Engine.NO_LOAD;
     }
 
     @Override
@@ -220,7 +381,10 @@ public final class Simulator implements ClusterView, Engine.Driver {
         int slot = slotOf(item);
         int t = indexOf(item);
         int base = jobs.base(slot);
-        servers.release(s, classes[jobs.jobClass[slot]].taskOps(t) / cluster.opsPerSecond());
+        servers.release(s, classes[jobs.jobClass[slot]].taskOps(t) / speed[s]);
+        if (parts != null) {
+            parts.release(s, jobs.jobClass[slot], t);
+        }
         if (--jobs.leftOnServer[base + jobs.firstOnServer[base + t]] == 0) {
             servers.jobs(s, -1);
         }
@@ -340,5 +504,45 @@ public final class Simulator implements ClusterView, Engine.Driver {
     @Override
     public int linkQueueLength() {
         return engine.linkQueueLength();
+    }
+
+    @Override
+    public double opsPerSecond(int s) {
+        return speed[s];
+    }
+
+    @Override
+    public boolean memoryBounded() {
+        return parts != null && cluster.memoryBounded();
+    }
+
+    @Override
+    public double memoryBytes(int s) {
+        return parts == null ? ServerClass.UNBOUNDED : parts.memoryBytes(s);
+    }
+
+    @Override
+    public double freeMemoryBytes(int s) {
+        return parts == null ? ServerClass.UNBOUNDED : parts.freeBytes(s);
+    }
+
+    @Override
+    public boolean holds(int s, int classIndex, int task) {
+        return parts == null || parts.holds(s, classIndex, task);
+    }
+
+    @Override
+    public boolean fits(int s, int classIndex, int[] tasks, int count) {
+        return parts == null || parts.fits(s, classIndex, tasks, count);
+    }
+
+    @Override
+    public double coldStartSeconds(int s, int classIndex, int[] tasks, int count) {
+        return parts == null ? 0 : parts.coldStartSeconds(s, classIndex, tasks, count);
+    }
+
+    /** Placements of a part on a server that could not hold it, refused by the caches so far. */
+    public long memoryViolations() {
+        return memoryViolations;
     }
 }

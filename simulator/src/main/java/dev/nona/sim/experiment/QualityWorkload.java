@@ -46,7 +46,7 @@ public record QualityWorkload(String name, Path file, boolean clusterLoad) {
         for (ModelSpec m : w.models()) {
             models.add(m.dag() instanceof DagSource.PipeDream p
                     ? new ModelSpec(m.name(), new DagSource.PipeDream(pipedream(m.name(), p.path(), sharedDags), p.options()),
-                            m.ratePerSecond(), m.coldStart())
+                            m.ratePerSecond(), m.coldStart(), m.sizeBytes())
                     : m);
         }
         return SimWorkloads.from(new Workload(w.cluster(), models, w.background()));

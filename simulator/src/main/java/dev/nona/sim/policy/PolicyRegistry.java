@@ -5,6 +5,7 @@ import dev.nona.sim.policy.baseline.OpportunisticPolicy;
 import dev.nona.sim.policy.baseline.RandomPolicy;
 import dev.nona.sim.policy.expert.ExpertPolicy;
 import dev.nona.sim.policy.live.JsqPolicy;
+import dev.nona.sim.policy.live.LeastExpectedFinishPolicy;
 import dev.nona.sim.policy.live.P2cPolicy;
 import dev.nona.sim.policy.live.SparkFairPolicy;
 import dev.nona.sim.policy.nona.NonaPolicy;
@@ -45,6 +46,7 @@ public final class PolicyRegistry {
         register("local", c -> new LocalPolicy(c.random()));
         register("jsq", c -> new JsqPolicy(c.random()));
         register("p2c", c -> new P2cPolicy(c.random()));
+        register("least-expected-finish", c -> new LeastExpectedFinishPolicy(c.random()));
     }
 
     private PolicyRegistry() {

@@ -45,6 +45,16 @@ public final class JsonReport {
         o.put("inFlightLimit", r.inFlightLimit());
         o.put("unstable", r.unstable());
         o.put("percentileRelativeAccuracy", new LogHistogram().relativeAccuracy());
+        o.put("coldStarts", r.coldStarts());
+        o.put("evictions", r.evictions());
+        o.put("memoryViolations", r.memoryViolations());
+        ArrayNode classes = o.putArray("classes");
+        for (SimResult.ServerClassResult c : r.serverClasses()) {
+            ObjectNode k = classes.addObject();
+            k.put("name", c.name());
+            put(k, "utilisation", c.utilisation());
+            k.put("partsRun", c.partsRun());
+        }
         return o;
     }
 

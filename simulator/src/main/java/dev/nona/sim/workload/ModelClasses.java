@@ -4,6 +4,7 @@ import dev.nona.dag.ContractedNode;
 import dev.nona.dag.DagAnalysis;
 import dev.nona.dag.Edge;
 import dev.nona.dag.Subgraph;
+import dev.nona.dag.TaskBytes;
 import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimSubgraph;
 import java.util.HashMap;
@@ -17,6 +18,26 @@ import java.util.Map;
  */
 public final class ModelClasses {
     private ModelClasses() {
+    }
+
+    /**
+     * The simulator's job class for an analysed DAG, at rate {@code ratePerSecond}, whose tasks need the weights of
+     * a model of {@code sizeBytes} ({@link TaskBytes}: a contracted node's bytes are the sum of its tasks'; 0 when
+     * neither the model nor its tasks give a size).
+     */
+    public static SimJobClass of(String name, DagAnalysis analysis, double ratePerSecond, double sizeBytes) {
+        SimJobClass c = of(name, analysis, ratePerSecond);
+        Map<String, Double> byTask = TaskBytes.byTaskId(analysis.dag(), sizeBytes);
+        List<ContractedNode> nodes = analysis.decomposition().nodes();
+        double[] bytes = new double[nodes.size()];
+        boolean any = false;
+        for (int i = 0; i < bytes.length; i++) {
+            for (String task : nodes.get(i).originalTasks()) {
+                bytes[i] += byTask.getOrDefault(task, 0.0);
+            }
+            any |= bytes[i] > 0;
+        }
+        return any ? c.withTaskBytes(bytes) : c;
     }
 
     /** The simulator's job class for an analysed DAG, at rate {@code ratePerSecond}. */

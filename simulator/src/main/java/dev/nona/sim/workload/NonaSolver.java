@@ -64,7 +64,7 @@ public final class NonaSolver implements WorkloadTableSolver {
             }
         }
         Background bg = new Background(new Background.Comm(commRate, commBytes), new Background.Compute(computeRate, computeOps));
-        Cluster cluster = new Cluster(w.cluster().servers(), w.cluster().opsPerSecond(), w.cluster().linkBitsPerSecond());
+        Cluster cluster = w.cluster().toCluster();
         return new NonaProblem(jobs, cluster, bg, costModel);
     }
 

@@ -52,7 +52,7 @@ public final class SimWorkloads {
         for (ModelSpec m : w.models()) {
             DagAnalysis a = DagAnalysis.analyse(DagSources.load(m.name(), m.dag()));
             analyses.put(m.name(), a);
-            classes.add(ModelClasses.of(m.name(), a, m.ratePerSecond()));
+            classes.add(ModelClasses.of(m.name(), a, m.ratePerSecond(), m.sizeBytes()));
         }
         Background bg = w.background();
         if (bg.compute().ratePerSecond() > 0) {
@@ -61,7 +61,7 @@ public final class SimWorkloads {
         if (bg.comm().ratePerSecond() > 0) {
             classes.add(SimJobClass.backgroundComm(BACKGROUND_COMM, bg.comm().ratePerSecond(), bg.comm().bits()));
         }
-        SimCluster cluster = new SimCluster(w.cluster().servers(), w.cluster().opsPerSecond(), w.cluster().linkBitsPerSecond());
+        SimCluster cluster = SimCluster.of(w.cluster());
         return new Loaded(w, new SimWorkload(cluster, classes), analyses);
     }
 }

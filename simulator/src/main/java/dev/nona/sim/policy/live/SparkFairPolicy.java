@@ -3,6 +3,7 @@ package dev.nona.sim.policy.live;
 import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimSubgraph;
 import dev.nona.sim.engine.ClusterView;
+import dev.nona.sim.policy.MemoryFilter;
 import dev.nona.sim.policy.Policy;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -12,11 +13,13 @@ import java.util.SplittableRandom;
  * in flight, so an arriving job gets a share of $\max(1, \lfloor N / J \rfloor)$ servers ($J$ jobs in flight,
  * itself included), the least loaded ones (live state). The job's roots run on the first server of its share
  * and its parallel tasks are spread over the share round-robin, eagerly, as Spark hands ready tasks to free
- * executors; tasks release their server when they finish (no head-of-line blocking). Congestion-oblivious.
+ * executors; tasks release their server when they finish (no head-of-line blocking). Congestion-oblivious. A part
+ * that does not fit its server's memory moves to one that holds it ({@link MemoryFilter}).
  * Based on Nona (CloudNet'24), Section IV-A, and Zaharia et al., "Delay scheduling", EuroSys 2010.
  */
 public final class SparkFairPolicy implements Policy {
     private final SplittableRandom random;
+    private final MemoryFilter memory = new MemoryFilter();
     private int[] order = new int[0];
     private double[] work = new double[0];
 
@@ -38,6 +41,7 @@ public final class SparkFairPolicy implements Policy {
                 next = next + 1 < chosen ? next + 1 : 0;
             }
         }
+        memory.apply(view, classIndex, jobClass, servers);
     }
 
     /** Puts the {@code k} least loaded servers (random tie-breaking) first in {@code order}; returns {@code k}. */

@@ -3,6 +3,7 @@ package dev.nona.sim.policy.table;
 import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimSubgraph;
 import dev.nona.sim.engine.ClusterView;
+import dev.nona.sim.policy.MemoryFilter;
 import dev.nona.sim.policy.Policy;
 import java.util.Arrays;
 import java.util.List;
@@ -22,12 +23,16 @@ import java.util.SplittableRandom;
  * ({@link ServerMapping#LIVE_QUEUES}; the controller's own mapping is {@code nona.ControllerPolicy}, as it maps parts from telemetry,
  * docs/design.md, "Placement") keeps the table's groupings but reads the queues, so the policy is then no longer
  * state-oblivious.
+ *
+ * <p>With memory modelled, a part whose mapped server cannot hold it moves whole to the least-loaded server that can
+ * ({@link MemoryFilter}); the table's grouping stays.
  */
 public final class TablePolicy implements Policy {
     private final SimTable table;
     private final SplittableRandom random;
     private final ServerPicker picker = new ServerPicker(4096);
     private final ServerMapping mapping;
+    private final MemoryFilter memory = new MemoryFilter();
     private int[] partServer = new int[16];
     private ClusterView view;
 
@@ -52,6 +57,7 @@ public final class TablePolicy implements Policy {
             SimSubgraph sg = subgraphs.get(g);
             placeSubgraph(sg, subgraphTables.get(g).sample(random), servers);
         }
+        memory.apply(view, classIndex, jobClass, servers);
         mapping.placed(jobClass, servers, view);
     }
 

@@ -193,6 +193,9 @@ public final class ControllerPolicy implements Policy {
             report(view, nanos, Math.round(now * 1000));
             reportedAt = now;
         }
+        if (hetero != null && view.memoryBounded()) {
+            freeMemory(view);
+        }
         LiveServers live = placers.length == 1 ? placers[0] : placers[random.nextInt(placers.length)];
         ControllerPlacement p = placements[classIndex];
         int[] out = counted[classIndex] ? p.place(live, nanos, random) : p.choose(live, nanos, random);
@@ -256,6 +259,18 @@ public final class ControllerPolicy implements Policy {
                 if (view.memoryBounded()) {
                     live.freeMemoryBytes(i, Math.min(memory, view.freeMemoryBytes(s)));
                 }
+            }
+        }
+    }
+
+    /**
+     * Each server's memory a new part may use now, before every job: the engine knows it exactly (what running parts
+     * pin changes with every task), as it knows the queues that {@code jsq} reads. $O(N)$ per job.
+     */
+    private void freeMemory(ClusterView view) {
+        for (LiveServers live : placers) {
+            for (int s = 0; s < view.servers(); s++) {
+                live.freeMemoryBytes(live.indexOf(ids[s]), Math.min(view.memoryBytes(s), view.freeMemoryBytes(s)));
             }
         }
     }

@@ -117,6 +117,19 @@ final class MemoryAwarePlacementTest {
     }
 
     @Test
+    void aServerWhereThePartFitsNow_isPreferred_elseOneWhereItFitsItsMemory() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {1e9}, new double[] {6}, 0);
+        LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.report("pinned", true, 1e9, 0, 0.0, List.of("m"), "big", 10, T, 0);
+        servers.report("busy", true, 1e9, 3, 3.0, List.of("m"), "big", 10, T, 0);
+        servers.freeMemoryBytes(0, 5); // running parts pin half of it: 6 bytes do not fit now
+        assertThat(servers.id(local.place(servers, T, new SplittableRandom(1))[0])).isEqualTo("busy");
+        servers.freeMemoryBytes(1, 2);
+        assertThat(servers.id(local.choose(servers, T, new SplittableRandom(1))[0]))
+                .as("fits now nowhere: the earliest finish among those it fits").isEqualTo("pinned");
+    }
+
+    @Test
     void withoutClassOrMemory_placesExactlyAsBefore() {
         PlacementSampler sampler = new PlacementSampler(PlacementSamplerTest.table(8));
         ControllerPlacement before = ControllerPlacement.of(sampler, "m", each(1e9));

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.flink.util.TimeUtils;
@@ -24,6 +25,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigResource;
 
 /**
@@ -40,10 +42,11 @@ public final class ChaosRun {
     static final Duration READY_TIMEOUT = Duration.ofSeconds(300);
     /** Generous: a broker restarted on a loaded machine (load 30 on 2 cores) took over 90 s to open its port. */
     static final Duration BROKER_START_TIMEOUT = Duration.ofSeconds(300);
-    static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(180);
+    static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(300);
     static final Duration PROGRESS_EVERY = Duration.ofSeconds(10);
     static final Duration REPORT_PERIOD = Duration.ofSeconds(1);
     private static final long DEFAULT_LIVENESS_TIMEOUT_MILLIS = 3_000;
+    static final long OUTAGE_MILLIS = 600_000;
 
     /**
      * @param seed           the schedule's seed
@@ -182,6 +185,15 @@ public final class ChaosRun {
                         controller.starts(), broker.starts(), Math.round((System.nanoTime() - started) / 1e8) / 10.0);
             }
         }
+    }
+
+    /**
+     * Producer settings that wait out a broker outage rather than fail: a send blocks (waiting for metadata) and a
+     * record is retried for up to {@link #OUTAGE_MILLIS}; a broker restarted on a loaded machine took 63 s to answer.
+     */
+    static void rideOutOutages(Properties p) {
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(OUTAGE_MILLIS));
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(OUTAGE_MILLIS));
     }
 
     /** The topics; {@code inference-requests} and {@code model-catalog} take the malformed 5 MB values (the worst

@@ -35,6 +35,7 @@ final class RequestStream implements AutoCloseable {
         this.models = List.copyOf(models);
         var p = ClientProperties.producer(bootstrap, 0);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "nona-chaos-requests");
+        ChaosRun.rideOutOutages(p);
         this.producer = new RecordPublisher(p);
     }
 

@@ -49,6 +49,7 @@ final class TelemetryAgent implements AutoCloseable {
         this.lastMade = new long[servers];
         var p = ClientProperties.producer(bootstrap, 0);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "nona-chaos-telemetry");
+        ChaosRun.rideOutOutages(p);
         this.producer = new RecordPublisher(p);
     }
 

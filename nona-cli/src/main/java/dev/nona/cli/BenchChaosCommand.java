@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.config.Configurator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,6 +50,8 @@ final class BenchChaosCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // the run's own Kafka clients lose the broker on purpose: their reconnect warnings are noise here
+        Configurator.setLevel("org.apache.kafka", Level.ERROR);
         long s = seed != null ? seed : ThreadLocalRandom.current().nextLong();
         System.err.println("nona chaos: seed " + s + " (replay: bin/nona bench chaos --seed " + s + " --minutes "
                 + minutes + ")");

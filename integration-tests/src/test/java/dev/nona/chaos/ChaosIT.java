@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class ChaosIT {
     static final int SHORT_SECONDS = 150;
-    static final int SHORT_RATE = 500;
+    static final int SHORT_RATE = 1000;
     static final int LONG_SECONDS = 300;
 
     @Test

@@ -11,9 +11,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
- * Plays a {@link ChaosSchedule} on its own thread, from a start time: each fault begins at its planned time (or
- * as soon as the previous one has ended, if that took longer, as a broker's restart may) and ends after its
- * duration. Notes when each actually began and ended. Fails (at {@link #await()}) when an injector fails.
+ * Plays a {@link ChaosSchedule} on its own thread, from a start time: each fault begins at its planned time and
+ * ends after its duration; when ending one took longer than planned (a broker's restart on a loaded machine), the
+ * rest of the schedule moves by the delay, so that each fault still has its gap after the one before. Notes when each actually began and ended. Fails (at {@link #await()}) when an injector fails.
  */
 final class FaultRunner {
     /**
@@ -76,10 +76,12 @@ final class FaultRunner {
     }
 
     private void play(long t0) throws Exception {
+        long shift = 0; // how late the schedule runs: the faults after a slow restart move with it
         for (ScheduledFault f : schedule.faults()) {
             FaultInjector injector = injectors.get(f.kind());
-            sleepUntil(t0, f.atMillis());
+            sleepUntil(t0, f.atMillis() + shift);
             long began = sinceStart(t0);
+            shift = Math.max(shift, began - f.atMillis());
             log.accept("fault " + f.kind().key() + (f.server().isEmpty() ? "" : " " + f.server()) + " begins at "
                     + began / 1000.0 + " s (planned " + f.atMillis() / 1000.0 + " s)");
             injector.begin(f);
@@ -88,6 +90,7 @@ final class FaultRunner {
                 sleepUntil(t0, began + f.durationMillis());
                 injector.end(f);
                 ended = sinceStart(t0);
+                shift = Math.max(shift, ended - f.endMillis());
                 log.accept("fault " + f.kind().key() + " ended at " + ended / 1000.0 + " s");
             }
             synchronized (this) {

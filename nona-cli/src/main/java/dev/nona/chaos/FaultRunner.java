@@ -80,11 +80,11 @@ final class FaultRunner {
         for (ScheduledFault f : schedule.faults()) {
             FaultInjector injector = injectors.get(f.kind());
             sleepUntil(t0, f.atMillis() + shift);
-            long began = sinceStart(t0);
-            shift = Math.max(shift, began - f.atMillis());
-            log.accept("fault " + f.kind().key() + (f.server().isEmpty() ? "" : " " + f.server()) + " begins at "
-                    + began / 1000.0 + " s (planned " + f.atMillis() / 1000.0 + " s)");
             injector.begin(f);
+            long began = sinceStart(t0); // in effect from here (a burst's 5 MB payload takes a while to build)
+            shift = Math.max(shift, began - f.atMillis());
+            log.accept("fault " + f.kind().key() + (f.server().isEmpty() ? "" : " " + f.server()) + " began at "
+                    + began / 1000.0 + " s (planned " + f.atMillis() / 1000.0 + " s)");
             long ended = -1;
             if (f.kind() != FaultKind.SERVER_SILENT_FOR_GOOD) {
                 sleepUntil(t0, began + f.durationMillis());

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>The short form (CI): {@value #SHORT_SECONDS} s of traffic at {@value #SHORT_RATE} requests/s. The long form:
  * {@code -Dnona.chaos.long=true}, {@value #LONG_SECONDS} s at 1,000 requests/s. The seed is drawn afresh each run
- * and printed first; {@code -Dnona.chaos.seed=S} replays one ({@code -Dnona.chaos.rate=R} sets the rate).
+ * and printed first; {@code -Dnona.chaos.seed=S} replays one ({@code -Dnona.chaos.rate=R} sets the rate). A failed
+ * run keeps its work directory (the controller's and the broker's logs).
  */
 final class ChaosIT {
     static final int SHORT_SECONDS = 150;
@@ -28,7 +30,7 @@ final class ChaosIT {
     static final int LONG_SECONDS = 300;
 
     @Test
-    void faultSchedule_everyKind_invariantsHold(@TempDir Path dir) throws Exception {
+    void faultSchedule_everyKind_invariantsHold(@TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir) throws Exception {
         boolean longForm = Boolean.getBoolean("nona.chaos.long");
         long seed = Long.getLong("nona.chaos.seed", new SplittableRandom().nextLong());
         int seconds = longForm ? LONG_SECONDS : SHORT_SECONDS;

@@ -86,8 +86,8 @@ public final class ChaosRun {
     public record Result(Settings settings, ChaosSchedule schedule, List<FaultRunner.Injected> injected,
             Map<String, Map<String, Long>> invariants, List<Violation> violations, long violationCount, int sent,
             int decided, long duplicates, long validDeadLettered, long deadLetters, long decisions, long tables,
-            long malformedSent, long malformedStored, long malformedRefused, int controllerStarts, int brokerStarts,
-            double seconds) {
+            long malformedSent, long malformedStored, long malformedRefused, int controllerStarts,
+            int controllerExits, int brokerStarts, double seconds) {
         public Result {
             injected = List.copyOf(injected);
             violations = List.copyOf(violations);
@@ -120,6 +120,7 @@ public final class ChaosRun {
             m.put("decisions", decisions);
             m.put("tablesPublished", tables);
             m.put("controllerStarts", controllerStarts);
+            m.put("controllerExits", controllerExits);
             m.put("brokerStarts", brokerStarts);
             m.put("violations", violations.stream().map(Violation::toJson).toList());
             m.put("schedule", schedule.toJson());
@@ -174,7 +175,7 @@ public final class ChaosRun {
                 long t0 = System.nanoTime();
                 requests.start(s.rate(), count);
                 faults.start(t0);
-                watch(t0, requests, faults, checker, observer, log);
+                watch(t0, requests, faults, checker, observer, controller, log);
                 drain(requests, checker, observer, controller, log);
                 checker.finish(requests.sent(), requests::sentAt);
                 return new Result(s, schedule, faults.injected(), checker.counts(), checker.violations(),
@@ -182,7 +183,8 @@ public final class ChaosRun {
                         checker.duplicates(), checker.counts().get(Violation.Invariant.NO_VALID_REQUEST_DEAD_LETTERED
                                 .key()).get("violations"), checker.deadLetters(), checker.decisions(),
                         checker.tables(), traffic.badSent(), traffic.badAcked(), traffic.badRefused(),
-                        controller.starts(), broker.starts(), Math.round((System.nanoTime() - started) / 1e8) / 10.0);
+                        controller.starts(), controller.exits(), broker.starts(),
+                        Math.round((System.nanoTime() - started) / 1e8) / 10.0);
             }
         }
     }
@@ -239,12 +241,14 @@ public final class ChaosRun {
 
     /** Until the requests are sent and the faults over: a progress line every {@link #PROGRESS_EVERY}. */
     private static void watch(long t0, RequestStream requests, FaultRunner faults, InvariantChecker checker,
-            ChaosObserver observer, Consumer<String> log) throws InterruptedException {
+            ChaosObserver observer, ControllerProcess controller, Consumer<String> log)
+            throws InterruptedException {
         long next = t0 + PROGRESS_EVERY.toNanos();
         while (requests.sent() < requests.count() || faults.running()) {
             requests.check();
             observer.check();
             faults.check();
+            noteExit(controller, log);
             if (System.nanoTime() >= next) {
                 progress("traffic", (System.nanoTime() - t0) / 1_000_000_000, requests, checker, log);
                 next += PROGRESS_EVERY.toNanos();
@@ -262,6 +266,7 @@ public final class ChaosRun {
         long next = start + PROGRESS_EVERY.toNanos();
         while (checker.decided(requests.sent()) < requests.sent() && System.nanoTime() < deadline) {
             observer.check();
+            noteExit(controller, log);
             if (System.nanoTime() >= next) {
                 progress("drain", (System.nanoTime() - start) / 1_000_000_000, requests, checker, log);
                 next += PROGRESS_EVERY.toNanos();
@@ -270,8 +275,14 @@ public final class ChaosRun {
         }
         Thread.sleep(2_000); // a late duplicate or a late record of a violation would show
         observer.check();
-        if (!controller.isAlive()) {
-            log.accept("the controller process is not running at the end: " + controller.logTail(2000));
+        noteExit(controller, log);
+    }
+
+    /** Notes (once per start) a controller process that exited without being killed. */
+    private static void noteExit(ControllerProcess controller, Consumer<String> log) {
+        if (controller.exitedByItselfSinceAsked()) {
+            log.accept("the controller process (start " + controller.starts() + ") exited by itself: "
+                    + controller.logTail(1500));
         }
     }
 

@@ -12,14 +12,18 @@ import java.util.TreeMap;
 /**
  * {@code bin/nona run} as a child JVM (its MiniCluster inside) with a state directory under the working
  * directory: each start resumes from the newest checkpoint there, as a restarted pod does. Start {@code k} writes
- * its output to {@code controller-<k>.log}. Not thread safe: drive it from one thread.
+ * its output to {@code controller-<k>.log}. Started and killed from one thread; whether it exited by itself may be
+ * asked from another.
  */
 final class ControllerProcess implements AutoCloseable {
     private final String bootstrap;
     private final Path workDir;
     private final Path config;
-    private ChildJvm process;
-    private int starts;
+    private volatile ChildJvm process;
+    private volatile boolean killed;
+    private volatile int starts;
+    private int exitsNoted;
+    private int exits;
 
     ControllerProcess(String bootstrap, Path workDir, Map<String, String> settings) throws IOException {
         this.bootstrap = bootstrap;
@@ -36,6 +40,7 @@ final class ControllerProcess implements AutoCloseable {
     }
 
     void start() {
+        killed = false;
         starts++;
         process = ChildJvm.start("controller-" + starts, List.of("-Xmx1g"), JvmClasspath.current(),
                 "dev.nona.cli.NonaCli", List.of("run", "--bootstrap", bootstrap, "--config", config.toString(),
@@ -45,6 +50,7 @@ final class ControllerProcess implements AutoCloseable {
 
     /** SIGKILL, as {@code kill -9}. */
     void kill() {
+        killed = true;
         if (process != null) {
             process.kill();
         }
@@ -52,6 +58,25 @@ final class ControllerProcess implements AutoCloseable {
 
     boolean isAlive() {
         return process != null && process.isAlive();
+    }
+
+    /**
+     * Whether the process of the latest start has exited without being killed (a failed start, a crash), the first
+     * time this is asked for that start; the tail of its log then goes in the message.
+     */
+    synchronized boolean exitedByItselfSinceAsked() {
+        ChildJvm p = process;
+        if (p == null || killed || p.isAlive() || exitsNoted == starts) {
+            return false;
+        }
+        exitsNoted = starts;
+        exits++;
+        return true;
+    }
+
+    /** How many starts ended by themselves (as far as {@link #exitedByItselfSinceAsked()} was asked). */
+    synchronized int exits() {
+        return exits;
     }
 
     int starts() {

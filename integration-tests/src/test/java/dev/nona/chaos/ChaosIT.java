@@ -37,7 +37,7 @@ final class ChaosIT {
         double rate = Double.parseDouble(System.getProperty("nona.chaos.rate", longForm ? "1000" : "" + SHORT_RATE));
         System.out.println("ChaosIT seed " + seed + " (replay: -Dnona.chaos.seed=" + seed
                 + (longForm ? " -Dnona.chaos.long=true" : "") + "), " + seconds + " s at " + rate + " requests/s");
-        ChaosRun.Result r = ChaosRun.run(new ChaosRun.Settings(seed, seconds, rate, 8, List.of("resnet18", "alexnet"),
+        ChaosResult r = ChaosRun.run(new ChaosRun.Settings(seed, seconds, rate, 8, List.of("resnet18", "alexnet"),
                 ChaosRun.controllerSettings(Map.of()), dir), line -> System.out.println("chaos: " + line));
         String json = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r.toJson());
         System.out.println(json);

@@ -82,53 +82,6 @@ public final class ChaosRun {
         }
     }
 
-    /** One run's figures; {@link #held()} when no invariant broke. */
-    public record Result(Settings settings, ChaosSchedule schedule, List<FaultRunner.Injected> injected,
-            Map<String, Map<String, Long>> invariants, List<Violation> violations, long violationCount, int sent,
-            int decided, long duplicates, long validDeadLettered, long deadLetters, long decisions, long tables,
-            long malformedSent, long malformedStored, long malformedRefused, int controllerStarts,
-            int controllerExits, int brokerStarts, double seconds) {
-        public Result {
-            injected = List.copyOf(injected);
-            violations = List.copyOf(violations);
-        }
-
-        public boolean held() {
-            return violationCount == 0;
-        }
-
-        public Map<String, Object> toJson() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("seed", settings.seed());
-            m.put("trafficSeconds", settings.trafficSeconds());
-            m.put("rate", settings.rate());
-            m.put("servers", settings.servers());
-            m.put("models", settings.models());
-            m.put("durationSeconds", seconds);
-            m.put("faultsInjected", injected.stream().map(FaultRunner.Injected::toJson).toList());
-            m.put("invariantsHeld", held());
-            m.put("invariants", invariants);
-            Map<String, Object> requests = new LinkedHashMap<>();
-            requests.put("sent", sent);
-            requests.put("decided", decided);
-            requests.put("undecided", sent - decided);
-            requests.put("deadLettered", validDeadLettered);
-            requests.put("duplicates", duplicates);
-            m.put("requests", requests);
-            m.put("malformed", Map.of("sent", malformedSent, "stored", malformedStored, "refused", malformedRefused));
-            m.put("deadLetters", deadLetters);
-            m.put("decisions", decisions);
-            m.put("tablesPublished", tables);
-            m.put("controllerStarts", controllerStarts);
-            m.put("controllerExits", controllerExits);
-            m.put("brokerStarts", brokerStarts);
-            m.put("violations", violations.stream().map(Violation::toJson).toList());
-            m.put("schedule", schedule.toJson());
-            m.put("workDir", settings.workDir().toString());
-            return m;
-        }
-    }
-
     private ChaosRun() {}
 
     /** The controller's settings of a chaos run: its own {@code controller.id}, sources from their latest offsets
@@ -142,7 +95,7 @@ public final class ChaosRun {
     }
 
     /** Runs the schedule of {@code s.seed()}; {@code log} hears the seed, each fault and progress as it goes. */
-    public static Result run(Settings s, Consumer<String> log) throws Exception {
+    public static ChaosResult run(Settings s, Consumer<String> log) throws Exception {
         long started = System.nanoTime();
         Files.createDirectories(s.workDir());
         ServerOutages outages = new ServerOutages();
@@ -178,7 +131,7 @@ public final class ChaosRun {
                 watch(t0, requests, faults, checker, observer, controller, log);
                 drain(requests, checker, observer, controller, log);
                 checker.finish(requests.sent(), requests::sentAt);
-                return new Result(s, schedule, faults.injected(), checker.counts(), checker.violations(),
+                return new ChaosResult(s, schedule, faults.injected(), checker.counts(), checker.violations(),
                         checker.violationCount(), requests.sent(), checker.decided(requests.sent()),
                         checker.duplicates(), checker.counts().get(Violation.Invariant.NO_VALID_REQUEST_DEAD_LETTERED
                                 .key()).get("violations"), checker.deadLetters(), checker.decisions(),

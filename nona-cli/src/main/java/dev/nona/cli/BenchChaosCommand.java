@@ -1,6 +1,7 @@
 package dev.nona.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nona.chaos.ChaosResult;
 import dev.nona.chaos.ChaosRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,9 +55,9 @@ final class BenchChaosCommand implements Callable<Integer> {
         Configurator.setLevel("org.apache.kafka", Level.ERROR);
         long s = seed != null ? seed : ThreadLocalRandom.current().nextLong();
         System.err.println("nona chaos: seed " + s + " (replay: bin/nona bench chaos --seed " + s + " --minutes "
-                + minutes + ")");
+                + minutes + " --servers " + workload.servers + ")");
         Path dir = workDir != null ? workDir : Files.createTempDirectory("nona-chaos-");
-        ChaosRun.Result r = ChaosRun.run(new ChaosRun.Settings(s, (int) Math.round(minutes * 60), rate,
+        ChaosResult r = ChaosRun.run(new ChaosRun.Settings(s, (int) Math.round(minutes * 60), rate,
                 workload.servers, workload.models, ChaosRun.controllerSettings(settings), dir),
                 line -> System.err.println("nona chaos: " + line));
         spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(r.toJson()));

@@ -144,7 +144,7 @@ public final class ChaosRun {
 
     /**
      * Producer settings that wait out a broker outage rather than fail: a send blocks (waiting for metadata) and a
-     * record is retried for up to {@link #OUTAGE_MILLIS}; a broker restarted on a loaded machine took 63 s to answer.
+     * record is retried for up to {@link #OUTAGE_MILLIS}; a broker restarted on a loaded machine took up to 212 s.
      */
     static void rideOutOutages(Properties p) {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(OUTAGE_MILLIS));

@@ -12,16 +12,16 @@ import java.util.TreeMap;
 /**
  * {@code bin/nona run} as a child JVM (its MiniCluster inside) with a state directory under the working
  * directory: each start resumes from the newest checkpoint there, as a restarted pod does. Start {@code k} writes
- * its output to {@code controller-<k>.log}. Started and killed from one thread; whether it exited by itself may be
- * asked from another.
+ * its output to {@code controller-<k>.log}. Thread safe (one lock): started and killed by the fault thread, asked
+ * whether it exited by itself by the run's.
  */
 final class ControllerProcess implements AutoCloseable {
     private final String bootstrap;
     private final Path workDir;
     private final Path config;
-    private volatile ChildJvm process;
-    private volatile boolean killed;
-    private volatile int starts;
+    private ChildJvm process;
+    private boolean killed;
+    private int starts;
     private int exitsNoted;
     private int exits;
 
@@ -39,24 +39,24 @@ final class ControllerProcess implements AutoCloseable {
         return workDir.resolve("state");
     }
 
-    void start() {
-        killed = false;
+    synchronized void start() {
         starts++;
         process = ChildJvm.start("controller-" + starts, List.of("-Xmx1g"), JvmClasspath.current(),
                 "dev.nona.cli.NonaCli", List.of("run", "--bootstrap", bootstrap, "--config", config.toString(),
                         "--state-dir", stateDir().toString(), "--metrics-port", "0"),
                 workDir.resolve("controller-" + starts + ".log"), workDir);
+        killed = false; // only now: the killed process of the start before must not count as exited by itself
     }
 
     /** SIGKILL, as {@code kill -9}. */
-    void kill() {
+    synchronized void kill() {
         killed = true;
         if (process != null) {
             process.kill();
         }
     }
 
-    boolean isAlive() {
+    synchronized boolean isAlive() {
         return process != null && process.isAlive();
     }
 
@@ -79,11 +79,11 @@ final class ControllerProcess implements AutoCloseable {
         return exits;
     }
 
-    int starts() {
+    synchronized int starts() {
         return starts;
     }
 
-    String logTail(int chars) {
+    synchronized String logTail(int chars) {
         return process == null ? "(not started)" : process.logTail(chars);
     }
 

@@ -16,9 +16,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * the controller's sources, but a 5 MB send never queues a good request behind it in the benchmark's own client
  * (that would measure the client, not the controller). Counts what the broker acknowledged and what it refused.
  */
-final class BadInputPublisher implements AutoCloseable {
+public final class BadInputPublisher implements AutoCloseable {
     /** The producer's largest request: room for the 5 MB value. */
-    static final int MAX_REQUEST_BYTES = 8 << 20;
+    public static final int MAX_REQUEST_BYTES = 8 << 20;
 
     private final BadInput input = new BadInput();
     private final KafkaProducer<byte[], byte[]> producer;
@@ -29,7 +29,7 @@ final class BadInputPublisher implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    BadInputPublisher(String bootstrap, double rate) {
+    public BadInputPublisher(String bootstrap, double rate) {
         this.rate = rate;
         Properties p = ClientProperties.producer(bootstrap, 0);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "nona-latency-bad-input");
@@ -40,7 +40,7 @@ final class BadInputPublisher implements AutoCloseable {
         thread.setDaemon(true);
     }
 
-    BadInputPublisher start() {
+    public BadInputPublisher start() {
         thread.start();
         return this;
     }
@@ -66,7 +66,7 @@ final class BadInputPublisher implements AutoCloseable {
     }
 
     /** Stops sending and waits for the broker's answers to what was sent. */
-    void stop() {
+    public void stop() {
         running = false;
         try {
             thread.join(10_000);
@@ -76,17 +76,17 @@ final class BadInputPublisher implements AutoCloseable {
         producer.flush();
     }
 
-    long sent() {
+    public long sent() {
         return sent.get();
     }
 
     /** Malformed records the broker stored (each should become one dead letter). */
-    long acked() {
+    public long acked() {
         return acked.get();
     }
 
     /** Malformed records the broker refused (too large for the topic, say): they never reach the controller. */
-    long refused() {
+    public long refused() {
         return refused.get();
     }
 

@@ -1,0 +1,56 @@
+package dev.nona.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The chaos run ({@link ChaosRun}) against {@code bin/nona run} and the project's broker, both child processes: a
+ * seeded fault schedule with every kind (broker and controller kill -9 and restart, a telemetry stall, a malformed
+ * burst, a server silent for a while and one for good) over the traffic, and no invariant broken: every request
+ * decided, no stage on a silent server past the timeout + 1 s, table versions never back, no valid request
+ * dead-lettered. Asserts the invariants, not timings.
+ *
+ * <p>The short form (CI): {@value #SHORT_SECONDS} s of traffic at {@value #SHORT_RATE} requests/s. The long form:
+ * {@code -Dnona.chaos.long=true}, {@value #LONG_SECONDS} s at 1,000 requests/s. The seed is drawn afresh each run
+ * and printed first; {@code -Dnona.chaos.seed=S} replays one ({@code -Dnona.chaos.rate=R} sets the rate). A failed
+ * run keeps its work directory (the controller's and the broker's logs).
+ */
+final class ChaosIT {
+    static final int SHORT_SECONDS = 150;
+    static final int SHORT_RATE = 1000;
+    static final int LONG_SECONDS = 300;
+
+    @Test
+    void faultSchedule_everyKind_invariantsHold(@TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir) throws Exception {
+        boolean longForm = Boolean.getBoolean("nona.chaos.long");
+        long seed = Long.getLong("nona.chaos.seed", new SplittableRandom().nextLong());
+        int seconds = longForm ? LONG_SECONDS : SHORT_SECONDS;
+        double rate = Double.parseDouble(System.getProperty("nona.chaos.rate", longForm ? "1000" : "" + SHORT_RATE));
+        System.out.println("ChaosIT seed " + seed + " (replay: -Dnona.chaos.seed=" + seed
+                + (longForm ? " -Dnona.chaos.long=true" : "") + "), " + seconds + " s at " + rate + " requests/s");
+        ChaosResult r = ChaosRun.run(new ChaosRun.Settings(seed, seconds, rate, 8, List.of("resnet18", "alexnet"),
+                ChaosRun.controllerSettings(Map.of()), dir), line -> System.out.println("chaos: " + line));
+        String json = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(r.toJson());
+        System.out.println(json);
+
+        assertThat(r.injected()).as("faults injected, seed %d", seed)
+                .extracting(i -> i.fault().kind()).containsAll(EnumSet.allOf(FaultKind.class));
+        assertThat(r.violations()).as("violations, seed %d: %s", seed, json).isEmpty();
+        assertThat(r.held()).isTrue();
+        assertThat(r.sent()).isEqualTo(Math.round(rate * seconds));
+        assertThat(r.decided()).isEqualTo(r.sent());
+        assertThat(r.validDeadLettered()).isZero();
+        assertThat(r.controllerStarts()).isGreaterThanOrEqualTo(2);
+        assertThat(r.brokerStarts()).isGreaterThanOrEqualTo(2);
+        assertThat(r.invariants().values()).allSatisfy(c -> assertThat(c.get("checked")).isPositive());
+    }
+}

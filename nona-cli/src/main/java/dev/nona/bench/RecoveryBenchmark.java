@@ -129,11 +129,12 @@ public final class RecoveryBenchmark {
      * @param backlogAtFirstDecision requests waiting for a decision when the first decision after the fault arrived
      * @param inFlightMillis        the latency whose requests count as normally in flight
      * @param p99AfterMillis        p99 latency of the requests scheduled in the 30 s after that first decision
-     * @param p99BeforeMillis       p99 latency of the requests scheduled before the fault
+     * @param p99BeforeMillis       p99 latency of the requests decided before the fault
      * @param windows               p50/p99 per 5 s window of scheduled send time
      * @param silentServer          the server silent since before the fault ({@code ""}: none)
      * @param stagesOnSilentServer  stages placed on it in decisions written more than its liveness timeout plus
      *                              {@link #SILENT_GRACE} after its last report
+     * @param stagesOnSilentServerWhileLive stages placed on it before its last report (it was used while live)
      * @param resumedFrom           controller-kill: the checkpoint the restarted controller resumed from ({@code ""}:
      *                              none)
      * @param startReason           controller-kill: why it started fresh ({@code ""} when it resumed)
@@ -147,7 +148,7 @@ public final class RecoveryBenchmark {
             long duplicates, double faultMillis, double firstDecisionMillis, double caughtUpMillis,
             double drainRateMultiple, long backlogAtFirstDecision, double inFlightMillis, double p99AfterMillis,
             double p99BeforeMillis, List<RecoveryFigures.Window> windows, String silentServer,
-            long stagesOnSilentServer, String resumedFrom, String startReason, long startTableVersion,
+            long stagesOnSilentServer, long stagesOnSilentServerWhileLive, String resumedFrom, String startReason, long startTableVersion,
             long firstDecisionTableVersion, boolean firstDecisionFallback, List<String> deadLetterReasons,
             Map<String, Object> details) {
         public Result {
@@ -175,6 +176,7 @@ public final class RecoveryBenchmark {
             m.put("p99AfterMillis", p99AfterMillis);
             m.put("silentServer", silentServer);
             m.put("stagesOnSilentServer", stagesOnSilentServer);
+            m.put("stagesOnSilentServerWhileLive", stagesOnSilentServerWhileLive);
             if (fault.equals("controller-kill")) {
                 m.put("resumedFrom", resumedFrom);
                 m.put("startReason", startReason);
@@ -305,7 +307,8 @@ public final class RecoveryBenchmark {
     /** Silences {@code silent} (if any) and tells the reader from when a stage on it counts. */
     private static boolean silence(LatencyPublisher publisher, Reader reader, String silent, long afterMillis) {
         if (!silent.isEmpty()) {
-            reader.silentFrom(publisher.silence(silent) + afterMillis);
+            long last = publisher.silence(silent);
+            reader.silentFrom(last, last + afterMillis);
         }
         return true;
     }
@@ -349,6 +352,9 @@ public final class RecoveryBenchmark {
         private volatile boolean faultStarted;
         /** Epoch ms after which a decision (by record time) must not place a stage on the silent server. */
         private volatile long silentFrom = Long.MAX_VALUE;
+        /** Epoch ms of the silent server's last report. */
+        private volatile long silentSince = Long.MAX_VALUE;
+        private final AtomicLong liveStages = new AtomicLong();
         private volatile boolean running = true;
 
         Reader(String bootstrap, LatencyRecorder latency, String silentServer) {
@@ -380,8 +386,10 @@ public final class RecoveryBenchmark {
             faultStarted = true;
         }
 
-        void silentFrom(long epochMillis) {
-            silentFrom = epochMillis;
+        /** The silent server's last report was at {@code lastReport}; from {@code from} no stage may go to it. */
+        void silentFrom(long lastReport, long from) {
+            silentSince = lastReport;
+            silentFrom = from;
         }
 
         void check() {
@@ -421,10 +429,11 @@ public final class RecoveryBenchmark {
                 if (!decision.fallback() && decision.tableVersion() > 0) {
                     tableModels.add(decision.model());
                 }
-                if (r.timestamp() > silentFrom) {
+                boolean silent = r.timestamp() > silentFrom;
+                if (silent || r.timestamp() <= silentSince) {
                     for (StageAssignment stage : decision.placedStages()) {
                         if (stage.server().equals(silentServer)) {
-                            silentStages.incrementAndGet();
+                            (silent ? silentStages : liveStages).incrementAndGet();
                         }
                     }
                 }
@@ -480,7 +489,7 @@ public final class RecoveryBenchmark {
                     drain.caughtUpMillis(), drain.drainRateMultiple(), drain.backlogAtFirstDecision(),
                     drain.inFlightMillis(), p99After, drain.p99BeforeMillis(),
                     RecoveryFigures.windows(scheduled, received, failed, w.startNanos(), w.endNanos()),
-                    silentServer, silentStages.get(), String.valueOf(resumed), String.valueOf(reason),
+                    silentServer, silentStages.get(), liveStages.get(), String.valueOf(resumed), String.valueOf(reason),
                     second == null ? 0 : ((Number) second.details().getOrDefault("tableVersion", 0)).longValue(),
                     first == null ? 0 : first.tableVersion(), first != null && first.fallback(),
                     deadLetterReasons.stream().distinct().limit(5).toList(), all);

@@ -18,7 +18,7 @@ import java.util.Set;
  * <p>The backlog at a time {@code T} is the requests scheduled by {@code T} (less those whose send failed: the broker
  * never accepted them) without a decision by {@code T}. Decisions have <em>caught up</em> at the first decision
  * receipt, from the first decision of the recovered controller on, at which the backlog is no larger than what is
- * normally in flight: the requests of {@code max(2 x p99 before the fault, 100 ms)}. The drain rate is the decisions
+ * normally in flight: the requests of {@code max(2 x p99, 100 ms)}, the p99 of the requests decided before the fault. The drain rate is the decisions
  * received from that first decision until caught up, per second, as a multiple of the arrival rate.
  */
 final class RecoveryFigures {
@@ -48,7 +48,8 @@ final class RecoveryFigures {
     }
 
     /**
-     * @param p99BeforeMillis          p99 latency of the requests scheduled before the fault's start
+     * @param p99BeforeMillis          p99 latency of the requests decided before the fault's start (those the fault
+     *                                 held up count in its windows, not here)
      * @param firstDecisionMillis      from the fault's end to the receipt of the recovered controller's first
      *                                 decision (NaN: none)
      * @param backlogAtFirstDecision   the backlog when that decision arrived
@@ -124,7 +125,7 @@ final class RecoveryFigures {
             sentTimes.add(scheduled[i]);
             if (received[i] != 0) {
                 receipts.add(received[i]);
-                if (scheduled[i] - faultStart < 0) {
+                if (received[i] - faultStart < 0) {
                     before.add(received[i] - scheduled[i]);
                 }
             }

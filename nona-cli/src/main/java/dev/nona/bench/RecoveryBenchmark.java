@@ -47,8 +47,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * every second; requests at a fixed rate on an open-loop schedule ({@link LatencyPublisher}); one {@link Fault}
  * injected when the {@code killAtSecond}-th second's requests are due (the controller killed with SIGKILL and
  * restarted, the broker killed and restarted after a down time, or the TaskManager running the job killed). One
- * server ({@link #silentServer}) falls silent {@link #SILENT_BEFORE} before the fault and stays silent: no stage may be
- * placed on it once its liveness timeout (plus {@link #SILENT_GRACE}) has passed.
+ * server ({@link #silentServer}) falls silent {@link #SILENT_BEFORE} before the fault and stays silent: no request
+ * made once its liveness timeout (plus {@link #SILENT_GRACE}) has passed since its last report may get a stage on it.
  *
  * <p>Counts per request id the decisions (the first wins), the dead letters of requests, the requests whose send
  * failed (the broker never accepted them: not sent), the time from the fault's end to the first decision the
@@ -132,8 +132,10 @@ public final class RecoveryBenchmark {
      * @param p99BeforeMillis       p99 latency of the requests decided before the fault
      * @param windows               p50/p99 per 5 s window of scheduled send time
      * @param silentServer          the server silent since before the fault ({@code ""}: none)
-     * @param stagesOnSilentServer  stages placed on it in decisions written more than its liveness timeout plus
-     *                              {@link #SILENT_GRACE} after its last report
+     * @param stagesOnSilentServer  stages placed on it for requests made more than its liveness timeout plus
+     *                              {@link #SILENT_GRACE} after its last report (by report time: a request made before
+     *                              then but decided later, by a controller behind on its input or during a broker
+     *                              outage, is not counted here but in {@code stagesOnSilentServerWrittenLate})
      * @param stagesOnSilentServerWhileLive stages placed on it before its last report (it was used while live)
      * @param resumedFrom           controller-kill: the checkpoint the restarted controller resumed from ({@code ""}:
      *                              none)
@@ -350,11 +352,17 @@ public final class RecoveryBenchmark {
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private final Thread thread;
         private volatile boolean faultStarted;
-        /** Epoch ms after which a decision (by record time) must not place a stage on the silent server. */
+        /**
+         * Epoch ms after which a request (by its own time, {@code eventTime}) must not get a stage on the silent server:
+         * by then the server has been silent for longer than its liveness timeout, by report time.
+         */
         private volatile long silentFrom = Long.MAX_VALUE;
         /** Epoch ms of the silent server's last report. */
         private volatile long silentSince = Long.MAX_VALUE;
         private final AtomicLong liveStages = new AtomicLong();
+        /** Stages on the silent server of requests made before it was silent too long, written after. */
+        private final AtomicLong silentStagesWrittenLate = new AtomicLong();
+        private final List<String> silentExamples = new CopyOnWriteArrayList<>();
         private volatile boolean running = true;
 
         Reader(String bootstrap, LatencyRecorder latency, String silentServer) {
@@ -429,12 +437,23 @@ public final class RecoveryBenchmark {
                 if (!decision.fallback() && decision.tableVersion() > 0) {
                     tableModels.add(decision.model());
                 }
-                boolean silent = r.timestamp() > silentFrom;
-                if (silent || r.timestamp() <= silentSince) {
-                    for (StageAssignment stage : decision.placedStages()) {
-                        if (stage.server().equals(silentServer)) {
-                            (silent ? silentStages : liveStages).incrementAndGet();
+                int onSilent = 0;
+                for (StageAssignment stage : decision.placedStages()) {
+                    if (stage.server().equals(silentServer)) {
+                        onSilent++;
+                    }
+                }
+                if (onSilent > 0) {
+                    if (decision.eventTime() > silentFrom) {
+                        silentStages.addAndGet(onSilent);
+                        if (silentExamples.size() < 5) {
+                            silentExamples.add(decision.requestId() + ": made " + (decision.eventTime() - silentSince)
+                                    + " ms, written " + (r.timestamp() - silentSince) + " ms after the last report");
                         }
+                    } else if (r.timestamp() > silentFrom) {
+                        silentStagesWrittenLate.addAndGet(onSilent);
+                    } else if (r.timestamp() <= silentSince) {
+                        liveStages.addAndGet(onSilent);
                     }
                 }
                 int i = LatencyReader.measuredIndex(r.key() == null ? new byte[0] : r.key());
@@ -482,6 +501,8 @@ public final class RecoveryBenchmark {
             Object reason = !controllerKill ? "" : second == null ? "no CONTROLLER_STARTED event of the restart"
                     : second.details().getOrDefault("reason", "");
             Map<String, Object> all = new LinkedHashMap<>(details);
+            all.put("stagesOnSilentServerWrittenLate", silentStagesWrittenLate.get());
+            all.put("stagesOnSilentServerExamples", List.copyOf(silentExamples));
             all.put("faultStartEpochMillis", w.startEpochMillis());
             all.put("faultEndEpochMillis", w.endEpochMillis());
             return new Result(fault.name(), sent, failed.size(), decidedOfSent, sent - decidedOfSent,

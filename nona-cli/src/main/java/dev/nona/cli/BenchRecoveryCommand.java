@@ -102,7 +102,9 @@ final class BenchRecoveryCommand implements Callable<Integer> {
         if (bootstrap != null) {
             r = run(s, bootstrap, jar);
         } else {
-            try (LocalKafkaBroker broker = LocalKafkaBroker.builder().dataDir(dir.resolve("kafka")).build().start()) {
+            // the broker may take minutes to start, and to start again after a kill, on a loaded machine
+            try (LocalKafkaBroker broker = LocalKafkaBroker.builder().dataDir(dir.resolve("kafka"))
+                    .startTimeout(Duration.ofMinutes(5)).build().start()) {
                 r = fault.equals("broker-kill")
                         ? RecoveryBenchmark.runBrokerKill(s, broker, Duration.ofSeconds(downSeconds))
                         : run(s, broker.bootstrapServers(), jar);

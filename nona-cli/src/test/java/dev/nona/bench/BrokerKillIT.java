@@ -26,7 +26,9 @@ final class BrokerKillIT {
                         "source.start-from-earliest", "false"),
                 dir, false);
         RecoveryBenchmark.Result r;
-        try (LocalKafkaBroker broker = LocalKafkaBroker.builder().dataDir(dir.resolve("kafka")).build().start()) {
+        // a broker start took more than 90 s on the shared machine (load 45)
+        try (LocalKafkaBroker broker = LocalKafkaBroker.builder().dataDir(dir.resolve("kafka"))
+                .startTimeout(Duration.ofMinutes(5)).build().start()) {
             r = RecoveryBenchmark.runBrokerKill(s, broker, Duration.ofSeconds(5));
             assertThat(broker.starts()).as("the broker was started again").isEqualTo(2);
         }

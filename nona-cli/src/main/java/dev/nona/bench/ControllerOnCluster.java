@@ -25,6 +25,8 @@ public final class ControllerOnCluster implements ControllerUnderTest {
     static final String ENTRY = "dev.nona.controller.ControllerMain";
     static final int TASK_MANAGERS = 2;
     static final int SLOTS = 2;
+    /** How long the cluster may take to start: over 2 minutes on the shared 2-core machine at load 60. */
+    static final Duration START_TIMEOUT = Duration.ofMinutes(5);
 
     private final String bootstrap;
     private final Map<String, String> controller;
@@ -86,7 +88,7 @@ public final class ControllerOnCluster implements ControllerUnderTest {
     @Override
     public void start() {
         cluster = LocalFlinkCluster.builder().workDir(workDir.resolve("flink")).taskManagers(TASK_MANAGERS)
-                .slotsPerTaskManager(SLOTS).build().start();
+                .slotsPerTaskManager(SLOTS).startTimeout(START_TIMEOUT).build().start();
         Map<String, String> settings = new TreeMap<>(controller);
         settings.put("bootstrap.servers", bootstrap);
         StringBuilder text = new StringBuilder();

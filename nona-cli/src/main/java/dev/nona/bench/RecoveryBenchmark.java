@@ -215,10 +215,7 @@ public final class RecoveryBenchmark {
     public static Result runTaskManagerKill(Settings s, String bootstrap, Path jobJar) throws Exception {
         ensureTopics(bootstrap);
         ControllerOnCluster controller = new ControllerOnCluster(bootstrap, s.controller(), s.workDir(), jobJar);
-        TaskManagerKill kill = new TaskManagerKill(controller);
-        Map<String, Object> details = new LinkedHashMap<>();
-        Result r = run(s, bootstrap, controller, kill, details);
-        return r;
+        return run(s, bootstrap, controller, new TaskManagerKill(controller), Map.of());
     }
 
     private static void ensureTopics(String bootstrap) throws Exception {
@@ -258,8 +255,14 @@ public final class RecoveryBenchmark {
             AtomicReference<Throwable> failed = new AtomicReference<>();
             Thread injector = new Thread(() -> {
                 try {
-                    if (!awaitScheduled(latency, silenceAt, s) || !silence(publisher, reader, silent,
-                            silentAfter) || !awaitScheduled(latency, killAt, s)) {
+                    if (!awaitScheduled(latency, silenceAt, s)) {
+                        return;
+                    }
+                    if (!silent.isEmpty()) {
+                        long last = publisher.silence(silent);
+                        reader.silentFrom(last, last + silentAfter);
+                    }
+                    if (!awaitScheduled(latency, killAt, s)) {
                         return;
                     }
                     reader.faultStarting();
@@ -302,15 +305,6 @@ public final class RecoveryBenchmark {
             if (System.nanoTime() - start > Duration.ofSeconds(s.seconds() * 4L).toNanos()) {
                 return false;
             }
-        }
-        return true;
-    }
-
-    /** Silences {@code silent} (if any) and tells the reader from when a stage on it counts. */
-    private static boolean silence(LatencyPublisher publisher, Reader reader, String silent, long afterMillis) {
-        if (!silent.isEmpty()) {
-            long last = publisher.silence(silent);
-            reader.silentFrom(last, last + afterMillis);
         }
         return true;
     }

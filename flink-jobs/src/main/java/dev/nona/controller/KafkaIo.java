@@ -284,13 +284,26 @@ public final class KafkaIo {
     }
 
     /**
+     * The longest reconnect and retry backoff of every client, milliseconds ({@code reconnect.backoff.max.ms},
+     * {@code retry.backoff.max.ms}; Kafka's defaults are 1,000). Each backoff doubles from 50 / 100 ms while the broker
+     * is away, so after an outage of more than a few seconds a client with Kafka's defaults waits up to 1 s to try
+     * again, and the request path has two clients in a row (the requests source, then the decisions producer): up to
+     * 2 s of the recovery after the broker accepts writes again (docs/benchmarks.md, bench recovery --fault
+     * broker-kill). 250 ms costs at most four connection attempts per second per client while the broker is down.
+     */
+    static final String RECOVERY_BACKOFF_MAX_MS = "250";
+
+    /**
      * The client properties of every source and sink: the 1 MB receive buffer of
      * {@link ClientProperties#SOCKET_BUFFERS} (Kafka's 64 kB drops segments of a busy connection on loopback, each
-     * resent after at least 200 ms), then the pass-through ones (security.protocol, sasl.*, ssl.*, kafka.*), which win.
+     * resent after at least 200 ms), the {@link #RECOVERY_BACKOFF_MAX_MS} backoffs, then the pass-through ones
+     * (security.protocol, sasl.*, ssl.*, kafka.*), which win.
      */
     static Properties clientProperties(ControllerConfig config) {
         Properties props = new Properties();
         props.putAll(ClientProperties.SOCKET_BUFFERS);
+        props.put("reconnect.backoff.max.ms", RECOVERY_BACKOFF_MAX_MS);
+        props.put("retry.backoff.max.ms", RECOVERY_BACKOFF_MAX_MS);
         props.putAll(config.kafka());
         return props;
     }

@@ -85,7 +85,12 @@ final class ControllerConfigTest {
         assertThat(c.kafka()).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "PLAIN")
                 .containsEntry("ssl.truststore.location", "/etc/ts.jks").containsEntry("client.id", "nona");
         assertThat(KafkaIo.clientProperties(c)).containsEntry("security.protocol", "SASL_SSL")
-                .as("a 1 MB receive buffer by default").containsEntry("receive.buffer.bytes", "1048576");
+                .as("a 1 MB receive buffer by default").containsEntry("receive.buffer.bytes", "1048576")
+                .as("back within 250 ms of a broker's return").containsEntry("reconnect.backoff.max.ms", "250")
+                .containsEntry("retry.backoff.max.ms", "250");
+        assertThat(KafkaIo.clientProperties(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b",
+                "kafka.reconnect.backoff.max.ms", "1000")))).as("the user's kafka.* settings win")
+                .containsEntry("reconnect.backoff.max.ms", "1000");
         assertThat(KafkaIo.clientProperties(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b",
                 "kafka.receive.buffer.bytes", "65536")))).as("the user's kafka.* settings win")
                 .containsEntry("receive.buffer.bytes", "65536");

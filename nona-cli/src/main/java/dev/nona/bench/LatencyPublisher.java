@@ -12,7 +12,10 @@ import dev.nona.topics.serde.JsonSerde;
 import dev.nona.zoo.ModelZoo;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +45,12 @@ final class LatencyPublisher implements AutoCloseable {
         return t;
     });
     private int readyChecks;
+    /** Servers that no longer report ({@link #silence}). */
+    private final Set<String> silenced = ConcurrentHashMap.newKeySet();
+    /** The time of the latest round of reports, epoch milliseconds. */
+    private long lastReportMillis;
+    /** Indexes of requests whose send failed, when counted ({@link #countSendFailures}); else null. */
+    private volatile Set<Integer> failedSends;
     /**
      * The shortest sleep between sends: at 20,000 requests/s a wake-up per request (every 50 us, longer than that with
      * the kernel's timer slack) cost more CPU than the send; requests due meanwhile wait at most this long, and
@@ -50,12 +59,46 @@ final class LatencyPublisher implements AutoCloseable {
     static final long MIN_PARK_NANOS = 200_000;
 
     LatencyPublisher(String bootstrap, List<String> models, int servers) {
+        this(bootstrap, models, servers, Map.of());
+    }
+
+    /** @param producerSettings producer settings that replace the defaults (e.g. reconnect backoffs) */
+    LatencyPublisher(String bootstrap, List<String> models, int servers, Map<String, String> producerSettings) {
         this.models = List.copyOf(models);
         this.servers = servers;
         Properties p = ClientProperties.producer(bootstrap, 0);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "nona-latency-publisher");
         p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
+        p.putAll(producerSettings);
         this.producer = new RecordPublisher(p);
+    }
+
+    /**
+     * From now on a request whose send fails (the broker never accepted it) is counted ({@link #failedSends()}) rather
+     * than failing the run; telemetry and the catalog still fail it.
+     */
+    void countSendFailures() {
+        failedSends = ConcurrentHashMap.newKeySet();
+    }
+
+    /** The indexes of the requests whose send failed (empty unless {@link #countSendFailures} was called). */
+    Set<Integer> failedSends() {
+        Set<Integer> f = failedSends;
+        return f == null ? Set.of() : Set.copyOf(f);
+    }
+
+    /**
+     * Server {@code server} stops reporting (as a server that hangs without saying {@code up=false}); returns the
+     * time of its last report, epoch milliseconds (0: it has made none).
+     */
+    synchronized long silence(String server) {
+        silenced.add(server);
+        return lastReportMillis;
+    }
+
+    /** The id of server {@code s} (0-based) as its reports name it. */
+    static String serverId(int s) {
+        return "s" + s;
     }
 
     /** The catalog and a first report per server, flushed; then a report per server every second. */
@@ -108,13 +151,19 @@ final class LatencyPublisher implements AutoCloseable {
             }
             InferenceRequest r = InferenceRequest.of(prefix + i, models.get((int) (i % models.size())),
                     "t" + (i & 15), System.currentTimeMillis(), 1024L);
-            if (acked == null) {
+            int index = (int) i;
+            Set<Integer> failures = failedSends;
+            if (acked != null) {
+                acked.scheduled(index, due);
+            }
+            Runnable onAck = acked == null ? () -> { } : () -> acked.received(index, System.nanoTime());
+            if (failures != null) {
+                producer.send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r), onAck,
+                        e -> failures.add(index));
+            } else if (acked == null) {
                 producer.send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r));
             } else {
-                int index = (int) i;
-                acked.scheduled(index, due);
-                producer.send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r),
-                        () -> acked.received(index, System.nanoTime()));
+                producer.send(Topics.INFERENCE_REQUESTS.name(), requests.keyBytes(r), requests.serialize(r), onAck);
             }
             if ((i & 1023) == 0) {
                 producer.rethrowFailure();
@@ -124,10 +173,14 @@ final class LatencyPublisher implements AutoCloseable {
         return Math.round(maxLag / 10_000.0) / 100.0;
     }
 
-    private void publishReports() {
+    private synchronized void publishReports() {
         long now = System.currentTimeMillis();
+        lastReportMillis = now;
         for (int s = 0; s < servers; s++) {
-            ServerTelemetry t = ServerTelemetry.of("s" + s, true, 1.0e13, s % 4,
+            if (silenced.contains(serverId(s))) {
+                continue;
+            }
+            ServerTelemetry t = ServerTelemetry.of(serverId(s), true, 1.0e13, s % 4,
                     List.of(new CachedModel(models.get(s % models.size()), 1 << 30)), 1.0e10, now);
             producer.send(Topics.CLUSTER_TELEMETRY.name(), telemetry.keyBytes(t), telemetry.serialize(t));
         }

@@ -69,6 +69,16 @@ public final class LatencyRecorder {
         return out.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
+    /** A copy of each request's scheduled send time ({@link System#nanoTime()}; 0: not scheduled yet). */
+    public synchronized long[] scheduledNanos() {
+        return scheduled.clone();
+    }
+
+    /** A copy of each request's first decision's receipt time ({@link System#nanoTime()}; 0: none). */
+    public synchronized long[] receivedNanos() {
+        return received.clone();
+    }
+
     /** A decision for request {@code i} arrived at {@code nanos}; returns false for a duplicate. */
     public synchronized boolean received(int i, long nanos) {
         if (received[i] != 0) {

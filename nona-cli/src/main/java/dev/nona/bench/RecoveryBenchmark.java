@@ -1,9 +1,7 @@
 package dev.nona.bench;
 
 import dev.nona.check.Checks;
-import dev.nona.local.ChildJvm;
-import dev.nona.local.JvmClasspath;
-import dev.nona.local.StateDirectory;
+import dev.nona.local.LocalKafkaBroker;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
 import dev.nona.topics.client.ClientProperties;
@@ -11,13 +9,16 @@ import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.StageAssignment;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,6 +30,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.flink.util.TimeUtils;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -39,34 +42,54 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * The controller-kill recovery measurement: {@code bin/nona run} as a child process (its own JVM, a MiniCluster, a
- * state directory) against a real broker; the catalog and a report per server every second; requests at a fixed
- * rate on an open-loop schedule ({@link LatencyPublisher}); the controller killed with SIGKILL (as {@code kill -9})
- * at {@code killAtSecond} and started again at once with the same state directory. Counts per request id the
- * decisions (the first wins), the dead letters of requests, the time from the restart to the first decision the new
- * process wrote, and the p99 latency of the requests scheduled in the 30 s after that first decision.
+ * The recovery measurement: a controller ({@link ControllerUnderTest}: {@code bin/nona run} as a child process, or
+ * the controller job on a multi-process Flink cluster) against a real broker; the catalog and a report per server
+ * every second; requests at a fixed rate on an open-loop schedule ({@link LatencyPublisher}); one {@link Fault}
+ * injected when the {@code killAtSecond}-th second's requests are due (the controller killed with SIGKILL and
+ * restarted, the broker killed and restarted after a down time, or the TaskManager running the job killed). One
+ * server ({@link #silentServer}) falls silent {@link #SILENT_BEFORE} before the fault and stays silent: no request
+ * made once its liveness timeout (plus {@link #SILENT_GRACE}) has passed since its last report may get a stage on it.
+ *
+ * <p>Counts per request id the decisions (the first wins), the dead letters of requests, the requests whose send
+ * failed (the broker never accepted them: not sent), the time from the fault's end to the first decision the
+ * recovered controller wrote, how the backlog drained ({@link RecoveryFigures}), and p50/p99 per 5 s window of
+ * scheduled send time before, during and after the fault (latency from the scheduled send to the receipt of the first
+ * decision, as {@code bench latency} measures it).
  *
  * <p>The controller should read its sources from their latest offsets on its first start
  * ({@code source.start-from-earliest=false}): a broker that holds an earlier run's requests (same ids) would have them
- * decided again. Before the measured requests: the controller is started and warm (a decision from a solved table for every
- * model) and has completed a checkpoint, so the restart has one to resume from ({@code fresh}: it is restarted with
- * {@code --fresh} instead, from the catalog and the newest table on Kafka).
+ * decided again. Before the measured requests: the controller is started and warm (a decision from a solved table
+ * for every model) and has completed a checkpoint, so a restart has one to resume from. The bench's own clients
+ * reconnect within {@link #BENCH_RECONNECT_MS} ms, so that their backoff is not what is measured.
  */
 public final class RecoveryBenchmark {
-    /** The window after the first decision of the restarted controller whose p99 is reported. */
+    /** The window after the first decision of the recovered controller whose p99 is reported. */
     static final Duration AFTER_WINDOW = Duration.ofSeconds(30);
+    /** How long before the fault the silent server makes its last report. */
+    static final Duration SILENT_BEFORE = Duration.ofSeconds(1);
+    /** Allowance past the silent server's liveness timeout before a stage on it counts (as the chaos invariant). */
+    static final Duration SILENT_GRACE = Duration.ofSeconds(1);
+    /** The controller's default {@code cluster.liveness-timeout}. */
+    static final Duration DEFAULT_LIVENESS_TIMEOUT = Duration.ofSeconds(3);
+    /** The bench's own producer's and reader's longest reconnect backoff, milliseconds. */
+    static final int BENCH_RECONNECT_MS = 50;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(120);
+    private static final Map<String, String> BENCH_CLIENT_SETTINGS = Map.of(
+            CommonClientConfigs.RECONNECT_BACKOFF_MS_CONFIG, String.valueOf(BENCH_RECONNECT_MS),
+            CommonClientConfigs.RECONNECT_BACKOFF_MAX_MS_CONFIG, String.valueOf(BENCH_RECONNECT_MS),
+            CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG, String.valueOf(BENCH_RECONNECT_MS),
+            CommonClientConfigs.RETRY_BACKOFF_MAX_MS_CONFIG, String.valueOf(BENCH_RECONNECT_MS));
 
     /**
      * @param rate         requests per second, {@code > 0}
      * @param seconds      seconds of measured requests, {@code >= 2}
-     * @param killAtSecond when, from the first measured request, the controller is killed ({@code 1..seconds-1})
+     * @param killAtSecond when, from the first measured request, the fault is injected ({@code 1..seconds-1})
      * @param servers      servers reporting telemetry
      * @param models       the models the requests name, round robin (zoo names)
      * @param controller   the controller's settings file entries ({@code docs/controller.md})
      * @param workDir      the controller's working directory (its state directory and logs go there)
-     * @param fresh        restart with {@code --fresh} rather than from the checkpoint
+     * @param fresh        controller-kill: restart with {@code --fresh} rather than from the checkpoint
      */
     public record Settings(double rate, int seconds, int killAtSecond, int servers, List<String> models,
             Map<String, String> controller, Path workDir, boolean fresh) {
@@ -76,132 +99,218 @@ public final class RecoveryBenchmark {
                 throw new IllegalArgumentException("--kill-at (" + killAtSecond + " s) must be within --seconds ("
                         + seconds + ")");
             }
+            Checks.positive(servers, "--servers");
             models = List.copyOf(models);
             controller = Map.copyOf(controller);
             Objects.requireNonNull(workDir, "working directory");
+        }
+
+        /** The controller's {@code cluster.liveness-timeout}: its setting, else the default. */
+        Duration livenessTimeout() {
+            String v = controller.get("cluster.liveness-timeout");
+            return v == null ? DEFAULT_LIVENESS_TIMEOUT : TimeUtils.parseDuration(v);
         }
     }
 
     /**
      * One run's figures.
      *
-     * @param sent                 measured requests sent
-     * @param decided              of them, with at least one decision
-     * @param undecided            of them, with none (by the end of the drain)
-     * @param deadLettered         dead letters of requests (every request sent is valid)
-     * @param duplicates           decisions beyond the first per request id
-     * @param restartToFirstDecisionMillis from the restart (the new process started) to the first decision it wrote
-     * @param p99AfterMillis       p99 latency of the requests scheduled in the 30 s after that first decision
-     * @param p99BeforeMillis      p99 latency of the requests scheduled before the kill
-     * @param resumedFrom          the checkpoint the restarted controller resumed from ({@code ""}: none)
-     * @param startReason          why it started fresh ({@code ""} when it resumed)
-     * @param startTableVersion    the table the restarted controller read from {@code placement-tables} to start
-     *                             with (its {@code CONTROLLER_STARTED} event's {@code tableVersion}; 0: none)
-     * @param firstDecisionTableVersion table version of the first decision after the restart
+     * @param fault                 the fault's name
+     * @param sent                  measured requests the broker accepted (scheduled less {@code sendFailures})
+     * @param sendFailures          requests whose send failed: the broker never accepted them
+     * @param decided               of those sent, with at least one decision
+     * @param undecided             of those sent, with none (by the end of the drain)
+     * @param deadLettered          dead letters of requests (every request sent is valid)
+     * @param duplicates            decisions beyond the first per request id
+     * @param faultMillis           from the fault's start to its end
+     * @param firstDecisionMillis   from the fault's end to the first decision the recovered controller wrote
+     * @param caughtUpMillis        from the fault's end until decisions caught up ({@link RecoveryFigures})
+     * @param drainRateMultiple     the drain rate over the arrival rate
+     * @param backlogAtFirstDecision requests waiting for a decision when the first decision after the fault arrived
+     * @param inFlightMillis        the latency whose requests count as normally in flight
+     * @param p99AfterMillis        p99 latency of the requests scheduled in the 30 s after that first decision
+     * @param p99BeforeMillis       p99 latency of the requests decided before the fault
+     * @param windows               p50/p99 per 5 s window of scheduled send time
+     * @param silentServer          the server silent since before the fault ({@code ""}: none)
+     * @param stagesOnSilentServer  stages placed on it for requests made more than its liveness timeout plus
+     *                              {@link #SILENT_GRACE} after its last report (by report time: a request made before
+     *                              then but decided later, by a controller behind on its input or during a broker
+     *                              outage, is not counted here but in {@code stagesOnSilentServerWrittenLate})
+     * @param stagesOnSilentServerWhileLive stages placed on it before its last report (it was used while live)
+     * @param resumedFrom           controller-kill: the checkpoint the restarted controller resumed from ({@code ""}:
+     *                              none)
+     * @param startReason           controller-kill: why it started fresh ({@code ""} when it resumed)
+     * @param startTableVersion     controller-kill: the table the restarted controller read from
+     *                              {@code placement-tables} to start with (0: none)
+     * @param firstDecisionTableVersion table version of the first decision after the fault
      * @param firstDecisionFallback whether that decision was made under the fallback
+     * @param details               what the fault adds (e.g. the broker's down time, the TaskManager killed)
      */
-    public record Result(long sent, long decided, long undecided, long deadLettered, long duplicates,
-            double restartToFirstDecisionMillis, double p99AfterMillis, double p99BeforeMillis, String resumedFrom,
-            String startReason, long startTableVersion, long firstDecisionTableVersion, boolean firstDecisionFallback,
-            List<String> deadLetterReasons) {
+    public record Result(String fault, long sent, long sendFailures, long decided, long undecided, long deadLettered,
+            long duplicates, double faultMillis, double firstDecisionMillis, double caughtUpMillis,
+            double drainRateMultiple, long backlogAtFirstDecision, double inFlightMillis, double p99AfterMillis,
+            double p99BeforeMillis, List<RecoveryFigures.Window> windows, String silentServer,
+            long stagesOnSilentServer, long stagesOnSilentServerWhileLive, String resumedFrom, String startReason, long startTableVersion,
+            long firstDecisionTableVersion, boolean firstDecisionFallback, List<String> deadLetterReasons,
+            Map<String, Object> details) {
         public Result {
+            windows = List.copyOf(windows);
             deadLetterReasons = List.copyOf(deadLetterReasons);
+            details = Map.copyOf(details);
         }
 
         /** The figures as the benchmark's JSON prints them. */
         public Map<String, Object> toJson() {
-            Map<String, Object> m = new TreeMap<>();
+            Map<String, Object> m = new LinkedHashMap<>();
             m.put("sent", sent);
+            m.put("sendFailures", sendFailures);
             m.put("decided", decided);
             m.put("undecided", undecided);
             m.put("deadLettered", deadLettered);
             m.put("duplicates", duplicates);
-            m.put("restartToFirstDecisionMillis", restartToFirstDecisionMillis);
-            m.put("p99AfterMillis", p99AfterMillis);
+            m.put("faultMillis", faultMillis);
+            m.put("firstDecisionAfterFaultMillis", firstDecisionMillis);
+            m.put("caughtUpAfterFaultMillis", caughtUpMillis);
+            m.put("drainRateMultiple", drainRateMultiple);
+            m.put("backlogAtFirstDecision", backlogAtFirstDecision);
+            m.put("inFlightMillis", inFlightMillis);
             m.put("p99BeforeMillis", p99BeforeMillis);
-            m.put("resumedFrom", resumedFrom);
-            m.put("startReason", startReason);
-            m.put("startTableVersion", startTableVersion);
+            m.put("p99AfterMillis", p99AfterMillis);
+            m.put("silentServer", silentServer);
+            m.put("stagesOnSilentServer", stagesOnSilentServer);
+            m.put("stagesOnSilentServerWhileLive", stagesOnSilentServerWhileLive);
+            if (fault.equals("controller-kill")) {
+                m.put("resumedFrom", resumedFrom);
+                m.put("startReason", startReason);
+                m.put("startTableVersion", startTableVersion);
+            }
             m.put("firstDecisionTableVersion", firstDecisionTableVersion);
             m.put("firstDecisionFallback", firstDecisionFallback);
             m.put("deadLetterReasons", deadLetterReasons);
+            m.putAll(new TreeMap<>(details));
+            m.put("windows", windows.stream().map(RecoveryFigures.Window::toJson).toList());
             return m;
         }
     }
 
     private RecoveryBenchmark() {}
 
-    /** Runs one kill -9 and restart against the broker at {@code bootstrap}; its topics are created if missing. */
-    public static Result run(Settings s, String bootstrap) throws Exception {
+    /** Kills the controller process and starts it again, against the broker at {@code bootstrap}. */
+    public static Result runControllerKill(Settings s, String bootstrap) throws Exception {
+        ensureTopics(bootstrap);
+        ControllerProcess controller = new ControllerProcess(bootstrap, s.controller(), s.workDir());
+        return run(s, bootstrap, controller, new ControllerKill(controller, s.fresh()), Map.of());
+    }
+
+    /** Kills the broker (the bench's own) for {@code down} and starts it again. */
+    public static Result runBrokerKill(Settings s, LocalKafkaBroker broker, Duration down) throws Exception {
+        ensureTopics(broker.bootstrapServers());
+        ControllerProcess controller = new ControllerProcess(broker.bootstrapServers(), s.controller(), s.workDir());
+        try (BrokerOutage outage = new BrokerOutage(broker, down)) {
+            return run(s, broker.bootstrapServers(), controller, outage, Map.of("downSeconds", down.toSeconds()));
+        }
+    }
+
+    /** Runs the controller job on a multi-process Flink cluster and kills the TaskManager that runs it. */
+    public static Result runTaskManagerKill(Settings s, String bootstrap, Path jobJar) throws Exception {
+        ensureTopics(bootstrap);
+        ControllerOnCluster controller = new ControllerOnCluster(bootstrap, s.controller(), s.workDir(), jobJar);
+        return run(s, bootstrap, controller, new TaskManagerKill(controller), Map.of());
+    }
+
+    private static void ensureTopics(String bootstrap) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             new TopicProvisioner(admin, Duration.ofSeconds(30)).ensure(Topics.all(), Optional.empty(),
                     Optional.of((short) 1));
         }
-        Files.createDirectories(s.workDir());
-        Path config = s.workDir().resolve("controller.properties");
-        StringBuilder props = new StringBuilder();
-        new TreeMap<>(s.controller()).forEach((k, v) -> props.append(k).append('=').append(v).append('\n'));
-        Files.writeString(config, props);
-        Path stateDir = s.workDir().resolve("state");
+    }
+
+    /** The server that falls silent: the last one ({@code ""} when there is only one). */
+    static String silentServer(int servers) {
+        return servers < 2 ? "" : LatencyPublisher.serverId(servers - 1);
+    }
+
+    /**
+     * Runs one fault against {@code controller} (started here, closed at the end), the broker at {@code bootstrap}
+     * holding the topics; {@code details} are added to the result.
+     */
+    static Result run(Settings s, String bootstrap, ControllerUnderTest controller, Fault fault,
+            Map<String, Object> details) throws Exception {
         int n = (int) Math.round(s.rate() * s.seconds());
         LatencyRecorder latency = new LatencyRecorder(n);
-        try (LatencyPublisher publisher = new LatencyPublisher(bootstrap, s.models(), s.servers());
-                Reader reader = new Reader(bootstrap, latency).start()) {
+        String silent = silentServer(s.servers());
+        try (controller;
+                LatencyPublisher publisher = new LatencyPublisher(bootstrap, s.models(), s.servers(),
+                        BENCH_CLIENT_SETTINGS);
+                Reader reader = new Reader(bootstrap, latency, silent).start()) {
+            publisher.countSendFailures();
             publisher.publishCatalogAndServers();
-            ChildJvm first = controller(s, bootstrap, config, stateDir, false, 1);
-            ChildJvm second = null;
-            try {
-                awaitReady(publisher, reader, s.models(), first);
-                awaitCheckpoint(stateDir, first);
-                long killAt = Math.round(s.rate() * s.killAtSecond());
-                AtomicLong restartNanos = new AtomicLong();
-                AtomicReference<ChildJvm> restarted = new AtomicReference<>();
-                Thread killer = new Thread(() -> {
-                    long start = System.nanoTime();
-                    while (latency.scheduledCount() < killAt) {
-                        LockSupport.parkNanos(1_000_000);
-                        if (System.nanoTime() - start > Duration.ofSeconds(s.seconds() * 4L).toNanos()) {
-                            return;
-                        }
+            controller.start();
+            awaitReady(publisher, reader, s.models(), controller);
+            controller.awaitCheckpoint(READY_TIMEOUT);
+            long killAt = Math.round(s.rate() * s.killAtSecond());
+            long silenceAt = Math.max(0, killAt - Math.round(s.rate() * SILENT_BEFORE.toMillis() / 1000.0));
+            long silentAfter = s.livenessTimeout().plus(SILENT_GRACE).toMillis();
+            AtomicReference<Fault.Window> window = new AtomicReference<>();
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Thread injector = new Thread(() -> {
+                try {
+                    if (!awaitScheduled(latency, silenceAt, s)) {
+                        return;
                     }
-                    first.kill();
-                    reader.restarted(System.currentTimeMillis());
-                    restartNanos.set(System.nanoTime());
-                    restarted.set(controller(s, bootstrap, config, stateDir, s.fresh(), 2));
-                }, "nona-recovery-killer");
-                killer.start();
-                publisher.publishAtRate(s.rate(), n, LatencyReader.MEASURED, null, latency);
-                killer.join();
-                second = restarted.get();
-                long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
-                while (latency.decided() < n && System.nanoTime() < deadline) {
-                    reader.check();
-                    Thread.sleep(200);
+                    if (!silent.isEmpty()) {
+                        long last = publisher.silence(silent);
+                        reader.silentFrom(last, last + silentAfter);
+                    }
+                    if (!awaitScheduled(latency, killAt, s)) {
+                        return;
+                    }
+                    reader.faultStarting();
+                    window.set(fault.inject());
+                } catch (Throwable t) {
+                    failed.set(t);
                 }
-                Thread.sleep(1_000); // a late duplicate would show
-                return reader.result(latency, restartNanos.get(), n, killAt);
-            } finally {
-                first.kill();
-                if (second != null) {
-                    second.kill();
-                }
+            }, "nona-recovery-fault");
+            injector.start();
+            publisher.publishAtRate(s.rate(), n, LatencyReader.MEASURED, null, latency);
+            injector.join();
+            if (failed.get() != null) {
+                throw new IllegalStateException(fault.name() + " failed: " + failed.get(), failed.get());
+            }
+            Fault.Window w = window.get();
+            if (w == null) {
+                throw new IllegalStateException("the fault was not injected (the publisher fell behind)");
+            }
+            Set<Integer> sendFailures = publisher.failedSends();
+            long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
+            while (latency.decided() < n - sendFailures.size() && System.nanoTime() < deadline) {
+                reader.check();
+                Thread.sleep(200);
+            }
+            Thread.sleep(1_000); // a late duplicate would show
+            sendFailures = publisher.failedSends();
+            Map<String, Object> all = new LinkedHashMap<>(details);
+            if (fault instanceof TaskManagerKill tm) {
+                all.put("taskManagerKilled", tm.killed());
+            }
+            return reader.result(fault, w, fault.recoveredFromEpochMillis(w), s.rate(), n, sendFailures, all);
+        }
+    }
+
+    /** Waits until request {@code index} is due; false when the publisher did not get there in time. */
+    private static boolean awaitScheduled(LatencyRecorder latency, long index, Settings s) {
+        long start = System.nanoTime();
+        while (latency.scheduledCount() < index) {
+            LockSupport.parkNanos(1_000_000);
+            if (System.nanoTime() - start > Duration.ofSeconds(s.seconds() * 4L).toNanos()) {
+                return false;
             }
         }
+        return true;
     }
 
-    /** {@code bin/nona run} in a child JVM, its output in {@code controller-<k>.log} of the working directory. */
-    private static ChildJvm controller(Settings s, String bootstrap, Path config, Path stateDir, boolean fresh, int k) {
-        List<String> args = new ArrayList<>(List.of("run", "--bootstrap", bootstrap, "--config", config.toString(),
-                "--state-dir", stateDir.toString(), "--metrics-port", "0"));
-        if (fresh) {
-            args.add("--fresh");
-        }
-        return ChildJvm.start("controller-" + k, List.of("-Xmx1g"), JvmClasspath.current(), "dev.nona.cli.NonaCli",
-                args, s.workDir().resolve("controller-" + k + ".log"), s.workDir());
-    }
-
-    private static void awaitReady(LatencyPublisher publisher, Reader reader, List<String> models, ChildJvm c)
-            throws InterruptedException {
+    private static void awaitReady(LatencyPublisher publisher, Reader reader, List<String> models,
+            ControllerUnderTest c) throws InterruptedException {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (!reader.tableModels.containsAll(models)) {
             if (System.nanoTime() > deadline || !c.isAlive()) {
@@ -214,38 +323,48 @@ public final class RecoveryBenchmark {
         }
     }
 
-    private static void awaitCheckpoint(Path stateDir, ChildJvm c) throws InterruptedException {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        while (new StateDirectory(stateDir).latest().checkpoint() == null) {
-            if (System.nanoTime() > deadline || !c.isAlive()) {
-                throw new IllegalStateException("no completed checkpoint in " + stateDir + ": " + c.logTail(4000));
-            }
-            Thread.sleep(200);
-        }
-    }
-
-    /** Reads decisions, dead letters and controller events written from its start on, on its own thread. */
+    /**
+     * Reads decisions, dead letters and controller events written from its start on, on its own thread: each measured
+     * request's first decision (into the {@link LatencyRecorder}), from the fault's start on every decision's record
+     * time and receipt time, and the stages placed on the silent server.
+     */
     private static final class Reader implements AutoCloseable {
+        /** A decision read after the fault started: its record time (epoch ms), receipt time (nanoTime), table. */
+        private record Seen(long timestamp, long receivedNanos, long tableVersion, boolean fallback) {}
+
         private final KafkaConsumer<byte[], byte[]> consumer;
         private final LatencyRecorder latency;
+        private final String silentServer;
         private final JsonSerde<PlacementDecision> decisions = JsonSerde.forTopic(Topics.PLACEMENT_DECISIONS);
         private final JsonSerde<DeadLetter> deadLetters = JsonSerde.forTopic(Topics.DEAD_LETTERS);
         private final JsonSerde<ControllerEvent> events = JsonSerde.forTopic(Topics.CONTROLLER_EVENTS);
         final Set<String> tableModels = ConcurrentHashMap.newKeySet();
         private final List<ControllerEvent> started = new CopyOnWriteArrayList<>();
         private final List<String> deadLetterReasons = new CopyOnWriteArrayList<>();
+        private final List<Seen> afterFault = Collections.synchronizedList(new ArrayList<>());
+        private final AtomicLong silentStages = new AtomicLong();
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private final Thread thread;
-        /** Epoch ms of the kill: decisions written later (record time) are the restarted controller's. */
-        private volatile long restartedAt;
-        private volatile long firstAfterRestart;
-        private volatile PlacementDecision firstDecisionAfterRestart;
+        private volatile boolean faultStarted;
+        /**
+         * Epoch ms after which a request (by its own time, {@code eventTime}) must not get a stage on the silent server:
+         * by then the server has been silent for longer than its liveness timeout, by report time.
+         */
+        private volatile long silentFrom = Long.MAX_VALUE;
+        /** Epoch ms of the silent server's last report. */
+        private volatile long silentSince = Long.MAX_VALUE;
+        private final AtomicLong liveStages = new AtomicLong();
+        /** Stages on the silent server of requests made before it was silent too long, written after. */
+        private final AtomicLong silentStagesWrittenLate = new AtomicLong();
+        private final List<String> silentExamples = new CopyOnWriteArrayList<>();
         private volatile boolean running = true;
 
-        Reader(String bootstrap, LatencyRecorder latency) {
+        Reader(String bootstrap, LatencyRecorder latency, String silentServer) {
             this.latency = latency;
+            this.silentServer = silentServer;
             var p = ClientProperties.readCommittedConsumer(bootstrap, null);
             p.put(ConsumerConfig.CLIENT_ID_CONFIG, "nona-recovery-reader");
+            p.putAll(BENCH_CLIENT_SETTINGS);
             consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
             thread = new Thread(this::loop, "nona-recovery-reader");
             thread.setDaemon(true);
@@ -264,8 +383,15 @@ public final class RecoveryBenchmark {
             return this;
         }
 
-        void restarted(long epochMillis) {
-            restartedAt = epochMillis;
+        /** From now on, every decision's times are kept (for the first decision after the fault). */
+        void faultStarting() {
+            faultStarted = true;
+        }
+
+        /** The silent server's last report was at {@code lastReport}; from {@code from} no stage may go to it. */
+        void silentFrom(long lastReport, long from) {
+            silentSince = lastReport;
+            silentFrom = from;
         }
 
         void check() {
@@ -298,13 +424,31 @@ public final class RecoveryBenchmark {
                 if (!d.ok()) {
                     throw new IllegalStateException("unreadable decision: " + d.reason());
                 }
-                boolean afterRestart = restartedAt != 0 && r.timestamp() > restartedAt;
-                if (afterRestart && firstDecisionAfterRestart == null) {
-                    firstDecisionAfterRestart = d.value();
-                    firstAfterRestart = now;
+                PlacementDecision decision = d.value();
+                if (faultStarted) {
+                    afterFault.add(new Seen(r.timestamp(), now, decision.tableVersion(), decision.fallback()));
                 }
-                if (!d.value().fallback() && d.value().tableVersion() > 0) {
-                    tableModels.add(d.value().model());
+                if (!decision.fallback() && decision.tableVersion() > 0) {
+                    tableModels.add(decision.model());
+                }
+                int onSilent = 0;
+                for (StageAssignment stage : decision.placedStages()) {
+                    if (stage.server().equals(silentServer)) {
+                        onSilent++;
+                    }
+                }
+                if (onSilent > 0) {
+                    if (decision.eventTime() > silentFrom) {
+                        silentStages.addAndGet(onSilent);
+                        if (silentExamples.size() < 5) {
+                            silentExamples.add(decision.requestId() + ": made " + (decision.eventTime() - silentSince)
+                                    + " ms, written " + (r.timestamp() - silentSince) + " ms after the last report");
+                        }
+                    } else if (r.timestamp() > silentFrom) {
+                        silentStagesWrittenLate.addAndGet(onSilent);
+                    } else if (r.timestamp() <= silentSince) {
+                        liveStages.addAndGet(onSilent);
+                    }
                 }
                 int i = LatencyReader.measuredIndex(r.key() == null ? new byte[0] : r.key());
                 if (i >= 0 && i < latency.size()) {
@@ -323,24 +467,47 @@ public final class RecoveryBenchmark {
             }
         }
 
-        Result result(LatencyRecorder latency, long restartNanos, int n, long killAt) {
+        Result result(Fault fault, Fault.Window w, long recoveredFrom, double rate, int n, Set<Integer> failed,
+                Map<String, Object> details) {
             check();
+            List<Seen> seen;
+            synchronized (afterFault) {
+                seen = List.copyOf(afterFault);
+            }
+            Seen first = seen.stream().filter(x -> x.timestamp() >= recoveredFrom)
+                    .min(Comparator.comparingLong(Seen::receivedNanos)).orElse(null);
+            long[] scheduled = latency.scheduledNanos();
+            long[] received = latency.receivedNanos();
+            RecoveryFigures.Drain drain = RecoveryFigures.drain(scheduled, received, failed, w.startNanos(),
+                    w.endNanos(), first == null ? 0 : first.receivedNanos(), rate);
+            double p99After = first == null ? Double.NaN : percentile(latency.latenciesScheduledIn(
+                    first.receivedNanos(), first.receivedNanos() + AFTER_WINDOW.toNanos()), 0.99);
+            long decidedOfSent = 0;
+            for (int i = 0; i < n; i++) {
+                if (received[i] != 0 && !failed.contains(i)) {
+                    decidedOfSent++;
+                }
+            }
+            long sent = n - failed.size();
+            boolean controllerKill = fault instanceof ControllerKill;
             ControllerEvent second = started.size() >= 2 ? started.get(1) : null;
-            PlacementDecision first = firstDecisionAfterRestart;
-            long firstAt = firstAfterRestart;
-            double[] before = latency.latenciesScheduledBetween(0, killAt);
-            double p99Before = percentile(before, 0.99);
-            double p99After = firstAt == 0 ? Double.NaN
-                    : percentile(latency.latenciesScheduledIn(firstAt, firstAt + AFTER_WINDOW.toNanos()), 0.99);
             Object resumed = second == null ? "" : second.details().getOrDefault("checkpoint", "");
-            Object reason = second == null ? "no CONTROLLER_STARTED event of the restart"
+            Object reason = !controllerKill ? "" : second == null ? "no CONTROLLER_STARTED event of the restart"
                     : second.details().getOrDefault("reason", "");
-            return new Result(n, latency.decided(), n - latency.decided(), deadLetterReasons.size(),
-                    latency.duplicates(), firstAt == 0 ? Double.NaN : (firstAt - restartNanos) / 1e6, p99After,
-                    p99Before, String.valueOf(resumed), String.valueOf(reason),
+            Map<String, Object> all = new LinkedHashMap<>(details);
+            all.put("stagesOnSilentServerWrittenLate", silentStagesWrittenLate.get());
+            all.put("stagesOnSilentServerExamples", List.copyOf(silentExamples));
+            all.put("faultStartEpochMillis", w.startEpochMillis());
+            all.put("faultEndEpochMillis", w.endEpochMillis());
+            return new Result(fault.name(), sent, failed.size(), decidedOfSent, sent - decidedOfSent,
+                    deadLetterReasons.size(), latency.duplicates(), w.millis(), drain.firstDecisionMillis(),
+                    drain.caughtUpMillis(), drain.drainRateMultiple(), drain.backlogAtFirstDecision(),
+                    drain.inFlightMillis(), p99After, drain.p99BeforeMillis(),
+                    RecoveryFigures.windows(scheduled, received, failed, w.startNanos(), w.endNanos()),
+                    silentServer, silentStages.get(), liveStages.get(), String.valueOf(resumed), String.valueOf(reason),
                     second == null ? 0 : ((Number) second.details().getOrDefault("tableVersion", 0)).longValue(),
                     first == null ? 0 : first.tableVersion(), first != null && first.fallback(),
-                    deadLetterReasons.stream().distinct().limit(5).toList());
+                    deadLetterReasons.stream().distinct().limit(5).toList(), all);
         }
 
         private static double percentile(double[] values, double q) {

@@ -30,7 +30,7 @@ final class ControllerRestartIT {
     @Test
     void killAndRestart_resumesFromTheNewestCheckpoint_everyRequestDecided_noneDeadLettered(@TempDir Path dir)
             throws Exception {
-        RecoveryBenchmark.Result r = RecoveryBenchmark.run(settings(dir, "restart-it", false), KAFKA.bootstrapServers());
+        RecoveryBenchmark.Result r = RecoveryBenchmark.runControllerKill(settings(dir, "restart-it", false), KAFKA.bootstrapServers());
         System.out.println("controller kill -9 and restart (resume): " + r.toJson());
         assertThat(r.undecided()).as("requests without a decision: %s", r.toJson()).isZero();
         assertThat(r.decided()).isEqualTo(r.sent());
@@ -41,7 +41,7 @@ final class ControllerRestartIT {
 
     @Test
     void killAndFreshRestart_placesUnderTheNewestSolvedTable_noneDeadLettered(@TempDir Path dir) throws Exception {
-        RecoveryBenchmark.Result r = RecoveryBenchmark.run(settings(dir, "fresh-it", true), KAFKA.bootstrapServers());
+        RecoveryBenchmark.Result r = RecoveryBenchmark.runControllerKill(settings(dir, "fresh-it", true), KAFKA.bootstrapServers());
         System.out.println("controller kill -9 and restart (--fresh): " + r.toJson());
         assertThat(r.deadLettered()).as("valid requests dead-lettered: %s", r.deadLetterReasons()).isZero();
         assertThat(r.undecided()).as("requests without a decision: %s", r.toJson()).isZero();

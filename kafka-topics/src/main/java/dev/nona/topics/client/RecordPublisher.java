@@ -3,6 +3,7 @@ package dev.nona.topics.client;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -34,6 +35,22 @@ public final class RecordPublisher implements AutoCloseable {
         producer.send(new ProducerRecord<>(topic, key, value), (metadata, e) -> {
             if (e != null) {
                 failure.compareAndSet(null, e);
+            } else {
+                acknowledged.run();
+            }
+        });
+    }
+
+    /**
+     * Sends without waiting; runs {@code acknowledged} when the broker has acknowledged the record, or {@code failed}
+     * with the cause when the send failed (e.g. {@code delivery.timeout.ms} passed while the broker was down). Such a
+     * failure is the caller's to count and is not kept for {@link #rethrowFailure()}. Both run on the producer's I/O
+     * thread: keep them short.
+     */
+    public void send(String topic, byte[] key, byte[] value, Runnable acknowledged, Consumer<Exception> failed) {
+        producer.send(new ProducerRecord<>(topic, key, value), (metadata, e) -> {
+            if (e != null) {
+                failed.accept(e);
             } else {
                 acknowledged.run();
             }

@@ -58,6 +58,7 @@ public record FlinkHighAvailability(String zooKeeperQuorum, String clusterId, Du
         s.put("high-availability.cluster-id", clusterId);
         s.put("high-availability.storageDir", workDir.resolve("ha").toUri().toString());
         s.put("high-availability.zookeeper.client.session-timeout", sessionTimeout.toMillis() + " ms");
+        s.put("zookeeper.sasl.disable", "true"); // a plain quorum: no SASL attempt, no authentication error
         return s;
     }
 }

@@ -111,6 +111,15 @@ public final class LocalFlinkCluster implements AutoCloseable {
      * availability: with the elected leader).
      */
     public LocalFlinkCluster start() {
+        try {
+            return startProcesses();
+        } catch (RuntimeException e) {
+            stopProcesses(); // the work directory stays, with the logs the exception points at
+            throw e;
+        }
+    }
+
+    private LocalFlinkCluster startProcesses() {
         config.write();
         if (highAvailability != null) {
             config.writeMasters(jobManagers.stream().map(jm -> "127.0.0.1:" + jm.restPort).toList());
@@ -300,6 +309,13 @@ public final class LocalFlinkCluster implements AutoCloseable {
     /** Stops every process (SIGTERM) and deletes the work directory if this object created it. */
     @Override
     public void close() {
+        stopProcesses();
+        if (ownsWorkDir) {
+            LocalKafkaBroker.deleteRecursively(workDir);
+        }
+    }
+
+    private void stopProcesses() {
         for (ChildJvm tm : taskManagers) {
             tm.stop(Duration.ofSeconds(10));
         }
@@ -311,21 +327,20 @@ public final class LocalFlinkCluster implements AutoCloseable {
         if (leaders != null) {
             leaders.close();
         }
-        if (ownsWorkDir) {
-            LocalKafkaBroker.deleteRecursively(workDir);
-        }
     }
 
     private void launchJobManager(JobManager jm) {
         String name = jobManagers.size() == 1 ? "jobmanager" : "jobmanager-" + jm.index;
         Path log = workDir.resolve("log/" + name + ".log");
         FlinkProcessOptions.Options opts = FlinkProcessOptions.jobManager(config.asConfiguration(), confDir(), log);
-        List<String> args = new ArrayList<>(opts.args());
+        List<String> args = new ArrayList<>();
         if (highAvailability != null) {
-            // each its own ports; in HA mode the RPC port is high-availability.jobmanager.port
+            // each its own ports (in HA mode the RPC port is high-availability.jobmanager.port); first, as the
+            // entrypoint's parser ignores everything after an option it does not know (--executionMode)
             args.addAll(List.of("-D", "rest.port=" + jm.restPort, "-D", "jobmanager.rpc.port=" + jm.rpcPort,
                     "-D", "high-availability.jobmanager.port=" + jm.rpcPort));
         }
+        args.addAll(opts.args());
         jm.process = ChildJvm.start("flink-" + name, opts.jvm(), classpath, JM_MAIN, args, log);
     }
 

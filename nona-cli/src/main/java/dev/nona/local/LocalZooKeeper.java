@@ -157,8 +157,20 @@ public final class LocalZooKeeper implements AutoCloseable {
     }
 
     private Path writeConfig() {
+        Path file = dataDir.resolve("zoo.cfg");
+        try {
+            Files.createDirectories(dataDir.resolve("data"));
+            Files.writeString(file, zooConfig(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+        return file;
+    }
+
+    /** The text of {@code zoo.cfg}. */
+    String zooConfig() {
         long tick = tickTime.toMillis();
-        String cfg = "# written by dev.nona.local.LocalZooKeeper\n"
+        return "# written by dev.nona.local.LocalZooKeeper\n"
                 + "tickTime=" + tick + "\n"
                 + "dataDir=" + dataDir.resolve("data") + "\n"
                 + "clientPort=" + port + "\n"
@@ -170,14 +182,6 @@ public final class LocalZooKeeper implements AutoCloseable {
                 + "admin.enableServer=false\n"
                 + "4lw.commands.whitelist=ruok,srvr,stat\n"
                 + "autopurge.purgeInterval=1\n";
-        Path file = dataDir.resolve("zoo.cfg");
-        try {
-            Files.createDirectories(dataDir.resolve("data"));
-            Files.writeString(file, cfg, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
-        return file;
     }
 
     private Path writeLog4jConfig() {

@@ -133,6 +133,9 @@ public final class LocalFlinkCluster implements AutoCloseable {
             taskManagers.add(launchTaskManager(i));
         }
         await("JobManager and " + initialTaskManagers + " TaskManagers", () -> rest().taskManagers() == initialTaskManagers);
+        if (jobManagers.size() > 1) {
+            await("every JobManager's REST endpoint", () -> jobManagers.stream().allMatch(this::answers));
+        }
         LOG.info("Flink cluster up at {} in {} ms: JobManager pids {}{}, TaskManager pids {}", rest().base(),
                 (System.nanoTime() - t0) / 1_000_000, jobManagerPids(),
                 highAvailability == null ? "" : " (leader " + leaderJobManager().orElse(-1) + ", HA on "
@@ -342,6 +345,14 @@ public final class LocalFlinkCluster implements AutoCloseable {
         }
         args.addAll(opts.args());
         jm.process = ChildJvm.start("flink-" + name, opts.jvm(), classpath, JM_MAIN, args, log);
+    }
+
+    /** True when the JobManager's REST endpoint answers; a JobManager that died while starting is an error. */
+    private boolean answers(JobManager jm) {
+        if (!jm.isAlive()) {
+            throw new IllegalStateException("Flink JobManager " + jm.index + " exited: " + jm.process.logTail(3000));
+        }
+        return jm.rest.get("/config").isPresent();
     }
 
     /** The leader, or (none named) the first live JobManager, or (none alive) the first. */

@@ -32,8 +32,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.api.common.JobID;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
@@ -93,7 +91,7 @@ final class ControllerOnClusterIT {
             out.watchedServer = "server-3";
             assertThat(out.pollUntil(() -> out.events(ControllerEventType.COMMAND_APPLIED) >= 1, Duration.ofSeconds(60)))
                     .as("the drain was acknowledged").isTrue();
-            Publisher publisher = new Publisher(in, REQUESTS).start();
+            RequestPublisher publisher = new RequestPublisher(in, RATE, REQUESTS).start();
             publisher.awaitSent(REQUESTS / 3);
             // Before the kill: a solved table (version >= 1, not the bootstrap) has decided committed requests.
             boolean solved = out.pollUntil(() -> out.maxTableVersion >= 1, Duration.ofSeconds(60));
@@ -148,7 +146,7 @@ final class ControllerOnClusterIT {
         try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
                 ControllerOutputs out = new ControllerOutputs(broker.bootstrapServers(), topics, false)) {
             prepare(in, out, 1.0e10);
-            Publisher publisher = new Publisher(in, REQUESTS).start();
+            RequestPublisher publisher = new RequestPublisher(in, RATE, REQUESTS).start();
             publisher.awaitSent(REQUESTS / 2);
             long stoppedAt = System.nanoTime();
             long pid = broker.pid();
@@ -371,7 +369,7 @@ final class ControllerOnClusterIT {
         }
     }
 
-    /** The model of request {@code r-i} as the {@link Publisher} sends it: 0 for fj-a (even i), 1 for fj-b. */
+    /** The model of request {@code r-i} as the {@link RequestPublisher} sends it: 0 for fj-a (even i), 1 for fj-b. */
     private static int modelOf(String requestId) {
         return Integer.parseInt(requestId.substring(requestId.indexOf('-') + 1)) % 2;
     }
@@ -429,61 +427,5 @@ final class ControllerOnClusterIT {
         }
         String raw = new String(d.raw(), StandardCharsets.UTF_8);
         return raw.startsWith(head);
-    }
-
-    /** Publishes {@code r-0 .. r-(n-1)} (alternating the two models) at about {@link #RATE}/s on its own thread. */
-    private static final class Publisher {
-        private final ControllerInputs in;
-        private final int n;
-        private final AtomicInteger sent = new AtomicInteger();
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
-        private final Thread thread;
-
-        Publisher(ControllerInputs in, int n) {
-            this.in = in;
-            this.n = n;
-            this.thread = new Thread(this::run, "it-publisher");
-        }
-
-        Publisher start() {
-            thread.start();
-            return this;
-        }
-
-        int sent() {
-            return sent.get();
-        }
-
-        /** Waits until {@code k} requests are sent, or the publisher stopped. */
-        void awaitSent(int k) {
-            await().forever().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
-                    .until(() -> sent.get() >= k || !thread.isAlive());
-        }
-
-        void join() throws InterruptedException {
-            thread.join();
-            if (failure.get() != null) {
-                throw new IllegalStateException("publisher failed", failure.get());
-            }
-        }
-
-        private void run() {
-            try {
-                long t0 = System.nanoTime();
-                for (int i = 0; i < n; i++) {
-                    in.request("r-" + i, i % 2 == 0 ? "fj-a" : "fj-b", System.currentTimeMillis());
-                    sent.incrementAndGet();
-                    if (i % 100 == 99) {
-                        long wait = t0 + (long) ((i + 1) * 1e9 / RATE) - System.nanoTime();
-                        if (wait > 0) {
-                            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                        }
-                    }
-                }
-                in.flush();
-            } catch (Throwable t) {
-                failure.set(t);
-            }
-        }
     }
 }

@@ -16,9 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.api.common.JobID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -94,7 +91,7 @@ final class JobManagerFailoverIT {
         try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
                 ControllerOutputs out = new ControllerOutputs(broker.bootstrapServers(), topics, false)) {
             ControllerOnCluster.prepare(in, out, 1.0e10);
-            SteadyPublisher publisher = new SteadyPublisher(in, RATE).start();
+            RequestPublisher publisher = RequestPublisher.unbounded(in, RATE).start();
             assertThat(out.pollUntil(() -> out.decided.size() >= 3 * RATE, Duration.ofSeconds(90)))
                     .as("requests decided before the kill").isTrue();
             long checkpointBeforeKill = awaitCheckpointsWhilePublishing(jobId, 2);
@@ -202,58 +199,6 @@ final class JobManagerFailoverIT {
                 }
             }
             return new Gap(bestFrom - killedAt, bestTo - bestFrom, bestTo - killedAt);
-        }
-    }
-
-    /** Publishes {@code r-0, r-1, ...} (alternating the two models) at a steady rate on its own thread until stopped. */
-    private static final class SteadyPublisher {
-        private final ControllerInputs in;
-        private final int rate;
-        private final AtomicInteger sent = new AtomicInteger();
-        private final AtomicBoolean stopping = new AtomicBoolean();
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
-        private final Thread thread;
-
-        SteadyPublisher(ControllerInputs in, int rate) {
-            this.in = in;
-            this.rate = rate;
-            this.thread = new Thread(this::run, "it-steady-publisher");
-        }
-
-        SteadyPublisher start() {
-            thread.start();
-            return this;
-        }
-
-        int sent() {
-            return sent.get();
-        }
-
-        /** Stops, waits until every request sent is acknowledged by the broker, and returns how many were sent. */
-        int stop() throws InterruptedException {
-            stopping.set(true);
-            thread.join();
-            if (failure.get() != null) {
-                throw new IllegalStateException("publisher failed", failure.get());
-            }
-            return sent.get();
-        }
-
-        private void run() {
-            try {
-                long t0 = System.nanoTime();
-                for (int i = 0; !stopping.get(); i++) {
-                    in.request("r-" + i, i % 2 == 0 ? "fj-a" : "fj-b", System.currentTimeMillis());
-                    sent.incrementAndGet();
-                    long wait = t0 + (long) ((i + 1) * 1e9 / rate) - System.nanoTime();
-                    if (wait > 0) {
-                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                    }
-                }
-                in.flush();
-            } catch (Throwable t) {
-                failure.set(t);
-            }
         }
     }
 }

@@ -36,8 +36,6 @@ final class FlinkClusterConfig {
         entries.put("taskmanager.memory.process.size", tmMemory);
         // spread a job's tasks over the TaskManagers, so that killing any one of them hits the job
         entries.put("taskmanager.load-balance.mode", "SLOTS");
-        // a loaded machine may take more than the default 10 s to start a process's RPC system
-        entries.put("pekko.startup-timeout", "60 s");
         entries.put("heartbeat.interval", "1000");
         entries.put("heartbeat.timeout", "8000");
         entries.put("restart-strategy.type", "fixed-delay");

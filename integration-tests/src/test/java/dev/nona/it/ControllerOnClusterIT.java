@@ -3,7 +3,6 @@ package dev.nona.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.nona.local.JvmClasspath;
 import dev.nona.local.LocalFlinkCluster;
 import dev.nona.local.LocalKafkaBroker;
 import dev.nona.topics.record.CatalogDag;
@@ -21,7 +20,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -29,14 +27,11 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.api.common.JobID;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
@@ -56,7 +51,6 @@ import org.slf4j.LoggerFactory;
 final class ControllerOnClusterIT {
 
     private static final Logger LOG = LoggerFactory.getLogger(ControllerOnClusterIT.class);
-    private static final String ENTRY = "dev.nona.controller.ControllerMain";
     private static final int REQUESTS = 100_000;
     private static final int RATE = 5_000;
 
@@ -68,30 +62,8 @@ final class ControllerOnClusterIT {
     @BeforeAll
     void startBrokerAndCluster() {
         broker = LocalKafkaBroker.builder().build().start();
-        flink = LocalFlinkCluster.builder().taskManagers(2).slotsPerTaskManager(2).classpath(flinkOnlyClasspath())
+        flink = LocalFlinkCluster.builder().taskManagers(2).slotsPerTaskManager(2).classpath(ControllerOnCluster.flinkOnlyClasspath())
                 .build().start();
-    }
-
-    /**
-     * The classpath of the Flink processes: Flink's own artifacts and logging alone (the build writes it from the
-     * pom's "provided" dependencies), never this test's classpath, so the job runs on what its jar holds.
-     */
-    private static JvmClasspath flinkOnlyClasspath() {
-        String file = System.getProperty("nona.flink.classpath.file");
-        assertThat(file).as("system property nona.flink.classpath.file (set by the pom)").isNotNull();
-        JvmClasspath cp;
-        try {
-            cp = JvmClasspath.parse(Files.readString(Path.of(file), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the Flink classpath " + file, e);
-        }
-        assertThat(cp.entries()).as("Flink's classpath holds Flink").anyMatch(p -> p.getFileName().toString().startsWith("flink-runtime-"));
-        assertThat(cp.entries()).as("none of our classes nor the job jar's libraries on Flink's classpath")
-                .noneMatch(p -> Files.isDirectory(p) || p.toString().contains("/dev/nona/"))
-                .noneMatch(p -> p.getFileName().toString().matches(
-                        "(flink-jobs|policy-model|kafka-topics|simulator|nona-cli|flink-connector-kafka|kafka-clients|kafka_2\\.13"
-                                + "|jackson-databind|jgrapht-core|picocli)-.*"));
-        return cp;
     }
 
     @AfterAll
@@ -119,7 +91,7 @@ final class ControllerOnClusterIT {
             out.watchedServer = "server-3";
             assertThat(out.pollUntil(() -> out.events(ControllerEventType.COMMAND_APPLIED) >= 1, Duration.ofSeconds(60)))
                     .as("the drain was acknowledged").isTrue();
-            Publisher publisher = new Publisher(in, REQUESTS).start();
+            RequestPublisher publisher = new RequestPublisher(in, RATE, REQUESTS).start();
             publisher.awaitSent(REQUESTS / 3);
             // Before the kill: a solved table (version >= 1, not the bootstrap) has decided committed requests.
             boolean solved = out.pollUntil(() -> out.maxTableVersion >= 1, Duration.ofSeconds(60));
@@ -174,7 +146,7 @@ final class ControllerOnClusterIT {
         try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
                 ControllerOutputs out = new ControllerOutputs(broker.bootstrapServers(), topics, false)) {
             prepare(in, out, 1.0e10);
-            Publisher publisher = new Publisher(in, REQUESTS).start();
+            RequestPublisher publisher = new RequestPublisher(in, RATE, REQUESTS).start();
             publisher.awaitSent(REQUESTS / 2);
             long stoppedAt = System.nanoTime();
             long pid = broker.pid();
@@ -320,43 +292,11 @@ final class ControllerOnClusterIT {
     }
 
     private JobID submit(ControllerTopics topics, Map<String, String> extra) throws IOException {
-        Map<String, String> settings = new LinkedHashMap<>(topics.settings());
-        settings.put("bootstrap.servers", broker.bootstrapServers());
-        settings.put("checkpoint.interval", "1s");
-        settings.put("parallelism", "2");
-        settings.put("source.start-from-earliest", "true");
-        settings.put("rates.window", "2s");
-        settings.put("watermark.idleness", "2s");
-        settings.put("cluster.liveness-timeout", "10m"); // the servers report once, at the start
-        settings.putAll(extra);
-        StringBuilder text = new StringBuilder();
-        settings.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
-        Path file = Files.writeString(tmp.resolve(topics.prefix() + ".properties"), text, StandardCharsets.UTF_8);
-        JobID job = flink.submit(JobJar.path(), ENTRY, 2, "--config", file.toString());
-        flink.awaitRunning(job, Duration.ofSeconds(90));
-        return job;
+        return ControllerOnCluster.submit(flink, broker.bootstrapServers(), topics, tmp, extra);
     }
 
-    /** Catalog (two small fork-join models) and four servers; waits until the controller has taken them in. */
-    private static void prepare(ControllerInputs in, ControllerOutputs out, double linkBitsPerSecond)
-            throws InterruptedException {
-        in.catalog("fj-a", ControllerInputs.forkJoin("fj-a", 1.0e8));
-        in.catalog("fj-b", ControllerInputs.forkJoin("fj-b", 1.0e5));
-        in.servers(4, linkBitsPerSecond, List.of("fj-a", "fj-b"));
-        boolean ready = out.pollUntil(() -> out.events(ControllerEventType.CATALOG_UPDATED) >= 2
-                && out.events(ControllerEventType.CLUSTER_CHANGED) >= 1, Duration.ofSeconds(90));
-        assertThat(ready).as("controller reported the catalog and the cluster").isTrue();
-        // The placement operator learns the catalog and the servers on its broadcast input, which may lag behind
-        // the control loop's events: warm-up requests (not counted) until one per model is decided.
-        int[] k = {0};
-        KafkaTestClients.awaitReading(Duration.ofSeconds(90)).untilAsserted(() -> {
-            for (String model : List.of("fj-a", "fj-b")) {
-                in.request(ControllerOutputs.WARMUP + model + "-" + k[0]++, model, System.currentTimeMillis());
-            }
-            in.flush();
-            out.pollUntil(() -> out.warmedUpModels.containsAll(List.of("fj-a", "fj-b")), Duration.ofSeconds(2));
-            assertThat(out.warmedUpModels).as("models with a decided warm-up request").contains("fj-a", "fj-b");
-        });
+    private static void prepare(ControllerInputs in, ControllerOutputs out, double linkBitsPerSecond) {
+        ControllerOnCluster.prepare(in, out, linkBitsPerSecond);
     }
 
     private static CatalogDag heavy() {
@@ -429,7 +369,7 @@ final class ControllerOnClusterIT {
         }
     }
 
-    /** The model of request {@code r-i} as the {@link Publisher} sends it: 0 for fj-a (even i), 1 for fj-b. */
+    /** The model of request {@code r-i} as the {@link RequestPublisher} sends it: 0 for fj-a (even i), 1 for fj-b. */
     private static int modelOf(String requestId) {
         return Integer.parseInt(requestId.substring(requestId.indexOf('-') + 1)) % 2;
     }
@@ -487,61 +427,5 @@ final class ControllerOnClusterIT {
         }
         String raw = new String(d.raw(), StandardCharsets.UTF_8);
         return raw.startsWith(head);
-    }
-
-    /** Publishes {@code r-0 .. r-(n-1)} (alternating the two models) at about {@link #RATE}/s on its own thread. */
-    private static final class Publisher {
-        private final ControllerInputs in;
-        private final int n;
-        private final AtomicInteger sent = new AtomicInteger();
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
-        private final Thread thread;
-
-        Publisher(ControllerInputs in, int n) {
-            this.in = in;
-            this.n = n;
-            this.thread = new Thread(this::run, "it-publisher");
-        }
-
-        Publisher start() {
-            thread.start();
-            return this;
-        }
-
-        int sent() {
-            return sent.get();
-        }
-
-        /** Waits until {@code k} requests are sent, or the publisher stopped. */
-        void awaitSent(int k) {
-            await().forever().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
-                    .until(() -> sent.get() >= k || !thread.isAlive());
-        }
-
-        void join() throws InterruptedException {
-            thread.join();
-            if (failure.get() != null) {
-                throw new IllegalStateException("publisher failed", failure.get());
-            }
-        }
-
-        private void run() {
-            try {
-                long t0 = System.nanoTime();
-                for (int i = 0; i < n; i++) {
-                    in.request("r-" + i, i % 2 == 0 ? "fj-a" : "fj-b", System.currentTimeMillis());
-                    sent.incrementAndGet();
-                    if (i % 100 == 99) {
-                        long wait = t0 + (long) ((i + 1) * 1e9 / RATE) - System.nanoTime();
-                        if (wait > 0) {
-                            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                        }
-                    }
-                }
-                in.flush();
-            } catch (Throwable t) {
-                failure.set(t);
-            }
-        }
     }
 }

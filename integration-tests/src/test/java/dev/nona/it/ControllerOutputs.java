@@ -46,6 +46,11 @@ final class ControllerOutputs implements AutoCloseable {
     final Map<String, Long> tableVersionOf = new HashMap<>();
     /** Request ids decided with the fallback table. */
     final Set<String> decidedByFallback = new HashSet<>();
+    /**
+     * The record timestamp of every counted decision, in the order read: when it was written if the decisions
+     * topic keeps {@code message.timestamp.type=LogAppendTime}.
+     */
+    final List<Long> decisionTimestamps = new ArrayList<>();
     long duplicates;
     /** A server to watch (e.g. one drained by an operator command), or null. */
     String watchedServer;
@@ -107,6 +112,7 @@ final class ControllerOutputs implements AutoCloseable {
                     duplicates++;
                 }
                 tableVersionOf.put(d.value().requestId(), d.value().tableVersion());
+                decisionTimestamps.add(r.timestamp());
                 if (watchedServer != null
                         && d.value().placedStages().stream().anyMatch(st -> st.server().equals(watchedServer))) {
                     onWatchedServer.add(d.value().requestId());

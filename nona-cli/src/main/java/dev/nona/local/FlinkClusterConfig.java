@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 
@@ -82,6 +83,20 @@ final class FlinkClusterConfig {
             Files.writeString(confDir().resolve("log4j2.xml"), log4j, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write Flink configuration under " + workDir, e);
+        }
+    }
+
+    /**
+     * Writes {@code conf/masters}, one {@code host:webPort} line per JobManager, as the distribution's {@code
+     * start-cluster.sh} reads it for a cluster with standby JobManagers (here only a record of the layout).
+     */
+    void writeMasters(List<String> hostsAndWebPorts) {
+        try {
+            Files.createDirectories(confDir());
+            Files.writeString(confDir().resolve("masters"), String.join("\n", hostsAndWebPorts) + "\n",
+                    StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write conf/masters under " + workDir, e);
         }
     }
 

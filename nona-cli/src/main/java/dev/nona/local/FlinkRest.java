@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -182,5 +183,20 @@ public final class FlinkRest {
     public long completedCheckpoints(String jobId) {
         return get("/jobs/" + jobId + "/checkpoints").map(n -> n.path("counts").path("completed").asLong(-1))
                 .orElse(-1L);
+    }
+
+    /** The id of the job's latest completed checkpoint, or empty when none (or the JobManager does not answer). */
+    public OptionalLong latestCompletedCheckpointId(String jobId) {
+        return get("/jobs/" + jobId + "/checkpoints").map(n -> n.path("latest").path("completed").path("id"))
+                .filter(JsonNode::isNumber).map(id -> OptionalLong.of(id.asLong())).orElse(OptionalLong.empty());
+    }
+
+    /**
+     * The id of the checkpoint the job's current execution was restored from (after a restart or a JobManager
+     * failover), or empty when it started without one.
+     */
+    public OptionalLong restoredCheckpointId(String jobId) {
+        return get("/jobs/" + jobId + "/checkpoints").map(n -> n.path("latest").path("restored").path("id"))
+                .filter(JsonNode::isNumber).map(id -> OptionalLong.of(id.asLong())).orElse(OptionalLong.empty());
     }
 }

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.JobID;
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real multi-process Flink session cluster without the Flink distribution: one JobManager ({@code
- * StandaloneSessionClusterEntrypoint}) and N TaskManagers ({@code TaskManagerRunner}), each its own JVM,
+ * StandaloneSessionClusterEntrypoint}), or with ZooKeeper high availability a leader and standbys ({@link
+ * Builder#highAvailability}, {@link Builder#jobManagers}), and N TaskManagers ({@code TaskManagerRunner}), each its own JVM,
  * started from Flink's own jars: by default those on this JVM's classpath with the application's removed
  * ({@link #isFlinkSide}), or exactly the list given to {@link Builder#classpath} (the integration tests pass
  * the classpath of Flink's artifacts alone). A job brings its own code in its shaded jar, as on a real cluster.
@@ -36,8 +38,13 @@ import org.slf4j.LoggerFactory;
  * them ({@code JobManagerProcessUtils}, {@code TaskExecutorProcessUtils}) and passed as JVM flags and {@code
  * -D} dynamic properties, together with the distribution's Java 17 {@code --add-opens} list. Jobs are
  * submitted over REST ({@code /jars/upload}, {@code /jars/<id>/run}), so the JobManager builds the job graph
- * from the jar alone. {@link #killTaskManager(int)} is a {@code kill -9}. Not thread safe: drive it from one
- * thread.
+ * from the jar alone. {@link #killTaskManager(int)} is a {@code kill -9}.
+ *
+ * <p>With high availability, each JobManager has its own RPC and REST port ({@code -D} dynamic properties, as
+ * the distribution's {@code masters} file gives each its web port), the leader is the one ZooKeeper names
+ * ({@link #leaderJobManager()}), {@link #rest()} and {@link #restAddress()} follow the leader across a failover,
+ * {@link #killLeaderJobManager()} is a {@code kill -9} of the leader and {@link #restartJobManager(int)} brings a
+ * killed one back as a standby. Not thread safe: drive it from one thread.
  */
 public final class LocalFlinkCluster implements AutoCloseable {
 
@@ -47,27 +54,37 @@ public final class LocalFlinkCluster implements AutoCloseable {
 
     private final Path workDir;
     private final boolean ownsWorkDir;
-    private final int restPort;
-    private final int rpcPort;
     private final int initialTaskManagers;
     private final FlinkClusterConfig config;
+    private final FlinkHighAvailability highAvailability;
     private final JvmClasspath classpath;
     private final Duration startTimeout;
-    private ChildJvm jobManager;
+    private final List<JobManager> jobManagers = new ArrayList<>();
     private final List<ChildJvm> taskManagers = new ArrayList<>();
-    private final FlinkRest rest;
+    private ZooKeeperLeaderLookup leaders;
 
     private LocalFlinkCluster(Builder b) throws IOException {
+        if (b.jobManagers > 1 && b.highAvailability == null) {
+            throw new IllegalArgumentException("job managers (" + b.jobManagers + ") > 1 need high availability: "
+                    + "set Builder.highAvailability");
+        }
         this.ownsWorkDir = b.workDir == null;
         this.workDir = ownsWorkDir ? Files.createTempDirectory("nona-flink-") : b.workDir.toAbsolutePath();
-        this.restPort = FreePorts.next();
-        this.rpcPort = FreePorts.next();
+        for (int i = 0; i < b.jobManagers; i++) {
+            jobManagers.add(new JobManager(i, FreePorts.next(), FreePorts.next()));
+        }
         this.initialTaskManagers = b.taskManagers;
         this.classpath = b.classpath != null ? b.classpath : JvmClasspath.current().filter(LocalFlinkCluster::isFlinkSide);
         this.startTimeout = b.startTimeout;
-        this.config = new FlinkClusterConfig(workDir, rpcPort, restPort, b.slotsPerTaskManager, b.taskManagerMemory,
-                b.jobManagerMemory, b.overrides);
-        this.rest = new FlinkRest(URI.create("http://127.0.0.1:" + restPort));
+        this.highAvailability = b.highAvailability;
+        Map<String, String> settings = new LinkedHashMap<>();
+        if (highAvailability != null) {
+            settings.putAll(highAvailability.settings(workDir));
+        }
+        settings.putAll(b.overrides);
+        JobManager first = jobManagers.get(0);
+        this.config = new FlinkClusterConfig(workDir, first.rpcPort, first.restPort, b.slotsPerTaskManager,
+                b.taskManagerMemory, b.jobManagerMemory, settings);
     }
 
     public static Builder builder() {
@@ -83,22 +100,47 @@ public final class LocalFlinkCluster implements AutoCloseable {
                 && !name.startsWith("flink-jobs-") && !name.startsWith("policy-model-") && !name.startsWith("nona-cli-")
                 && !name.startsWith("simulator-") && !name.startsWith("kafka-topics-")
                 && !name.startsWith("flink-connector-kafka-")
-                && !name.startsWith("kafka-") && !name.startsWith("kafka_2.13-");
+                && !name.startsWith("kafka-") && !name.startsWith("kafka_2.13-")
+                // the ZooKeeper server's jars (LocalZooKeeper): Flink's processes use Flink's shaded client
+                && !name.startsWith("zookeeper-") && !name.startsWith("netty-")
+                && !name.startsWith("audience-annotations-");
     }
 
-    /** Starts the JobManager and the TaskManagers, and waits until all TaskManagers are registered. */
+    /**
+     * Starts the JobManager(s) and the TaskManagers, and waits until all TaskManagers are registered (with high
+     * availability: with the elected leader).
+     */
     public LocalFlinkCluster start() {
+        try {
+            return startProcesses();
+        } catch (RuntimeException e) {
+            stopProcesses(); // the work directory stays, with the logs the exception points at
+            throw e;
+        }
+    }
+
+    private LocalFlinkCluster startProcesses() {
         config.write();
+        if (highAvailability != null) {
+            config.writeMasters(jobManagers.stream().map(jm -> "127.0.0.1:" + jm.restPort).toList());
+            leaders = new ZooKeeperLeaderLookup(config.asConfiguration());
+        }
         long t0 = System.nanoTime();
-        Path log = workDir.resolve("log/jobmanager.log");
-        FlinkProcessOptions.Options jm = FlinkProcessOptions.jobManager(config.asConfiguration(), confDir(), log);
-        jobManager = ChildJvm.start("flink-jobmanager", jm.jvm(), classpath, JM_MAIN, jm.args(), log);
+        for (JobManager jm : jobManagers) {
+            launchJobManager(jm);
+        }
         for (int i = 0; i < initialTaskManagers; i++) {
             taskManagers.add(launchTaskManager(i));
         }
-        await("JobManager and " + initialTaskManagers + " TaskManagers", () -> rest.taskManagers() == initialTaskManagers);
-        LOG.info("Flink cluster up at {} in {} ms: JobManager pid {}, TaskManager pids {}", rest.base(),
-                (System.nanoTime() - t0) / 1_000_000, jobManager.pid(), taskManagers.stream().map(ChildJvm::pid).toList());
+        await("JobManager and " + initialTaskManagers + " TaskManagers", () -> rest().taskManagers() == initialTaskManagers);
+        if (jobManagers.size() > 1) {
+            await("every JobManager's REST endpoint", () -> jobManagers.stream().allMatch(this::answers));
+        }
+        LOG.info("Flink cluster up at {} in {} ms: JobManager pids {}{}, TaskManager pids {}", rest().base(),
+                (System.nanoTime() - t0) / 1_000_000, jobManagerPids(),
+                highAvailability == null ? "" : " (leader " + leaderJobManager().orElse(-1) + ", HA on "
+                        + highAvailability.zooKeeperQuorum() + highAvailability.clusterId() + ")",
+                taskManagers.stream().map(ChildJvm::pid).toList());
         return this;
     }
 
@@ -112,8 +154,9 @@ public final class LocalFlinkCluster implements AutoCloseable {
         if (!Files.isRegularFile(jobJar)) {
             throw new IllegalArgumentException("job jar (" + jobJar + ") does not exist; build with mvn -B package");
         }
-        String jarId = rest.uploadJar(jobJar);
-        JobID id = JobID.fromHexString(rest.runJar(jarId, entryClass, parallelism, List.of(args)));
+        FlinkRest leader = rest();
+        String jarId = leader.uploadJar(jobJar);
+        JobID id = JobID.fromHexString(leader.runJar(jarId, entryClass, parallelism, List.of(args)));
         LOG.info("submitted {} ({}, uploaded as {}) as job {}", entryClass, jobJar.getFileName(), jarId, id);
         return id;
     }
@@ -133,14 +176,18 @@ public final class LocalFlinkCluster implements AutoCloseable {
         }
     }
 
-    /** The REST address, {@code 127.0.0.1:<port>} (what {@code flink run -m} takes). */
+    /**
+     * The REST address, {@code 127.0.0.1:<port>} (what {@code flink run -m} takes): with high availability, the
+     * leader's as ZooKeeper names it now (after a failover, the new leader's once it is elected), or a live
+     * JobManager's while none is named (a standby's REST endpoint forwards to the leader).
+     */
     public String restAddress() {
-        return "127.0.0.1:" + restPort;
+        return "127.0.0.1:" + currentJobManager().restPort;
     }
 
     /** Waits until the job and all its tasks run (e.g. after a submission or a failover). */
     public void awaitRunning(JobID job, Duration timeout) {
-        awaitUntil("job " + job + " running", () -> rest.allTasksRunning(job.toHexString()), timeout);
+        awaitUntil("job " + job + " running", () -> rest().allTasksRunning(job.toHexString()), timeout);
     }
 
     /** Cancels the job and waits until it is no longer running. */
@@ -152,7 +199,7 @@ public final class LocalFlinkCluster implements AutoCloseable {
             throw new IllegalStateException("cannot cancel job " + job, e);
         }
         awaitUntil("job " + job + " cancelled",
-                () -> rest.jobState(job.toHexString()).map(s -> !"RUNNING".equals(s) && !"CANCELLING".equals(s))
+                () -> rest().jobState(job.toHexString()).map(s -> !"RUNNING".equals(s) && !"CANCELLING".equals(s))
                         .orElse(false), Duration.ofSeconds(60));
     }
 
@@ -169,7 +216,7 @@ public final class LocalFlinkCluster implements AutoCloseable {
      * parallelism 2, both slots may come from one of them, and killing the other one restarts nothing.
      */
     public int killTaskManagerRunning(JobID job) {
-        Set<String> running = rest.taskManagersRunning(job.toHexString());
+        Set<String> running = rest().taskManagersRunning(job.toHexString());
         for (int i = 0; i < taskManagers.size(); i++) {
             if (taskManagers.get(i).isAlive() && running.contains(resourceId(i))) {
                 LOG.info("job {} runs on TaskManagers {}", job, running);
@@ -190,16 +237,73 @@ public final class LocalFlinkCluster implements AutoCloseable {
     public void addTaskManager() {
         int alive = (int) taskManagers.stream().filter(ChildJvm::isAlive).count();
         taskManagers.add(launchTaskManager(taskManagers.size()));
-        await("TaskManager registration", () -> rest.taskManagers() >= alive + 1);
+        await("TaskManager registration", () -> rest().taskManagers() >= alive + 1);
     }
 
     public List<Long> taskManagerPids() {
         return taskManagers.stream().filter(ChildJvm::isAlive).map(ChildJvm::pid).toList();
     }
 
+    /** The leader's REST API (see {@link #restAddress()}). */
     public FlinkRest rest() {
-        return rest;
+        return currentJobManager().rest;
     }
+
+    /** The pids of the live JobManagers, in start order. */
+    public List<Long> jobManagerPids() {
+        return jobManagers.stream().filter(JobManager::isAlive).map(jm -> jm.process.pid()).toList();
+    }
+
+    /**
+     * The index (0-based, in start order) of the live JobManager that ZooKeeper names as leader now; empty
+     * while none is (during an election, or when the named one has just died). Without high availability, the
+     * one JobManager while it lives.
+     */
+    public Optional<Integer> leaderJobManager() {
+        if (leaders == null) {
+            return jobManagers.get(0).isAlive() ? Optional.of(0) : Optional.empty();
+        }
+        return leaders.restLeader().flatMap(uri -> jobManagers.stream()
+                .filter(jm -> jm.restPort == uri.getPort() && jm.isAlive()).map(jm -> jm.index).findFirst());
+    }
+
+    /** Waits until a live JobManager leads (e.g. after {@link #killLeaderJobManager()}) and returns its index. */
+    public int awaitLeaderJobManager(Duration timeout) {
+        awaitUntil("a live leading JobManager", () -> leaderJobManager().isPresent(), timeout);
+        return leaderJobManager().orElseThrow();
+    }
+
+    /**
+     * {@code kill -9} of the leading JobManager (waiting for one to be elected first): what a machine failure
+     * does. The standby takes over once ZooKeeper expires the dead leader's session ({@link
+     * FlinkHighAvailability#sessionTimeout()}) and recovers the running jobs from the HA store and their latest
+     * completed checkpoints. Returns what was killed.
+     */
+    public KilledJobManager killLeaderJobManager() {
+        JobManager leader = jobManagers.get(awaitLeaderJobManager(startTimeout));
+        KilledJobManager killed = new KilledJobManager(leader.index, leader.process.pid(), "127.0.0.1:" + leader.restPort,
+                System.currentTimeMillis());
+        LOG.info("kill -9 leading JobManager {} (pid {}, REST {})", leader.index, killed.pid(), killed.restAddress());
+        leader.process.kill();
+        return killed;
+    }
+
+    /**
+     * Starts JobManager {@code index} again (after a kill), with its own ports and the same configuration; it
+     * joins as a standby while another leads. Waits until its REST endpoint answers.
+     */
+    public void restartJobManager(int index) {
+        JobManager jm = jobManagers.get(index);
+        if (jm.isAlive()) {
+            throw new IllegalStateException("JobManager " + index + " (pid " + jm.process.pid() + ") is running");
+        }
+        launchJobManager(jm);
+        await("JobManager " + index + " REST endpoint", () -> jm.rest.get("/config").isPresent());
+        LOG.info("JobManager {} restarted (pid {})", index, jm.process.pid());
+    }
+
+    /** A JobManager killed by {@link #killLeaderJobManager()}: its index, pid, REST address and the kill's time. */
+    public record KilledJobManager(int index, long pid, String restAddress, long killedAtMillis) {}
 
     public Path workDir() {
         return workDir;
@@ -208,15 +312,56 @@ public final class LocalFlinkCluster implements AutoCloseable {
     /** Stops every process (SIGTERM) and deletes the work directory if this object created it. */
     @Override
     public void close() {
-        for (ChildJvm tm : taskManagers) {
-            tm.stop(Duration.ofSeconds(10));
-        }
-        if (jobManager != null) {
-            jobManager.stop(Duration.ofSeconds(15));
-        }
+        stopProcesses();
         if (ownsWorkDir) {
             LocalKafkaBroker.deleteRecursively(workDir);
         }
+    }
+
+    private void stopProcesses() {
+        for (ChildJvm tm : taskManagers) {
+            tm.stop(Duration.ofSeconds(10));
+        }
+        for (JobManager jm : jobManagers) {
+            if (jm.process != null) {
+                jm.process.stop(Duration.ofSeconds(15));
+            }
+        }
+        if (leaders != null) {
+            leaders.close();
+        }
+    }
+
+    private void launchJobManager(JobManager jm) {
+        String name = jobManagers.size() == 1 ? "jobmanager" : "jobmanager-" + jm.index;
+        Path log = workDir.resolve("log/" + name + ".log");
+        FlinkProcessOptions.Options opts = FlinkProcessOptions.jobManager(config.asConfiguration(), confDir(), log);
+        List<String> args = new ArrayList<>();
+        if (highAvailability != null) {
+            // each its own ports (in HA mode the RPC port is high-availability.jobmanager.port); first, as the
+            // entrypoint's parser ignores everything after an option it does not know (--executionMode)
+            args.addAll(List.of("-D", "rest.port=" + jm.restPort, "-D", "jobmanager.rpc.port=" + jm.rpcPort,
+                    "-D", "high-availability.jobmanager.port=" + jm.rpcPort));
+        }
+        args.addAll(opts.args());
+        jm.process = ChildJvm.start("flink-" + name, opts.jvm(), classpath, JM_MAIN, args, log);
+    }
+
+    /** True when the JobManager's REST endpoint answers; a JobManager that died while starting is an error. */
+    private boolean answers(JobManager jm) {
+        if (!jm.isAlive()) {
+            throw new IllegalStateException("Flink JobManager " + jm.index + " exited: " + jm.process.logTail(3000));
+        }
+        return jm.rest.get("/config").isPresent();
+    }
+
+    /** The leader, or (none named) the first live JobManager, or (none alive) the first. */
+    private JobManager currentJobManager() {
+        Optional<Integer> leader = leaderJobManager();
+        if (leader.isPresent()) {
+            return jobManagers.get(leader.get());
+        }
+        return jobManagers.stream().filter(JobManager::isAlive).findFirst().orElse(jobManagers.get(0));
     }
 
     private ChildJvm launchTaskManager(int index) {
@@ -230,7 +375,7 @@ public final class LocalFlinkCluster implements AutoCloseable {
     private Configuration clientConfig() {
         Configuration conf = new Configuration();
         conf.set(RestOptions.ADDRESS, "127.0.0.1");
-        conf.set(RestOptions.PORT, restPort);
+        conf.set(RestOptions.PORT, currentJobManager().restPort);
         conf.set(JobManagerOptions.ADDRESS, "127.0.0.1");
         return conf;
     }
@@ -246,8 +391,9 @@ public final class LocalFlinkCluster implements AutoCloseable {
     private void awaitUntil(String what, BooleanSupplier done, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!done.getAsBoolean()) {
-            if (jobManager != null && !jobManager.isAlive()) {
-                throw new IllegalStateException("Flink JobManager exited: " + jobManager.logTail(3000));
+            if (jobManagers.stream().allMatch(jm -> jm.process != null && !jm.isAlive())) {
+                throw new IllegalStateException("every Flink JobManager exited: "
+                        + jobManagers.get(jobManagers.size() - 1).process.logTail(3000));
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("timed out after " + timeout + " waiting for " + what + "; logs in "
@@ -266,6 +412,8 @@ public final class LocalFlinkCluster implements AutoCloseable {
     public static final class Builder {
         private Path workDir;
         private int taskManagers = 2;
+        private int jobManagers = 1;
+        private FlinkHighAvailability highAvailability;
         private int slotsPerTaskManager = 2;
         private String taskManagerMemory = "1024m";
         private String jobManagerMemory = "768m";
@@ -285,6 +433,24 @@ public final class LocalFlinkCluster implements AutoCloseable {
                 throw new IllegalArgumentException("task managers (" + n + ") must be >= 1");
             }
             this.taskManagers = n;
+            return this;
+        }
+
+        /**
+         * JobManager processes (default 1): more than one needs {@link #highAvailability}; one leads and the others
+         * stand by.
+         */
+        public Builder jobManagers(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("job managers (" + n + ") must be >= 1");
+            }
+            this.jobManagers = n;
+            return this;
+        }
+
+        /** ZooKeeper high availability ({@code high-availability.type: zookeeper}); see {@link FlinkHighAvailability}. */
+        public Builder highAvailability(FlinkHighAvailability ha) {
+            this.highAvailability = Objects.requireNonNull(ha, "high availability");
             return this;
         }
 
@@ -328,6 +494,26 @@ public final class LocalFlinkCluster implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot create the cluster's work directory", e);
             }
+        }
+    }
+
+    /** One JobManager process slot: its ports (kept across restarts) and its current process. */
+    private static final class JobManager {
+        final int index;
+        final int rpcPort;
+        final int restPort;
+        final FlinkRest rest;
+        ChildJvm process;
+
+        JobManager(int index, int rpcPort, int restPort) {
+            this.index = index;
+            this.rpcPort = rpcPort;
+            this.restPort = restPort;
+            this.rest = new FlinkRest(URI.create("http://127.0.0.1:" + restPort));
+        }
+
+        boolean isAlive() {
+            return process != null && process.isAlive();
         }
     }
 }

@@ -54,6 +54,8 @@ public final class KafkaIo {
      * before, in a test).
      */
     static final long TOPIC_VISIBLE_WAIT_MS = 3000;
+    /** How long the job's build waits before asking a broker that did not answer again. */
+    static final long BROKER_RETRY_MS = 2000;
     private static final Logger LOG = LoggerFactory.getLogger(KafkaIo.class);
     /**
      * {@code batch.size} of the decisions producer. Kafka's default (16 kB) holds five full decisions (~3.2 kB) per
@@ -178,8 +180,35 @@ public final class KafkaIo {
     /**
      * Whether {@code topic} (of config key {@code key}) exists, asked of the broker within
      * {@link #TOPIC_CHECK_TIMEOUT_MS}; a WARN says the controller runs without {@code without} when it does not.
+     *
+     * <p>A broker that does not answer is waited for, every {@link #BROKER_RETRY_MS}, with a WARN per attempt: the
+     * job graph depends on the answer, and a graph built without an operator its checkpoint holds cannot resume from
+     * it (a controller restarted during a broker outage once left its command source out and then could not restore
+     * its checkpoint, and would not until the broker answered). Nothing can be placed before the broker answers anyway.
      */
     static boolean topicExists(ControllerConfig config, String topic, String key, String without) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return topicExistsOnce(config, topic, key, without);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while asking the broker whether topic " + topic + " exists", e);
+            } catch (Exception e) {
+                LOG.warn("cannot tell whether topic {} ({}) exists: the broker at {} does not answer ({}); asking again in "
+                        + "{} ms (attempt {}); the job is built once it answers", topic, key, config.bootstrapServers(),
+                        e.toString(), BROKER_RETRY_MS, attempt);
+                try {
+                    Thread.sleep(BROKER_RETRY_MS);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for the broker at " + config.bootstrapServers(), ie);
+                }
+            }
+        }
+    }
+
+    /** One question to the broker; throws when it does not answer within {@link #TOPIC_CHECK_TIMEOUT_MS}. */
+    private static boolean topicExistsOnce(ControllerConfig config, String topic, String key, String without) throws Exception {
         Properties props = clientProperties(config);
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, TOPIC_CHECK_TIMEOUT_MS);
@@ -201,12 +230,6 @@ public final class KafkaIo {
                         + "create) and restart the controller", topic, key, without);
             }
             return exists;
-        } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            LOG.warn("cannot tell whether topic {} ({}) exists: running without {}", topic, key, without, e);
-            return false;
         }
     }
 

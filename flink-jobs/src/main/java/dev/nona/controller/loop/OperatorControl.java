@@ -96,9 +96,9 @@ final class OperatorControl {
 
     /**
      * The rollback {@code record} asks for, with {@code current} the table in force: the table to publish and its
-     * events, a dead letter, or nothing at all (already applied).
+     * events, a dead letter, or nothing at all (already applied); the table is published as {@code lastVersion} + 1.
      */
-    Rollback rollback(CommandRecord record, ControllerTable current, long now) throws Exception {
+    Rollback rollback(CommandRecord record, ControllerTable current, long lastVersion, long now) throws Exception {
         ControllerCommand c = record.command();
         if (c.commandId().equals(lastRollback.value())) {
             return new Rollback(null, List.of(), null); // replayed after a restore: done already
@@ -112,7 +112,7 @@ final class OperatorControl {
                     + KEPT_TABLES + " published, which the controller keeps: " + versions, now));
         }
         lastRollback.update(c.commandId());
-        long version = (current == null ? 0 : current.version()) + 1;
+        long version = lastVersion + 1;
         String cause = "operator rollback to table v" + k + " (command " + c.commandId() + ")";
         ControllerTable restored = target.republished(version, now, cause);
         Map<String, Object> details = new LinkedHashMap<>();

@@ -88,10 +88,20 @@ final class TableHistory {
         return linkLoad;
     }
 
+    /**
+     * The version the next table follows: the current table's, but never below the floor. After a restore from a
+     * checkpoint older than the last tables published, the restored table is older than those: numbering on from it
+     * would publish their versions again for other tables (a chaos run saw version 2 after 3); the floor, the newest
+     * version on {@code placement-tables} when the job was built, keeps them going forward.
+     */
+    private long lastVersion(ControllerTable cur) {
+        return cur == null ? versionFloor : Math.max(versionFloor, cur.version());
+    }
+
     /** The safe hot-swap's verdict on a solve, refusing a table rolled back before. */
     TableGate.Verdict verdict(SolveInput input, SolveResult result, long now) throws Exception {
         ControllerTable cur = current.value();
-        TableGate.Verdict verdict = TableGate.decide(cur, cur == null ? versionFloor : cur.version(), input, result,
+        TableGate.Verdict verdict = TableGate.decide(cur, lastVersion(cur), input, result,
                 now, settings.drift().threshold());
         RolledBack bad = rolledBack.value();
         if (verdict.publish() != null && bad != null && bad.contains(verdict.publish().tableJson())) {
@@ -122,7 +132,8 @@ final class TableHistory {
 
     /** An operator's rollback: the kept table of the asked version, published again as a new version. */
     void operatorRollback(CommandRecord record, LoopIo io) throws Exception {
-        OperatorControl.Rollback r = operator.rollback(record, current.value(), io.now());
+        ControllerTable cur = current.value();
+        OperatorControl.Rollback r = operator.rollback(record, cur, lastVersion(cur), io.now());
         if (r.rejected() != null) {
             LOG.warn("Rollback rejected: {}", r.rejected().reason());
             io.deadLetter(r.rejected());
@@ -170,7 +181,7 @@ final class TableHistory {
             return;
         }
         RollbackRule.Rollback r = verdict.get();
-        long next = cur.version() + 1;
+        long next = lastVersion(cur) + 1;
         String cause = String.format(Locale.ROOT, "rollback: table v%d observed %.4g s mean JCT, v%d would give %.4g s",
                 cur.version(), r.observedMeanJctSeconds(), prev.version(), r.previousExpectedMeanJctSeconds());
         ControllerTable restored = prev.republished(next, io.now(), cause);

@@ -40,6 +40,22 @@ final class TableHistoryTest {
     }
 
     @Test
+    void afterARestoreFromAnOlderCheckpoint_theNextTableFollowsTheNewestVersionPublished_notTheRestoredOne()
+            throws Exception {
+        // restored with v2 in force while v5 was the newest on placement-tables when the job was built
+        TestingLoop restored = new TestingLoop(TestingLoop.settings(Duration.ofMinutes(10)), new NonaTableSolver(false));
+        TableHistory history = new TableHistory(restored.settings, restored.current, restored.previous,
+                restored.tableOutcomes, restored.rolledBack, restored.operator, restored.rollbacks::incrementAndGet, 5);
+        restored.current.update(table(2, "B", Double.NaN));
+        TableGate.Verdict verdict = history.verdict(INPUT, solvedTo("C"), 1_000);
+        assertThat(verdict.publish()).isNotNull();
+        assertThat(verdict.publish().version()).as("never a version published already").isEqualTo(6);
+        // a current table newer than the floor numbers on from itself
+        restored.current.update(table(9, "B", Double.NaN));
+        assertThat(history.verdict(INPUT, solvedTo("D"), 2_000).publish().version()).isEqualTo(10);
+    }
+
+    @Test
     void publishSolved_keepsTheReplacedTable_withOnlyItsOutcomes_unlessEitherIsAFallback() throws Exception {
         ControllerTable v1 = table(1, "A", Double.NaN);
         loop.tables.publishSolved(v1, loop.io);

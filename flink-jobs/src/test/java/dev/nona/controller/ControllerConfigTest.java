@@ -168,13 +168,17 @@ final class ControllerConfigTest {
     void outcomes_defaultsAndBadValues() {
         ControllerConfig byDefault = ControllerConfig.withBootstrap("b");
         assertThat(byDefault.topics().outcomes()).as("off by default").isEmpty();
-        assertThat(KafkaIo.sources(byDefault).outcomes()).as("no broker asked, no outcome source").isNull();
+        // without the commands topic too, so that no broker is asked at all (an unreachable one is waited for)
+        ControllerConfig noTopicToAsk = ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "topics.commands", ""));
+        assertThat(noTopicToAsk.topics().outcomes()).isEmpty();
+        assertThat(KafkaIo.sources(noTopicToAsk).outcomes()).as("no broker asked, no outcome source").isNull();
         ControllerConfig c = ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "topics.outcomes", "placement-outcomes"));
         assertThat(c.outcomes().maxWait()).isEqualTo(Duration.ofSeconds(60));
         assertThat(c.outcomes().decisionWait()).isEqualTo(Duration.ofSeconds(5));
         assertThat(KafkaIo.sources(c, true).outcomes()).isNotNull();
         assertThat(KafkaIo.sources(c, false).outcomes()).isNull();
-        ControllerConfig off = ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "topics.outcomes", ""));
+        ControllerConfig off = ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "topics.outcomes", "",
+                "topics.commands", ""));
         assertThat(KafkaIo.sources(off).outcomes()).as("empty topics.outcomes: no outcome input").isNull();
         assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "outcomes.max-wait", "0s")))
                 .hasMessage("outcomes.max-wait (0ms) must be > 0");

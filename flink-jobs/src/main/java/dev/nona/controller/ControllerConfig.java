@@ -38,6 +38,7 @@ import org.apache.flink.configuration.Configuration;
  * @param solvePoll             how often the control loop checks for a finished solve (processing time)
  * @param solveRetry            backoff between attempts of a failed or timed-out solve
  * @param targetOngoingRequests a server with this many requests in flight is no longer preferred
+ * @param coldStart             what a server is predicted to take to load a model part ({@code placement.cold-start.*})
  * @param startupBuffer         requests held while no server or no model is known yet (startup)
  * @param holdTimeout           how long a request is held at most, then a dead letter ({@code placement.hold-timeout})
  * @param checkpointInterval    checkpoint interval; zero disables checkpointing
@@ -75,6 +76,7 @@ public record ControllerConfig(
         Duration solvePoll,
         RetryBackoff solveRetry,
         int targetOngoingRequests,
+        ColdStart coldStart,
         int startupBuffer,
         Duration holdTimeout,
         Duration checkpointInterval,
@@ -198,6 +200,26 @@ public record ControllerConfig(
     }
 
     /**
+     * What loading a model part is predicted to take: $F + b/B$ seconds for $b$ bytes (the placement rule's
+     * $T_{CS}$); none when both are 0.
+     *
+     * @param fixedSeconds       $F$, finite and {@code >= 0} ({@code placement.cold-start.fixed-seconds})
+     * @param loadBytesPerSecond $B$, finite and {@code >= 0}; 0: bytes add nothing
+     *                           ({@code placement.cold-start.load-bytes-per-second})
+     */
+    public record ColdStart(double fixedSeconds, double loadBytesPerSecond) implements Serializable {
+        public ColdStart {
+            Checks.nonNegative(fixedSeconds, "placement.cold-start.fixed-seconds");
+            Checks.nonNegative(loadBytesPerSecond, "placement.cold-start.load-bytes-per-second");
+        }
+
+        /** Whether a load is predicted to take any time. */
+        public boolean modelled() {
+            return fixedSeconds > 0 || loadBytesPerSecond > 0;
+        }
+    }
+
+    /**
      * Exponential backoff: attempt $n \ge 1$ failed, retry after $\min(\text{initial} \cdot 2^{n-1}, \text{max})$.
      *
      * @param initial wait after the first failure, {@code > 0} ({@code solve.retry-backoff})
@@ -236,6 +258,7 @@ public record ControllerConfig(
         if (targetOngoingRequests < 1) {
             throw new IllegalArgumentException("placement.target-ongoing-requests (" + targetOngoingRequests + ") must be >= 1");
         }
+        Objects.requireNonNull(coldStart, "placement.cold-start");
         if (startupBuffer < 0) {
             throw new IllegalArgumentException("placement.startup-buffer (" + startupBuffer + ") must be >= 0");
         }
@@ -332,6 +355,8 @@ public record ControllerConfig(
                 v.duration(SOLVE_POLL),
                 new RetryBackoff(v.duration(SOLVE_RETRY_BACKOFF), v.duration(SOLVE_RETRY_MAX_BACKOFF)),
                 v.integer(PLACEMENT_TARGET_ONGOING_REQUESTS),
+                new ColdStart(v.number(PLACEMENT_COLD_START_FIXED_SECONDS),
+                        v.number(PLACEMENT_COLD_START_LOAD_BYTES_PER_SECOND)),
                 v.integer(PLACEMENT_STARTUP_BUFFER),
                 v.duration(PLACEMENT_HOLD_TIMEOUT),
                 v.duration(CHECKPOINT_INTERVAL),

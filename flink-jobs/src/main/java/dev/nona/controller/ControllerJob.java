@@ -265,7 +265,8 @@ public final class ControllerJob {
                 .connect(updates.broadcast(PlacementFunction.BROADCAST_STATES))
                 .process(new PlacementFunction(config.topics().requests(), config.targetOngoingRequests(), placers,
                         bootstrap, config.startupBuffer(), config.livenessTimeout().toMillis(), config.decisionsFormat(),
-                        config.holdTimeout().toMillis()))
+                        config.holdTimeout().toMillis()).coldStart(config.coldStart().fixedSeconds(),
+                        config.coldStart().loadBytesPerSecond()))
                 .returns(JsonRecordTypeInfo.of(PlacementDecision.class)) // immutable: chained operators pass it on uncopied
                 .setParallelism(p).uid("placement").name("placement");
 

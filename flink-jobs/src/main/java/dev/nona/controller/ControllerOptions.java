@@ -200,6 +200,21 @@ public final class ControllerOptions {
                     + "requests placed on it since, all counted until it is predicted to drain) is no longer "
                     + "preferred (the thesis's target is 3; 2 measured better with the ledger's count)");
 
+    public static final ConfigOption<Double> PLACEMENT_COLD_START_FIXED_SECONDS =
+            ConfigOptions.key("placement.cold-start.fixed-seconds")
+            .doubleType()
+            .defaultValue(0.0)
+            .withDescription("seconds a server is predicted to take to load a model part it does not hold, before its bytes: the "
+                    + "placement rule weighs this load against queueing once servers report their class or memory "
+                    + "(see \"Memory, speed classes and cold starts\"); 0 with no load rate: loads are not weighed");
+
+    public static final ConfigOption<Double> PLACEMENT_COLD_START_LOAD_BYTES_PER_SECOND =
+            ConfigOptions.key("placement.cold-start.load-bytes-per-second")
+            .doubleType()
+            .defaultValue(0.0)
+            .withDescription("bytes per second a server loads a model part at: a part of b bytes is predicted to load in "
+                    + "`placement.cold-start.fixed-seconds` + b / this; 0: the part's bytes add nothing");
+
     public static final ConfigOption<Integer> PLACEMENT_STARTUP_BUFFER = ConfigOptions.key("placement.startup-buffer")
             .intType()
             .defaultValue(10000)
@@ -337,7 +352,8 @@ public final class ControllerOptions {
             WATERMARK_OUT_OF_ORDERNESS, WATERMARK_IDLENESS, DRIFT_THRESHOLD, DRIFT_SIGNIFICANCE,
             DRIFT_THRESHOLD_SIGNIFICANCE, DRIFT_WINDOWS, DRIFT_DEBOUNCE, DRIFT_MIN_RATE, SOLVE_TIMEOUT, SOLVE_POLL, SOLVE_RETRY_BACKOFF,
             SOLVE_RETRY_MAX_BACKOFF, SOLVER_COST_MODEL, CLUSTER_DEFAULT_LINK_BITS_PER_SECOND,
-            CLUSTER_LIVENESS_TIMEOUT, PLACEMENT_TARGET_ONGOING_REQUESTS, PLACEMENT_STARTUP_BUFFER,
+            CLUSTER_LIVENESS_TIMEOUT, PLACEMENT_TARGET_ONGOING_REQUESTS, PLACEMENT_COLD_START_FIXED_SECONDS,
+            PLACEMENT_COLD_START_LOAD_BYTES_PER_SECOND, PLACEMENT_STARTUP_BUFFER,
             PLACEMENT_HOLD_TIMEOUT, CHECKPOINT_INTERVAL, DECISIONS_DELIVERY, DECISIONS_FORMAT, DECISIONS_LINGER, NETWORK_BUFFER_TIMEOUT,
             CHECKPOINT_DIR, STATE_BACKEND, CHECKPOINT_INCREMENTAL, PARALLELISM, SOURCE_START_FROM_EARLIEST,
             CATALOG_MAX_TASKS, CATALOG_MAX_EDGES, CLUSTER_SERVERS, OUTCOMES_MAX_WAIT, OUTCOMES_DECISION_WAIT,

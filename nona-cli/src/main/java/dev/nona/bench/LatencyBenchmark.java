@@ -220,11 +220,16 @@ public final class LatencyBenchmark {
      * controller (docs/benchmarks.md, "The broker's disk"). {@code --broker-dir} measures any disk.
      */
     static Path brokerParent(Settings s) {
-        if (s.brokerDir().isPresent()) {
-            return s.brokerDir().get();
+        return brokerParent(s.brokerDir(), bytesNeeded(s));
+    }
+
+    /** As {@link #brokerParent(Settings)}, for a run whose broker log may take up to {@code bytesNeeded}. */
+    static Path brokerParent(Optional<Path> given, long bytesNeeded) {
+        if (given.isPresent()) {
+            return given.get();
         }
         long usable = usableSpace(SHARED_MEMORY);
-        return usable >= bytesNeeded(s) ? SHARED_MEMORY : Path.of(System.getProperty("java.io.tmpdir"));
+        return usable >= bytesNeeded ? SHARED_MEMORY : Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     /**
@@ -316,7 +321,8 @@ public final class LatencyBenchmark {
         }
     }
 
-    private static long endOffsets(Admin admin, String topic) {
+    /** The sum of {@code topic}'s end offsets over its partitions: the records it has taken. */
+    static long endOffsets(Admin admin, String topic) {
         try {
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
             admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions()

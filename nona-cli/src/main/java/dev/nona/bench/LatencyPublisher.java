@@ -60,14 +60,20 @@ final class LatencyPublisher implements AutoCloseable {
 
     /** The catalog and a first report per server, flushed; then a report per server every second. */
     void publishCatalogAndServers() {
+        publishCatalog();
+        publishReports();
+        producer.flush();
+        reports.scheduleAtFixedRate(this::publishReports, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** The catalog alone, flushed (when others, e.g. the executor twin, report the servers). */
+    void publishCatalog() {
         for (String m : models) {
             ModelCatalogEntry e = ModelCatalogEntry.of(m, m.equals(PipelineBenchmark.FIGURE_1)
                     ? PipelineBenchmark.figure1() : CatalogDags.toCatalogDag(ModelZoo.load(m)));
             producer.send(Topics.MODEL_CATALOG.name(), catalog.keyBytes(e), catalog.serialize(e));
         }
-        publishReports();
         producer.flush();
-        reports.scheduleAtFixedRate(this::publishReports, 1, 1, TimeUnit.SECONDS);
     }
 
     /** One request per model (ids {@code ready-<model>-<k>}); the reader notes which models got a decision. */

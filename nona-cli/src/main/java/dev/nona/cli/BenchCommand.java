@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
 /** {@code nona bench ...}: benchmarks of the controller's Flink pipeline. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmark the controller's Flink pipeline.",
         subcommands = {BenchCommand.Pipeline.class, BenchCommand.State.class, BenchCommand.Table.class,
-                BenchLatencyCommand.class, BenchRecoveryCommand.class})
+                BenchLatencyCommand.class, BenchRecoveryCommand.class, BenchSoakCommand.class})
 final class BenchCommand implements Runnable {
     @Override
     public void run() {

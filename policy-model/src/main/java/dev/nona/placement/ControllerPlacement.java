@@ -24,8 +24,16 @@ import java.util.random.RandomGenerator;
  * server) warm or cold, predicted backlog and ongoing requests against the target, the triplets drawn with their
  * probability, and the request's own predicted JCT.
  *
- * <p>{@link #place} is $O(\text{tasks} \cdot \log N)$ and does not allocate. Not thread-safe (scratch arrays): one
- * per placer.
+ * <p><b>Memory, speed classes and cold starts.</b> Once a server's reports give its class or memory
+ * ({@link LiveServers#describesMemory}), each part is placed knowing its operations and bytes over the whole request
+ * ({@link PlacementSampler#placeSized}): only on a live server it fits beside the request's other parts there, by
+ * {@link LiveServers.Rule} (the earliest predicted finish, weighing the server's backlog against the part's load
+ * when the server does not hold the model, at the server's own speed; or today's warm-first rule with memory as a
+ * filter). A part that fits no live server is a {@link PartDoesNotFitException}. Without class or memory, placement
+ * is exactly as before (same picks, same random stream).
+ *
+ * <p>{@link #place} is $O(\text{tasks} \cdot \log N)$ and does not allocate (with class or memory: $O(\text{parts}
+ * \cdot N)$). Not thread-safe (scratch arrays): one per placer.
  */
 public final class ControllerPlacement implements ServerPolicy {
     private static final int[] NONE = new int[0];
@@ -45,13 +53,34 @@ public final class ControllerPlacement implements ServerPolicy {
     private final double tableJct;
     /** {@link #predictedJctSeconds()} of a local placement: its latest request's (or the expected one's) JCT. */
     private double localJct;
+    /** Bytes of each task in {@link #tasks}' order (0: not given). */
+    private final double[] bytes;
+    /** Operations of each task in {@link #tasks}' order (a local placement's {@link #ops} is their sum). */
+    private final double[] taskOps;
+    private final double totalBytes;
+    private final int largestTask;
+    /** The bytes of the latest request on each server it uses (with class or memory). */
+    private final Footprint footprint = new Footprint();
     private LiveServers servers;
     private long eventTime;
     private int warm;
 
     private ControllerPlacement(PlacementSampler sampler, int modelIndex, String model, List<String> tasks, double[] ops,
-            double expectedOpsPerSecond) {
+            double[] taskOps, double[] bytes, double expectedOpsPerSecond) {
         this.sampler = sampler;
+        if (bytes.length != tasks.size() || taskOps.length != tasks.size()) {
+            throw new IllegalArgumentException("model '" + model + "': " + tasks.size() + " tasks but " + taskOps.length
+                    + " ops and " + bytes.length + " sizes");
+        }
+        double total = 0;
+        for (int t = 0; t < bytes.length; t++) {
+            Checks.nonNegative(bytes[t], "sizeBytes of task '" + tasks.get(t) + "' of model '" + model + "'");
+            total += bytes[t];
+        }
+        this.bytes = bytes;
+        this.taskOps = taskOps;
+        this.totalBytes = total;
+        this.largestTask = Placeability.largestTask(bytes);
         this.modelIndex = modelIndex;
         this.model = model;
         this.tasks = List.copyOf(tasks);
@@ -71,6 +100,15 @@ public final class ControllerPlacement implements ServerPolicy {
      * @throws IllegalArgumentException when the table does not know the model, or a task of the table has no ops
      */
     public static ControllerPlacement of(PlacementSampler sampler, String model, Map<String, Double> opsByTask) {
+        return of(sampler, model, opsByTask, Map.of());
+    }
+
+    /**
+     * As {@link #of(PlacementSampler, String, Map)}, with the bytes of each task ({@code dag.TaskBytes}; a task not in
+     * {@code bytesByTask} weighs 0).
+     */
+    public static ControllerPlacement of(PlacementSampler sampler, String model, Map<String, Double> opsByTask,
+            Map<String, Double> bytesByTask) {
         int m = sampler.modelIndex(model);
         if (m < 0) {
             throw new IllegalArgumentException("model '" + model + "' is not in the table");
@@ -85,7 +123,11 @@ public final class ControllerPlacement implements ServerPolicy {
             }
             ops[i] = o;
         }
-        return new ControllerPlacement(sampler, m, model, tasks, ops, 0);
+        double[] bytes = new double[tasks.size()];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = bytesByTask.getOrDefault(tasks.get(i), 0.0);
+        }
+        return new ControllerPlacement(sampler, m, model, tasks, ops, ops, bytes, 0);
     }
 
     /**
@@ -107,8 +149,55 @@ public final class ControllerPlacement implements ServerPolicy {
     public static ControllerPlacement local(String model, List<String> tasks, double totalOps,
             double expectedOpsPerSecond) {
         Checks.nonNegative(totalOps, "operations of model '" + model + "'");
+        double[] each = new double[tasks.size()];
+        if (each.length > 0) {
+            each[0] = totalOps;
+        }
         return new ControllerPlacement(null, -1, Objects.requireNonNull(model, "model"), tasks, new double[] {totalOps},
-                expectedOpsPerSecond);
+                each, new double[tasks.size()], expectedOpsPerSecond);
+    }
+
+    /**
+     * As {@link #local(String, List, double, double)}, with each task's operations and bytes (in {@code tasks}'
+     * order): the whole request goes to one server it fits.
+     */
+    public static ControllerPlacement local(String model, List<String> tasks, double[] taskOps, double[] taskBytes,
+            double expectedOpsPerSecond) {
+        double total = 0;
+        for (double o : taskOps) {
+            total += o;
+        }
+        Checks.nonNegative(total, "operations of model '" + model + "'");
+        return new ControllerPlacement(null, -1, Objects.requireNonNull(model, "model"), tasks, new double[] {total},
+                taskOps.clone(), taskBytes.clone(), expectedOpsPerSecond);
+    }
+
+    /** The bytes of each task, in {@link #tasks}' order (0: not given). A copy. */
+    public double[] taskBytes() {
+        return bytes.clone();
+    }
+
+    /** The model's largest task: its index in {@link #tasks}, -1 when it has none. */
+    public int largestTask() {
+        return largestTask;
+    }
+
+    /** The bytes of the model's largest task (0 when none is given). */
+    public double largestTaskBytes() {
+        return largestTask < 0 ? 0 : bytes[largestTask];
+    }
+
+    /**
+     * Whether the model's largest task fits no live server ({@link Placeability#unplaceable}): its requests cannot be
+     * placed. $O(1)$ unless a server's memory or liveness changed.
+     */
+    public boolean unplaceable(LiveServers servers) {
+        return Placeability.unplaceable(servers, largestTaskBytes());
+    }
+
+    /** The dead letter's reason when {@link #unplaceable}. */
+    public String unplaceableReason(LiveServers servers) {
+        return Placeability.reason(model, tasks.get(largestTask), largestTaskBytes(), servers.largestLiveMemoryBytes());
     }
 
     /**
@@ -179,6 +268,9 @@ public final class ControllerPlacement implements ServerPolicy {
      */
     public int[] choose(LiveServers servers, long eventTime, RandomGenerator rng) {
         this.warm = servers.warm(model); // kept for explain(): one look-up per request
+        if (servers.describesMemory()) {
+            return chooseSized(servers, eventTime, rng);
+        }
         if (sampler == null) {
             Arrays.fill(out, servers.pickOther(warm, NONE, 0, eventTime, rng));
             roots[0] = out[0];
@@ -189,6 +281,51 @@ public final class ControllerPlacement implements ServerPolicy {
         this.eventTime = eventTime;
         sampler.place(modelIndex, this, rng, out, roots, choices);
         return out;
+    }
+
+    /** {@link #choose} once servers give their class or memory: each part knowing its operations and bytes. */
+    private int[] chooseSized(LiveServers servers, long eventTime, RandomGenerator rng) {
+        footprint.clear();
+        this.servers = servers;
+        this.eventTime = eventTime;
+        if (sampler == null) {
+            int s = servers.pickPart(warm, NONE, 0, ops[0], totalBytes, footprint, eventTime, rng);
+            if (s < 0) {
+                throw new PartDoesNotFitException("model '" + model + "' (" + (long) totalBytes
+                        + " bytes) fits no live server whole (largest " + (long) servers.largestLiveMemoryBytes()
+                        + " bytes) and has no table to split it");
+            }
+            Arrays.fill(out, s);
+            roots[0] = s;
+            localJct = localJctSeconds(ops[0], servers.opsPerSecond(s));
+            return out;
+        }
+        sampler.placeSized(modelIndex, this, rng, out, roots, choices, taskOps, bytes);
+        return out;
+    }
+
+    /** A server for a part of the current request that fits, recorded in its footprint. */
+    private int fitting(int[] taken, int n, double partOps, double partBytes, RandomGenerator rnd) {
+        int s = servers.pickPart(warm, taken, n, partOps, partBytes, footprint, eventTime, rnd);
+        if (s < 0) {
+            throw new PartDoesNotFitException("a part of model '" + model + "' (" + (long) partBytes
+                    + " bytes) fits no live server beside the request's other parts");
+        }
+        footprint.add(s, partBytes);
+        return s;
+    }
+
+    /** {@inheritDoc} The request's source, on a server its whole part fits (with class or memory). */
+    @Override
+    public int sourceServer(int model, double partOps, double partBytes, RandomGenerator rnd) {
+        return fitting(NONE, 0, partOps, partBytes, rnd);
+    }
+
+    /** {@inheritDoc} A further part, on a server it fits beside the request's other parts there. */
+    @Override
+    public int partServer(int model, int[] taken, int takenCount, double partOps, double partBytes,
+            RandomGenerator rnd) {
+        return fitting(taken, takenCount, partOps, partBytes, rnd);
     }
 
     /** Fills {@code why} from the latest {@link #choose}, before the request is recorded in the ledger. */
@@ -207,7 +344,10 @@ public final class ControllerPlacement implements ServerPolicy {
                             servers.ongoing(s, eventTime));
                 }
             }
-            why.assignTask(t, p);
+            why.assignTask(t, p, t < bytes.length ? bytes[t] : 0);
+        }
+        if (servers.describesMemory()) {
+            why.describe(servers);
         }
         for (int g = 0; g < choices.length; g++) {
             why.choice(g, choices[g], sampler.choiceProbability(modelIndex, g, choices[g]));

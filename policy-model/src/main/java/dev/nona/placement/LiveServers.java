@@ -1,5 +1,7 @@
 package dev.nona.placement;
 
+import dev.nona.workload.ColdStartCost;
+import dev.nona.workload.ServerClass;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -92,6 +94,28 @@ public final class LiveServers {
     /** Event-time ticks per second of the ledger's clock: 1,000 (epoch ms, the controller's) unless given. */
     private final long ticksPerSecond;
     private final long maxAheadTicks;
+    /** Each server's class and memory, when its reports give them. */
+    private final ServerMemory memory = new ServerMemory();
+    /** What loading a part is predicted to cost, or null: not modelled (0 s). */
+    private ColdStartCost coldStart;
+    /** The rule once servers give a class or memory (see {@link Rule}). */
+    private Rule rule = Rule.EXPECTED_FINISH;
+
+    /**
+     * How parts are mapped once a server's reports give its class or memory. Without either, both are today's
+     * warm-first rule exactly.
+     */
+    public enum Rule {
+        /**
+         * Per part, among the live servers it fits beside the request's other parts there, the one with the earliest
+         * predicted finish $\max(B_s(t), T_{CS,s}) + p/\nu_s$: its predicted backlog and the part's load when the
+         * server does not hold the model (the two overlap: the thesis's Eq. (1) against Eq. (2), §6.5), then the
+         * part's operations at the server's own (learned, else reported) rate. $O(N)$ per part.
+         */
+        EXPECTED_FINISH,
+        /** Today's warm-first rule with memory only as a filter ({@code nona-controller-uniform}). */
+        WARM_FIRST
+    }
 
     /**
      * No server yet; add them with {@link #report}.
@@ -150,10 +174,23 @@ public final class LiveServers {
      */
     public int report(String serverId, boolean up, double opsPerSecond, int ongoingRequests, double backlogSeconds,
             List<String> warmModels, long eventTimeMillis, long nowMillis) {
+        return report(serverId, up, opsPerSecond, ongoingRequests, backlogSeconds, warmModels, null,
+                ServerClass.UNBOUNDED, eventTimeMillis, nowMillis);
+    }
+
+    /**
+     * As {@link #report(String, boolean, double, int, double, List, long, long)}, with the server's class and memory.
+     *
+     * @param serverClass its class, or null when the report gives none
+     * @param memoryBytes its memory for model parts, {@code > 0}, or {@link ServerClass#UNBOUNDED} when not given
+     */
+    public int report(String serverId, boolean up, double opsPerSecond, int ongoingRequests, double backlogSeconds,
+            List<String> warmModels, String serverClass, double memoryBytes, long eventTimeMillis, long nowMillis) {
         Integer known = index.get(serverId);
         int s;
         if (known == null) {
             s = ledger.addServer(opsPerSecond);
+            memory.addServer();
             index.put(serverId, s);
             this.warmModels.add(null);
             if (s >= reportedUp.length) {
@@ -186,6 +223,7 @@ public final class LiveServers {
             this.warmModels.set(s, List.copyOf(warmModels));
         }
         boolean wasLive = ledger.isUp(s);
+        memory.set(s, serverClass, memoryBytes);
         ledger.setRate(s, opsPerSecond);
         ledger.report(s, ongoingRequests, backlogSeconds, seconds(eventTimeMillis));
         if (wasLive) {
@@ -204,6 +242,9 @@ public final class LiveServers {
         ledger.setUp(s, live);
         if (live) {
             liveOps += opsPerSecond;
+        }
+        if (live != wasLive) {
+            memory.changed();
         }
         newestReport = Math.max(newestReport, eventTimeMillis);
         return s;
@@ -246,6 +287,7 @@ public final class LiveServers {
                 liveOps -= reportedOps[s];
             }
             ledger.setUp(s, false);
+            memory.changed();
             silenced.accept(s);
         });
     }
@@ -277,6 +319,7 @@ public final class LiveServers {
         if (ledger.isUp(s) != live) {
             liveOps += live ? reportedOps[s] : -reportedOps[s];
             ledger.setUp(s, live);
+            memory.changed();
         }
     }
 
@@ -419,6 +462,150 @@ public final class LiveServers {
         ledger.assignRequest(servers, ops, tasks, requestSeconds(eventTime));
     }
 
+    /**
+     * What loading a part is predicted to cost on a server that does not hold its model ({@code null}: not modelled,
+     * 0 s). Used only once a server gives its class or memory.
+     */
+    public void coldStart(ColdStartCost cost) {
+        this.coldStart = cost;
+    }
+
+    /** The predicted seconds to load a part of {@code bytes} on a server that does not hold it (0 when not modelled). */
+    public double coldStartSeconds(double bytes) {
+        return coldStart == null ? 0 : coldStart.seconds(bytes);
+    }
+
+    /** The rule once servers give a class or memory ({@link Rule#EXPECTED_FINISH} unless set). */
+    public void rule(Rule r) {
+        this.rule = Objects.requireNonNull(r, "rule");
+    }
+
+    /**
+     * Whether any server's latest report gives its class or memory: then parts are mapped by {@link #pickPart} with
+     * their bytes, else exactly as {@link #pickOther} maps them.
+     */
+    public boolean describesMemory() {
+        return memory.described();
+    }
+
+    /** Server {@code index}'s memory for model parts, bytes ({@link ServerClass#UNBOUNDED} when not given). */
+    public double memoryBytes(int index) {
+        return memory.memory(index);
+    }
+
+    /** Server {@code index}'s class by its latest report, or null when it gives none. */
+    public String serverClass(int index) {
+        return memory.serverClass(index);
+    }
+
+    /**
+     * Server {@code index}'s memory that a new part may use now, until its next report: its memory less what its
+     * running parts pin (the simulator knows it exactly; the controller's telemetry does not say, so there it is the
+     * memory). A part goes where it fits now when it can, else where it fits the memory (it then waits there for
+     * running parts to finish).
+     */
+    public void freeMemoryBytes(int index, double bytes) {
+        memory.free(index, bytes);
+    }
+
+    /** The largest memory among the live servers, bytes (0 when none is live). */
+    public double largestLiveMemoryBytes() {
+        return memory.largestLive(ledger::isUp);
+    }
+
+    /**
+     * A server for a part of {@code ops} operations and {@code bytes} bytes of a request that already has
+     * {@code footprint} on the servers it uses, at {@code eventTime}: only a live server the {@link #restrict filter}
+     * allows where the part fits beside the request's other parts there; not one of {@code taken[0..n)} while such a
+     * server is free. By {@link Rule#EXPECTED_FINISH} or, under {@link Rule#WARM_FIRST}, {@link #pickOther}'s rule
+     * among the servers it fits. Does not record the request or the footprint.
+     *
+     * @return the server, or -1 when the part fits no live server
+     */
+    public int pickPart(int warm, int[] taken, int n, double ops, double bytes, Footprint footprint, long eventTime,
+            RandomGenerator rng) {
+        if (ledger.upCount() == 0) {
+            throw new IllegalStateException("no server is up");
+        }
+        int s = pickPart(warm, taken, n, ops, bytes, footprint, eventTime, rng, true);
+        return s >= 0 ? s : pickPart(warm, taken, n, ops, bytes, footprint, eventTime, rng, false);
+    }
+
+    private int pickPart(int warm, int[] taken, int n, double ops, double bytes, Footprint footprint, long eventTime,
+            RandomGenerator rng, boolean now) {
+        if (rule == Rule.WARM_FIRST) {
+            this.taken.parts = taken;
+            this.taken.count = n;
+            this.taken.filter = filter;
+            this.taken.fitting(bytes, footprint, now);
+            try {
+                return ledger.pick(warm, this.taken, requestSeconds(eventTime), rng);
+            } finally {
+                this.taken.fitting(Double.NaN, null, false);
+            }
+        }
+        return expectedFinish(warm, taken, n, ops, bytes, footprint, requestSeconds(eventTime), rng, now);
+    }
+
+    /** Whether a part of {@code bytes} fits server {@code s} beside {@code footprint}: now, or in its whole memory. */
+    private boolean fits(int s, double bytes, Footprint footprint, boolean now) {
+        double need = bytes + footprint.on(s);
+        return now ? memory.fitsNow(s, need) : memory.fits(s, need);
+    }
+
+    /** {@link Rule#EXPECTED_FINISH}: a scan from a random server; ties go to a server this placer owns, then the first met. */
+    private int expectedFinish(int warm, int[] taken, int n, double ops, double bytes, Footprint footprint, double now,
+            RandomGenerator rng, boolean fitNow) {
+        int servers = ledger.servers();
+        int start = servers > 1 ? rng.nextInt(servers) : 0;
+        int best = -1;
+        double bestT = Double.POSITIVE_INFINITY;
+        boolean bestFree = false;
+        boolean bestOwned = false;
+        for (int i = 0; i < servers; i++) {
+            int s = start + i < servers ? start + i : start + i - servers;
+            if (!ledger.isUp(s) || (filter != null && !filter.allows(s))
+                    || !fits(s, bytes, footprint, fitNow)) {
+                continue;
+            }
+            double rate = ledger.rate(s);
+            boolean free = !contains(taken, n, s);
+            double t = expectedFinishSeconds(s, warm, ops, bytes, rate, now);
+            boolean owned = ledger.owns(s);
+            if (best < 0 || (free && !bestFree) || (free == bestFree && (t < bestT || (t == bestT && owned && !bestOwned)))) {
+                best = s;
+                bestT = t;
+                bestFree = free;
+                bestOwned = owned;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * The predicted finish of a part on server {@code s}, seconds from now: $\max(B_s(t), T_{CS}) + p/\nu_s$, with
+     * $T_{CS} = 0$ when the server holds the model ({@code warm}: its pool, {@link ServerLedger#EVERY_SERVER}: all).
+     */
+    private double expectedFinishSeconds(int s, int warm, double ops, double bytes, double rate, double now) {
+        boolean held = warm == ServerLedger.EVERY_SERVER || ledger.inPool(s, warm);
+        double load = held ? 0 : coldStartSeconds(bytes);
+        return Math.max(ledger.backlog(s, now), load) + (rate > 0 ? ops / rate : 0);
+    }
+
+    /** Server {@code s}'s predicted finish for a part, as {@link Rule#EXPECTED_FINISH} weighs it (the explanation). */
+    public double expectedFinishSeconds(int s, int warm, double ops, double bytes, long eventTime) {
+        return expectedFinishSeconds(s, warm, ops, bytes, ledger.rate(s), requestSeconds(eventTime));
+    }
+
+    private static boolean contains(int[] taken, int n, int s) {
+        for (int i = 0; i < n; i++) {
+            if (taken[i] == s) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Reads server {@code s}'s id as a decision will (the ledger's read-ahead: see {@link ServerLedger}). */
     private double readId(int s) {
         String id = ids[s];
@@ -426,24 +613,35 @@ public final class LiveServers {
     }
 
     /** The parts a request already uses, as the ledger asks. */
-    private static final class TakenParts implements ServerLedger.Taken {
+    private final class TakenParts implements ServerLedger.Taken {
         int[] parts = LiveServers.NONE;
         int count;
         ServerFilter filter;
+        /** The bytes of the part being placed ({@link Rule#WARM_FIRST} with memory), NaN: no memory filter. */
+        private double bytes = Double.NaN;
+        private Footprint footprint;
+        private boolean now;
+
+        void fitting(double partBytes, Footprint requestFootprint, boolean fitNow) {
+            this.bytes = partBytes;
+            this.footprint = requestFootprint;
+            this.now = fitNow;
+        }
 
         @Override
         public boolean excludes() {
-            return filter != null;
+            return filter != null || footprint != null;
         }
 
         @Override
         public boolean excluded(int server) {
-            return filter != null && !filter.allows(server);
+            return (filter != null && !filter.allows(server))
+                    || (footprint != null && !fits(server, bytes, footprint, now));
         }
 
         @Override
         public boolean taken(int server) {
-            if (filter != null && !filter.allows(server)) {
+            if (excluded(server)) {
                 return true;
             }
             for (int i = 0; i < count; i++) {

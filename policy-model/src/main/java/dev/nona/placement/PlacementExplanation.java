@@ -34,6 +34,36 @@ public final class PlacementExplanation {
     private double choiceProbability = 1;
     private double tableJctSeconds;
     private int target = 1;
+    /** Whether the servers gave a class or memory: then each part names its server's class and predicted load. */
+    private boolean described;
+    private String[] serverClass = new String[4];
+    private double[] bytes = new double[4];
+    private double[] coldStartSeconds = new double[4];
+
+    /** Whether the servers gave a class or memory ({@link #serverClass} and {@link #coldStartSeconds} then apply). */
+    public boolean described() {
+        return described;
+    }
+
+    /** The class of part {@code p}'s server by its latest report, or null when it gives none. */
+    public String serverClass(int p) {
+        return serverClass[p];
+    }
+
+    /** Part {@code p}'s bytes: the sum of its tasks' (0 when not given). */
+    public double bytes(int p) {
+        return bytes[p];
+    }
+
+    /** Whether part {@code p} is predicted to start cold: its server does not hold the model. */
+    public boolean coldStart(int p) {
+        return !warm[p];
+    }
+
+    /** The predicted seconds to load part {@code p} (0 when warm, or when cold starts are not modelled). */
+    public double coldStartSeconds(int p) {
+        return coldStartSeconds[p];
+    }
 
     /** Parts of the latest request: servers it uses. */
     public int parts() {
@@ -126,6 +156,7 @@ public final class PlacementExplanation {
         this.choiceCount = choiceCount;
         this.choiceProbability = 1;
         this.target = target;
+        this.described = false;
         if (partOfTask.length < tasks) {
             partOfTask = new int[Math.max(tasks, 2 * partOfTask.length)];
         }
@@ -162,7 +193,13 @@ public final class PlacementExplanation {
             warm = Arrays.copyOf(warm, c);
             backlog = Arrays.copyOf(backlog, c);
             ongoing = Arrays.copyOf(ongoing, c);
+            serverClass = Arrays.copyOf(serverClass, c);
+            bytes = Arrays.copyOf(bytes, c);
+            coldStartSeconds = Arrays.copyOf(coldStartSeconds, c);
         }
+        bytes[parts] = 0;
+        coldStartSeconds[parts] = 0;
+        serverClass[parts] = null;
         server[parts] = s;
         stages[parts] = 0;
         warm[parts] = isWarm;
@@ -174,5 +211,19 @@ public final class PlacementExplanation {
     void assignTask(int t, int p) {
         partOfTask[t] = p;
         stages[p]++;
+    }
+
+    void assignTask(int t, int p, double taskBytes) {
+        assignTask(t, p);
+        bytes[p] += taskBytes;
+    }
+
+    /** Names each part's server class and its predicted load, once the parts are complete. */
+    void describe(LiveServers servers) {
+        described = true;
+        for (int p = 0; p < parts; p++) {
+            serverClass[p] = servers.serverClass(server[p]);
+            coldStartSeconds[p] = warm[p] ? 0 : servers.coldStartSeconds(bytes[p]);
+        }
     }
 }

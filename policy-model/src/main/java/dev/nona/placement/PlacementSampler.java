@@ -23,6 +23,10 @@ public final class PlacementSampler {
     private final CompiledModel[] models;
     private final int[] taken;
     private final int[] partServer;
+    /** Scratch of {@link #placeSized}: per slot (a server of the request) its operations and bytes; each part's slot. */
+    private double[] slotOps = new double[0];
+    private double[] slotBytes = new double[0];
+    private int[] partSlot = new int[0];
 
     public PlacementSampler(PlacementTable table) {
         this.table = table;
@@ -120,6 +124,102 @@ public final class PlacementSampler {
                 roots[s + 1] = root;
             }
         }
+    }
+
+    /**
+     * As {@link #place(int, ServerPolicy, RandomGenerator, int[], int[], int[])}, but every subgraph's triplet is
+     * drawn first, so that each server is asked for knowing what it will run: the operations and bytes of the whole
+     * part (over the request: the chain's root part holds the source, the root's part of the next subgraph, and so
+     * on) from {@code taskOps} and {@code taskBytes} (per task, in {@link #tasks}' order). The servers are asked in
+     * the same order as by {@code place} ({@link ServerPolicy#sourceServer(int, double, double, RandomGenerator)},
+     * then per subgraph {@link ServerPolicy#partServer(int, int[], int, double, double, RandomGenerator)}); the draws
+     * come first, so the random stream is consumed in another order than by {@code place}. Does not allocate once its
+     * scratch has grown to the model's size.
+     *
+     * @param choices receives {@link #subgraphs} choice indices (required)
+     */
+    public void placeSized(int model, ServerPolicy servers, RandomGenerator rnd, int[] out, int[] roots, int[] choices,
+            double[] taskOps, double[] taskBytes) {
+        CompiledModel cm = models[model];
+        for (int g = 0; g < cm.subgraphs.length; g++) {
+            choices[g] = cm.subgraphs[g].alias.sample(rnd);
+        }
+        slots(cm, choices, taskOps, taskBytes);
+        int next = 0; // the slot of each part, in the order slots() met them
+        int root = servers.sourceServer(model, slotOps[0], slotBytes[0], rnd);
+        write(cm.sourceTasks, root, out);
+        if (roots != null) {
+            roots[0] = root;
+        }
+        for (int g = 0; g < cm.subgraphs.length; g++) {
+            CompiledSubgraph sg = cm.subgraphs[g];
+            CompiledChoice c = sg.choices[choices[g]];
+            taken[0] = root;
+            int count = 1;
+            for (int p = 0; p < c.parts.length; p++) {
+                int slot = partSlot[next++];
+                if (p == c.rootPart) {
+                    partServer[p] = root;
+                } else {
+                    int server = servers.partServer(model, taken, count, slotOps[slot], slotBytes[slot], rnd);
+                    taken[count++] = server;
+                    partServer[p] = server;
+                }
+                write(c.parts[p], partServer[p], out);
+            }
+            root = c.parts.length == 0 ? root : partServer[c.sinkPart];
+            write(sg.sinkTasks, root, out);
+            if (roots != null) {
+                roots[g + 1] = root;
+            }
+        }
+    }
+
+    /** Per slot: the operations and bytes of a request's part under {@code choices}. */
+    private void slots(CompiledModel cm, int[] choices, double[] taskOps, double[] taskBytes) {
+        int parts = 0;
+        for (int g = 0; g < cm.subgraphs.length; g++) {
+            parts += cm.subgraphs[g].choices[choices[g]].parts.length;
+        }
+        if (slotOps.length < parts + 1) {
+            slotOps = new double[parts + 1];
+            slotBytes = new double[parts + 1];
+            partSlot = new int[parts + 1];
+        }
+        slotOps[0] = sum(cm.sourceTasks, taskOps);
+        slotBytes[0] = sum(cm.sourceTasks, taskBytes);
+        int slots = 1;
+        int current = 0;
+        int next = 0;
+        for (int g = 0; g < cm.subgraphs.length; g++) {
+            CompiledSubgraph sg = cm.subgraphs[g];
+            CompiledChoice c = sg.choices[choices[g]];
+            int sinkSlot = current;
+            for (int p = 0; p < c.parts.length; p++) {
+                int slot = p == c.rootPart ? current : slots++;
+                if (slot != current) {
+                    slotOps[slot] = 0;
+                    slotBytes[slot] = 0;
+                }
+                slotOps[slot] += sum(c.parts[p], taskOps);
+                slotBytes[slot] += sum(c.parts[p], taskBytes);
+                partSlot[next++] = slot;
+                if (p == c.sinkPart) {
+                    sinkSlot = slot;
+                }
+            }
+            current = sinkSlot;
+            slotOps[current] += sum(sg.sinkTasks, taskOps);
+            slotBytes[current] += sum(sg.sinkTasks, taskBytes);
+        }
+    }
+
+    private static double sum(int[] tasks, double[] values) {
+        double s = 0;
+        for (int t : tasks) {
+            s += values[t];
+        }
+        return s;
     }
 
     /** Draws only a triplet index of one subgraph (into its table choices); for simulators and tests. */

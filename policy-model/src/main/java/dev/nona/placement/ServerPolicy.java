@@ -16,4 +16,17 @@ public interface ServerPolicy {
      * are eligible.
      */
     int partServer(int model, int[] taken, int takenCount, RandomGenerator rnd);
+
+    /**
+     * As {@link #sourceServer(int, RandomGenerator)} when the part that will run on the source's server is known:
+     * {@code ops} operations and {@code bytes} bytes over the whole request ({@link PlacementSampler#placeSized}).
+     */
+    default int sourceServer(int model, double ops, double bytes, RandomGenerator rnd) {
+        return sourceServer(model, rnd);
+    }
+
+    /** As {@link #partServer(int, int[], int, RandomGenerator)} for a part of {@code ops} operations and {@code bytes}. */
+    default int partServer(int model, int[] taken, int takenCount, double ops, double bytes, RandomGenerator rnd) {
+        return partServer(model, taken, takenCount, rnd);
+    }
 }

@@ -1,5 +1,9 @@
 package dev.nona.controller.cluster;
 
+import dev.nona.workload.Cluster;
+import dev.nona.workload.ServerClass;
+import java.util.Map;
+import java.util.TreeMap;
 import dev.nona.check.Checks;
 import dev.nona.topics.record.ServerTelemetry;
 import java.util.ArrayList;
@@ -15,12 +19,59 @@ import java.util.TreeSet;
  * @param upServers         ids of the servers that are up, sorted (copied)
  * @param opsPerSecond      $\nu$: mean compute rate of the up servers, or 0 when none is up
  * @param linkBitsPerSecond $\mu$ in bits/s, {@code > 0}
+ * @param classes           the up servers by class ({@link #classesOf}), in name order; empty (the default) while no
+ *                          up server reports a class or a memory: the paper's cluster of identical servers
  */
-public record ClusterSnapshot(List<String> upServers, double opsPerSecond, double linkBitsPerSecond) {
+public record ClusterSnapshot(List<String> upServers, double opsPerSecond, double linkBitsPerSecond,
+                              List<ServerClass> classes) {
     public ClusterSnapshot {
         upServers = List.copyOf(new TreeSet<>(upServers));
         Checks.nonNegative(opsPerSecond, "opsPerSecond");
         Checks.positive(linkBitsPerSecond, "linkBitsPerSecond");
+        classes = classes == null ? List.of() : List.copyOf(classes);
+    }
+
+    /** A snapshot without server classes. */
+    public ClusterSnapshot(List<String> upServers, double opsPerSecond, double linkBitsPerSecond) {
+        this(upServers, opsPerSecond, linkBitsPerSecond, List.of());
+    }
+
+    /**
+     * The up servers by class, from their reports: per {@code serverClass} (servers that give none: class
+     * {@value ServerClass#DEFAULT_NAME}) the count, the mean compute rate and the smallest memory reported
+     * ({@link ServerClass#UNBOUNDED} when none gives one); empty while no server gives a class or a memory.
+     */
+    public static List<ServerClass> classesOf(Collection<ServerTelemetry> upReports) {
+        boolean described = false;
+        Map<String, double[]> byClass = new TreeMap<>(); // count, sum of rates, smallest memory
+        for (ServerTelemetry s : upReports) {
+            if (!(s.opsPerSecond() > 0)) {
+                continue; // takes no stages
+            }
+            described |= s.serverClass() != null || s.memoryBytes() != null;
+            double[] c = byClass.computeIfAbsent(s.serverClass() == null ? ServerClass.DEFAULT_NAME : s.serverClass(),
+                    k -> new double[] {0, 0, ServerClass.UNBOUNDED});
+            c[0]++;
+            c[1] += s.opsPerSecond();
+            if (s.memoryBytes() != null) {
+                c[2] = Math.min(c[2], s.memoryBytes());
+            }
+        }
+        if (!described) {
+            return List.of();
+        }
+        List<ServerClass> out = new ArrayList<>();
+        byClass.forEach((name, c) -> out.add(new ServerClass(name, (int) c[0], c[1] / c[0], c[2])));
+        return out;
+    }
+
+    /**
+     * The optimiser's cluster: $N$ up servers of mean rate $\nu$ and link $\mu$; when they report classes, those
+     * (servers of rate 0 left out: they take no stages). Requires a usable snapshot.
+     */
+    public Cluster cluster() {
+        return classes.isEmpty() ? new Cluster(upServers.size(), opsPerSecond, linkBitsPerSecond)
+                : Cluster.ofClasses(classes, linkBitsPerSecond, null);
     }
 
     /** The snapshot of the given latest statuses (one per server). */
@@ -39,7 +90,9 @@ public record ClusterSnapshot(List<String> upServers, double opsPerSecond, doubl
             }
         }
         double nu = up.isEmpty() ? 0 : ops / up.size();
-        return new ClusterSnapshot(up, nu, Double.isInfinite(link) ? defaultLinkBitsPerSecond : link);
+        List<ServerTelemetry> upReports = latest.stream().filter(ServerTelemetry::up).toList();
+        return new ClusterSnapshot(up, nu, Double.isInfinite(link) ? defaultLinkBitsPerSecond : link,
+                classesOf(upReports));
     }
 
     /** True when a solve is possible: at least one server up with a positive compute rate. */
@@ -72,7 +125,14 @@ public record ClusterSnapshot(List<String> upServers, double opsPerSecond, doubl
         if (relative(before.opsPerSecond, opsPerSecond) > threshold) {
             parts.add("compute rate " + before.opsPerSecond + " -> " + opsPerSecond + " ops/s");
         }
+        if (!classNames(before.classes).equals(classNames(classes))) {
+            parts.add("server classes " + classNames(before.classes) + " -> " + classNames(classes));
+        }
         return parts.isEmpty() ? null : "cluster: " + String.join(", ", parts);
+    }
+
+    private static List<String> classNames(List<ServerClass> classes) {
+        return classes.stream().map(c -> c.name() + " x" + c.count()).toList();
     }
 
     static double relative(double before, double now) {

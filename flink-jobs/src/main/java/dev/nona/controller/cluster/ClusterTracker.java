@@ -245,12 +245,14 @@ public final class ClusterTracker {
     /** The cluster as the optimiser sees it ($O(N \log N)$: once per solve). */
     public ClusterSnapshot snapshot() {
         List<String> up = new ArrayList<>(liveCount);
+        List<ServerTelemetry> upReports = new ArrayList<>(liveCount);
         for (int s = 0; s < latest.size(); s++) {
             if (live[s]) {
                 up.add(latest.get(s).serverId());
+                upReports.add(latest.get(s));
             }
         }
-        return new ClusterSnapshot(up, opsPerSecond(), linkBitsPerSecond());
+        return new ClusterSnapshot(up, opsPerSecond(), linkBitsPerSecond(), ClusterSnapshot.classesOf(upReports));
     }
 
     private void join(int s) {

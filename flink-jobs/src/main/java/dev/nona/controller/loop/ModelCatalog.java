@@ -1,5 +1,6 @@
 package dev.nona.controller.loop;
 
+import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.ModelCatalogEntry;
@@ -30,10 +31,11 @@ final class ModelCatalog {
 
     void put(ModelCatalogEntry entry, LoopIo io) throws Exception {
         CatalogDag before = dags.get(entry.model());
-        if (entry.dag().equals(before)) {
+        CatalogDag dag = CatalogDags.sized(entry); // the entry's sizeBytes on its tasks
+        if (dag.equals(before)) {
             return;
         }
-        dags.put(entry.model(), entry.dag());
+        dags.put(entry.model(), dag);
         String change = (before == null ? "catalog: model added " : "catalog: model replaced ") + entry.model();
         pending.markPending(change);
         LOG.info("Catalog changed: {} ({} tasks)", change, entry.dag().tasks().size());

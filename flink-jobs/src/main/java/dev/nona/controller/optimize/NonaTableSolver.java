@@ -101,8 +101,7 @@ public final class NonaTableSolver implements TableSolver {
             }
             jobs.add(jobClasses.of(e.getKey(), e.getValue(), input.rates().getOrDefault(e.getKey(), 0.0)));
         }
-        Cluster cluster = new Cluster(input.cluster().upServers().size(), input.cluster().opsPerSecond(),
-                input.cluster().linkBitsPerSecond());
+        Cluster cluster = input.cluster().cluster();
         return new NonaProblem(jobs, cluster, Background.NONE, CostModel.named(costModel));
     }
 }

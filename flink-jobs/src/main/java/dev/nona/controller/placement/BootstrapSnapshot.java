@@ -1,5 +1,6 @@
 package dev.nona.controller.placement;
 
+import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.controller.command.ActiveCommands;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.topics.record.CatalogDag;
@@ -49,7 +50,7 @@ record BootstrapSnapshot(ControllerTable table, List<ServerTelemetry> servers, M
             } else if (u.server() != null) {
                 servers.add(u.server());
             } else if (u.catalog() != null) {
-                models.put(u.catalog().model(), u.catalog().dag());
+                models.put(u.catalog().model(), CatalogDags.sized(u.catalog()));
             } else if (u.commands() != null && u.commands().sequence() >= commands.sequence()) {
                 commands = u.commands();
             }

@@ -29,6 +29,9 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
     private static final int SERVER = 1;
     private static final int LINK = 2;
     private static final int BACKLOG = 4;
+    /** A report with a server class; with a memory (flags unknown before heterogeneous servers: old bytes read alike). */
+    private static final int CLASS = 8;
+    private static final int MEMORY = 16;
 
     private final JsonRecordSerializer<BroadcastUpdate> json = new JsonRecordSerializer<>(BroadcastUpdate.class);
     private transient Utf8Strings strings;
@@ -46,7 +49,8 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
             json.serialize(update, out);
             return;
         }
-        out.writeByte(SERVER | (s.linkBitsPerSecond() != null ? LINK : 0) | (s.backlogSeconds() != null ? BACKLOG : 0));
+        out.writeByte(SERVER | (s.linkBitsPerSecond() != null ? LINK : 0) | (s.backlogSeconds() != null ? BACKLOG : 0)
+                | (s.serverClass() != null ? CLASS : 0) | (s.memoryBytes() != null ? MEMORY : 0));
         out.writeInt(s.schemaVersion());
         Utf8Strings.write(s.serverId(), out);
         out.writeBoolean(s.up());
@@ -63,6 +67,12 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
         out.writeLong(s.eventTime());
         if (s.backlogSeconds() != null) {
             out.writeDouble(s.backlogSeconds());
+        }
+        if (s.serverClass() != null) {
+            Utf8Strings.write(s.serverClass(), out);
+        }
+        if (s.memoryBytes() != null) {
+            out.writeDouble(s.memoryBytes());
         }
     }
 
@@ -88,8 +98,10 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
         Double link = (flags & LINK) != 0 ? in.readDouble() : null;
         long eventTime = in.readLong();
         Double backlog = (flags & BACKLOG) != 0 ? in.readDouble() : null;
+        String serverClass = (flags & CLASS) != 0 ? strings().recent(in) : null;
+        Double memory = (flags & MEMORY) != 0 ? in.readDouble() : null;
         return BroadcastUpdate.of(new ServerTelemetry(version, serverId, up, ops, ongoing, Arrays.asList(cached), link,
-                eventTime, backlog));
+                eventTime, backlog, serverClass, memory));
     }
 
     @Override

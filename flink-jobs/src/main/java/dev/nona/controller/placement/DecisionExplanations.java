@@ -31,9 +31,12 @@ public final class DecisionExplanations {
         for (int p = 0; p < n; p++) {
             double backlog = micros(why.predictedBacklogSeconds(p));
             wait = Math.max(wait, backlog);
-            parts[p] = new DecisionPart(servers.id(why.server(p)), why.stages(p),
-                    compact ? List.of(partTasks[p]) : null, why.warm(p), backlog, why.ongoingRequests(p),
-                    why.targetMet(p));
+            parts[p] = why.described()
+                    ? new DecisionPart(servers.id(why.server(p)), why.stages(p), compact ? List.of(partTasks[p]) : null,
+                            why.warm(p), backlog, why.ongoingRequests(p), why.targetMet(p), why.serverClass(p),
+                            why.coldStart(p), micros(why.coldStartSeconds(p)))
+                    : new DecisionPart(servers.id(why.server(p)), why.stages(p), compact ? List.of(partTasks[p]) : null,
+                            why.warm(p), backlog, why.ongoingRequests(p), why.targetMet(p));
         }
         Integer[] choices = new Integer[why.choiceCount()];
         for (int g = 0; g < choices.length; g++) {

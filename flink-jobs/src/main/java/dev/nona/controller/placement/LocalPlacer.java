@@ -1,5 +1,6 @@
 package dev.nona.controller.placement;
 
+import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.placement.ControllerPlacement;
 import dev.nona.placement.LiveServers;
 import dev.nona.placement.PlacementExplanation;
@@ -34,7 +35,10 @@ public final class LocalPlacer implements RequestPlacer {
     public LocalPlacer(String model, CatalogDag dag, double opsPerSecond) {
         this.tasks = dag.tasks().stream().map(CatalogTask::id).toArray(String[]::new);
         double ops = dag.tasks().stream().mapToDouble(CatalogTask::ops).sum();
-        this.placement = ControllerPlacement.local(model, List.of(tasks), ops, opsPerSecond);
+        this.placement = dag.tasks().get(0).sizeBytes() == null
+                ? ControllerPlacement.local(model, List.of(tasks), ops, opsPerSecond)
+                : ControllerPlacement.local(model, List.of(tasks), dag.tasks().stream().mapToDouble(CatalogTask::ops).toArray(),
+                        CatalogDags.taskBytes(dag), opsPerSecond);
         this.stageTasks = new StageAssignments.Tasks(List.of(tasks));
         this.serverIds = new String[tasks.length];
     }
@@ -63,5 +67,10 @@ public final class LocalPlacer implements RequestPlacer {
     @Override
     public List<String> tasks() {
         return placement.tasks();
+    }
+
+    @Override
+    public ControllerPlacement placement() {
+        return placement;
     }
 }

@@ -29,7 +29,9 @@ public final class NonaPlacer implements RequestPlacer {
     public NonaPlacer(PlacementSampler sampler, String model, CatalogDag dag) {
         Map<String, Double> opsById = new HashMap<>();
         dag.tasks().forEach(t -> opsById.put(t.id(), t.ops()));
-        this.placement = ControllerPlacement.of(sampler, model, opsById);
+        Map<String, Double> bytesById = new HashMap<>();
+        dag.tasks().forEach(t -> bytesById.put(t.id(), t.sizeBytes() == null ? 0.0 : t.sizeBytes()));
+        this.placement = ControllerPlacement.of(sampler, model, opsById, bytesById);
         this.tasks = placement.tasks();
         this.stageTasks = new StageAssignments.Tasks(tasks);
         this.serverIds = new String[tasks.size()];
@@ -77,5 +79,10 @@ public final class NonaPlacer implements RequestPlacer {
     @Override
     public List<String> tasks() {
         return tasks;
+    }
+
+    @Override
+    public ControllerPlacement placement() {
+        return placement;
     }
 }

@@ -7,15 +7,21 @@ import dev.nona.controller.metrics.ControllerMetric;
 import dev.nona.controller.metrics.ModelGauges;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.serde.JsonRecordTypeInfo;
+import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.controller.source.RequestRecord;
+import dev.nona.check.Checks;
+import dev.nona.placement.ControllerPlacement;
 import dev.nona.placement.LiveServers;
+import dev.nona.placement.PartDoesNotFitException;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.ControllerEvent;
+import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.serde.JsonSerde;
+import dev.nona.workload.ColdStartCost;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -111,7 +117,10 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     /** Requests that could not be placed, as dead letters. */
     public static final OutputTag<DeadLetter> UNPLACED =
             new OutputTag<>("unplaced", JsonRecordTypeInfo.of(DeadLetter.class));
-    /** The placement operator's controller events: {@code REQUESTS_HELD}, {@code REQUESTS_RELEASED}. */
+    /**
+     * The placement operator's controller events: {@code REQUESTS_HELD}, {@code REQUESTS_RELEASED},
+     * {@code MODEL_UNPLACEABLE}.
+     */
     public static final OutputTag<ControllerEvent> EVENTS =
             new OutputTag<>("placement-events", JsonRecordTypeInfo.of(ControllerEvent.class));
     /** Default of {@code placement.hold-timeout}. */
@@ -128,6 +137,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private final long livenessTimeoutMillis;
     private final long holdTimeoutMillis;
     private final boolean compact;
+    /** The predicted load of a part, $F + b/B$ ({@code placement.cold-start.*}); both 0: not weighed. */
+    private double coldStartFixedSeconds;
+    private double coldStartLoadBytesPerSecond;
 
     private transient JsonSerde<InferenceRequest> requestSerde;
     private transient BootstrapSnapshot bootstrap;
@@ -139,6 +151,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient HoldExpiry expiry;
     private transient PlacerCache placers;
     private transient PlacementRules commandRules;
+    private transient UnplaceableModels unplaceable;
     /** Liveness by report time on the telemetry stream's clock (the same rule as the control loop's). */
     private transient TelemetryClock clock;
     /** The server mapping; null until the first request or held release builds it from the reports. */
@@ -196,6 +209,27 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         this.bootstrapBytes = BootstrapSnapshot.encode(bootstrap);
     }
 
+    /**
+     * What loading a part is predicted to take: {@code fixedSeconds} + bytes / {@code loadBytesPerSecond} (0: bytes
+     * add nothing); both 0, the default: loads are not weighed. Returns this function.
+     */
+    public PlacementFunction coldStart(double fixedSeconds, double loadBytesPerSecond) {
+        Checks.nonNegative(fixedSeconds, "placement.cold-start.fixed-seconds");
+        Checks.nonNegative(loadBytesPerSecond, "placement.cold-start.load-bytes-per-second");
+        this.coldStartFixedSeconds = fixedSeconds;
+        this.coldStartLoadBytesPerSecond = loadBytesPerSecond;
+        return this;
+    }
+
+    /** The cold-start cost for {@link LiveServers}, or null when loads are not weighed. */
+    private ColdStartCost coldStartCost() {
+        if (coldStartFixedSeconds == 0 && coldStartLoadBytesPerSecond == 0) {
+            return null;
+        }
+        return new ColdStartCost(coldStartFixedSeconds,
+                coldStartLoadBytesPerSecond > 0 ? coldStartLoadBytesPerSecond : Double.MAX_VALUE);
+    }
+
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
         heldState = context.getOperatorStateStore().getListState(StartupHold.descriptor());
@@ -214,6 +248,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         bootstrap = BootstrapSnapshot.decode(bootstrapBytes);
         removedModels = new HashSet<>();
         commandRules = new PlacementRules();
+        unplaceable = new UnplaceableModels();
         clock = new TelemetryClock(livenessTimeoutMillis);
         var metrics = getRuntimeContext().getMetricGroup();
         ModelGauges predictedJct = new ModelGauges(metrics, ControllerMetric.PREDICTED_JCT_SECONDS);
@@ -236,7 +271,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         long now = ctx.currentProcessingTime();
         prepare(ctx::getBroadcastState, now);
         expiry.expire(now);
-        placeOrHold(record, now, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl));
+        placeOrHold(record, now, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl),
+                e -> ctx.output(EVENTS, e));
         expiry.changed(now);
     }
 
@@ -247,7 +283,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         } else if (update.server() != null) {
             storeReport(ctx, update.server());
         } else if (update.catalog() != null) {
-            ctx.getBroadcastState(MODELS).put(update.catalog().model(), update.catalog().dag());
+            ctx.getBroadcastState(MODELS).put(update.catalog().model(), CatalogDags.sized(update.catalog()));
             removedModels.remove(update.catalog().model());
             placers.markStale();
         } else if (update.commands() != null) {
@@ -318,7 +354,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         prepare(ctx::getBroadcastState, ctx.currentProcessingTime());
         for (StartupHold.Held held : hold.release()) {
             Outcome o = placeOrHold(held.record(), held.since(), () -> ctx.getBroadcastState(MODELS), out,
-                    dl -> ctx.output(UNPLACED, dl));
+                    dl -> ctx.output(UNPLACED, dl), e -> ctx.output(EVENTS, e));
             if (o == Outcome.PLACED) {
                 hold.placed();
             } else if (o == Outcome.DEAD_LETTER) {
@@ -357,6 +393,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         var task = getRuntimeContext().getTaskInfo();
         servers = new LiveServers(targetOngoingRequests, task.getIndexOfThisSubtask(),
                 task.getNumberOfParallelSubtasks(), livenessTimeoutMillis);
+        servers.coldStart(coldStartCost());
         for (ServerTelemetry s : TelemetryClock.inReportOrder(bootstrap.latestReports(reports.immutableEntries()))) {
             long made = TelemetryClock.reportTime(s.eventTime(), now);
             ServerReports.apply(servers, s, learned.get(s.serverId()), made); // heard when made, as they arrive now
@@ -397,7 +434,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
      * and telemetry or the catalog has not arrived yet) holds it, up to the startup buffer's capacity.
      */
     private Outcome placeOrHold(RequestRecord record, long since, Supplier<ReadOnlyBroadcastState<String, CatalogDag>> catalog,
-            Collector<PlacementDecision> out, Consumer<DeadLetter> deadLetters) throws Exception {
+            Collector<PlacementDecision> out, Consumer<DeadLetter> deadLetters, Consumer<ControllerEvent> events)
+            throws Exception {
         InferenceRequest r = record.request();
         RequestPlacer placer = placers.get(r.model());
         if (placer == null || servers.upCount() == 0) {
@@ -425,15 +463,35 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             reject(record, refused, deadLetters);
             return Outcome.DEAD_LETTER;
         }
+        ControllerPlacement placement = placer.placement();
+        if (placement != null && placement.unplaceable(servers)) { // a task larger than every live server's memory
+            Map<String, Object> details = unplaceable.newlyUnplaceable(placement, servers, subtask());
+            if (details != null) {
+                LOG.warn("Model {} is unplaceable: {}", r.model(), placement.unplaceableReason(servers));
+                events.accept(ControllerEvent.of(ControllerEventType.MODEL_UNPLACEABLE, System.currentTimeMillis(), details));
+            }
+            reject(record, placement.unplaceableReason(servers), deadLetters);
+            return Outcome.DEAD_LETTER;
+        }
         boolean distributed = !(placer instanceof LocalPlacer);
         long version = placers.tableVersion();
         SplittableRandom rng = new SplittableRandom(r.id().hashCode() * 0x9E3779B97F4A7C15L + version);
-        out.collect(DecisionExplanations.decide(placer, servers, r.id(), r.tenant(), version, !distributed,
-                r.eventTime(), rng, compact));
+        try {
+            out.collect(DecisionExplanations.decide(placer, servers, r.id(), r.tenant(), version, !distributed,
+                    r.eventTime(), rng, compact));
+        } catch (PartDoesNotFitException e) { // every task fits somewhere, but this request's parts do not
+            reject(record, "MODEL_UNPLACEABLE: " + e.getMessage(), deadLetters);
+            return Outcome.DEAD_LETTER;
+        }
+        unplaceable.placed(r.model());
         commandRules.placed(servers, r);
         decisions.inc();
         latencyMillis.update(Math.max(0, System.currentTimeMillis() - r.eventTime()));
         return Outcome.PLACED;
+    }
+
+    private int subtask() {
+        return getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     }
 
     /** What became of a request. */

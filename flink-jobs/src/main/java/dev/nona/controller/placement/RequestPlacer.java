@@ -1,5 +1,6 @@
 package dev.nona.controller.placement;
 
+import dev.nona.placement.ControllerPlacement;
 import dev.nona.placement.LiveServers;
 import dev.nona.placement.PlacementExplanation;
 import dev.nona.topics.record.StageAssignment;
@@ -31,4 +32,12 @@ public interface RequestPlacer {
 
     /** The original task ids, in {@link #place}'s order. */
     List<String> tasks();
+
+    /**
+     * The placement it runs (policy-model's), for the rules that judge the model as a whole (its memory); null for a
+     * placer that runs none (tests).
+     */
+    default ControllerPlacement placement() {
+        return null;
+    }
 }

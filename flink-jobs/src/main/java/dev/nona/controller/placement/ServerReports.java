@@ -1,6 +1,7 @@
 package dev.nona.controller.placement;
 
 import dev.nona.placement.LiveServers;
+import dev.nona.workload.ServerClass;
 import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.ServerTelemetry;
 import java.util.Collection;
@@ -8,7 +9,8 @@ import java.util.List;
 
 /**
  * Passes server telemetry on to policy-model's {@link LiveServers}, the controller's server mapping (which the
- * simulator's controller policy uses too): the record's fields, its cached models by name.
+ * simulator's controller policy uses too): the record's fields, its cached models by name, its class and memory when
+ * it gives them.
  */
 public final class ServerReports {
     private ServerReports() {}
@@ -31,8 +33,8 @@ public final class ServerReports {
         }
         double ops = learnedOpsPerSecond != null && report.opsPerSecond() > 0 ? learnedOpsPerSecond : report.opsPerSecond();
         return servers.report(report.serverId(), report.up(), ops, report.ongoingRequests(),
-                report.backlogSeconds() == null ? Double.NaN : report.backlogSeconds(), List.of(warm), report.eventTime(),
-                nowMillis);
+                report.backlogSeconds() == null ? Double.NaN : report.backlogSeconds(), List.of(warm), report.serverClass(),
+                report.memoryBytes() == null ? ServerClass.UNBOUNDED : report.memoryBytes(), report.eventTime(), nowMillis);
     }
 
     /** From the latest status of each server, heard now, without a liveness timeout; down servers are never chosen. */

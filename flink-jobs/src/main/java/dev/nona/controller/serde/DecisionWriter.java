@@ -39,8 +39,12 @@ public final class DecisionWriter {
     private static final byte[] PART_WARM_TRUE = ascii(",\"warm\":true,\"predictedBacklogSeconds\":");
     private static final byte[] PART_WARM_FALSE = ascii(",\"warm\":false,\"predictedBacklogSeconds\":");
     private static final byte[] PART_ONGOING = ascii(",\"ongoingRequests\":");
-    private static final byte[] PART_TARGET_TRUE = ascii(",\"targetMet\":true}");
-    private static final byte[] PART_TARGET_FALSE = ascii(",\"targetMet\":false}");
+    private static final byte[] PART_TARGET_TRUE = ascii(",\"targetMet\":true");
+    private static final byte[] PART_TARGET_FALSE = ascii(",\"targetMet\":false");
+    private static final byte[] PART_CLASS = ascii(",\"serverClass\":");
+    private static final byte[] PART_COLD_TRUE = ascii(",\"coldStart\":true");
+    private static final byte[] PART_COLD_FALSE = ascii(",\"coldStart\":false");
+    private static final byte[] PART_COLD_SECONDS = ascii(",\"coldStartSeconds\":");
     private static final byte[] CHOICES = ascii("],\"choices\":[");
     private static final byte[] CHOICE_PROBABILITY = ascii("],\"choiceProbability\":");
     private static final byte[] TABLE_JCT = ascii(",\"tableJctSeconds\":");
@@ -192,5 +196,17 @@ public final class DecisionWriter {
         json.raw(PART_ONGOING);
         json.number(p.ongoingRequests());
         json.raw(p.targetMet() ? PART_TARGET_TRUE : PART_TARGET_FALSE);
+        if (p.serverClass() != null) {
+            json.raw(PART_CLASS);
+            json.raw(ids.quoted(p.serverClass()));
+        }
+        if (p.coldStart() != null) {
+            json.raw(p.coldStart() ? PART_COLD_TRUE : PART_COLD_FALSE);
+        }
+        if (p.coldStartSeconds() != null) {
+            json.raw(PART_COLD_SECONDS);
+            json.decimal(p.coldStartSeconds());
+        }
+        json.raw('}');
     }
 }

@@ -41,7 +41,12 @@ final class BroadcastUpdateSerializerTest {
         BroadcastUpdate catalog = BroadcastUpdate.of(ModelCatalogEntry.of("fig1", new CatalogDag("fig1",
                 List.of(new CatalogTask("t1", 1e9), new CatalogTask("t2", 1e10)), List.of(new CatalogEdge("t1", "t2", 1e8)))));
         BroadcastUpdate removed = BroadcastUpdate.removed("alexnet");
-        for (BroadcastUpdate u : new BroadcastUpdate[] {full, bare, catalog, removed, full, bare}) {
+        BroadcastUpdate classed = BroadcastUpdate.of(full.server().withClass("clàsse-a100", 8.0e10));
+        BroadcastUpdate memoryOnly = BroadcastUpdate.of(bare.server().withClass(null, 1.0));
+        BroadcastUpdate sized = BroadcastUpdate.of(ModelCatalogEntry.of("big", new CatalogDag("big",
+                List.of(new CatalogTask("t1", 1e9, 3.0), new CatalogTask("t2", 1e10, 5.0)), List.of()), 8.0));
+        for (BroadcastUpdate u : new BroadcastUpdate[] {full, bare, catalog, removed, full, bare, classed, memoryOnly,
+                sized}) {
             assertThat(roundTrip(s, u)).isEqualTo(u);
         }
     }

@@ -123,6 +123,28 @@ final class DecisionWriterTest {
     }
 
     @Test
+    void contract_explanationWithServerClassAndColdStart_sameBytesAsTopicSerde() {
+        SplittableRandom rng = new SplittableRandom(24);
+        DecisionWriter writer = new DecisionWriter();
+        String[] classes = {"a100", "t4-\"small\"", "clàsse"};
+        for (int i = 0; i < 500; i++) {
+            List<StageAssignment> stages = new ArrayList<>();
+            List<DecisionPart> explained = new ArrayList<>();
+            int parts = 1 + rng.nextInt(3);
+            for (int p = 0; p < parts; p++) {
+                stages.add(new StageAssignment("t" + p, "s" + p));
+                boolean warm = rng.nextBoolean();
+                explained.add(new DecisionPart("s" + p, 1, null, warm, Math.round(rng.nextDouble() * 1e6) / 1e6,
+                        rng.nextInt(4), rng.nextBoolean(), rng.nextInt(4) == 0 ? null : classes[rng.nextInt(3)], !warm,
+                        warm ? 0.0 : Math.round(rng.nextDouble() * 1e7) / 1e6));
+            }
+            double wait = explained.stream().mapToDouble(DecisionPart::predictedBacklogSeconds).max().orElse(0);
+            var why = new DecisionExplanation(explained, List.of(), 1.0, 0.5, wait);
+            assertSameAsSerde(writer, PlacementDecision.of("r-" + i, "m", "t", i, true, stages, 0.5 + wait, i, why));
+        }
+    }
+
+    @Test
     void contract_randomDecisions_reusedWriterAndSharedStages_sameBytesAsTopicSerde() {
         SplittableRandom rng = new SplittableRandom(6);
         DecisionWriter writer = new DecisionWriter();

@@ -13,6 +13,7 @@ import java.util.Set;
 
 /**
  * A model DAG in policy-model's JSON DAG format, {@code {"name","tasks":[{"id","ops"}],"edges":[{"from","to","bytes"}]}}.
+ * A task may carry {@code sizeBytes} (its weights); then every task does.
  * Kept as a plain record so that this module does not depend on policy-model; the controller converts it to a
  * {@code ModelDag} field by field.
  *
@@ -36,7 +37,20 @@ public record CatalogDag(
         if (tasks.isEmpty()) {
             throw new InvalidRecordException("field 'tasks' ([]) must hold at least one task");
         }
+        requireSizesOfAllOrNone(tasks);
         requireAcyclic(indexTasks(tasks), edges);
+    }
+
+    /** A DAG gives {@code sizeBytes} for every task or for none. */
+    private static void requireSizesOfAllOrNone(List<CatalogTask> tasks) {
+        boolean first = tasks.get(0).sizeBytes() != null;
+        for (int i = 1; i < tasks.size(); i++) {
+            if ((tasks.get(i).sizeBytes() != null) != first) {
+                throw new InvalidRecordException("field 'tasks[" + i + "].sizeBytes' ("
+                        + tasks.get(i).sizeBytes() + ") must be given for every task or for none (tasks[0].sizeBytes: "
+                        + tasks.get(0).sizeBytes() + ")");
+            }
+        }
     }
 
     private static Map<String, Integer> indexTasks(List<CatalogTask> tasks) {

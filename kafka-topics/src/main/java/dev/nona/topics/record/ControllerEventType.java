@@ -72,5 +72,11 @@ public enum ControllerEventType {
      * A placement subtask holds no more requests: {@code placed} were placed, {@code deadLettered} became dead
      * letters (past {@code placement.hold-timeout} or not placeable), over {@code heldForMillis}.
      */
-    REQUESTS_RELEASED
+    REQUESTS_RELEASED,
+    /**
+     * A model cannot be placed on any up server: one of its tasks alone needs more memory than every up server has
+     * ({@code model}, {@code task}, {@code taskBytes}, {@code largestMemoryBytes} in the details). Its requests become
+     * dead letters with that reason until a server that can hold the task reports, or the catalog changes.
+     */
+    MODEL_UNPLACEABLE
 }

@@ -18,9 +18,16 @@ import java.util.List;
  * @param predictedBacklogSeconds the server's predicted backlog at the pick, seconds of work, finite and {@code >= 0}
  * @param ongoingRequests         the server's predicted requests in flight at the pick, {@code >= 0}
  * @param targetMet               whether those were under {@code placement.target-ongoing-requests}
+ * @param serverClass             optional: the class of the server by its latest telemetry (when it gives one), not
+ *                                blank
+ * @param coldStart               optional (when the servers give their class or memory): whether a cold start was
+ *                                predicted, the server not holding the model
+ * @param coldStartSeconds        optional (with {@code coldStart}): the predicted load, seconds, finite and
+ *                                {@code >= 0} (0 when warm, or when the controller does not model loads)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"server", "stages", "tasks", "warm", "predictedBacklogSeconds", "ongoingRequests", "targetMet"})
+@JsonPropertyOrder({"server", "stages", "tasks", "warm", "predictedBacklogSeconds", "ongoingRequests", "targetMet",
+        "serverClass", "coldStart", "coldStartSeconds"})
 public record DecisionPart(
         @JsonProperty(required = true) String server,
         @JsonProperty(required = true) int stages,
@@ -28,7 +35,16 @@ public record DecisionPart(
         @JsonProperty(required = true) boolean warm,
         @JsonProperty(required = true) double predictedBacklogSeconds,
         @JsonProperty(required = true) int ongoingRequests,
-        @JsonProperty(required = true) boolean targetMet) {
+        @JsonProperty(required = true) boolean targetMet,
+        String serverClass,
+        Boolean coldStart,
+        Double coldStartSeconds) {
+
+    /** A part without class or cold-start facts (servers that give neither class nor memory). */
+    public DecisionPart(String server, int stages, List<String> tasks, boolean warm, double predictedBacklogSeconds,
+            int ongoingRequests, boolean targetMet) {
+        this(server, stages, tasks, warm, predictedBacklogSeconds, ongoingRequests, targetMet, null, null, null);
+    }
 
     public DecisionPart {
         Fields.requireText("server", server);
@@ -47,5 +63,11 @@ public record DecisionPart(
         }
         Fields.requireFiniteNonNegative("predictedBacklogSeconds", predictedBacklogSeconds);
         Fields.requireNonNegative("ongoingRequests", ongoingRequests);
+        if (serverClass != null) {
+            Fields.requireText("serverClass", serverClass);
+        }
+        if (coldStartSeconds != null) {
+            Fields.requireFiniteNonNegative("coldStartSeconds", coldStartSeconds);
+        }
     }
 }

@@ -21,10 +21,15 @@ import java.util.List;
  * @param backlogSeconds    optional seconds of compute it has accepted and not finished (the remaining stages of its
  *                          ongoing requests, whether their inputs have arrived or not), finite and {@code >= 0} when
  *                          present; the placement operator predicts each server's backlog from it between reports
+ * @param serverClass       optional name of the server's class (its hardware kind, e.g. {@code "a100"}), not blank
+ *                          when present; decisions' explanations name it
+ * @param memoryBytes       optional memory the server has for model parts, bytes, finite and {@code > 0} when present;
+ *                          absent: not modelled (every part fits). The controller never places a part whose bytes
+ *                          exceed it
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"schemaVersion", "serverId", "up", "opsPerSecond", "ongoingRequests", "cachedModels",
-        "linkBitsPerSecond", "eventTime", "backlogSeconds"})
+        "linkBitsPerSecond", "eventTime", "backlogSeconds", "serverClass", "memoryBytes"})
 public record ServerTelemetry(
         @JsonProperty(required = true) int schemaVersion,
         @JsonProperty(required = true) String serverId,
@@ -34,7 +39,9 @@ public record ServerTelemetry(
         @JsonProperty(required = true) List<CachedModel> cachedModels,
         Double linkBitsPerSecond,
         @JsonProperty(required = true) long eventTime,
-        Double backlogSeconds) implements TopicRecord {
+        Double backlogSeconds,
+        String serverClass,
+        Double memoryBytes) implements TopicRecord {
 
     public ServerTelemetry {
         Fields.requireVersion(schemaVersion);
@@ -50,6 +57,19 @@ public record ServerTelemetry(
         if (backlogSeconds != null) {
             Fields.requireFiniteNonNegative("backlogSeconds", backlogSeconds);
         }
+        if (serverClass != null) {
+            Fields.requireText("serverClass", serverClass);
+        }
+        if (memoryBytes != null) {
+            Fields.requireFinitePositive("memoryBytes", memoryBytes);
+        }
+    }
+
+    /** A status without a server class or memory (the fields before heterogeneous servers). */
+    public ServerTelemetry(int schemaVersion, String serverId, boolean up, double opsPerSecond, int ongoingRequests,
+            List<CachedModel> cachedModels, Double linkBitsPerSecond, long eventTime, Double backlogSeconds) {
+        this(schemaVersion, serverId, up, opsPerSecond, ongoingRequests, cachedModels, linkBitsPerSecond, eventTime,
+                backlogSeconds, null, null);
     }
 
     /** A status in the current schema version, without a backlog; {@code linkBitsPerSecond} may be null. */
@@ -68,7 +88,13 @@ public record ServerTelemetry(
     /** This status with another compute speed (e.g. the speed its outcomes showed), all else unchanged. */
     public ServerTelemetry withOpsPerSecond(double ops) {
         return new ServerTelemetry(schemaVersion, serverId, up, ops, ongoingRequests, cachedModels, linkBitsPerSecond,
-                eventTime, backlogSeconds);
+                eventTime, backlogSeconds, serverClass, memoryBytes);
+    }
+
+    /** This status with a server class and memory (either may be null: not given), all else unchanged. */
+    public ServerTelemetry withClass(String serverClass, Double memoryBytes) {
+        return new ServerTelemetry(schemaVersion, serverId, up, opsPerSecond, ongoingRequests, cachedModels,
+                linkBitsPerSecond, eventTime, backlogSeconds, serverClass, memoryBytes);
     }
 
     private static void requireDistinctModels(List<CachedModel> cachedModels) {

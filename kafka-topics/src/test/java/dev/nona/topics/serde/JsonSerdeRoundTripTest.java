@@ -108,6 +108,29 @@ final class JsonSerdeRoundTripTest {
     }
 
     @Test
+    void wireFormat_heterogeneousFields_areAdditiveAndOmittedWhenAbsent() {
+        JsonSerde<ServerTelemetry> telemetry = JsonSerde.forTopic(Topics.CLUSTER_TELEMETRY);
+        JsonSerde<ModelCatalogEntry> catalog = JsonSerde.forTopic(Topics.MODEL_CATALOG);
+        ServerTelemetry withClass = TELEMETRY.withClass("a100", 8.0e10);
+        ModelCatalogEntry sized = ModelCatalogEntry.of("m", new CatalogDag("m",
+                List.of(new CatalogTask("a", 1e9, 3.0e9), new CatalogTask("b", 2e9, 5.0e9)),
+                List.of(new CatalogEdge("a", "b", 1e6))), 8.0e9);
+
+        String plain = new String(telemetry.serialize(TELEMETRY), StandardCharsets.UTF_8);
+        String classed = new String(telemetry.serialize(withClass), StandardCharsets.UTF_8);
+        String catalogJson = new String(catalog.serialize(sized), StandardCharsets.UTF_8);
+
+        assertThat(plain).doesNotContain("serverClass").doesNotContain("memoryBytes");
+        assertThat(classed).isEqualTo(plain.substring(0, plain.length() - 1)
+                + ",\"serverClass\":\"a100\",\"memoryBytes\":8.0E10}");
+        assertThat(telemetry.parse(classed).value()).isEqualTo(withClass);
+        assertThat(new String(catalog.serialize(CATALOG), StandardCharsets.UTF_8)).doesNotContain("sizeBytes");
+        assertThat(catalogJson).contains("{\"id\":\"a\",\"ops\":1.0E9,\"sizeBytes\":3.0E9}")
+                .endsWith("]},\"sizeBytes\":8.0E9}");
+        assertThat(catalog.parse(catalogJson).value()).isEqualTo(sized);
+    }
+
+    @Test
     void keyBytes_followDesignTable() {
         assertThat(new String(JsonSerde.forTopic(Topics.INFERENCE_REQUESTS).keyBytes(REQUEST), StandardCharsets.UTF_8))
                 .isEqualTo("r-1");

@@ -64,6 +64,11 @@ final class JsonSerdeValidationTest {
             negative backlog    | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1,'backlogSeconds':-0.5} | field 'backlogSeconds' (-0.5) must be finite and >= 0
             negative ongoing    | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':-3,'cachedModels':[],'eventTime':1}                      | field 'ongoingRequests' (-3) must be >= 0
             model cached twice  | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[{'model':'a','bytes':1},{'model':'a','bytes':2}],'eventTime':1} | field 'cachedModels[1].model' ('a') is listed twice
+            negative memory     | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1,'memoryBytes':-4}      | field 'memoryBytes' (-4.0) must be finite and > 0
+            zero memory         | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1,'memoryBytes':0}       | field 'memoryBytes' (0.0) must be finite and > 0
+            infinite memory     | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1,'memoryBytes':1e400}   | field 'memoryBytes' (Infinity) must be finite and > 0
+            blank class         | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1,'serverClass':' '}     | field 'serverClass' (' ') must not be blank
+            class as number     | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1,'serverClass':3}       | field 'serverClass': Cannot coerce Integer value (3)
             """)
     void parse_invalidTelemetry_isRejectedWithReasonNamingFieldAndValue(String what, String json, String reason) {
         assertRejected(JsonSerde.forTopic(Topics.CLUSTER_TELEMETRY).parse(json.replace('\'', '"')), what, reason);
@@ -81,6 +86,10 @@ final class JsonSerdeValidationTest {
             nested version  | {'dag':{'schemaVersion':1,'tasks':[{'schemaVersion':1}]},'model':'m','schemaVersion':5}                                                                                 | field 'schemaVersion' (5) is not supported (supported: 1)
             missing edges   | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1}]}}                                                                                        | field 'dag.edges' is missing
             missing dag     | {'schemaVersion':1,'model':'m'}                                                                                                                                      | field 'dag' is missing
+            negative size   | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1}],'edges':[]},'sizeBytes':-1}                                                             | field 'sizeBytes' (-1.0) must be finite and >= 0
+            infinite size   | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1}],'edges':[]},'sizeBytes':1e400}                                                          | field 'sizeBytes' (Infinity) must be finite and >= 0
+            negative task size | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1,'sizeBytes':-2}],'edges':[]}}                                                          | field 'dag.tasks[0].sizeBytes' (-2.0) must be finite and >= 0
+            task size of some  | {'schemaVersion':1,'model':'m','dag':{'name':'m','tasks':[{'id':'a','ops':1,'sizeBytes':2},{'id':'b','ops':1}],'edges':[]}}                                        | field 'dag.tasks[1].sizeBytes' (null) must be given for every task or for none
             """)
     void parse_invalidCatalogEntry_isRejectedWithReasonNamingFieldAndValue(String what, String json, String reason) {
         assertRejected(JsonSerde.forTopic(Topics.MODEL_CATALOG).parse(json.replace('\'', '"')), what, reason);

@@ -35,6 +35,7 @@ public final class PolicyRegistry {
         register("nona-star", NonaStarPolicy::create);
         register("nona-jsq", NonaPolicy::createWithLiveMapping);
         register("nona-controller", NonaPolicy::createWithControllerMapping);
+        register("nona-controller-uniform", NonaPolicy::createUniformController);
         register("nona-controller-p2", NonaPolicy::createWithControllerMappingTwoSubtasks);
         register("nona-stale", NonaPolicy::createWithStaleMapping);
         register("expert", ExpertPolicy::create);

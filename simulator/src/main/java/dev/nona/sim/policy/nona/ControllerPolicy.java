@@ -9,6 +9,8 @@ import dev.nona.sim.SimSubgraph;
 import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.policy.Policy;
 import dev.nona.sim.policy.table.SimTable;
+import dev.nona.workload.ColdStartCost;
+import dev.nona.workload.ServerClass;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -35,6 +37,13 @@ import java.util.SplittableRandom;
  * placer knows what it placed. (A ledger that skipped background jobs, as if someone else had placed them, was
  * measured to leave it 0.02&ndash;0.03% behind {@code jsq} at loads where both keep jobs whole.)
  *
+ * <p><b>Heterogeneous servers.</b> Given a {@link Heterogeneity}, each server also reports its class, its memory and
+ * the models whose parts it holds (from the engine's {@link ClusterView}), and its own speed; the placement then
+ * weighs each server's backlog against a part's cold start at that server's speed and never puts a part where it does
+ * not fit ({@code LiveServers.Rule.EXPECTED_FINISH}). As {@code nona-controller-uniform} (today's controller) every
+ * server reports the mean speed, memory is only a filter and loads are not weighed ({@code Rule.WARM_FIRST}). On a
+ * cluster of one class without memory both place exactly as without it.
+ *
  * <p>Simulated time is passed to the placers in nanoseconds (the controller passes epoch milliseconds), so that
  * rounding does not perturb the ledger; the liveness clock (never expiring here) gets milliseconds. Not
  * thread-safe.
@@ -52,8 +61,31 @@ public final class ControllerPolicy implements Policy {
     private final double reportSeconds;
     private final boolean countOwn;
     private final List<String> warm;
+    private final Heterogeneity hetero;
+    /** Per job class, its tasks in the simulator. */
+    private final int[] taskCount;
     private String[] ids = new String[0];
     private double reportedAt = Double.NEGATIVE_INFINITY;
+
+    /**
+     * What the simulated cluster says beyond the paper's: per server its class name, per job class its tasks' bytes,
+     * what a load costs, and whether the controller is the uniform one.
+     *
+     * @param serverClass per server its class's name, or null for a cluster of one class (no class is reported)
+     * @param taskBytes   per job class the bytes of each of its tasks (in the simulator's task order), or null: 0
+     * @param coldStart   what loading a part costs, or null (not modelled)
+     * @param uniform     today's controller: the mean speed everywhere, memory only as a filter, loads not weighed
+     */
+    public record Heterogeneity(List<String> serverClass, double[][] taskBytes, ColdStartCost coldStart,
+                                boolean uniform) {
+        String classOf(int s) {
+            return serverClass == null ? null : serverClass.get(s);
+        }
+
+        double[] bytesOf(int jobClass, int tasks) {
+            return taskBytes == null ? new double[tasks] : taskBytes[jobClass].clone();
+        }
+    }
 
     /**
      * @param classes       the workload's job classes, in order
@@ -65,6 +97,12 @@ public final class ControllerPolicy implements Policy {
      */
     public ControllerPolicy(List<SimJobClass> classes, SimTable table, double opsPerSecond, double reportSeconds,
             int placers, boolean countOwn, SplittableRandom random) {
+        this(classes, table, opsPerSecond, reportSeconds, placers, countOwn, null, random);
+    }
+
+    /** As {@link #ControllerPolicy(List, SimTable, double, double, int, boolean, SplittableRandom)} on a heterogeneous cluster (null: the paper's). */
+    public ControllerPolicy(List<SimJobClass> classes, SimTable table, double opsPerSecond, double reportSeconds,
+            int placers, boolean countOwn, Heterogeneity hetero, SplittableRandom random) {
         if (!(reportSeconds >= 0) || Double.isInfinite(reportSeconds)) {
             throw new IllegalArgumentException("telemetry report period (" + reportSeconds + " s) must be finite and >= 0");
         }
@@ -78,10 +116,15 @@ public final class ControllerPolicy implements Policy {
         this.opsPerSecond = opsPerSecond;
         this.reportSeconds = reportSeconds;
         this.countOwn = countOwn;
+        this.hetero = hetero;
         this.placers = new LiveServers[placers];
         for (int i = 0; i < placers; i++) {
             this.placers[i] = new LiveServers(LiveServers.DEFAULT_TARGET_ONGOING_REQUESTS, i, placers,
                     LiveServers.NO_LIVENESS_TIMEOUT, NANOS_PER_SECOND);
+            if (hetero != null) {
+                this.placers[i].rule(hetero.uniform() ? LiveServers.Rule.WARM_FIRST : LiveServers.Rule.EXPECTED_FINISH);
+                this.placers[i].coldStart(hetero.uniform() ? null : hetero.coldStart());
+            }
         }
         SimTable.ControllerForm form = table.controllerForm();
         PlacementSampler sampler = form == null ? null : new PlacementSampler(form.table());
@@ -89,21 +132,31 @@ public final class ControllerPolicy implements Policy {
         placements = new ControllerPlacement[n];
         taskOf = new int[n][];
         counted = new boolean[n];
+        taskCount = new int[n];
         List<String> names = new ArrayList<>();
         for (int c = 0; c < n; c++) {
             SimJobClass jc = classes.get(c);
             names.add(jc.name());
+            taskCount[c] = jc.tasks();
             counted[c] = countOwn; // every job this policy places, background ones included, is its decision
             int[] at = form == null ? null : form.taskOf().get(c);
             if (at != null && sampler.modelIndex(jc.name()) >= 0) {
-                placements[c] = ControllerPlacement.of(sampler, jc.name(), opsByTask(jc, at, form.table().model(jc.name())));
+                PlacementTable.ModelPlacement model = form.table().model(jc.name());
+                placements[c] = hetero == null
+                        ? ControllerPlacement.of(sampler, jc.name(), opsByTask(jc, at, model))
+                        : ControllerPlacement.of(sampler, jc.name(), opsByTask(jc, at, model),
+                                byTask(hetero.bytesOf(c, jc.tasks()), at, model));
                 taskOf[c] = at;
             } else {
                 List<String> tasks = new ArrayList<>();
+                double[] ops = new double[jc.tasks()];
                 for (int t = 0; t < jc.tasks(); t++) {
                     tasks.add(Integer.toString(t));
+                    ops[t] = jc.taskOps(t);
                 }
-                placements[c] = ControllerPlacement.local(jc.name(), tasks, jc.totalOps());
+                placements[c] = hetero == null
+                        ? ControllerPlacement.local(jc.name(), tasks, jc.totalOps())
+                        : ControllerPlacement.local(jc.name(), tasks, ops, hetero.bytesOf(c, jc.tasks()), 0);
             }
         }
         this.warm = List.copyOf(names);
@@ -121,6 +174,17 @@ public final class ControllerPolicy implements Policy {
         return ops;
     }
 
+    /** Each simulator task's bytes on the one original task that stands for it (the others 0). */
+    private static Map<String, Double> byTask(double[] bytes, int[] at, PlacementTable.ModelPlacement model) {
+        Map<String, Double> out = new HashMap<>();
+        for (int t = 0; t < at.length; t++) {
+            if (at[t] >= 0) {
+                out.put(model.tasks().get(at[t]), bytes[t]);
+            }
+        }
+        return out;
+    }
+
     @Override
     public void place(int classIndex, SimJobClass jobClass, ClusterView view, int[] servers) {
         double now = view.now();
@@ -128,6 +192,9 @@ public final class ControllerPolicy implements Policy {
         if (ids.length != view.servers() || now - reportedAt >= reportSeconds) {
             report(view, nanos, Math.round(now * 1000));
             reportedAt = now;
+        }
+        if (hetero != null && view.memoryBounded()) {
+            freeMemory(view);
         }
         LiveServers live = placers.length == 1 ? placers[0] : placers[random.nextInt(placers.length)];
         ControllerPlacement p = placements[classIndex];
@@ -164,6 +231,10 @@ public final class ControllerPolicy implements Policy {
                 ids[s] = "s" + s;
             }
         }
+        if (hetero != null) {
+            reportHeterogeneous(view, nanos, millis);
+            return;
+        }
         for (LiveServers live : placers) {
             for (int s = 0; s < n; s++) {
                 live.report(ids[s], true, opsPerSecond, view.assignedJobs(s), view.assignedWorkSeconds(s), warm, nanos, millis);
@@ -171,9 +242,56 @@ public final class ControllerPolicy implements Policy {
         }
     }
 
+    /**
+     * As {@link #report}, each server also with its class, memory (and what of it a new part may use now), the models
+     * it holds a part of (every model while caches are off) and, unless uniform, its own speed.
+     */
+    private void reportHeterogeneous(ClusterView view, long nanos, long millis) {
+        boolean caches = view.memoryBounded() || hetero.coldStart() != null;
+        for (int s = 0; s < view.servers(); s++) {
+            double nu = view.opsPerSecond(s);
+            double ops = hetero.uniform() || !(nu > 0) ? opsPerSecond : nu;
+            List<String> held = caches ? held(view, s) : warm;
+            double memory = view.memoryBounded() ? view.memoryBytes(s) : ServerClass.UNBOUNDED;
+            for (LiveServers live : placers) {
+                int i = live.report(ids[s], true, ops, view.assignedJobs(s), view.assignedWorkSeconds(s), held,
+                        hetero.classOf(s), memory, nanos, millis);
+                if (view.memoryBounded()) {
+                    live.freeMemoryBytes(i, Math.min(memory, view.freeMemoryBytes(s)));
+                }
+            }
+        }
+    }
+
+    /**
+     * Each server's memory a new part may use now, before every job: the engine knows it exactly (what running parts
+     * pin changes with every task), as it knows the queues that {@code jsq} reads. $O(N)$ per job.
+     */
+    private void freeMemory(ClusterView view) {
+        for (LiveServers live : placers) {
+            for (int s = 0; s < view.servers(); s++) {
+                live.freeMemoryBytes(live.indexOf(ids[s]), Math.min(view.memoryBytes(s), view.freeMemoryBytes(s)));
+            }
+        }
+    }
+
+    /** The models of which server {@code s} holds a part (a task with weights, loaded or loading). */
+    private List<String> held(ClusterView view, int s) {
+        List<String> out = new ArrayList<>();
+        for (int c = 0; c < placements.length; c++) {
+            for (int t = 0; t < taskCount[c]; t++) {
+                if (view.holds(s, c, t)) {
+                    out.add(warm.get(c));
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
     @Override
     public String toString() {
-        return "controller(" + (reportSeconds > 0 ? "reports every " + reportSeconds + " s" : "exact")
+        return (hetero == null ? "" : hetero.uniform() ? "uniform " : "heterogeneous ") + "controller(" + (reportSeconds > 0 ? "reports every " + reportSeconds + " s" : "exact")
                 + (placers.length > 1 ? ", " + placers.length + " placers" : "") + (countOwn ? "" : ", no ledger") + ")";
     }
 }

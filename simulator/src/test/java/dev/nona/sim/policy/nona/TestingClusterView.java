@@ -3,7 +3,7 @@ package dev.nona.sim.policy.nona;
 import dev.nona.sim.engine.ClusterView;
 
 /** A cluster whose clock and per-server queues the test sets: queue lengths, work seconds and jobs all equal {@link #queues}. */
-final class TestingClusterView implements ClusterView {
+class TestingClusterView implements ClusterView {
     int[] queues;
     double now;
 

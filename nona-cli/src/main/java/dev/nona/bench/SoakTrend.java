@@ -1,0 +1,86 @@
+package dev.nona.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The trend of one per-minute series of the soak benchmark (heap after GC, checkpoint size, p99): the least-squares
+ * slope of value over minute, and the growth it amounts to over the run relative to the first minutes' level,
+ * $g = b \cdot (m_{last} - m_{first}) / \bar{y}_{first}$ with $b$ the slope, $m$ the minutes fitted and
+ * $\bar{y}_{first}$ the mean of the first {@link #FIRST_LEVEL_MINUTES} values fitted. The goal: $g \le$
+ * {@link #GOAL} for every series. Non-finite values (a minute without a figure) are left out of the fit.
+ *
+ * @param minutes        the minutes fitted (those after the warm-up with a finite value)
+ * @param slopePerMinute $b$, in the series' unit per minute; NaN with fewer than two minutes
+ * @param firstLevel     $\bar{y}_{first}$; NaN with no minute
+ * @param growth         $g$, a fraction (0.05 is 5%); NaN when the slope is, or the first level is not positive
+ */
+record SoakTrend(int minutes, double slopePerMinute, double firstLevel, double growth) {
+    /** The most a series may grow over the run. */
+    static final double GOAL = 0.05;
+    /** How many of the first minutes fitted make the level that growth is relative to. */
+    static final int FIRST_LEVEL_MINUTES = 3;
+
+    /** The trend of {@code values} (one per minute, minute {@code i} at index {@code i}) from minute {@code from}. */
+    static SoakTrend of(double[] values, int from) {
+        List<double[]> points = new ArrayList<>();
+        for (int i = Math.max(0, from); i < values.length; i++) {
+            if (Double.isFinite(values[i])) {
+                points.add(new double[] {i, values[i]});
+            }
+        }
+        int n = points.size();
+        double level = Double.NaN;
+        if (n > 0) {
+            int k = Math.min(FIRST_LEVEL_MINUTES, n);
+            double sum = 0;
+            for (int i = 0; i < k; i++) {
+                sum += points.get(i)[1];
+            }
+            level = sum / k;
+        }
+        if (n < 2) {
+            return new SoakTrend(n, Double.NaN, level, Double.NaN);
+        }
+        double mx = 0;
+        double my = 0;
+        for (double[] p : points) {
+            mx += p[0];
+            my += p[1];
+        }
+        mx /= n;
+        my /= n;
+        double sxy = 0;
+        double sxx = 0;
+        for (double[] p : points) {
+            sxy += (p[0] - mx) * (p[1] - my);
+            sxx += (p[0] - mx) * (p[0] - mx);
+        }
+        double slope = sxy / sxx;
+        double span = points.get(n - 1)[0] - points.get(0)[0];
+        double growth = level > 0 ? slope * span / level : Double.NaN;
+        return new SoakTrend(n, slope, level, growth);
+    }
+
+    /** Whether the series grew no more than {@link #GOAL}; null when its growth is unknown. */
+    Boolean withinGoal() {
+        return Double.isNaN(growth) ? null : growth <= GOAL;
+    }
+
+    /** As the benchmark's JSON prints it (unknown figures as null). */
+    Map<String, Object> toJson() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("minutesFitted", minutes);
+        m.put("slopePerMinute", finite(slopePerMinute, 1e4));
+        m.put("firstLevel", finite(firstLevel, 1e2));
+        m.put("growthOverRun", finite(growth, 1e4));
+        m.put("withinGoal", withinGoal());
+        return m;
+    }
+
+    private static Double finite(double x, double scale) {
+        return Double.isFinite(x) ? Math.round(x * scale) / scale : null;
+    }
+}

@@ -1,0 +1,173 @@
+package dev.nona.placement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.nona.workload.ColdStartCost;
+import dev.nona.workload.ServerClass;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+final class MemoryAwarePlacementTest {
+    private static final List<String> TASKS = List.of("a1", "a2", "b", "c", "d", "e", "f", "g");
+    private static final long T = 1_000;
+
+    private static Map<String, Double> each(double v) {
+        Map<String, Double> m = new HashMap<>();
+        TASKS.forEach(t -> m.put(t, v));
+        return m;
+    }
+
+    /** e and f weigh 3 bytes, the others 1: the table's parts weigh 3 (a1 a2 b), 9 or 5 (c d e [f g]) and 4 (f g). */
+    private static Map<String, Double> bytes() {
+        Map<String, Double> m = each(1.0);
+        m.put("e", 3.0);
+        m.put("f", 3.0);
+        return m;
+    }
+
+    /** 2 "big" servers of 10 bytes and 6 "small" of 5, with random backlogs; the model warm on some. */
+    private static LiveServers twoClasses(SplittableRandom rng, LiveServers.Rule rule) {
+        LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.rule(rule);
+        for (int s = 0; s < 8; s++) {
+            boolean big = s < 2;
+            servers.report("s" + s, true, big ? 4e9 : 1e9, rng.nextInt(3), rng.nextDouble() * 3,
+                    rng.nextBoolean() ? List.of("m") : List.of(), big ? "big" : "small", big ? 10 : 5, T, 0);
+        }
+        return servers;
+    }
+
+    @ParameterizedTest
+    @EnumSource(LiveServers.Rule.class)
+    void place_neverPutsMoreBytesOnAServerThanItsMemory(LiveServers.Rule rule) {
+        ControllerPlacement placement = ControllerPlacement.of(new PlacementSampler(PlacementSamplerTest.table(8)), "m",
+                each(1e9), bytes());
+        SplittableRandom rng = new SplittableRandom(7);
+        double[] b = {1, 1, 1, 1, 1, 3, 3, 1};
+        int bigOnes = 0;
+        for (int r = 0; r < 2_000; r++) {
+            LiveServers servers = twoClasses(rng, rule);
+            int[] out = placement.place(servers, T, rng);
+            double[] on = new double[8];
+            for (int t = 0; t < out.length; t++) {
+                on[out[t]] += b[t];
+            }
+            for (int s = 0; s < 8; s++) {
+                assertThat(on[s]).as("bytes on server %d (request %d)", s, r).isLessThanOrEqualTo(servers.memoryBytes(s));
+            }
+            bigOnes += on[0] + on[1] > 0 ? 1 : 0;
+        }
+        assertThat(bigOnes).as("the 9-byte part needs a big server").isPositive();
+    }
+
+    /**
+     * The thesis's Eqs. (1) and (2) (§6.5) with $T_P = 0$: a part of $T_I$ = 1 s (1e9 ops at 1e9 ops/s) whose load is
+     * $T_{CS}$ = 1 + 2e9 / 1e9 = 3 s. Queuing behind $n$ requests on the warm server finishes at $(n + 1) T_I$; a cold
+     * start on an idle server at $\max(T_{CS} + T_I, 0)$ = 4 s. With n = 1: 2 s against 4 s, it queues; with n = 4:
+     * 5 s against 4 s, it starts cold.
+     */
+    @Test
+    void expectedFinish_weighsQueueingAgainstAColdStart_asTheThesisModel() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {1e9}, new double[] {2e9}, 0);
+        for (int n : new int[] {1, 4}) {
+            LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+            servers.coldStart(new ColdStartCost(1, 1e9));
+            servers.report("warm", true, 1e9, n, n * 1.0, List.of("m"), "gpu", 1e10, T, 0);
+            servers.report("cold", true, 1e9, 0, 0.0, List.of(), "gpu", 1e10, T, 0);
+            int warm = servers.warm("m");
+            assertThat(servers.expectedFinishSeconds(0, warm, 1e9, 2e9, T)).isCloseTo(n + 1.0, within(1e-9));
+            assertThat(servers.expectedFinishSeconds(1, warm, 1e9, 2e9, T)).isCloseTo(4.0, within(1e-9));
+            PlacementExplanation why = new PlacementExplanation();
+            int s = local.place(servers, T, new SplittableRandom(n), why)[0];
+            assertThat(servers.id(s)).as("n = %d", n).isEqualTo(n == 1 ? "warm" : "cold");
+            assertThat(why.described()).isTrue();
+            assertThat(why.serverClass(0)).isEqualTo("gpu");
+            assertThat(why.coldStart(0)).isEqualTo(n != 1);
+            assertThat(why.coldStartSeconds(0)).isCloseTo(n == 1 ? 0 : 3.0, within(1e-9));
+        }
+    }
+
+    @Test
+    void expectedFinish_takesEachServersOwnSpeed() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {4e9}, new double[] {1}, 0);
+        LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.report("slow", true, 1e9, 0, 0.0, List.of("m"), "slow", 1e10, T, 0);
+        servers.report("fast", true, 1e9, 1, 1.5, List.of("m"), "fast", 1e10, T, 0);
+        servers.recalibrate("fast", 4e9); // learned from outcomes: 1.5 + 1 s beats 0 + 4 s
+        assertThat(servers.id(local.place(servers, T, new SplittableRandom(1))[0])).isEqualTo("fast");
+    }
+
+    @Test
+    void warmFirst_keepsTodaysRuleAmongTheServersAPartFits() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {1e9}, new double[] {6}, 0);
+        LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.rule(LiveServers.Rule.WARM_FIRST);
+        servers.report("small", true, 1e9, 0, 0.0, List.of("m"), "small", 5, T, 0);
+        servers.report("big", true, 1e9, 1, 0.9, List.of(), "big", 10, T, 0);
+        for (int i = 0; i < 3; i++) {
+            assertThat(servers.id(local.place(servers, T, new SplittableRandom(i))[0])).isEqualTo("big");
+        }
+    }
+
+    @Test
+    void aServerWhereThePartFitsNow_isPreferred_elseOneWhereItFitsItsMemory() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {1e9}, new double[] {6}, 0);
+        LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.report("pinned", true, 1e9, 0, 0.0, List.of("m"), "big", 10, T, 0);
+        servers.report("busy", true, 1e9, 3, 3.0, List.of("m"), "big", 10, T, 0);
+        servers.freeMemoryBytes(0, 5); // running parts pin half of it: 6 bytes do not fit now
+        assertThat(servers.id(local.place(servers, T, new SplittableRandom(1))[0])).isEqualTo("busy");
+        servers.freeMemoryBytes(1, 2);
+        assertThat(servers.id(local.choose(servers, T, new SplittableRandom(1))[0]))
+                .as("fits now nowhere: the earliest finish among those it fits").isEqualTo("pinned");
+    }
+
+    @Test
+    void withoutClassOrMemory_placesExactlyAsBefore() {
+        PlacementSampler sampler = new PlacementSampler(PlacementSamplerTest.table(8));
+        ControllerPlacement before = ControllerPlacement.of(sampler, "m", each(1e9));
+        ControllerPlacement sized = ControllerPlacement.of(new PlacementSampler(PlacementSamplerTest.table(8)), "m",
+                each(1e9), bytes());
+        LiveServers a = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        LiveServers b = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        for (int s = 0; s < 8; s++) {
+            a.report("s" + s, true, 1e9, 0, s * 0.1, List.of("m"), T, 0);
+            b.report("s" + s, true, 1e9, 0, s * 0.1, List.of("m"), null, ServerClass.UNBOUNDED, T, 0);
+        }
+        assertThat(b.describesMemory()).isFalse();
+        SplittableRandom ra = new SplittableRandom(3);
+        SplittableRandom rb = new SplittableRandom(3);
+        for (int r = 0; r < 500; r++) {
+            assertThat(sized.place(b, T + r, rb)).containsExactly(before.place(a, T + r, ra));
+        }
+    }
+
+    @Test
+    void placeability_isTheLargestTaskAgainstTheLargestLiveMemory() {
+        assertThat(Placeability.largestTask(new double[] {1, 7, 7, 2})).isEqualTo(1);
+        List<ServerClass> classes = List.of(new ServerClass("small", 4, 1e9, 5), new ServerClass("big", 1, 1e9, 10));
+        assertThat(Placeability.unplaceableTask(new double[] {4, 10}, classes)).isEqualTo(-1);
+        assertThat(Placeability.unplaceableTask(new double[] {4, 11}, classes)).isEqualTo(1);
+
+        ControllerPlacement big = ControllerPlacement.local("m", List.of("a", "b"), new double[] {1, 1}, new double[] {3, 8}, 0);
+        LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.report("small", true, 1e9, 0, 0.0, List.of(), "small", 5, T, 0);
+        assertThat(big.unplaceable(servers)).isTrue();
+        assertThat(big.unplaceableReason(servers)).isEqualTo("MODEL_UNPLACEABLE: model 'm': task 'b' needs 8 bytes, "
+                + "more than the memory of every up server (largest 5 bytes)");
+        assertThatThrownBy(() -> big.place(servers, T, new SplittableRandom(1)))
+                .isInstanceOf(PartDoesNotFitException.class).hasMessageContaining("model 'm' (11 bytes)");
+        servers.report("big", true, 1e9, 0, 0.0, List.of(), "big", 11, T, 0);
+        assertThat(big.unplaceable(servers)).isFalse();
+        assertThat(servers.id(big.place(servers, T, new SplittableRandom(1))[0])).isEqualTo("big");
+        servers.report("big", false, 1e9, 0, 0.0, List.of(), "big", 11, T + 1, 0);
+        assertThat(big.unplaceable(servers)).as("only up servers count").isTrue();
+    }
+}

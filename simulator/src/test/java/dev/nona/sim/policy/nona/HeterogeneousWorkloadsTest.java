@@ -1,0 +1,34 @@
+package dev.nona.sim.policy.nona;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nona.optimize.CostModel;
+import dev.nona.sim.engine.SimResult;
+import dev.nona.sim.experiment.ExperimentContext;
+import dev.nona.sim.policy.expert.ExpertSearch;
+import dev.nona.sim.workload.SimWorkloads;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The controller's policies on the shipped heterogeneous workloads, at load 0.7: neither places a part where it does
+ * not fit (the engine refuses and counts such placements), and each runs every job.
+ */
+final class HeterogeneousWorkloadsTest {
+    private static final long JOBS = 3_000;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"hetero.json", "memory-bound.json"})
+    void controllerPolicies_noMemoryViolations(String file) {
+        ExperimentContext ctx = new ExperimentContext(SimWorkloads.read(Path.of("..", "examples", file)), Path.of("."),
+                JOBS, 1, CostModel.DEFAULT, ExpertSearch.Settings.defaults(), m -> { }).seeds(1);
+        for (String policy : new String[] {"nona-controller", "nona-controller-uniform", "least-expected-finish"}) {
+            SimResult r = ctx.run(policy, ctx.atLoad(0.7), file);
+            System.out.printf(Locale.ROOT, "%s %s load 0.7: mean JCT %.4f s, cold starts %d, evictions %d, memory "
+                    + "violations %d%n", file, policy, r.meanJctSeconds(), r.coldStarts(), r.evictions(), r.memoryViolations());
+            assertThat(r.memoryViolations()).as(policy).isZero();
+        }
+    }
+}

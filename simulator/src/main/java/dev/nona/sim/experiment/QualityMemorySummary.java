@@ -110,8 +110,10 @@ final class QualityMemorySummary {
             perLoad(w, points.stream().filter(p -> p.workload().equals(w.name())).toList());
         }
         timing();
-        line("%nRegenerate: `%s=%s bin/nona experiment quality --out docs/results/quality --jobs %d --seed %d --seeds %d`.",
-                Quality.SELECT, workloads.stream().map(QualityWorkload::name).collect(Collectors.joining(",")), ctx.jobs(), ctx.seed(), seeds);
+        line("%nRegenerate: `%s=%s bin/nona experiment quality --out docs/results/quality --jobs %d --seed %d --seeds %d "
+                        + "--expert-jobs %d` (%.0f s of wall-clock time on the shared 2-core machine).", Quality.SELECT,
+                workloads.stream().map(QualityWorkload::name).collect(Collectors.joining(",")), ctx.jobs(), ctx.seed(), seeds,
+                ctx.expertSettings().jobs(), ctx.wallSeconds());
         try {
             Files.writeString(file, md.toString());
         } catch (IOException e) {

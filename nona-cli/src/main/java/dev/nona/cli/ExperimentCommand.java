@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
  * summary) in DIR; progress on stderr; prints a JSON line naming what it wrote.
  */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
-        description = "Regenerate an evaluation: fig3, headline, fig4, fig5, table3, robustness, model-vs-sim, md1, quality (the controller's quality check: nona-controller vs the best baseline and expert-jsq, 3 workloads, loads 0.1-0.9, over --seeds seeds); model-aware: thesis-tables, break-even, adaptive-sweep.")
+        description = "Regenerate an evaluation: fig3, headline, fig4, fig5, table3, robustness, model-vs-sim, md1, quality (the controller's quality check: nona-controller vs the best baseline and expert-jsq on 3 workloads, and vs the heterogeneous baselines and nona-controller-uniform on hetero and memory-bound (NONA_QUALITY_WORKLOADS selects), loads 0.1-0.9, over --seeds seeds); model-aware: thesis-tables, break-even, adaptive-sweep.")
 final class ExperimentCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

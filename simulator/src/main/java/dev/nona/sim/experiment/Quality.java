@@ -35,6 +35,21 @@ public final class Quality implements Experiment {
             new QualityWorkload("zoo", Path.of("examples/zoo.json"), false),
             new QualityWorkload("paper-regime", Path.of("examples/paper-regime.json"), true),
             new QualityWorkload("pipedream-batch-bytes", Path.of("examples/pipedream-batch-bytes.json"), false));
+    /** The controller with one mean speed and memory only as a filter: the "before" of the heterogeneous workloads. */
+    static final String UNIFORM = "nona-controller-uniform";
+    /** The baselines of the heterogeneous/memory workloads (goal (a) there). */
+    static final List<String> MEMORY_BASELINES = List.of("random", "jsq", "p2c", "spark-fair", "least-expected-finish");
+    /**
+     * Without {@value #EXPERT}: its search took 15-145 s per point on these workloads on the shared machine, and no goal
+     * of theirs reads it.
+     */
+    static final List<String> MEMORY_POLICIES = Stream.concat(Stream.of(CONTROLLER, UNIFORM), MEMORY_BASELINES.stream()).toList();
+    /** Server classes, memory and cold starts; their rows go to {@code quality-memory.csv}. */
+    static final List<QualityWorkload> MEMORY_WORKLOADS = List.of(
+            new QualityWorkload("hetero", Path.of("examples/hetero.json"), false, true),
+            new QualityWorkload("memory-bound", Path.of("examples/memory-bound.json"), false, true));
+    /** The environment variable naming the workloads to run, comma-separated (unset: all of them). */
+    static final String SELECT = "NONA_QUALITY_WORKLOADS";
 
     private final List<QualityWorkload> workloads;
     private final double[] loads;
@@ -42,7 +57,23 @@ public final class Quality implements Experiment {
     private final String sharedDags;
 
     public Quality() {
-        this(WORKLOADS, LOADS, Runtime.getRuntime().availableProcessors(), System.getenv(QualityWorkload.SHARED_DAGS));
+        this(selected(System.getenv(SELECT)), LOADS, Runtime.getRuntime().availableProcessors(), System.getenv(QualityWorkload.SHARED_DAGS));
+    }
+
+    /** Every workload ({@link #WORKLOADS}, then {@link #MEMORY_WORKLOADS}), or those named in {@code names} (comma-separated). */
+    static List<QualityWorkload> selected(String names) {
+        List<QualityWorkload> all = Stream.concat(WORKLOADS.stream(), MEMORY_WORKLOADS.stream()).toList();
+        if (names == null || names.isBlank()) {
+            return all;
+        }
+        List<QualityWorkload> out = new ArrayList<>();
+        for (String n : names.split(",")) {
+            String name = n.trim();
+            out.add(all.stream().filter(w -> w.name().equals(name)).findFirst().orElseThrow(() -> new IllegalArgumentException(
+                    SELECT + ": unknown workload '" + name + "' (known: "
+                            + all.stream().map(QualityWorkload::name).collect(java.util.stream.Collectors.joining(", ")) + ")")));
+        }
+        return out;
     }
 
     /** With other workloads, loads, threads, or folder of PipeDream graphs (null: none). */
@@ -64,7 +95,9 @@ public final class Quality implements Experiment {
     @Override
     public String description() {
         return "the controller's quality check: nona-controller vs the best of random/opportunistic/spark-fair/jsq and vs expert-jsq, loads 0.1-0.9, "
-                + "--seeds seeds, on zoo, paper-regime (cluster load) and pipedream-batch-bytes (needs the PipeDream graphs)";
+                + "--seeds seeds, on zoo, paper-regime (cluster load) and pipedream-batch-bytes (needs the PipeDream graphs); "
+                + "and on hetero and memory-bound (server classes, memory, cold starts) vs random/jsq/p2c/spark-fair/least-expected-finish "
+                + "and nona-controller-uniform; " + SELECT + "=a,b runs only those workloads";
     }
 
     @Override
@@ -80,17 +113,28 @@ public final class Quality implements Experiment {
                 points.add(new Point(workloads.get(i), loaded.get(i), load));
             }
         }
-        ctx.progress(String.format(Locale.ROOT, "quality: %d points x %d seeds x %d policies, %d jobs each, on %d threads",
-                points.size(), ctx.seeds(), POLICIES.size(), ctx.jobs(), threads));
-        List<PointResult> results = runAll(ctx, points);
-        List<QualityRow> rows = results.stream().flatMap(r -> r.rows().stream()).toList();
-        Path csv = ctx.out().resolve("quality.csv");
-        QualityRow.write(rows, csv);
+        ctx.progress(String.format(Locale.ROOT, "quality: %d points x %d seeds x up to %d policies, %d jobs each, on %d threads",
+                points.size(), ctx.seeds(), MEMORY_POLICIES.size(), ctx.jobs(), threads));
+        List<PointResult> all = runAll(ctx, points);
         for (QualityWorkload w : workloads) {
+            List<QualityRow> rows = all.stream().filter(r -> r.point().workload().equals(w)).flatMap(r -> r.rows().stream()).toList();
             plot(w, rows).write(ctx.out().resolve("quality-" + w.name() + ".png"));
         }
-        new QualitySummary(workloads, QualityRow.read(csv), results).write(ctx);
-        ctx.writeSummary("Quality everywhere: " + CONTROLLER + " at every load, workload and seed");
+        List<PointResult> results = all.stream().filter(r -> !r.point().workload().memory()).toList();
+        if (!results.isEmpty()) {
+            List<QualityRow> rows = results.stream().flatMap(r -> r.rows().stream()).toList();
+            Path csv = ctx.out().resolve("quality.csv");
+            QualityRow.write(rows, csv);
+            new QualitySummary(workloads.stream().filter(w -> !w.memory()).toList(), QualityRow.read(csv), results).write(ctx);
+            ctx.writeSummary("Quality everywhere: " + CONTROLLER + " at every load, workload and seed");
+        }
+        List<PointResult> memory = all.stream().filter(r -> r.point().workload().memory()).toList();
+        if (!memory.isEmpty()) {
+            List<QualityMemoryRow> rows = memory.stream().flatMap(r -> r.memoryRows().stream()).toList();
+            QualityMemoryRow.write(rows, ctx.out().resolve("quality-memory.csv"));
+            new QualityMemorySummary(workloads.stream().filter(QualityWorkload::memory).toList(), rows, memory)
+                    .write(ctx, ctx.out().resolve("memory-summary.md"));
+        }
     }
 
     /** One (workload, load) of the grid. */
@@ -98,7 +142,8 @@ public final class Quality implements Experiment {
     }
 
     /** A point's rows (seeds x policies) and its wall-clock costs. */
-    record PointResult(Point point, List<QualityRow> rows, double solveSeconds, double simulateSeconds) {
+    record PointResult(Point point, List<QualityRow> rows, List<QualityMemoryRow> memoryRows, double solveSeconds,
+                       double simulateSeconds) {
     }
 
     private List<PointResult> runAll(ExperimentContext ctx, List<Point> points) {
@@ -132,30 +177,35 @@ public final class Quality implements Experiment {
         Scenario scenario = new Scenario(p.loaded(), ctx.costModel(), ctx.expertSettings(), ctx::progress);
         SimWorkload w = p.workload().atLoad(p.loaded(), p.load());
         double nonaSplit = scenario.controllerTable(w).maxSplitProbability(); // the table nona-controller samples
-        double expertSplit = scenario.expertTable(w).maxSplitProbability();
+        double expertSplit = p.workload().policies().contains(EXPERT) ? scenario.expertTable(w).maxSplitProbability() : Double.NaN;
         long solved = System.nanoTime();
         List<QualityRow> rows = new ArrayList<>();
+        List<QualityMemoryRow> memoryRows = new ArrayList<>();
         for (int i = 0; i < ctx.seeds(); i++) {
             long seed = ctx.seed() + i;
-            for (String policy : POLICIES) {
+            for (String policy : p.workload().policies()) {
                 SimResult r = scenario.run(policy, w, w, ctx.jobs(), seed);
                 double split = policy.equals(CONTROLLER) ? nonaSplit : policy.equals(EXPERT) ? expertSplit : Double.NaN;
-                rows.add(QualityRow.of(p.workload().name(), p.load(), w.computeLoad(), seed, policy, r, split));
+                QualityRow row = QualityRow.of(p.workload().name(), p.load(), w.computeLoad(), seed, policy, r, split);
+                rows.add(row);
+                if (p.workload().memory()) {
+                    memoryRows.add(QualityMemoryRow.of(row, r));
+                }
             }
         }
         double solveSeconds = (solved - start) / 1e9;
         double simulateSeconds = (System.nanoTime() - solved) / 1e9;
         ctx.progress(String.format(Locale.ROOT, "quality %s load %.1f: tables %.1f s, %d runs %.1f s; %s / best other %s",
                 p.workload().name(), p.load(), solveSeconds, rows.size(), simulateSeconds, CONTROLLER,
-                QualitySummary.worstRatioText(rows)));
-        return new PointResult(p, rows, solveSeconds, simulateSeconds);
+                p.workload().memory() ? QualityMemorySummary.ratioText(memoryRows) : QualitySummary.worstRatioText(rows)));
+        return new PointResult(p, rows, memoryRows, solveSeconds, simulateSeconds);
     }
 
     /** Mean JCT vs load per policy, averaged over seeds, log scale (unstable baselines are orders of magnitude off). */
     private static Charts plot(QualityWorkload w, List<QualityRow> rows) {
         Charts chart = new Charts("Mean JCT vs load, " + w.name() + " (mean of seeds)",
                 w.clusterLoad() ? "load, sum_j beta_j S_j over the cluster" : "load per server", "mean JCT (s)", false, true);
-        for (String policy : POLICIES) {
+        for (String policy : w.policies()) {
             rows.stream().filter(r -> r.workload().equals(w.name()) && r.policy().equals(policy))
                     .map(QualityRow::load).distinct().sorted()
                     .forEach(load -> chart.add(policy, load, rows.stream()

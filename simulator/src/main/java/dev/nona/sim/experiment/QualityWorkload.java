@@ -25,14 +25,26 @@ import java.util.Objects;
  * @param name        the workload's name in the CSV and the summary
  * @param file        the workload file
  * @param clusterLoad true if loads are read over the whole cluster
+ * @param memory      true for the heterogeneous/memory workloads: their own policies ({@link Quality#MEMORY_POLICIES}),
+ *                    rows ({@code quality-memory.csv}) and goals ({@link QualityMemorySummary})
  */
-public record QualityWorkload(String name, Path file, boolean clusterLoad) {
+public record QualityWorkload(String name, Path file, boolean clusterLoad, boolean memory) {
     /** The environment variable naming a folder of PipeDream graphs (as the tests read it). */
     public static final String SHARED_DAGS = "NONA_SHARED_DAGS";
 
     public QualityWorkload {
         Objects.requireNonNull(name, "quality workload name");
         Objects.requireNonNull(file, "quality workload file");
+    }
+
+    /** A workload of the original check (its policies, rows and goals). */
+    public QualityWorkload(String name, Path file, boolean clusterLoad) {
+        this(name, file, clusterLoad, false);
+    }
+
+    /** The policies run on this workload, in the CSV's order. */
+    public List<String> policies() {
+        return memory ? Quality.MEMORY_POLICIES : Quality.POLICIES;
     }
 
     /** The workload as read, with the PipeDream graphs resolved (see the class comment). */

@@ -56,8 +56,8 @@ public final class Scenario {
                     Consumer<String> progress, double referenceLoad) {
         this.loaded = loaded;
         this.referenceLoad = referenceLoad;
-        this.nona = new NonaSolver(loaded.analyses(), costModel);
-        this.controller = new NonaSolver(loaded.analyses(), controllerCostModel);
+        this.nona = NonaSolver.of(loaded, costModel);
+        this.controller = NonaSolver.of(loaded, controllerCostModel);
         this.expert = new ExpertSearch(expertSettings, progress);
         this.expertLive = ExpertSearch.withLiveMapping(expertSettings, progress, this::controllerTable); // starts from the table it measures
     }

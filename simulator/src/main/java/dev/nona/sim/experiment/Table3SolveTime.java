@@ -29,7 +29,7 @@ public final class Table3SolveTime implements Experiment {
 
     @Override
     public void run(ExperimentContext ctx) {
-        NonaSolver solver = new NonaSolver(ctx.loaded().analyses(), ctx.costModel());
+        NonaSolver solver = NonaSolver.of(ctx.loaded(), ctx.costModel());
         CsvTable csv = new CsvTable("servers", "medianSolveMillis", "minSolveMillis", "maxSolveMillis", "objective", "rho", "feasible");
         Charts chart = new Charts("Optimiser solve time vs servers (load 0.7)", "servers", "solve time (ms)", true, true);
         ctx.md("| servers | median solve (ms) | min | max | objective | rho |");

@@ -20,6 +20,7 @@ import dev.nona.sim.policy.table.WorkloadTableSolver;
 import dev.nona.sim.policy.table.SimTable;
 import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
+import dev.nona.workload.ModelSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,17 +28,37 @@ import java.util.Map;
 
 /**
  * Nona's optimiser ({@link NonaOptimizer}) as the simulator's table source: builds the {@link NonaProblem} for a
- * simulator workload's rates, cluster and background, solves it, and maps $\theta$ back to task indices.
+ * simulator workload's rates, cluster (its server classes, memory and cold start) and background, the models' sizes, solves it, and maps $\theta$ back to task indices.
  * Keeps the last {@link Solution} for its predictions and solve time. Not thread-safe.
  */
 public final class NonaSolver implements WorkloadTableSolver {
     private final Map<String, DagAnalysis> analyses;
+    private final Map<String, Double> sizeBytes;
     private final CostModel costModel;
     private Solution last;
 
+    /** With no model's size given (every part fits everywhere). */
     public NonaSolver(Map<String, DagAnalysis> analyses, CostModel costModel) {
+        this(analyses, Map.of(), costModel);
+    }
+
+    /**
+     * @param sizeBytes per model, its {@code sizeBytes} (a model not named, or {@link ModelSpec#NO_SIZE}: not given),
+     *                  so that the optimiser keeps every part within some server's memory
+     */
+    public NonaSolver(Map<String, DagAnalysis> analyses, Map<String, Double> sizeBytes, CostModel costModel) {
         this.analyses = Map.copyOf(analyses);
+        this.sizeBytes = Map.copyOf(sizeBytes);
         this.costModel = costModel;
+    }
+
+    /** For a loaded workload: its DAG analyses and its models' sizes. */
+    public static NonaSolver of(SimWorkloads.Loaded loaded, CostModel costModel) {
+        Map<String, Double> sizes = new HashMap<>();
+        for (ModelSpec m : loaded.source().models()) {
+            sizes.put(m.name(), m.sizeBytes());
+        }
+        return new NonaSolver(loaded.analyses(), sizes, costModel);
     }
 
     /** The solution of the last {@link #solve} call, or null. */
@@ -152,7 +173,7 @@ public final class NonaSolver implements WorkloadTableSolver {
         if (a == null) {
             throw new IllegalArgumentException("model '" + name + "' has no DAG analysis");
         }
-        return Problems.jobClass(name, rate, a);
+        return Problems.jobClass(name, rate, a, sizeBytes.getOrDefault(name, ModelSpec.NO_SIZE));
     }
 
     private static Map<String, Integer> index(DagAnalysis a) {

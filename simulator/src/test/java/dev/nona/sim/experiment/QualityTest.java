@@ -23,6 +23,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The quality experiment on a tiny grid: two small workloads (one read per server, one over the cluster), two loads, one seed. */
 final class QualityTest {
+
+    @Test
+    void selected_byName_inTheGivenOrder_unknownNameIsAnError() {
+        assertThat(Quality.selected(null)).extracting(QualityWorkload::name)
+                .containsExactly("zoo", "paper-regime", "pipedream-batch-bytes", "hetero", "memory-bound");
+        assertThat(Quality.selected("memory-bound, hetero")).extracting(QualityWorkload::name).containsExactly("memory-bound", "hetero");
+        assertThat(Quality.selected("hetero").get(0).policies()).contains("nona-controller-uniform", "least-expected-finish", "p2c")
+                .doesNotContain("opportunistic");
+        assertThat(Quality.selected("zoo").get(0).policies()).isEqualTo(Quality.POLICIES);
+        assertThatThrownBy(() -> Quality.selected("hetero,mystery")).hasMessageContaining("'mystery'")
+                .hasMessageContaining(Quality.SELECT);
+    }
+
     private static final String SMALL = """
             {"cluster": {"servers": 8, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10},
              "models": [{"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 20},

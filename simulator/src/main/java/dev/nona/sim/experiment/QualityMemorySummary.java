@@ -1,0 +1,215 @@
+package dev.nona.sim.experiment;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+
+/**
+ * The markdown of {@link Quality}'s heterogeneous/memory workloads ({@code memory-summary.md}): per workload and load,
+ * seed means of every policy's mean JCT; the goals (a) {@value Quality#CONTROLLER} at most the best of
+ * {@link Quality#MEMORY_BASELINES} at every load, (b) on {@code memory-bound} at 0.7-0.9 at least
+ * {@value #MEMORY_GAIN} lower than that best, (c) on {@code hetero} at 0.7-0.9 at least {@value #HETERO_GAIN} lower
+ * than {@value Quality#UNIFORM}, (d) cold starts per 1,000 jobs; and, where a goal fails, the terms the runs show
+ * (per-class utilisation: queueing; cold starts; link utilisation and transfers).
+ */
+final class QualityMemorySummary {
+    static final double MEMORY_GAIN = 0.15;
+    static final double HETERO_GAIN = 0.10;
+    static final double HIGH_LOAD = 0.7;
+
+    private final List<QualityWorkload> workloads;
+    private final List<QualityMemoryRow> rows;
+    private final List<Quality.PointResult> timings;
+    private final StringBuilder md = new StringBuilder();
+
+    QualityMemorySummary(List<QualityWorkload> workloads, List<QualityMemoryRow> rows, List<Quality.PointResult> timings) {
+        this.workloads = List.copyOf(workloads);
+        this.rows = List.copyOf(rows);
+        this.timings = List.copyOf(timings);
+    }
+
+    /** One (workload, load): seed means per policy. */
+    record Point(String workload, double load, List<String> policies, double[] meanJct, double[] coldPer1000,
+                 double[] linkUtil, double[] transfers, long violations, String controllerClasses, String bestClasses,
+                 String best, double ratioBest, double ratioUniform) {
+        double of(double[] v, String policy) {
+            return v[policies.indexOf(policy)];
+        }
+    }
+
+    static List<Point> points(List<QualityMemoryRow> rows) {
+        List<Point> out = new ArrayList<>();
+        rows.stream().map(r -> r.row().workload() + "|" + r.row().load()).distinct().forEach(key -> {
+            List<QualityMemoryRow> at = rows.stream().filter(r -> (r.row().workload() + "|" + r.row().load()).equals(key)).toList();
+            List<String> policies = at.stream().map(r -> r.row().policy()).distinct().toList();
+            double[] jct = new double[policies.size()];
+            double[] cold = new double[policies.size()];
+            double[] link = new double[policies.size()];
+            double[] transfers = new double[policies.size()];
+            for (int i = 0; i < policies.size(); i++) {
+                String p = policies.get(i);
+                List<QualityMemoryRow> runs = at.stream().filter(r -> r.row().policy().equals(p)).toList();
+                jct[i] = mean(runs, r -> r.row().meanJct());
+                cold[i] = mean(runs, QualityMemoryRow::coldStartsPer1000);
+                link[i] = mean(runs, r -> r.row().linkUtilization());
+                transfers[i] = mean(runs, r -> r.row().transfersPerJob());
+            }
+            String best = Quality.MEMORY_BASELINES.stream().filter(policies::contains)
+                    .min(Comparator.comparingDouble(b -> jct[policies.indexOf(b)])).orElseThrow();
+            double controller = jct[policies.indexOf(Quality.CONTROLLER)];
+            double uniform = policies.contains(Quality.UNIFORM) ? jct[policies.indexOf(Quality.UNIFORM)] : Double.NaN;
+            long violations = at.stream().mapToLong(QualityMemoryRow::memoryViolations).sum();
+            out.add(new Point(at.get(0).row().workload(), at.get(0).row().load(), policies, jct, cold, link, transfers, violations,
+                    classes(at, Quality.CONTROLLER), classes(at, best), best, controller / jct[policies.indexOf(best)],
+                    controller / uniform));
+        });
+        return out;
+    }
+
+    /** The first seed's per-class utilisation of {@code policy}. */
+    private static String classes(List<QualityMemoryRow> at, String policy) {
+        return at.stream().filter(r -> r.row().policy().equals(policy)).findFirst().map(QualityMemoryRow::classUtilisation).orElse("");
+    }
+
+    /** For the progress line of one point's rows. */
+    static String ratioText(List<QualityMemoryRow> rows) {
+        Point p = points(rows).get(0);
+        return String.format(Locale.ROOT, "%.4f (seed mean, best %s), / %s %.4f", p.ratioBest(), p.best(), Quality.UNIFORM, p.ratioUniform());
+    }
+
+    void write(ExperimentContext ctx, Path file) {
+        List<Point> points = points(rows);
+        long seeds = rows.stream().mapToLong(r -> r.row().seed()).distinct().count();
+        line("# Quality on heterogeneous servers, memory and cold starts%n");
+        line("Policies: `%s` (the controller's placement, per-class speeds, memory and cold starts), `%s` (today's controller: one mean "
+                        + "speed, memory only as a filter; the before), and the baselines %s (memory-feasible servers only: the "
+                        + "baselines run behind the memory filter); `%s` is not run here (its search took 15-145 s per point on these workloads on the shared machine, and no goal here reads it). The thesis's colocation policies (`colocation`, `colocation-queuing`, "
+                        + "`registry`, `adaptive`) do not apply here: they live in the model-aware simulator, whose requests are single "
+                        + "models on a thesis cluster, not DAG jobs split into parts, and are not policies of this engine; goal (d) is "
+                        + "therefore reported as figures, not compared with them. Every policy at a point runs with the same seed, so on "
+                        + "the same arrivals. %d measured jobs per run (after a tenth as many warm-up jobs), %d seeds from %d; figures are "
+                        + "seed means. `quality-memory.csv` holds every run (cold starts, evictions, memory violations, per-class "
+                        + "utilisation).%n",
+                Quality.CONTROLLER, Quality.UNIFORM,
+                Quality.MEMORY_BASELINES.stream().map(b -> "`" + b + "`").collect(Collectors.joining(", ")), Quality.EXPERT, ctx.jobs(), seeds,
+                rows.isEmpty() ? ctx.seed() : rows.get(0).row().seed());
+        line("| workload | file | plot |");
+        line("| --- | --- | --- |");
+        for (QualityWorkload w : workloads) {
+            line("| %s | `%s` | `quality-%s.png` |", w.name(), w.file(), w.name());
+        }
+        verdicts(points);
+        for (QualityWorkload w : workloads) {
+            perLoad(w, points.stream().filter(p -> p.workload().equals(w.name())).toList());
+        }
+        timing();
+        line("%nRegenerate: `%s=%s bin/nona experiment quality --out docs/results/quality --jobs %d --seed %d --seeds %d "
+                        + "--expert-jobs %d` (%.0f s of wall-clock time on the shared 2-core machine).", Quality.SELECT,
+                workloads.stream().map(QualityWorkload::name).collect(Collectors.joining(",")), ctx.jobs(), ctx.seed(), seeds,
+                ctx.expertSettings().jobs(), ctx.wallSeconds());
+        try {
+            Files.writeString(file, md.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void verdicts(List<Point> points) {
+        List<Point> failA = points.stream().filter(p -> !(p.ratioBest() <= 1.0)).toList();
+        List<Point> high = points.stream().filter(p -> p.load() >= HIGH_LOAD - 1e-9).toList();
+        List<Point> memory = high.stream().filter(p -> p.workload().equals("memory-bound")).toList();
+        List<Point> hetero = high.stream().filter(p -> p.workload().equals("hetero")).toList();
+        List<Point> failB = memory.stream().filter(p -> !(p.ratioBest() <= 1 - MEMORY_GAIN)).toList();
+        List<Point> failC = hetero.stream().filter(p -> !(p.ratioUniform() <= 1 - HETERO_GAIN)).toList();
+        long violations = points.stream().mapToLong(Point::violations).sum();
+        line("%n## Verdicts (seed means)%n");
+        line("- **(a)** `%s` <= the best baseline at every load on every workload: %s", Quality.CONTROLLER, verdict(failA, points.size()));
+        line("- **(b)** `memory-bound` at 0.7-0.9: `%s` at least %.0f%% below the best baseline (ratio <= %.2f): %s",
+                Quality.CONTROLLER, 100 * MEMORY_GAIN, 1 - MEMORY_GAIN, verdict(failB, memory.size()));
+        line("- **(c)** `hetero` at 0.7-0.9: `%s` at least %.0f%% below `%s` (ratio <= %.2f): %s", Quality.CONTROLLER,
+                100 * HETERO_GAIN, Quality.UNIFORM, 1 - HETERO_GAIN, verdict(failC, hetero.size()));
+        line("- **(d)** cold starts per 1,000 jobs by policy: the tables below (column group `cold/1000`); the colocation "
+                + "policies do not apply (see above)");
+        line("- memory violations (placements refused by the caches), all policies, all runs: %d", violations);
+        List<Point> failing = points.stream().filter(p -> failA.contains(p) || failB.contains(p) || failC.contains(p)).toList();
+        if (!failing.isEmpty()) {
+            line("%nWhere a goal fails: the terms the runs show (seed means; per-class utilisation of the first seed). Queueing shows "
+                    + "as a class's utilisation, the cold-start term as cold starts per 1,000 jobs, the link's as its utilisation and "
+                    + "transfers per job.%n");
+            line("| workload | load | / best (best) | / %s | cold/1000 %s, best, %s | link util. %s, best | transfers/job %s, best "
+                    + "| class util. %s | class util. best |", Quality.UNIFORM, Quality.CONTROLLER, Quality.UNIFORM,
+                    Quality.CONTROLLER, Quality.CONTROLLER, Quality.CONTROLLER);
+            line("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+            for (Point p : failing) {
+                line("| %s | %.1f | %.4f (%s) | %.4f | %.3g, %.3g, %.3g | %.3f, %.3f | %.3f, %.3f | %s | %s |", p.workload(), p.load(),
+                        p.ratioBest(), p.best(), p.ratioUniform(), p.of(p.coldPer1000(), Quality.CONTROLLER),
+                        p.of(p.coldPer1000(), p.best()), p.of(p.coldPer1000(), Quality.UNIFORM),
+                        p.of(p.linkUtil(), Quality.CONTROLLER), p.of(p.linkUtil(), p.best()),
+                        p.of(p.transfers(), Quality.CONTROLLER), p.of(p.transfers(), p.best()), p.controllerClasses(), p.bestClasses());
+            }
+        }
+    }
+
+    private static String verdict(List<Point> failures, int of) {
+        if (of == 0) {
+            return "not measured (no such points in this run)";
+        }
+        return failures.isEmpty() ? "**holds** at all " + of + " points"
+                : "**DOES NOT HOLD** at " + failures.size() + " of " + of + " points (loads "
+                + failures.stream().map(p -> String.format(Locale.ROOT, "%s %.1f", p.workload(), p.load())).collect(Collectors.joining(", "))
+                + ")";
+    }
+
+    private void perLoad(QualityWorkload w, List<Point> points) {
+        if (points.isEmpty()) {
+            return;
+        }
+        List<String> policies = w.policies();
+        line("%n## %s (`%s`)%n", w.name(), w.file());
+        line("Mean JCT (s) per policy, seed means; the ratios of `%s` to the best baseline and to `%s`; cold starts per 1,000 jobs "
+                + "per policy (same order).%n", Quality.CONTROLLER, Quality.UNIFORM);
+        line("| load | %s | / best (best) | / %s | cold/1000: %s |", String.join(" | ", policies), Quality.UNIFORM,
+                String.join(", ", policies));
+        line("| --- |%s --- | --- | --- |", " --- |".repeat(policies.size()));
+        for (Point p : points) {
+            String jcts = policies.stream().map(q -> String.format(Locale.ROOT, "%.4g", p.of(p.meanJct(), q))).collect(Collectors.joining(" | "));
+            String cold = policies.stream().map(q -> String.format(Locale.ROOT, "%.3g", p.of(p.coldPer1000(), q))).collect(Collectors.joining(", "));
+            line("| %.1f | %s | %.4f (%s) | %.4f | %s |", p.load(), jcts, p.ratioBest(), p.best(), p.ratioUniform(), cold);
+        }
+    }
+
+    private void timing() {
+        if (timings.isEmpty()) {
+            return;
+        }
+        line("%n## Cost%n");
+        line("| workload | tables: mean s (max) | runs per point: mean s (max) |");
+        line("| --- | --- | --- |");
+        for (QualityWorkload w : workloads) {
+            List<Quality.PointResult> ts = timings.stream().filter(t -> t.point().workload().equals(w)).toList();
+            if (ts.isEmpty()) {
+                continue;
+            }
+            line("| %s | %.1f (%.1f) | %.1f (%.1f) |", w.name(),
+                    ts.stream().mapToDouble(Quality.PointResult::solveSeconds).average().orElseThrow(),
+                    ts.stream().mapToDouble(Quality.PointResult::solveSeconds).max().orElseThrow(),
+                    ts.stream().mapToDouble(Quality.PointResult::simulateSeconds).average().orElseThrow(),
+                    ts.stream().mapToDouble(Quality.PointResult::simulateSeconds).max().orElseThrow());
+        }
+    }
+
+    private void line(String format, Object... args) {
+        md.append(String.format(Locale.ROOT, format, args)).append('\n');
+    }
+
+    private static double mean(List<QualityMemoryRow> runs, ToDoubleFunction<QualityMemoryRow> f) {
+        return runs.stream().mapToDouble(f).average().orElse(Double.NaN);
+    }
+}

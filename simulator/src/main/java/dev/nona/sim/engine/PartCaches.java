@@ -2,12 +2,18 @@ package dev.nona.sim.engine;
 
 import dev.nona.sim.SimCluster;
 import dev.nona.sim.SimJobClass;
+import dev.nona.workload.ColdStartCost;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /**
- * The DAG simulator's per-server caches of model parts, on when the cluster gives memory or a cold start
- * ({@link SimCluster#cachesOn}). The caching unit is one (model, contracted task) with its bytes
- * ({@link SimJobClass#taskBytes}); a <em>part</em> (the tasks of one job placed on one server) needs all of its
- * tasks' units on its server.
+ * Per-server caches of model parts, the one implementation of the memory rule the DAG simulator
+ * ({@link Simulator}, on when the cluster gives memory or a cold start, {@link SimCluster#cachesOn}) and the
+ * executor twin (nona-cli's {@code dev.nona.twin.TwinCluster}, with server classes) both run. The caching unit is
+ * one task of one model with its bytes (a contracted task of a {@link SimJobClass} in the simulator, an original
+ * task of a catalog model in the twin); a <em>part</em> (the tasks of one job placed on one server) needs all of its
+ * tasks' units on its server. Models are numbered in the order they are added ({@link #addModel}).
  *
  * <p>A unit on a server is <em>absent</em>, <em>resident</em> (memory reserved: a part that needs it was placed
  * there) or <em>loaded</em> (its bytes are in). Each placed task that has not finished <em>pins</em> its unit:
@@ -19,83 +25,145 @@ import dev.nona.sim.SimJobClass;
  * <p>Why beside {@link ModelCaches} rather than a generalisation of it: {@code ModelCaches} caches whole models
  * by MB over the {@code ModelRegistry} ledger the thesis's scheduler reads, and the thesis's experiments must stay
  * byte-identical; here the unit is a task's bytes and pins come from placed tasks, a ledger that registry does not
- * keep. Units of zero bytes are never tracked. Not thread-safe.
+ * keep. Units of zero bytes are never tracked. Adding a model after placements have begun re-lays the tables out
+ * ($O(N \cdot \text{units})$; a catalog change, rare). Not thread-safe.
  */
-final class PartCaches {
+public final class PartCaches {
     private static final byte ABSENT = 0;
     private static final byte RESIDENT = 1;
     private static final byte LOADED = 2;
     /** Relative slack on memory comparisons (per-task bytes spread by ops are not whole numbers). */
     private static final double SLACK = 1e-9;
 
-    private final SimCluster cluster;
-    private final SimJobClass[] classes;
-    private final int[] offset;
-    private final int units;
-    private final double[] unitBytes;
-    private final byte[] state;
-    private final int[] pins;
-    private final long[] lastUse;
+    private final ColdStartCost coldStart;
+    private final int servers;
+    private final List<String> names = new ArrayList<>();
+    private int[] offset = {0};
+    private int units;
+    private double[] unitBytes = new double[0];
+    private byte[] state = new byte[0];
+    private int[] pins = new int[0];
+    private long[] lastUse = new long[0];
     private final double[] memory;
     private final double[] resident;
     private final double[] pinned;
     private long clock;
     private long evictions;
 
-    PartCaches(SimCluster cluster, SimJobClass[] classes) {
-        this.cluster = cluster;
-        this.classes = classes;
-        this.offset = new int[classes.length + 1];
-        for (int c = 0; c < classes.length; c++) {
-            offset[c + 1] = offset[c] + classes[c].tasks();
+    /**
+     * Empty caches, holding no model yet.
+     *
+     * @param memoryBytes per server, its memory for model parts ({@code +Infinity}: not modelled, every part fits)
+     * @param coldStart   what loading a part costs, or null (loads take no time)
+     */
+    public PartCaches(double[] memoryBytes, ColdStartCost coldStart) {
+        if (memoryBytes.length < 1) {
+            throw new IllegalArgumentException("part caches need at least one server");
         }
-        this.units = offset[classes.length];
-        this.unitBytes = new double[units];
-        for (int c = 0; c < classes.length; c++) {
-            for (int t = 0; t < classes[c].tasks(); t++) {
-                unitBytes[offset[c] + t] = classes[c].taskBytes(t);
+        for (int s = 0; s < memoryBytes.length; s++) {
+            if (!(memoryBytes[s] > 0)) {
+                throw new IllegalArgumentException("memory of server " + s + " (" + memoryBytes[s] + ") must be > 0");
             }
         }
-        int n = cluster.servers();
-        long cells = (long) n * units;
+        this.coldStart = coldStart;
+        this.servers = memoryBytes.length;
+        this.memory = memoryBytes.clone();
+        this.resident = new double[servers];
+        this.pinned = new double[servers];
+    }
+
+    /** The simulator's caches of {@code cluster}, holding {@code classes} as models {@code 0 .. classes.length-1}. */
+    PartCaches(SimCluster cluster, SimJobClass[] classes) {
+        this(memories(cluster), cluster.coldStart());
+        for (SimJobClass c : classes) {
+            double[] bytes = new double[c.tasks()];
+            for (int t = 0; t < bytes.length; t++) {
+                bytes[t] = c.taskBytes(t);
+            }
+            addModel(c.name(), bytes);
+        }
+    }
+
+    private static double[] memories(SimCluster cluster) {
+        double[] out = new double[cluster.servers()];
+        for (int s = 0; s < out.length; s++) {
+            out[s] = cluster.memoryBytes(s);
+        }
+        return out;
+    }
+
+    /**
+     * Adds a model of tasks weighing {@code taskBytes} (each finite, $\ge 0$), absent on every server.
+     *
+     * @return its index, the {@code c} of the other methods
+     */
+    public int addModel(String name, double[] taskBytes) {
+        for (int t = 0; t < taskBytes.length; t++) {
+            if (!(taskBytes[t] >= 0) || Double.isInfinite(taskBytes[t])) {
+                throw new IllegalArgumentException("model '" + name + "': task " + t + " bytes (" + taskBytes[t]
+                        + ") must be finite and >= 0");
+            }
+        }
+        int k = taskBytes.length;
+        int grown = units + k;
+        long cells = (long) servers * grown;
         if (cells > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("model caches for " + n + " servers and " + units + " tasks are too large");
+            throw new IllegalArgumentException("model caches for " + servers + " servers and " + grown + " tasks are too large");
         }
-        this.state = new byte[(int) cells];
-        this.pins = new int[(int) cells];
-        this.lastUse = new long[(int) cells];
-        this.memory = new double[n];
-        for (int s = 0; s < n; s++) {
-            memory[s] = cluster.memoryBytes(s);
+        byte[] newState = new byte[(int) cells];
+        int[] newPins = new int[(int) cells];
+        long[] newLastUse = new long[(int) cells];
+        for (int s = 0; s < servers; s++) {
+            System.arraycopy(state, s * units, newState, s * grown, units);
+            System.arraycopy(pins, s * units, newPins, s * grown, units);
+            System.arraycopy(lastUse, s * units, newLastUse, s * grown, units);
         }
-        this.resident = new double[n];
-        this.pinned = new double[n];
+        state = newState;
+        pins = newPins;
+        lastUse = newLastUse;
+        unitBytes = Arrays.copyOf(unitBytes, grown);
+        System.arraycopy(taskBytes, 0, unitBytes, units, k);
+        offset = Arrays.copyOf(offset, offset.length + 1);
+        offset[offset.length - 1] = grown;
+        units = grown;
+        names.add(name);
+        return names.size() - 1;
+    }
+
+    /** Models added so far. */
+    public int models() {
+        return names.size();
+    }
+
+    /** The bytes of task {@code t} of model {@code c}. */
+    public double taskBytes(int c, int t) {
+        return unitBytes[offset[c] + t];
     }
 
     private int cell(int s, int c, int t) {
         return s * units + offset[c] + t;
     }
 
-    double memoryBytes(int s) {
+    public double memoryBytes(int s) {
         return memory[s];
     }
 
     /** Memory not pinned by placed, unfinished tasks: what a part may use once every idle unit is evicted. */
-    double freeBytes(int s) {
+    public double freeBytes(int s) {
         return Math.max(0, memory[s] - pinned[s]);
     }
 
     /** Whether server {@code s} holds (has reserved or loaded) task {@code t} of class {@code c}. */
-    boolean holds(int s, int c, int t) {
-        return classes[c].taskBytes(t) == 0 || state[cell(s, c, t)] != ABSENT;
+    public boolean holds(int s, int c, int t) {
+        return taskBytes(c, t) == 0 || state[cell(s, c, t)] != ABSENT;
     }
 
     /** Bytes the tasks {@code tasks[0..k)} of class {@code c} would add to what is pinned on {@code s}. */
-    double unpinnedBytes(int s, int c, int[] tasks, int k) {
+    public double unpinnedBytes(int s, int c, int[] tasks, int k) {
         double sum = 0;
         for (int i = 0; i < k; i++) {
             int t = tasks[i];
-            double b = classes[c].taskBytes(t);
+            double b = taskBytes(c, t);
             if (b > 0 && pins[cell(s, c, t)] == 0) {
                 sum += b;
             }
@@ -104,15 +172,15 @@ final class PartCaches {
     }
 
     /** Whether a part of tasks {@code tasks[0..k)} of class {@code c} fits {@code s} once its idle units are evicted. */
-    boolean fits(int s, int c, int[] tasks, int k) {
+    public boolean fits(int s, int c, int[] tasks, int k) {
         return within(pinned[s] + unpinnedBytes(s, c, tasks, k), memory[s]);
     }
 
     /** Whether the part would fit {@code s} with nothing else on it (its whole memory). */
-    boolean fitsEmpty(int s, int c, int[] tasks, int k) {
+    public boolean fitsEmpty(int s, int c, int[] tasks, int k) {
         double sum = 0;
         for (int i = 0; i < k; i++) {
-            sum += classes[c].taskBytes(tasks[i]);
+            sum += taskBytes(c, tasks[i]);
         }
         return within(sum, memory[s]);
     }
@@ -122,26 +190,26 @@ final class PartCaches {
     }
 
     /** Bytes of the part's units not held on {@code s} (what its cold start there would load). */
-    double missingBytes(int s, int c, int[] tasks, int k) {
+    public double missingBytes(int s, int c, int[] tasks, int k) {
         double sum = 0;
         for (int i = 0; i < k; i++) {
             int t = tasks[i];
             if (state[cell(s, c, t)] == ABSENT) {
-                sum += classes[c].taskBytes(t);
+                sum += taskBytes(c, t);
             }
         }
         return sum;
     }
 
     /** Seconds of the cold start the part would take on {@code s} now (0 when every unit is held). */
-    double coldStartSeconds(int s, int c, int[] tasks, int k) {
+    public double coldStartSeconds(int s, int c, int[] tasks, int k) {
         double missing = missingBytes(s, c, tasks, k);
         return missing > 0 ? loadSeconds(missing) : 0;
     }
 
     /** Seconds to load {@code bytes} ($F + b/B$; 0 without a cold-start cost). */
-    double loadSeconds(double bytes) {
-        return cluster.coldStart() == null ? 0 : cluster.coldStart().seconds(bytes);
+    public double loadSeconds(double bytes) {
+        return coldStart == null ? 0 : coldStart.seconds(bytes);
     }
 
     /**
@@ -149,12 +217,12 @@ final class PartCaches {
      * while they do not fit) and every unit is pinned by its task. A part that does not fit is reserved anyway
      * (the caller has counted the violation): the server is then over its memory until its pins are released.
      */
-    void place(int s, int c, int[] tasks, int k) {
+    public void place(int s, int c, int[] tasks, int k) {
         double need = 0;
         for (int i = 0; i < k; i++) {
             int t = tasks[i];
-            if (classes[c].taskBytes(t) > 0 && state[cell(s, c, t)] == ABSENT) {
-                need += classes[c].taskBytes(t);
+            if (taskBytes(c, t) > 0 && state[cell(s, c, t)] == ABSENT) {
+                need += taskBytes(c, t);
             }
         }
         while (need > 0 && !within(resident[s] + need, memory[s]) && evictOne(s)) {
@@ -162,7 +230,7 @@ final class PartCaches {
         }
         for (int i = 0; i < k; i++) {
             int t = tasks[i];
-            double b = classes[c].taskBytes(t);
+            double b = taskBytes(c, t);
             if (b == 0) {
                 continue;
             }
@@ -197,14 +265,14 @@ final class PartCaches {
     }
 
     /** Task {@code t} of class {@code c} finished on {@code s}: its pin is released (the unit stays, idle once unpinned). */
-    void release(int s, int c, int t) {
-        double b = classes[c].taskBytes(t);
+    public void release(int s, int c, int t) {
+        double b = taskBytes(c, t);
         if (b == 0) {
             return;
         }
         int x = cell(s, c, t);
         if (pins[x] <= 0) {
-            throw new IllegalStateException("BUG: task " + t + " of " + classes[c].name() + " released on server " + s + " unpinned");
+            throw new IllegalStateException("BUG: task " + t + " of " + names.get(c) + " released on server " + s + " unpinned");
         }
         if (--pins[x] == 0) {
             pinned[s] = Math.max(0, pinned[s] - b);
@@ -213,15 +281,15 @@ final class PartCaches {
     }
 
     /** The part's first task starts on {@code s}: its units not loaded are loaded now; returns their bytes. */
-    double load(int s, int c, int[] tasks, int k) {
+    public double load(int s, int c, int[] tasks, int k) {
         double missing = 0;
         for (int i = 0; i < k; i++) {
             int t = tasks[i];
-            double b = classes[c].taskBytes(t);
+            double b = taskBytes(c, t);
             int x = cell(s, c, t);
             if (b > 0 && state[x] != LOADED) {
                 if (state[x] == ABSENT) {
-                    throw new IllegalStateException("BUG: task " + t + " of " + classes[c].name() + " starts on server " + s + " unreserved");
+                    throw new IllegalStateException("BUG: task " + t + " of " + names.get(c) + " starts on server " + s + " unreserved");
                 }
                 state[x] = LOADED;
                 missing += b;
@@ -231,8 +299,24 @@ final class PartCaches {
         return missing;
     }
 
+    /** Bytes of model {@code c} loaded on server {@code s} (its units whose load has begun). */
+    public double loadedBytes(int s, int c) {
+        double sum = 0;
+        for (int t = offset[c]; t < offset[c + 1]; t++) {
+            if (state[s * units + t] == LOADED) {
+                sum += unitBytes[t];
+            }
+        }
+        return sum;
+    }
+
+    /** Servers covered. */
+    public int servers() {
+        return servers;
+    }
+
     /** Units evicted so far. */
-    long evictions() {
+    public long evictions() {
         return evictions;
     }
 }

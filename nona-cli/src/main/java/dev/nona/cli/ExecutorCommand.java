@@ -4,9 +4,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.nona.check.Checks;
 import dev.nona.twin.ExecutorTwin;
+import dev.nona.twin.ServerClassSpecs;
 import dev.nona.twin.TwinExecutor;
 import dev.nona.twin.TwinOptions;
+import dev.nona.workload.ColdStartCost;
+import dev.nona.workload.ServerClass;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -18,8 +23,10 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code nona executor --bootstrap H:P [--servers N] [--ops-per-second X] [--link-bits-per-second Y]
- * [--cache-slots K] [--cold-start-seconds C] [--slow-server ID:FACTOR]... [--silence-server ID:AT_SECONDS]...}:
- * the executor twin (docs/executor.md). Runs until interrupted (or {@code --seconds}), lets the requests it
+ * [--cache-slots K] [--cold-start-seconds C] [--server-class NAME:COUNT:OPS_PER_SECOND:MEMORY_BYTES]...
+ * [--cold-start FIXED_SECONDS:LOAD_BYTES_PER_SECOND] [--slow-server ID:FACTOR]... [--silence-server ID:AT_SECONDS]...}:
+ * the executor twin (docs/executor.md). With {@code --server-class} (or {@code --cold-start}) the servers cache model
+ * parts by bytes instead of model slots. Runs until interrupted (or {@code --seconds}), lets the requests it
  * received end (each gets an outcome, within the timeout), then prints its counters as JSON.
  */
 @Command(name = "executor", mixinStandardHelpOptions = true,
@@ -52,6 +59,17 @@ final class ExecutorCommand implements Callable<Integer> {
             description = "time to load a model on a server that does not hold it (default: ${DEFAULT-VALUE})")
     double coldStartSeconds;
 
+    @Option(names = "--server-class", paramLabel = "NAME:COUNT:OPS_PER_SECOND:MEMORY_BYTES",
+            description = "COUNT servers of class NAME, each computing OPS_PER_SECOND with MEMORY_BYTES for model parts "
+                    + "(numbered class by class); repeatable; replaces --servers and --ops-per-second, and the servers "
+                    + "cache parts by bytes instead of --cache-slots")
+    List<String> serverClasses = new ArrayList<>();
+
+    @Option(names = "--cold-start", paramLabel = "FIXED_SECONDS:LOAD_BYTES_PER_SECOND",
+            description = "loading a part of b bytes not held on its server takes FIXED_SECONDS + b / LOAD_BYTES_PER_SECOND "
+                    + "(caches by bytes; replaces --cold-start-seconds; default with --server-class: loads take no time)")
+    String coldStart;
+
     @Mixin
     TwinFaultOptions faults = new TwinFaultOptions();
 
@@ -71,8 +89,7 @@ final class ExecutorCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Checks.nonNegative(seconds, "--seconds");
-        TwinOptions options = new TwinOptions(servers, opsPerSecond, linkBitsPerSecond, cacheSlots, coldStartSeconds,
-                timeoutSeconds, faults.slow(), faults.silence());
+        TwinOptions options = options();
         CountDownLatch done = new CountDownLatch(1);
         try (ExecutorTwin twin = new ExecutorTwin(bootstrap, options, fromBeginning, System::currentTimeMillis)) {
             long drainMillis = Math.round(timeoutSeconds * 1000) + 5_000;
@@ -96,6 +113,35 @@ final class ExecutorCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** The twin's options: model slots as before, or with --server-class/--cold-start caches of parts by bytes. */
+    TwinOptions options() {
+        if (serverClasses.isEmpty() && coldStart == null) {
+            return new TwinOptions(servers, opsPerSecond, linkBitsPerSecond, cacheSlots, coldStartSeconds,
+                    timeoutSeconds, faults.slow(), faults.silence());
+        }
+        refuse("--cache-slots", "--cold-start-seconds");
+        List<ServerClass> classes;
+        if (serverClasses.isEmpty()) {
+            classes = List.of(new ServerClass(ServerClass.DEFAULT_NAME, servers, opsPerSecond, ServerClass.UNBOUNDED));
+        } else {
+            refuse("--servers", "--ops-per-second");
+            classes = ServerClassSpecs.parseClasses(serverClasses);
+        }
+        ColdStartCost cost = coldStart == null ? null : ServerClassSpecs.parseColdStart(coldStart);
+        return TwinOptions.ofClasses(classes, cost, linkBitsPerSecond, timeoutSeconds, faults.slow(), faults.silence());
+    }
+
+    /** Options that mean nothing with --server-class or --cold-start are errors when given. */
+    private void refuse(String... options) {
+        for (String option : options) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                throw new IllegalArgumentException(option + " cannot be used with "
+                        + (serverClasses.isEmpty() ? "--cold-start" : "--server-class")
+                        + " (the servers cache model parts by bytes; their classes give their number and speed)");
+            }
+        }
     }
 
     private static void awaitQuietly(CountDownLatch done, long millis) {

@@ -4,6 +4,7 @@ import dev.nona.controller.ControllerConfig;
 import dev.nona.controller.ControllerEnvironment;
 import dev.nona.controller.ControllerJob;
 import dev.nona.controller.ControllerOptions;
+import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.dashboard.Dashboard;
 import dev.nona.local.LocalJobs;
 import dev.nona.local.LocalKafkaBroker;
@@ -12,6 +13,7 @@ import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.CatalogDag;
+import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.OutcomeStatus;
 import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.twin.BaselineReplay;
@@ -40,7 +42,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * executes the decisions on a simulated cluster and publishes the servers' telemetry and the outcomes), a
  * publisher of requests (with a rate shift and malformed records), and a read_committed reader of the
  * controller's and the twin's output with a live view. Returns the summary; everything it started is stopped
- * before it returns.
+ * before it returns. The standard scenario runs the five zoo models on four servers; a {@link DemoWorkload} runs a
+ * workload file's cluster and models instead.
  */
 public final class Demo {
 
@@ -55,7 +58,12 @@ public final class Demo {
     private final String baselinePolicy;
     private final PrintStream view;
     private final int metricsPort;
+    /** Per model, what is published to {@code model-catalog}; settings added to the controller's. */
+    private final Map<String, ModelCatalogEntry> catalog;
+    private final Map<String, String> extraSettings;
     private Integer dashboardPort;
+    /** The baseline replay's decisions with a part larger than its server's memory (its {@code failed} outcomes). */
+    private long baselineMemoryViolations;
 
     public Demo(DemoScenario scenario, PrintStream view) {
         this(scenario, twinOptions(scenario, Map.of(), Map.of()), "spark-fair", view, 0);
@@ -69,6 +77,22 @@ public final class Demo {
      */
     public Demo(DemoScenario scenario, TwinOptions twinOptions, String baselinePolicy, PrintStream view,
             int metricsPort) {
+        this(scenario, zooCatalog(scenario), Map.of(), twinOptions, baselinePolicy, view, metricsPort);
+    }
+
+    /**
+     * A demo of a workload file's cluster and models ({@code bin/nona demo --workload F}), compared at the end with
+     * {@code baselinePolicy}.
+     */
+    public Demo(DemoWorkload workload, String baselinePolicy, PrintStream view, int metricsPort) {
+        this(workload.scenario(), workload.catalog(), workload.controllerSettings(), workload.twin(), baselinePolicy,
+                view, metricsPort);
+    }
+
+    private Demo(DemoScenario scenario, Map<String, ModelCatalogEntry> catalog, Map<String, String> extraSettings,
+            TwinOptions twinOptions, String baselinePolicy, PrintStream view, int metricsPort) {
+        this.catalog = Map.copyOf(catalog);
+        this.extraSettings = Map.copyOf(extraSettings);
         if (!BaselineReplay.POLICIES.contains(baselinePolicy)) {
             throw new IllegalArgumentException("--baseline ('" + baselinePolicy + "') must be one of "
                     + new TreeSet<>(BaselineReplay.POLICIES));
@@ -82,6 +106,12 @@ public final class Demo {
         this.twinOptions = twinOptions;
         this.view = view;
         this.metricsPort = metricsPort;
+    }
+
+    private static Map<String, ModelCatalogEntry> zooCatalog(DemoScenario scenario) {
+        Map<String, ModelCatalogEntry> out = new LinkedHashMap<>();
+        scenario.models().forEach(m -> out.put(m, ZooCatalog.entry(m)));
+        return out;
     }
 
     /**
@@ -108,13 +138,13 @@ public final class Demo {
             view.println("nona demo: broker at " + broker.bootstrapServers() + " (log " + broker.logFile() + ")");
             createTopics(broker.bootstrapServers());
             try (RunningTwin twin = RunningTwin.start(broker.bootstrapServers(), twinOptions)) {
-                view.println("nona demo: executor twin running: servers " + twinOptions.serverIds()
-                        + faults());
+                view.println("nona demo: executor twin running: " + twinServers() + faults());
                 JobClient controller = startController(broker.bootstrapServers(), work);
                 view.println("nona demo: controller job " + controller.getJobID() + " running on a local MiniCluster");
                 try (Dashboard dashboard = startDashboard(broker.bootstrapServers());
                         DemoWatcher watcher = new DemoWatcher(broker.bootstrapServers()).start();
-                        DemoPublisher publisher = new DemoPublisher(broker.bootstrapServers(), scenario, new DemoCounters())) {
+                        DemoPublisher publisher = new DemoPublisher(broker.bootstrapServers(), scenario, catalog,
+                                new DemoCounters())) {
                     return drive(publisher, watcher, controller, twin);
                 } finally {
                     LocalJobs.stop(controller);
@@ -156,6 +186,22 @@ public final class Demo {
         }
         view.println("nona demo: the controller places requests and has a table in force (" + publisher.warmups()
                 + " warm-up requests, not counted)");
+    }
+
+    /** The twin's servers: their ids, or with part caches their classes (there may be many servers). */
+    private String twinServers() {
+        if (!twinOptions.partCaches()) {
+            return "servers " + twinOptions.serverIds();
+        }
+        StringBuilder out = new StringBuilder("servers s-0 .. s-" + (twinOptions.servers() - 1) + " in classes");
+        twinOptions.classes().forEach(c -> out.append(String.format(Locale.ROOT, " %s (%d x %.3g ops/s, %s)", c.name(),
+                c.count(), c.opsPerSecond(), c.memoryBounded() ? String.format(Locale.ROOT, "%.3g bytes", c.memoryBytes())
+                        : "memory not modelled")));
+        if (twinOptions.coldStart() != null) {
+            out.append(String.format(Locale.ROOT, ", cold start %s s + bytes / %.3g B/s",
+                    twinOptions.coldStart().fixedSeconds(), twinOptions.coldStart().loadBytesPerSecond()));
+        }
+        return out.toString();
     }
 
     private String faults() {
@@ -212,15 +258,16 @@ public final class Demo {
                 + "(second half)%n", baseline.policy(), watcher.observed.arrivals().size(),
                 1000 * baseline.observedMeanJctSeconds());
         return DemoSummaries.of(scenario, counters, watcher, twin, seconds, publisher.warmups(), startMillis,
-                halfMillis, baseline);
+                halfMillis, baseline, baselineMemoryViolations);
     }
 
     /** Replays the arrivals the twin saw through a fresh twin under the baseline policy, in virtual time. */
     private DemoSummary.Baseline baseline(DemoWatcher watcher, long halfMillis) {
-        Map<String, CatalogDag> catalog = new TreeMap<>();
-        scenario.models().forEach(m -> catalog.put(m, ZooCatalog.entry(m).dag()));
-        List<PlacementOutcome> outcomes = BaselineReplay.run(baselinePolicy, twinOptions, catalog,
+        Map<String, CatalogDag> dags = new TreeMap<>();
+        scenario.models().forEach(m -> dags.put(m, CatalogDags.sized(catalog.get(m))));
+        List<PlacementOutcome> outcomes = BaselineReplay.run(baselinePolicy, twinOptions, dags,
                 watcher.observed.arrivals(), scenario.seed());
+        baselineMemoryViolations = outcomes.stream().filter(o -> o.status() == OutcomeStatus.FAILED).count();
         double sum = 0;
         int n = 0;
         long cold = 0;
@@ -266,6 +313,7 @@ public final class Demo {
 
     private JobClient startController(String bootstrap, Path work) throws Exception {
         Map<String, String> settings = controllerSettings(bootstrap, work);
+        settings.putAll(extraSettings);
         if (metricsPort != 0) {
             settings.putAll(PrometheusReporterSettings.controllerSettings(metricsPort));
             view.println("nona demo: metrics (Prometheus) on http://localhost:" + metricsPort + "/metrics");

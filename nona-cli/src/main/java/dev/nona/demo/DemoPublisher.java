@@ -10,12 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.SplittableRandom;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
- * Publishes the demo's inputs: the zoo models to {@code model-catalog}, Poisson requests to {@code
+ * Publishes the demo's inputs: the models to {@code model-catalog} (the zoo's, or a workload file's), Poisson requests to {@code
  * inference-requests} at the scenario's rates (ids {@code r-0, r-1, ...}), and malformed records spread over the
  * run (ids {@code bad-k}). Idempotent producer with {@code acks=all}: nothing published is lost or doubled. The
  * servers' telemetry is not scripted: the executor twin publishes it from its execution of the decisions.
@@ -32,14 +33,17 @@ final class DemoPublisher implements AutoCloseable {
     private int warmups;
 
     private final DemoScenario scenario;
+    private final Map<String, ModelCatalogEntry> entries;
     private final DemoCounters counters;
     private final RecordPublisher producer;
     private final JsonSerde<InferenceRequest> requests = JsonSerde.forTopic(Topics.INFERENCE_REQUESTS);
     private final JsonSerde<ModelCatalogEntry> catalog = JsonSerde.forTopic(Topics.MODEL_CATALOG);
     private final SplittableRandom random;
 
-    DemoPublisher(String bootstrap, DemoScenario scenario, DemoCounters counters) {
+    /** @param entries per model of the scenario, its {@code model-catalog} entry */
+    DemoPublisher(String bootstrap, DemoScenario scenario, Map<String, ModelCatalogEntry> entries, DemoCounters counters) {
         this.scenario = scenario;
+        this.entries = Map.copyOf(entries);
         this.counters = counters;
         this.random = new SplittableRandom(scenario.seed());
         Properties p = ClientProperties.producer(bootstrap, 5);
@@ -54,7 +58,7 @@ final class DemoPublisher implements AutoCloseable {
     /** The catalog, flushed: the controller (and the executor twin) need it before requests are placed. */
     void publishCatalog() {
         for (String model : scenario.models()) {
-            ModelCatalogEntry e = ZooCatalog.entry(model);
+            ModelCatalogEntry e = entries.get(model);
             producer.send(Topics.MODEL_CATALOG.name(), catalog.keyBytes(e), catalog.serialize(e));
         }
         producer.flush();

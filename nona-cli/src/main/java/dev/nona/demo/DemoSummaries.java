@@ -1,6 +1,7 @@
 package dev.nona.demo;
 
 import dev.nona.topics.record.ControllerEventType;
+import dev.nona.twin.TwinExecutor;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,7 +13,7 @@ final class DemoSummaries {
 
     static DemoSummary of(DemoScenario scenario, DemoCounters published, DemoWatcher watcher,
             RunningTwin twin, double seconds, long warmups, long startMillis, long secondHalfFromMillis,
-            DemoSummary.Baseline baseline) {
+            DemoSummary.Baseline baseline, long baselineMemoryViolations) {
         long requests = published.requests.get();
         long validDecided = 0;
         long unexpected = 0;
@@ -51,7 +52,17 @@ final class DemoSummaries {
                 watcher.observed.partsPerServerInBuckets(startMillis, 10_000),
                 watcher.observed.stagesPerServerInBuckets(startMillis, 10_000), silencedAt(twin, startMillis),
                 watcher.timeoutsByServer(), secondsFrom(watcher.observed.lastStageMillis(), startMillis),
-                watcher.tables.list(), watcher.decisionsPerTableVersion());
+                watcher.tables.list(), watcher.decisionsPerTableVersion(), memory(twin, baselineMemoryViolations));
+    }
+
+    /** The twin's caches of parts, when it keeps them (memory or cold starts modelled), else null. */
+    private static DemoSummary.Memory memory(RunningTwin twin, long baselineMemoryViolations) {
+        if (!twin.options().partCaches()) {
+            return null;
+        }
+        TwinExecutor.Summary t = twin.summary();
+        return new DemoSummary.Memory(t.coldStarts(), t.evictions(), t.memoryViolations(), t.memoryWaits(),
+                t.failedOutcomes(), t.classes(), baselineMemoryViolations);
     }
 
     /** Per silenced server, when the twin silences it, in seconds from {@code startMillis}. */

@@ -1,5 +1,7 @@
 package dev.nona.demo;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.nona.twin.TwinCluster;
 import java.util.List;
 import java.util.Map;
 
@@ -74,7 +76,8 @@ public record DemoSummary(
         Map<String, Long> timeoutOutcomesByServer,
         Map<String, Double> lastStageAtSeconds,
         List<PublishedTable> tables,
-        Map<Long, Long> decisionsPerTableVersion) {
+        Map<Long, Long> decisionsPerTableVersion,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Memory memory) {
 
     public DemoSummary {
         deadLetterReasons = Map.copyOf(deadLetterReasons);
@@ -90,6 +93,20 @@ public record DemoSummary(
         lastStageAtSeconds = Map.copyOf(lastStageAtSeconds);
         tables = List.copyOf(tables);
         decisionsPerTableVersion = Map.copyOf(decisionsPerTableVersion);
+    }
+
+    /**
+     * What the executor twin's caches of parts did, when memory or cold starts are modelled ({@code demo --workload}
+     * of a cluster with memory or a cold-start cost; absent otherwise): cold starts begun, units of idle parts
+     * evicted, decisions with a part larger than its server's memory ({@code memoryViolations}, never run: must be
+     * 0), parts that waited on their server for running parts to release memory, {@code failed} outcomes, per
+     * server class its busy fraction and parts run, and the baseline replay's decisions with a part too large.
+     */
+    public record Memory(long coldStarts, long evictions, long memoryViolations, long memoryWaits,
+            long failedOutcomes, List<TwinCluster.ClassFigures> classes, long baselineMemoryViolations) {
+        public Memory {
+            classes = List.copyOf(classes);
+        }
     }
 
     /**

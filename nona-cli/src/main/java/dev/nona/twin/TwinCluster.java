@@ -5,25 +5,40 @@ import dev.nona.modelaware.ModelRegistry;
 import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.engine.Engine;
 import dev.nona.sim.engine.ModelCaches;
+import dev.nona.sim.engine.PartCaches;
+import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.OutcomePart;
 import dev.nona.topics.record.OutcomeStatus;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.record.StageAssignment;
+import dev.nona.workload.ServerClass;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The executor twin's cluster: the simulator's one {@link Engine} (FIFO servers that run one stage at a time, one
- * FIFO bottleneck link, per-server LRU model caches with cold starts) driven by the wall clock. The caller
+ * FIFO bottleneck link, per-server LRU model caches with cold starts) driven by the wall clock. Each server computes
+ * at its class's speed. The caller
  * {@link #advanceTo advances} it to the current time and {@link #submit submits} each decision as a job arriving
  * now; stages then run as the Nona paper's simulator runs a job's tasks (a stage is ready when all its inputs have
  * arrived; an edge between stages on distinct servers is a transfer of its bytes over the link; a stage of no
  * compute takes no time), and a completed request becomes a {@link PlacementOutcome} ({@link #drainOutcomes}).
+ *
+ * <p>Model caches are either the thesis's model slots ({@code cacheSlots}: whole models, a fixed cold start) or,
+ * with server classes of bounded memory or a cold-start cost ({@link TwinOptions#partCaches}), the simulator's
+ * {@link PartCaches} by bytes, the same rule the DAG simulator runs: a part (the decision's stages on one server)
+ * holds its tasks' bytes from its submission until each task finishes; it is placed when it fits beside the parts
+ * running there once every idle one is evicted (least recently used first), else it waits there, in arrival order,
+ * until running parts finish; its first stage to start loads what the server does not hold, a cold start of
+ * {@code F + bytes / B}. A decision with a part larger than its server's whole memory is never run: a
+ * {@code failed} outcome naming the part, counted as a memory violation.
  *
  * <p>Faults ({@link TwinOptions}): a slowed server computes each stage in FACTOR times its nominal time and
  * reports its nominal speed; a silenced server, from its time on, finishes nothing it was running or given, and
@@ -43,12 +58,27 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
     private final long originMillis;
     private final TwinServers servers;
     private final ModelCaches caches;
+    private final PartCaches parts;
+    /** With part caches: per model name, its current DAG and index in them; per server, parts waiting for memory. */
+    private final Map<String, PartModel> partModels = new LinkedHashMap<>();
+    private final ArrayDeque<WaitingPart>[] waiting;
+    private final long[] partsRun;
+    private long memoryViolations;
+    private long memoryWaits;
     private final Engine engine;
     private final Map<Long, TwinRequest> inFlight = new HashMap<>();
     private final List<PlacementOutcome> outcomes = new ArrayList<>();
     private long nextId;
     private long completed;
     private long timedOut;
+    private long failed;
+
+    private record PartModel(TwinModel model, int index) {}
+
+    private record WaitingPart(TwinRequest request, int part) {}
+
+    /** Per server class: its servers, the fraction of the time they were busy (stages and cold starts), the parts run. */
+    public record ClassFigures(String name, int servers, double utilisation, long partsRun) {}
 
     /** What is wrong with a decision the twin cannot execute: a kind (for counting) and the particular reason. */
     public record Rejection(String kind, String reason) {}
@@ -59,7 +89,27 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         this.servers = new TwinServers(options);
         this.caches = options.cacheSlots() > 0
                 ? new ModelCaches(new ModelRegistry(), servers.ids(), options.cacheSlots(), List.of()) : null;
+        this.parts = options.partCaches() ? new PartCaches(memories(options), options.coldStart()) : null;
+        this.waiting = waitingQueues(parts == null ? 0 : options.servers());
+        this.partsRun = new long[options.classes().size()];
         this.engine = new Engine(options.servers(), this, new Engine.Options(caches, 0));
+    }
+
+    private static double[] memories(TwinOptions options) {
+        double[] out = new double[options.servers()];
+        for (int s = 0; s < out.length; s++) {
+            out[s] = options.classes().get(options.classOf(s)).memoryBytes();
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ArrayDeque<WaitingPart>[] waitingQueues(int n) {
+        ArrayDeque<WaitingPart>[] out = new ArrayDeque[n];
+        for (int s = 0; s < n; s++) {
+            out[s] = new ArrayDeque<>();
+        }
+        return out;
     }
 
     /** Runs the engine up to {@code nowMillis} (a time before the engine's clock changes nothing). */
@@ -74,8 +124,9 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
      * Executes {@code decision} of {@code model} as a job arriving at {@code nowMillis} (the engine is first
      * advanced to it).
      *
-     * @return null if it was submitted, else why it cannot run (a stage on an unknown server, stages that are not
-     *         the model's tasks exactly once)
+     * @return null if it was submitted (a decision with a part larger than its server's memory is submitted as a
+     *         {@code failed} outcome), else why it cannot run (a stage on an unknown server, stages that are not the
+     *         model's tasks exactly once)
      */
     public Rejection submit(PlacementDecision decision, TwinModel model, long nowMillis) {
         int[] server = new int[model.tasks()];
@@ -85,16 +136,32 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         }
         advanceTo(nowMillis);
         TwinRequest r = new TwinRequest(nextId++, decision, model, cacheModel(model.name()), engine.now(), server);
+        if (parts != null) {
+            r.cacheParts(partModel(model));
+            String tooLarge = tooLarge(r);
+            if (tooLarge != null) {
+                memoryViolations++;
+                failed++;
+                end(r, OutcomeStatus.FAILED, tooLarge);
+                return null;
+            }
+        }
         inFlight.put(r.id, r);
         for (int p = 0; p < r.parts(); p++) {
             servers.requests(r.partServer[p], +1);
         }
         for (int t = 0; t < model.tasks(); t++) {
             if (model.ops(t) > 0) {
-                servers.assigned(server[t], nominalSeconds(model, t));
+                servers.assigned(server[t], nominalSeconds(model, t, server[t]));
                 if (r.cacheModel != Engine.NO_MODEL) {
                     caches.place(server[t], r.cacheModel);
                 }
+            }
+        }
+        countParts(r);
+        if (parts != null) {
+            for (int p = 0; p < r.parts(); p++) {
+                admitOrWait(r, p);
             }
         }
         engine.after(options.timeoutSeconds(), () -> expire(r));
@@ -131,6 +198,89 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         return null;
     }
 
+    /** The parts run per class: each server a request has work on, once. */
+    private void countParts(TwinRequest r) {
+        for (int p = 0; p < r.parts(); p++) {
+            int s = r.partServer[p];
+            for (int t = 0; t < r.model.tasks(); t++) {
+                if (r.partOf[t] == p && r.model.ops(t) > 0) {
+                    partsRun[servers.classIndex(s)]++;
+                    break;
+                }
+            }
+        }
+    }
+
+    /** The model's index in the part caches: the same while its DAG's sizes stay the same, a new one when they change. */
+    private int partModel(TwinModel model) {
+        PartModel known = partModels.get(model.name());
+        if (known != null && (known.model() == model || Arrays.equals(known.model().bytes(), model.bytes()))) {
+            return known.index();
+        }
+        int index = parts.addModel(model.name(), model.bytes());
+        partModels.put(model.name(), new PartModel(model, index));
+        return index;
+    }
+
+    /** Why the request cannot run (its first part larger than its server's whole memory), or null. */
+    private String tooLarge(TwinRequest r) {
+        for (int p = 0; p < r.parts(); p++) {
+            int s = r.partServer[p];
+            int[] tasks = r.partTasks[p];
+            if (!parts.fitsEmpty(s, r.partModel, tasks, tasks.length)) {
+                double bytes = 0;
+                for (int t : tasks) {
+                    bytes += r.model.bytes(t);
+                }
+                return String.format("memory: the part of %d stages on %s needs %d bytes, more than its memory (%d "
+                        + "bytes, class %s)", tasks.length, servers.id(s), Math.round(bytes),
+                        Math.round(parts.memoryBytes(s)), options.classes().get(servers.classIndex(s)).name());
+            }
+        }
+        return null;
+    }
+
+    /** Part {@code p} takes its memory now if it fits and no earlier part waits there, else it waits. */
+    private void admitOrWait(TwinRequest r, int p) {
+        int s = r.partServer[p];
+        int[] tasks = r.partTasks[p];
+        if (tasks.length == 0) {
+            r.partAdmitted[p] = true;
+        } else if (waiting[s].isEmpty() && parts.fits(s, r.partModel, tasks, tasks.length)) {
+            parts.place(s, r.partModel, tasks, tasks.length);
+            r.partAdmitted[p] = true;
+        } else {
+            memoryWaits++;
+            waiting[s].add(new WaitingPart(r, p));
+        }
+    }
+
+    /** Memory was released on {@code s}: the parts waiting there take it, in arrival order, while they fit. */
+    private void admitWaiting(int s) {
+        ArrayDeque<WaitingPart> queue = waiting[s];
+        while (!queue.isEmpty()) {
+            WaitingPart w = queue.peek();
+            TwinRequest r = w.request();
+            int[] tasks = r.partTasks[w.part()];
+            if (r.ended) {
+                queue.poll();
+                continue;
+            }
+            if (!parts.fits(s, r.partModel, tasks, tasks.length)) {
+                return;
+            }
+            queue.poll();
+            parts.place(s, r.partModel, tasks, tasks.length);
+            r.partAdmitted[w.part()] = true;
+            for (int t : tasks) {
+                if (r.readyWaiting[t]) {
+                    r.readyWaiting[t] = false;
+                    engine.submitTask(s, item(r.id, t), nominalSeconds(r.model, t, s) * servers.slowFactor(s));
+                }
+            }
+        }
+    }
+
     private int cacheModel(String model) {
         if (caches == null) {
             return Engine.NO_MODEL;
@@ -147,8 +297,10 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         if (r.model.ops(t) == 0) {
             r.started(t, engine.now(), false);
             finished(r, t);
+        } else if (parts != null && !r.partAdmitted[r.partOf[t]]) {
+            r.readyWaiting[t] = true; // runs when its part gets its memory (admitWaiting)
         } else {
-            engine.submitTask(s, item(r.id, t), nominalSeconds(r.model, t) * servers.slowFactor(s));
+            engine.submitTask(s, item(r.id, t), nominalSeconds(r.model, t, s) * servers.slowFactor(s));
         }
     }
 
@@ -164,7 +316,7 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
             return 0; // a stage of a request that timed out is dropped
         }
         int t = index(item);
-        double seconds = nominalSeconds(r.model, t) * servers.slowFactor(s);
+        double seconds = nominalSeconds(r.model, t, s) * servers.slowFactor(s);
         r.partCompute[r.partOf[t]] += seconds;
         return seconds;
     }
@@ -173,6 +325,25 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
     public int taskModel(long item) {
         TwinRequest r = live(item);
         return r == null ? Engine.NO_MODEL : r.cacheModel;
+    }
+
+    /**
+     * The part's first stage to start loads the bytes of the part its server does not hold: a cold start of
+     * {@code F + bytes / B}; nothing to load, or no part caches: none.
+     */
+    @Override
+    public double partLoadSeconds(int s, long item) {
+        TwinRequest r = parts == null ? null : live(item);
+        if (r == null) {
+            return Engine.NO_LOAD;
+        }
+        int p = r.partOf[index(item)];
+        if (r.partLoaded[p]) {
+            return Engine.NO_LOAD;
+        }
+        r.partLoaded[p] = true;
+        double missing = parts.load(s, r.partModel, r.partTasks[p], r.partTasks[p].length);
+        return missing > 0 ? parts.loadSeconds(missing) : Engine.NO_LOAD;
     }
 
     @Override
@@ -211,6 +382,10 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         r.pendingInputs[t] = -1; // marks it done (see done)
         r.partFinish[p] = engine.now();
         release(s, r.model, t);
+        if (parts != null && r.model.ops(t) > 0) {
+            parts.release(s, r.partModel, t);
+            admitWaiting(s);
+        }
         if (--r.leftInPart[p] == 0) {
             servers.requests(s, -1);
         }
@@ -246,13 +421,21 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
             int s = r.partServer[p];
             if (r.leftInPart[p] > 0) {
                 servers.requests(s, -1);
-                waiting.add(servers.id(s) + (silent(s) ? " (silent)" : ""));
+                waiting.add(servers.id(s) + (silent(s) ? " (silent)" : "")
+                        + (parts != null && !r.partAdmitted[p] ? " (waiting for memory)" : ""));
             }
         }
         for (int t = 0; t < r.model.tasks(); t++) {
             if (r.model.ops(t) > 0 && !done(r, t)) {
                 release(r.server[t], r.model, t);
+                if (parts != null && r.partAdmitted[r.partOf[t]]) {
+                    parts.release(r.server[t], r.partModel, t);
+                }
             }
+        }
+        r.ended = true; // before admitWaiting, which drops the request's own waiting parts
+        for (int p = 0; parts != null && p < r.parts(); p++) {
+            admitWaiting(r.partServer[p]);
         }
         end(r, OutcomeStatus.TIMEOUT, String.format("not complete %s s after the twin received it: %d of %d stages "
                 + "left, on %s", trim(options.timeoutSeconds()), r.remainingTasks, r.model.tasks(), String.join(", ", waiting)));
@@ -286,7 +469,7 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
 
     private void release(int s, TwinModel model, int t) {
         if (model.ops(t) > 0) {
-            servers.released(s, nominalSeconds(model, t));
+            servers.released(s, nominalSeconds(model, t, s));
         }
     }
 
@@ -303,7 +486,25 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
      * and the link's capacity.
      */
     public List<ServerTelemetry> telemetry(long nowMillis) {
-        return servers.telemetry(nowMillis, Math.max(engine.now(), seconds(nowMillis)), caches);
+        return servers.telemetry(nowMillis, Math.max(engine.now(), seconds(nowMillis)), this::cachedModels);
+    }
+
+    /** What server {@code s} holds loaded: models by slot, or with part caches each model's loaded bytes. */
+    private List<CachedModel> cachedModels(int s) {
+        if (caches != null) {
+            return servers.loadedModels(s, caches);
+        }
+        if (parts == null) {
+            return List.of();
+        }
+        List<CachedModel> out = new ArrayList<>();
+        partModels.forEach((name, m) -> {
+            double bytes = parts.loadedBytes(s, m.index());
+            if (bytes > 0) {
+                out.add(new CachedModel(name, Math.round(bytes)));
+            }
+        });
+        return out;
     }
 
     @Override
@@ -365,6 +566,43 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         return engine.coldStarts();
     }
 
+    /** Requests that ended {@code failed}: a part larger than its server's memory. */
+    public long failed() {
+        return failed;
+    }
+
+    /** Units of model parts evicted so far (0 without part caches). */
+    public long evictions() {
+        return parts == null ? 0 : parts.evictions();
+    }
+
+    /** Decisions with a part larger than its server's whole memory: never run, each a {@code failed} outcome. */
+    public long memoryViolations() {
+        return memoryViolations;
+    }
+
+    /** Parts that waited on their server for running parts to release memory before they could be placed. */
+    public long memoryWaits() {
+        return memoryWaits;
+    }
+
+    /** Per server class, in order: its servers' busy fraction since the twin's start and the parts run on them. */
+    public List<ClassFigures> classFigures() {
+        List<ClassFigures> out = new ArrayList<>();
+        double now = engine.now();
+        for (int c = 0; c < options.classes().size(); c++) {
+            ServerClass sc = options.classes().get(c);
+            double busy = 0;
+            for (int s = 0; s < options.servers(); s++) {
+                if (servers.classIndex(s) == c) {
+                    busy += engine.busySeconds(s);
+                }
+            }
+            out.add(new ClassFigures(sc.name(), sc.count(), now > 0 ? busy / (now * sc.count()) : 0, partsRun[c]));
+        }
+        return out;
+    }
+
     /** Seconds the bottleneck link has been busy. */
     public double linkBusySeconds() {
         return engine.linkBusySeconds();
@@ -385,8 +623,9 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         return r == null || r.ended ? null : r;
     }
 
-    private double nominalSeconds(TwinModel model, int t) {
-        return model.ops(t) / options.opsPerSecond();
+    /** Seconds stage {@code t} takes on server {@code s} at its class's speed (before a slowdown). */
+    private double nominalSeconds(TwinModel model, int t, int s) {
+        return model.ops(t) / servers.speed(s);
     }
 
     private double seconds(long epochMillis) {

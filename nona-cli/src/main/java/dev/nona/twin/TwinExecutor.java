@@ -1,5 +1,6 @@
 package dev.nona.twin;
 
+import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.topics.Topics;
 import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.OutcomeStatus;
@@ -45,6 +46,7 @@ public final class TwinExecutor {
     private final AtomicLong executed = new AtomicLong();
     private final AtomicLong okOutcomes = new AtomicLong();
     private final AtomicLong timeoutOutcomes = new AtomicLong();
+    private final AtomicLong failedOutcomes = new AtomicLong();
     private final AtomicLong telemetry = new AtomicLong();
     private final AtomicLong catalogEntries = new AtomicLong();
     private final Map<String, AtomicLong> rejected = new ConcurrentHashMap<>();
@@ -52,11 +54,25 @@ public final class TwinExecutor {
     private volatile long inFlight;
     private volatile long coldStarts;
     private volatile double linkBusySeconds;
+    private volatile long evictions;
+    private volatile long memoryViolations;
+    private volatile long memoryWaits;
+    private volatile List<TwinCluster.ClassFigures> classes = List.of();
 
-    /** The twin's counters so far; {@code rejected} maps a kind of bad record to its count. */
+    /**
+     * The twin's counters so far; {@code rejected} maps a kind of bad record to its count. With part caches:
+     * {@code failedOutcomes} (decisions never run), {@code memoryViolations} (of them, those with a part larger than
+     * its server's memory: must be 0 under a controller that respects memory), {@code memoryWaits} (parts that
+     * waited for running parts to release memory), {@code evictions} (units of idle parts evicted); {@code classes}:
+     * per server class, its busy fraction and the parts run on it.
+     */
     public record Summary(long decisions, long duplicateDecisions, long executed, long okOutcomes,
             long timeoutOutcomes, long inFlight, long telemetryPublished, long catalogEntries, long coldStarts,
-            double linkBusySeconds, Map<String, Long> rejected) {
+            double linkBusySeconds, Map<String, Long> rejected, long failedOutcomes, long evictions,
+            long memoryViolations, long memoryWaits, List<TwinCluster.ClassFigures> classes) {
+        public Summary {
+            classes = List.copyOf(classes);
+        }
     }
 
     public TwinExecutor(TwinOptions options, long originMillis) {
@@ -79,7 +95,7 @@ public final class TwinExecutor {
         }
         ModelCatalogEntry entry = parsed.value();
         try {
-            models.put(entry.model(), new TwinModel(entry.model(), entry.dag()));
+            models.put(entry.model(), new TwinModel(entry.model(), CatalogDags.sized(entry)));
             catalogEntries.incrementAndGet();
         } catch (IllegalArgumentException e) {
             reject("model too large", e.getMessage());
@@ -124,11 +140,16 @@ public final class TwinExecutor {
         cluster.advanceTo(nowMillis);
         List<PlacementOutcome> outcomes = cluster.drainOutcomes();
         for (PlacementOutcome o : outcomes) {
-            (o.status() == OutcomeStatus.OK ? okOutcomes : timeoutOutcomes).incrementAndGet();
+            (o.status() == OutcomeStatus.OK ? okOutcomes
+                    : o.status() == OutcomeStatus.TIMEOUT ? timeoutOutcomes : failedOutcomes).incrementAndGet();
         }
         inFlight = cluster.inFlight();
         coldStarts = cluster.coldStarts();
         linkBusySeconds = cluster.linkBusySeconds();
+        evictions = cluster.evictions();
+        memoryViolations = cluster.memoryViolations();
+        memoryWaits = cluster.memoryWaits();
+        classes = cluster.classFigures();
         List<ServerTelemetry> status = List.of();
         if (nowMillis >= nextTelemetryMillis) {
             status = cluster.telemetry(nowMillis);
@@ -147,7 +168,8 @@ public final class TwinExecutor {
         Map<String, Long> bad = new TreeMap<>();
         rejected.forEach((k, v) -> bad.put(k, v.get()));
         return new Summary(decisions.get(), duplicates.get(), executed.get(), okOutcomes.get(), timeoutOutcomes.get(),
-                inFlight, telemetry.get(), catalogEntries.get(), coldStarts, linkBusySeconds, bad);
+                inFlight, telemetry.get(), catalogEntries.get(), coldStarts, linkBusySeconds, bad, failedOutcomes.get(),
+                evictions, memoryViolations, memoryWaits, classes);
     }
 
     private void reject(String kind, String reason) {

@@ -1,5 +1,6 @@
 package dev.nona.twin;
 
+import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.CatalogEdge;
 import java.util.HashMap;
@@ -7,8 +8,9 @@ import java.util.Map;
 
 /**
  * A catalogued model's DAG at the granularity of its original tasks (the stages a decision places), in index
- * form for the twin: task ops, in-degrees and each task's outgoing edges with their bytes. The catalog record has
- * already checked the graph (unique ids, known endpoints, no cycle). Immutable.
+ * form for the twin: task ops, each task's weights (its {@code sizeBytes}: give a DAG sized by
+ * {@link CatalogDags#sized}; 0 when not given), in-degrees and each task's outgoing edges with their bytes. The
+ * catalog record has already checked the graph (unique ids, known endpoints, no cycle). Immutable.
  */
 final class TwinModel {
     /** Tasks and edges are packed in 20 bits of an engine item. */
@@ -17,6 +19,7 @@ final class TwinModel {
     private final String name;
     private final Map<String, Integer> index;
     private final double[] ops;
+    private final double[] bytes;
     private final int[] inDegree;
     private final int[][] outEdges;
     private final int[] edgeTo;
@@ -36,6 +39,7 @@ final class TwinModel {
             index.put(dag.tasks().get(t).id(), t);
             ops[t] = dag.tasks().get(t).ops();
         }
+        this.bytes = CatalogDags.taskBytes(dag);
         this.inDegree = new int[n];
         this.edgeTo = new int[m];
         this.edgeBytes = new double[m];
@@ -74,6 +78,16 @@ final class TwinModel {
 
     double ops(int t) {
         return ops[t];
+    }
+
+    /** The weights of task {@code t}, bytes (0 when the catalog gives none). */
+    double bytes(int t) {
+        return bytes[t];
+    }
+
+    /** Every task's weights, in task order (a copy). */
+    double[] bytes() {
+        return bytes.clone();
     }
 
     int inDegree(int t) {

@@ -1,6 +1,8 @@
 package dev.nona.twin;
 
 import dev.nona.check.Checks;
+import dev.nona.workload.ColdStartCost;
+import dev.nona.workload.ServerClass;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,8 +11,10 @@ import java.util.Map;
 /**
  * The executor twin's simulated cluster and its faults.
  *
- * @param servers            $N$ servers, named {@code s-0 … s-(N-1)} ({@link #serverId})
- * @param opsPerSecond       $\nu$, every server's nominal compute rate (what its telemetry reports)
+ * @param servers            $N$ servers, named {@code s-0 … s-(N-1)} ({@link #serverId}); with classes, the sum of
+ *                           their counts
+ * @param opsPerSecond       $\nu$, every server's nominal compute rate (what its telemetry reports); with classes,
+ *                           their count-weighted mean (each server computes and reports its class's)
  * @param linkBitsPerSecond  $\mu$, the bottleneck link's capacity
  * @param cacheSlots         models each server holds loaded at once (LRU), or 0 for no model caches (every model
  *                           warm everywhere, no cold start)
@@ -20,10 +24,15 @@ import java.util.Map;
  * @param slowFactors        server id to factor $\ge 1$: the server computes at $\nu$/factor (and reports $\nu$)
  * @param silenceAfterSeconds server id to seconds after the start: from then on the server neither runs stages nor
  *                           reports
+ * @param classes            the server classes ({@code --server-class}), servers numbered class by class; one class
+ *                           {@value ServerClass#DEFAULT_NAME} of unbounded memory when not given
+ * @param coldStart          what loading a part costs ({@code --cold-start}), or null. With a class's memory or
+ *                           a cold-start cost the servers keep caches of model parts by bytes ({@link #partCaches})
+ *                           instead of {@code cacheSlots}, and report their class and memory
  */
 public record TwinOptions(int servers, double opsPerSecond, double linkBitsPerSecond, int cacheSlots,
         double coldStartSeconds, double timeoutSeconds, Map<String, Double> slowFactors,
-        Map<String, Double> silenceAfterSeconds) {
+        Map<String, Double> silenceAfterSeconds, List<ServerClass> classes, ColdStartCost coldStart) {
 
     public TwinOptions {
         if (servers < 1 || servers > 100_000) {
@@ -38,12 +47,74 @@ public record TwinOptions(int servers, double opsPerSecond, double linkBitsPerSe
         Checks.positive(timeoutSeconds, "--timeout-seconds");
         slowFactors = Map.copyOf(slowFactors);
         silenceAfterSeconds = Map.copyOf(silenceAfterSeconds);
+        classes = classes == null || classes.isEmpty()
+                ? List.of(new ServerClass(ServerClass.DEFAULT_NAME, servers, opsPerSecond, ServerClass.UNBOUNDED))
+                : List.copyOf(classes);
+        long total = classes.stream().mapToLong(ServerClass::count).sum();
+        if (total != servers) {
+            throw new IllegalArgumentException("--servers (" + servers + ") must equal the server classes' counts ("
+                    + total + ")");
+        }
+        if (cacheSlots > 0 && (coldStart != null || classes.stream().anyMatch(ServerClass::memoryBounded))) {
+            throw new IllegalArgumentException("--cache-slots (" + cacheSlots + ") cannot be used with "
+                    + "--server-class or --cold-start (the servers then cache parts by bytes)");
+        }
         for (String id : slowFactors.keySet()) {
             requireServer("--slow-server", id, servers);
         }
         for (String id : silenceAfterSeconds.keySet()) {
             requireServer("--silence-server", id, servers);
         }
+    }
+
+    /** One class of {@code servers} identical servers without memory, no part caches: the twin before classes. */
+    public TwinOptions(int servers, double opsPerSecond, double linkBitsPerSecond, int cacheSlots,
+            double coldStartSeconds, double timeoutSeconds, Map<String, Double> slowFactors,
+            Map<String, Double> silenceAfterSeconds) {
+        this(servers, opsPerSecond, linkBitsPerSecond, cacheSlots, coldStartSeconds, timeoutSeconds, slowFactors,
+                silenceAfterSeconds, null, null);
+    }
+
+    /**
+     * A twin of {@code classes} (at least one): $N$ is their count, $\nu$ their count-weighted mean; the servers
+     * cache parts by bytes when a class gives memory or {@code coldStart} is given (no model slots).
+     */
+    public static TwinOptions ofClasses(List<ServerClass> classes, ColdStartCost coldStart, double linkBitsPerSecond,
+            double timeoutSeconds, Map<String, Double> slowFactors, Map<String, Double> silenceAfterSeconds) {
+        if (classes.isEmpty()) {
+            throw new IllegalArgumentException("--server-class must be given at least once");
+        }
+        long n = 0;
+        double ops = 0;
+        for (ServerClass c : classes) {
+            n += c.count();
+            ops += c.count() * c.opsPerSecond();
+        }
+        if (n > 100_000) {
+            throw new IllegalArgumentException("--server-class: " + n + " servers in all must be at most 100000");
+        }
+        return new TwinOptions((int) n, ops / n, linkBitsPerSecond, 0, 0, timeoutSeconds, slowFactors,
+                silenceAfterSeconds, classes, coldStart);
+    }
+
+    /**
+     * Whether the servers keep caches of model parts by bytes (a class gives memory, or a cold-start cost is given):
+     * loads on first use, least-recently-used eviction of idle parts, and telemetry with class and memory.
+     */
+    public boolean partCaches() {
+        return coldStart != null || classes.stream().anyMatch(ServerClass::memoryBounded);
+    }
+
+    /** The index in {@link #classes} of server {@code index}'s class (servers are numbered class by class). */
+    public int classOf(int index) {
+        int first = 0;
+        for (int c = 0; c < classes.size(); c++) {
+            first += classes.get(c).count();
+            if (index < first) {
+                return c;
+            }
+        }
+        throw new IndexOutOfBoundsException("server " + index + " of " + servers);
     }
 
     /** The twin's defaults: four servers as in the demo, no faults. */

@@ -6,8 +6,8 @@ import java.util.Arrays;
 /**
  * One decision being executed on the twin: where each task runs, the inputs each task still waits for, and its
  * parts (a part is the decision's stages on one server): when each started and finished, whether it started
- * cold, its compute seconds and its stages still to finish. Times are the engine's seconds. Mutable; owned by
- * {@link TwinCluster}.
+ * cold, its compute seconds and its stages still to finish; with part caches, which parts hold their memory and
+ * which have loaded. Times are the engine's seconds. Mutable; owned by {@link TwinCluster}.
  */
 final class TwinRequest {
     final long id;
@@ -28,6 +28,14 @@ final class TwinRequest {
     final double[] partFinish;
     final double[] partCompute;
     final boolean[] partCold;
+    /** With part caches: the model's index in them, each part's tasks of nonzero ops (what it caches), whether it
+     * holds its memory (placed in the caches) and whether its load has begun; per task, whether it is ready but
+     * waits for its part's memory. */
+    int partModel = -1;
+    int[][] partTasks;
+    boolean[] partAdmitted;
+    boolean[] partLoaded;
+    boolean[] readyWaiting;
     int remainingTasks;
     double linkBytes;
     /** Completed or timed out: later engine callbacks for its items are ignored. */
@@ -68,6 +76,31 @@ final class TwinRequest {
         Arrays.fill(partStart, Double.NaN);
         Arrays.fill(partFinish, Double.NaN);
         this.remainingTasks = n;
+    }
+
+    /** Sets up the part caches' bookkeeping for model index {@code partModel}. */
+    void cacheParts(int partModel) {
+        this.partModel = partModel;
+        int parts = parts();
+        int[] count = new int[parts];
+        for (int t = 0; t < model.tasks(); t++) {
+            if (model.ops(t) > 0) {
+                count[partOf[t]]++;
+            }
+        }
+        this.partTasks = new int[parts][];
+        for (int p = 0; p < parts; p++) {
+            partTasks[p] = new int[count[p]];
+            count[p] = 0;
+        }
+        for (int t = 0; t < model.tasks(); t++) {
+            if (model.ops(t) > 0) {
+                partTasks[partOf[t]][count[partOf[t]]++] = t;
+            }
+        }
+        this.partAdmitted = new boolean[parts];
+        this.partLoaded = new boolean[parts];
+        this.readyWaiting = new boolean[model.tasks()];
     }
 
     int parts() {

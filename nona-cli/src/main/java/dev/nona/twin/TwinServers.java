@@ -4,15 +4,18 @@ import dev.nona.modelaware.ModelRegistry;
 import dev.nona.sim.engine.ModelCaches;
 import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.workload.ServerClass;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
- * The twin's servers as they report themselves: ids, faults (slow factor, silence time), and what their
- * telemetry says (requests with an unfinished stage on them, the nominal seconds of those stages, the models
- * loaded in their caches). Server indices are the engine's. Not thread-safe.
+ * The twin's servers as they report themselves: ids, class and speed, faults (slow factor, silence time), and what
+ * their telemetry says (requests with an unfinished stage on them, the nominal seconds of those stages, the models
+ * loaded in their caches, and with part caches their class and memory). Server indices are the engine's. Not
+ * thread-safe.
  */
 final class TwinServers {
     /** What a cached model is reported to take ({@link CachedModel#bytes()}): the twin counts slots, not bytes. */
@@ -21,6 +24,8 @@ final class TwinServers {
     private final TwinOptions options;
     private final List<String> ids;
     private final Map<String, Integer> index = new HashMap<>();
+    private final double[] speed;
+    private final int[] classIndex;
     private final double[] slowFactor;
     private final double[] silencedAt;
     private final int[] ongoing;
@@ -31,10 +36,14 @@ final class TwinServers {
         this.options = options;
         this.ids = options.serverIds();
         int n = ids.size();
+        this.speed = new double[n];
+        this.classIndex = new int[n];
         this.slowFactor = new double[n];
         this.silencedAt = new double[n];
         for (int s = 0; s < n; s++) {
             index.put(ids.get(s), s);
+            classIndex[s] = options.classOf(s);
+            speed[s] = options.classes().get(classIndex[s]).opsPerSecond();
             slowFactor[s] = options.slowFactors().getOrDefault(ids.get(s), 1.0);
             silencedAt[s] = options.silenceAfterSeconds().getOrDefault(ids.get(s), Double.POSITIVE_INFINITY);
         }
@@ -60,6 +69,16 @@ final class TwinServers {
     /** {@code s-0 .. s-(N-1)}, for messages. */
     String range() {
         return ids.get(0) + " .. " + ids.get(ids.size() - 1);
+    }
+
+    /** $\nu$ of server {@code s}: its class's speed, what it reports. */
+    double speed(int s) {
+        return speed[s];
+    }
+
+    /** The index of server {@code s}'s class in {@code TwinOptions.classes()}. */
+    int classIndex(int s) {
+        return classIndex[s];
     }
 
     double slowFactor(int s) {
@@ -103,24 +122,28 @@ final class TwinServers {
 
     /**
      * One status per server not silenced at engine time {@code now}: up, its nominal speed, its ongoing requests,
-     * its backlog, its loaded models ({@code caches} may be null: none), and the link's capacity.
+     * its backlog, the models {@code cached} says it holds, and the link's capacity; with part caches also its
+     * class and its memory (when bounded).
      */
-    List<ServerTelemetry> telemetry(long nowMillis, double now, ModelCaches caches) {
+    List<ServerTelemetry> telemetry(long nowMillis, double now, IntFunction<List<CachedModel>> cached) {
         List<ServerTelemetry> out = new ArrayList<>(ids.size());
         for (int s = 0; s < ids.size(); s++) {
             if (!silent(s, now)) {
-                out.add(ServerTelemetry.of(ids.get(s), true, options.opsPerSecond(), ongoing[s],
-                        loadedModels(ids.get(s), caches), options.linkBitsPerSecond(), nowMillis,
-                        Math.max(0, backlogSeconds[s])));
+                ServerTelemetry t = ServerTelemetry.of(ids.get(s), true, speed[s], ongoing[s], cached.apply(s),
+                        options.linkBitsPerSecond(), nowMillis, Math.max(0, backlogSeconds[s]));
+                if (options.partCaches()) {
+                    ServerClass c = options.classes().get(classIndex[s]);
+                    t = t.withClass(c.name(), c.memoryBounded() ? c.memoryBytes() : null);
+                }
+                out.add(t);
             }
         }
         return out;
     }
 
-    private static List<CachedModel> loadedModels(String id, ModelCaches caches) {
-        if (caches == null) {
-            return List.of();
-        }
+    /** The models loaded in {@code caches} (model slots) on server {@code s}, each reported as {@link #MODEL_BYTES}. */
+    List<CachedModel> loadedModels(int s, ModelCaches caches) {
+        String id = ids.get(s);
         ModelRegistry registry = caches.registry();
         return registry.residents(id).stream().filter(m -> registry.isLoaded(id, m))
                 .map(m -> new CachedModel(m, MODEL_BYTES)).toList();

@@ -1,0 +1,178 @@
+package dev.nona.twin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.nona.topics.record.CachedModel;
+import dev.nona.topics.record.CatalogDag;
+import dev.nona.topics.record.CatalogEdge;
+import dev.nona.topics.record.CatalogTask;
+import dev.nona.topics.record.OutcomePart;
+import dev.nona.topics.record.OutcomeStatus;
+import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.PlacementOutcome;
+import dev.nona.topics.record.ServerTelemetry;
+import dev.nona.topics.record.StageAssignment;
+import dev.nona.workload.ColdStartCost;
+import dev.nona.workload.ServerClass;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The twin with server classes: per-server speed, caches of parts by bytes (the simulator's {@code PartCaches}), cold
+ * starts of $F + b/B$, eviction, waiting for memory and refused parts. Server s-0 is class {@code big} ($10^{12}$
+ * ops/s, 1e9 bytes), s-1 class {@code small} ($5 \cdot 10^{11}$ ops/s, 6e8 bytes); a cold start is 0.1 s + bytes /
+ * 1e9 B/s; the link 1e9 bits/s. Model {@code two}: task a (2e9 ops, 4e8 bytes) then b (3e9 ops, 4e8 bytes), 1 MB from
+ * a to b; model {@code other}: task x (1e9 ops, 5e8 bytes).
+ */
+final class TwinPartCachesTest {
+    private static final long T0 = 1_700_000_000_000L;
+    private static final TwinModel TWO = new TwinModel("two", new CatalogDag("two",
+            List.of(new CatalogTask("a", 2e9, 4e8), new CatalogTask("b", 3e9, 4e8)),
+            List.of(new CatalogEdge("a", "b", 1e6))));
+    private static final TwinModel OTHER = new TwinModel("other", new CatalogDag("other",
+            List.of(new CatalogTask("x", 1e9, 5e8)), List.of()));
+
+    private static TwinCluster cluster() {
+        return new TwinCluster(TwinOptions.ofClasses(List.of(new ServerClass("big", 1, 1e12, 1e9),
+                new ServerClass("small", 1, 5e11, 6e8)), new ColdStartCost(0.1, 1e9), 1e9, 10, Map.of(), Map.of()), T0);
+    }
+
+    private static PlacementDecision decision(String id, TwinModel model, String... servers) {
+        List<String> tasks = model == TWO ? List.of("a", "b") : List.of("x");
+        List<StageAssignment> stages = new ArrayList<>();
+        for (int i = 0; i < tasks.size(); i++) {
+            stages.add(new StageAssignment(tasks.get(i), servers[i]));
+        }
+        return PlacementDecision.of(id, model.name(), "t", 1, false, stages, 0.01, T0);
+    }
+
+    private static PlacementOutcome only(List<PlacementOutcome> outcomes) {
+        assertThat(outcomes).hasSize(1);
+        return outcomes.get(0);
+    }
+
+    @Test
+    void coldStart_loadsThePartsBytesOnceBeforeItsFirstStage_thenWarm() {
+        TwinCluster cluster = cluster();
+
+        cluster.submit(decision("r-1", TWO, "s-0", "s-0"), TWO, T0);
+        cluster.advanceTo(T0 + 2_000);
+        PlacementOutcome cold = only(cluster.drainOutcomes());
+        // 0.1 + 8e8 / 1e9 = 0.9 s of load, then a (2 ms) and b (3 ms) at 1e12 ops/s
+        assertThat(cold.observedJctSeconds()).isCloseTo(0.905, within(1e-9));
+        assertThat(cold.parts()).extracting(OutcomePart::cold).containsExactly(true);
+        assertThat(cold.parts().get(0).computeSeconds()).isCloseTo(0.005, within(1e-12));
+
+        cluster.submit(decision("r-2", TWO, "s-0", "s-0"), TWO, T0 + 2_000);
+        cluster.advanceTo(T0 + 3_000);
+        PlacementOutcome warm = only(cluster.drainOutcomes());
+        assertThat(warm.observedJctSeconds()).isCloseTo(0.005, within(1e-9));
+        assertThat(warm.parts()).extracting(OutcomePart::cold).containsExactly(false);
+        assertThat(cluster.coldStarts()).isEqualTo(1);
+    }
+
+    @Test
+    void speed_eachServerComputesAtItsClasssSpeed() {
+        TwinCluster cluster = cluster();
+
+        cluster.submit(decision("r-1", TWO, "s-0", "s-1"), TWO, T0);
+        cluster.advanceTo(T0 + 3_000);
+        PlacementOutcome o = only(cluster.drainOutcomes());
+        // s-0: load 0.5 s, a 2 ms; the link 8 ms; s-1: its load (0.5 s) starts when b is ready, b 3e9 / 5e11 = 6 ms
+        assertThat(o.observedJctSeconds()).isCloseTo(0.502 + 0.008 + 0.5 + 0.006, within(1e-9));
+        assertThat(o.parts().get(1).computeSeconds()).isCloseTo(0.006, within(1e-12));
+        assertThat(cluster.classFigures()).extracting(TwinCluster.ClassFigures::name, TwinCluster.ClassFigures::partsRun)
+                .containsExactly(tuple("big", 1L), tuple("small", 1L));
+    }
+
+    @Test
+    void memoryViolation_aPartLargerThanItsServer_isNeverRun_failedOutcomeNamingIt() {
+        TwinCluster cluster = cluster();
+
+        assertThat(cluster.submit(decision("r-1", TWO, "s-1", "s-1"), TWO, T0)).isNull();
+        PlacementOutcome o = only(cluster.drainOutcomes());
+
+        assertThat(o.status()).isEqualTo(OutcomeStatus.FAILED);
+        assertThat(o.reason()).isEqualTo("memory: the part of 2 stages on s-1 needs 800000000 bytes, more than its "
+                + "memory (600000000 bytes, class small)");
+        assertThat(o.parts()).isEmpty();
+        assertThat(cluster.memoryViolations()).isEqualTo(1);
+        assertThat(cluster.failed()).isEqualTo(1);
+        assertThat(cluster.inFlight()).isZero();
+        cluster.advanceTo(T0 + 5_000);
+        assertThat(cluster.coldStarts()).isZero();
+        assertThat(cluster.telemetry(T0 + 5_000)).filteredOn(t -> t.serverId().equals("s-1"))
+                .extracting(ServerTelemetry::ongoingRequests, ServerTelemetry::backlogSeconds)
+                .containsExactly(tuple(0, 0.0));
+    }
+
+    @Test
+    void eviction_anIdlePartMakesRoom_leastRecentlyUsedFirst() {
+        TwinCluster cluster = cluster();
+
+        cluster.submit(decision("r-1", TWO, "s-0", "s-1"), TWO, T0); // b (4e8) on s-1
+        cluster.advanceTo(T0 + 2_000);
+        cluster.submit(decision("r-2", OTHER, "s-1"), OTHER, T0 + 2_000); // x (5e8): 9e8 > 6e8, b is idle: evicted
+        cluster.advanceTo(T0 + 4_000);
+        cluster.drainOutcomes();
+        assertThat(cluster.evictions()).isEqualTo(1);
+
+        cluster.submit(decision("r-3", TWO, "s-0", "s-1"), TWO, T0 + 4_000); // b again: cold on s-1, a warm on s-0
+        cluster.advanceTo(T0 + 6_000);
+        PlacementOutcome o = only(cluster.drainOutcomes());
+        assertThat(o.parts()).extracting(OutcomePart::server, OutcomePart::cold)
+                .containsExactly(tuple("s-0", false), tuple("s-1", true));
+        assertThat(cluster.evictions()).isEqualTo(2); // x made way for b
+        assertThat(cluster.memoryViolations()).isZero();
+    }
+
+    @Test
+    void waiting_aPartThatFitsOnlyOnceRunningPartsFinish_waitsForThem() {
+        TwinCluster cluster = cluster();
+
+        cluster.submit(decision("r-1", OTHER, "s-1"), OTHER, T0); // x pins 5e8 of 6e8 until it finishes
+        cluster.submit(decision("r-2", TWO, "s-0", "s-1"), TWO, T0); // b (4e8) waits for x
+        cluster.advanceTo(T0 + 5_000);
+        List<PlacementOutcome> out = cluster.drainOutcomes();
+
+        assertThat(out).extracting(PlacementOutcome::requestId, PlacementOutcome::status).containsExactly(
+                tuple("r-1", OutcomeStatus.OK),
+                tuple("r-2", OutcomeStatus.OK));
+        // x: load 0.6 s + 2 ms = 0.602; b is ready at 0.510 but waits; then its load 0.5 s (evicting x) and 6 ms
+        double xDone = 0.6 + 0.002;
+        assertThat(out.get(0).observedJctSeconds()).isCloseTo(xDone, within(1e-9));
+        assertThat(out.get(1).observedJctSeconds()).isCloseTo(xDone + 0.5 + 0.006, within(1e-9));
+        assertThat(cluster.memoryWaits()).isEqualTo(1);
+        assertThat(cluster.memoryViolations()).isZero();
+    }
+
+    @Test
+    void telemetry_reportsClassMemoryAndTheBytesOfEachLoadedModel() {
+        TwinCluster cluster = cluster();
+        cluster.submit(decision("r-1", TWO, "s-0", "s-1"), TWO, T0);
+        cluster.advanceTo(T0 + 2_000);
+
+        List<ServerTelemetry> status = cluster.telemetry(T0 + 2_000);
+
+        assertThat(status).extracting(ServerTelemetry::serverId, ServerTelemetry::serverClass,
+                ServerTelemetry::memoryBytes, ServerTelemetry::opsPerSecond).containsExactly(
+                        tuple("s-0", "big", 1e9, 1e12),
+                        tuple("s-1", "small", 6e8, 5e11));
+        assertThat(status.get(0).cachedModels()).containsExactly(new CachedModel("two", 400_000_000L));
+        assertThat(status.get(1).cachedModels()).containsExactly(new CachedModel("two", 400_000_000L));
+    }
+
+    @Test
+    void telemetry_withoutClasses_isAsBefore_noClassNoMemory() {
+        TwinCluster cluster = new TwinCluster(new TwinOptions(2, 1e12, 1e9, 0, 0.5, 10, Map.of(), Map.of()), T0);
+
+        assertThat(cluster.telemetry(T0)).allSatisfy(t -> {
+            assertThat(t.serverClass()).isNull();
+            assertThat(t.memoryBytes()).isNull();
+        });
+    }
+}

@@ -28,7 +28,7 @@ final class DemoWorkloadIT {
         StringWriter err = new StringWriter();
 
         int exit = NonaCli.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-                .execute("demo", "--workload", WORKLOAD.toString(), "--seconds", "6");
+                .execute("demo", "--workload", WORKLOAD.toString(), "--seconds", "4");
 
         assertThat(exit).as("exit code; summary: " + out + "; stderr: " + err).isZero();
         JsonNode summary = new ObjectMapper().readTree(out.toString());

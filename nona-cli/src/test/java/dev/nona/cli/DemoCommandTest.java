@@ -2,7 +2,10 @@ package dev.nona.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code nona demo}'s option errors come before anything starts, in one line naming the option and value. */
 final class DemoCommandTest {
@@ -26,5 +29,31 @@ final class DemoCommandTest {
 
         assertThat(exit).isEqualTo(2);
         assertThat(cli.err().strip()).isEqualTo("nona: --slow-server: server 's-4' is not one of s-0 .. s-3");
+    }
+
+    @Test
+    void workloadWithABadServerClass_exits2NamingTheFieldAndValue(@TempDir Path tmp)
+            throws Exception {
+        Path file = tmp.resolve("bad.json");
+        Files.writeString(file, "{\"cluster\": {\"serverClasses\": [{\"name\": \"small\", \"count\": 0, "
+                + "\"opsPerSecond\": 1e11, \"memoryBytes\": 5e8}], \"linkBitsPerSecond\": 1e10}, "
+                + "\"models\": [{\"name\": \"a\", \"dag\": {\"zoo\": \"alexnet\"}, \"ratePerSecond\": 5}]}");
+        TestingCli cli = new TestingCli();
+
+        int exit = cli.run("demo", "--workload", file.toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(cli.err().strip()).startsWith("nona: ").contains("count (0) must be >= 1");
+        assertThat(cli.out()).isEmpty();
+    }
+
+    @Test
+    void workloadSilencingAServerBeyondItsClasses_exits2NamingIt() {
+        TestingCli cli = new TestingCli();
+
+        int exit = cli.run("demo", "--workload", "../examples/hetero.json", "--silence-server", "s-80:5");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(cli.err().strip()).isEqualTo("nona: --silence-server: server 's-80' is not one of s-0 .. s-79");
     }
 }

@@ -1,16 +1,20 @@
 package dev.nona.twin;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.nona.topics.Topics;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.CatalogTask;
 import dev.nona.topics.record.ModelCatalogEntry;
+import dev.nona.topics.record.OutcomeStatus;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.record.StageAssignment;
 import dev.nona.topics.serde.JsonSerde;
+import dev.nona.workload.ColdStartCost;
+import dev.nona.workload.ServerClass;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -93,5 +97,33 @@ final class TwinExecutorTest {
         assertThat(second).hasSize(2);
         assertThat(twin.summary().telemetryPublished()).isEqualTo(4);
         assertThat(twin.nextDueMillis()).isEqualTo(T0 + 2_000);
+    }
+
+    @Test
+    void serverClasses_entrysSizeBytesSpreadByOps_tooLargeIsAFailedOutcome_andTheSummaryCountsIt() {
+        TwinExecutor classes = new TwinExecutor(TwinOptions.ofClasses(List.of(new ServerClass("big", 1, 1e12, 1e9),
+                new ServerClass("small", 1, 1e12, 5e8)), new ColdStartCost(0, 1e9), 1e9, 10, Map.of(), Map.of()), T0);
+        // 8e8 bytes over two tasks of 1e9 and 3e9 ops: 2e8 and 6e8 bytes
+        ModelCatalogEntry e = ModelCatalogEntry.of("m", new CatalogDag("m",
+                List.of(new CatalogTask("x", 1e9), new CatalogTask("y", 3e9)), List.of()), 8e8);
+        classes.catalog(CATALOG.keyBytes(e), CATALOG.serialize(e));
+
+        classes.decision(DECISIONS.serialize(PlacementDecision.of("r-1", "m", "t", 1, false,
+                List.of(new StageAssignment("x", "s-1"), new StageAssignment("y", "s-0")), 0.004, T0)), T0);
+        classes.decision(DECISIONS.serialize(PlacementDecision.of("r-2", "m", "t", 1, false,
+                List.of(new StageAssignment("x", "s-0"), new StageAssignment("y", "s-1")), 0.004, T0)), T0);
+        List<PlacementOutcome> out = classes.tick(T0 + 5_000).outcomes();
+
+        assertThat(out).extracting(PlacementOutcome::requestId, PlacementOutcome::status).containsExactlyInAnyOrder(
+                tuple("r-1", OutcomeStatus.OK),
+                tuple("r-2", OutcomeStatus.FAILED));
+        TwinExecutor.Summary summary = classes.summary();
+        assertThat(summary.memoryViolations()).isEqualTo(1);
+        assertThat(summary.failedOutcomes()).isEqualTo(1);
+        assertThat(summary.okOutcomes()).isEqualTo(1);
+        assertThat(summary.coldStarts()).isEqualTo(2); // r-1's two parts, each loaded once
+        assertThat(summary.classes()).extracting(TwinCluster.ClassFigures::name, TwinCluster.ClassFigures::partsRun)
+                .containsExactly(tuple("big", 1L),
+                        tuple("small", 1L));
     }
 }

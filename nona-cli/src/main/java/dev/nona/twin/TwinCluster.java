@@ -14,11 +14,9 @@ import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.record.StageAssignment;
 import dev.nona.workload.ServerClass;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -33,7 +31,7 @@ import java.util.Map;
  *
  * <p>Model caches are either the thesis's model slots ({@code cacheSlots}: whole models, a fixed cold start) or,
  * with server classes of bounded memory or a cold-start cost ({@link TwinOptions#partCaches}), the simulator's
- * {@link PartCaches} by bytes, the same rule the DAG simulator runs: a part (the decision's stages on one server)
+ * {@link PartCaches} by bytes ({@link TwinMemory}), the same rule the DAG simulator runs: a part (the decision's stages on one server)
  * holds its tasks' bytes from its submission until each task finishes; it is placed when it fits beside the parts
  * running there once every idle one is evicted (least recently used first), else it waits there, in arrival order,
  * until running parts finish; its first stage to start loads what the server does not hold, a cold start of
@@ -58,13 +56,9 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
     private final long originMillis;
     private final TwinServers servers;
     private final ModelCaches caches;
-    private final PartCaches parts;
-    /** With part caches: per model name, its current DAG and index in them; per server, parts waiting for memory. */
-    private final Map<String, PartModel> partModels = new LinkedHashMap<>();
-    private final ArrayDeque<WaitingPart>[] waiting;
+    /** The servers' memory for model parts, or null without part caches. */
+    private final TwinMemory memory;
     private final long[] partsRun;
-    private long memoryViolations;
-    private long memoryWaits;
     private final Engine engine;
     private final Map<Long, TwinRequest> inFlight = new HashMap<>();
     private final List<PlacementOutcome> outcomes = new ArrayList<>();
@@ -72,10 +66,6 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
     private long completed;
     private long timedOut;
     private long failed;
-
-    private record PartModel(TwinModel model, int index) {}
-
-    private record WaitingPart(TwinRequest request, int part) {}
 
     /** Per server class: its servers, the fraction of the time they were busy (stages and cold starts), the parts run. */
     public record ClassFigures(String name, int servers, double utilisation, long partsRun) {}
@@ -89,27 +79,9 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         this.servers = new TwinServers(options);
         this.caches = options.cacheSlots() > 0
                 ? new ModelCaches(new ModelRegistry(), servers.ids(), options.cacheSlots(), List.of()) : null;
-        this.parts = options.partCaches() ? new PartCaches(memories(options), options.coldStart()) : null;
-        this.waiting = waitingQueues(parts == null ? 0 : options.servers());
+        this.memory = options.partCaches() ? new TwinMemory(options) : null;
         this.partsRun = new long[options.classes().size()];
         this.engine = new Engine(options.servers(), this, new Engine.Options(caches, 0));
-    }
-
-    private static double[] memories(TwinOptions options) {
-        double[] out = new double[options.servers()];
-        for (int s = 0; s < out.length; s++) {
-            out[s] = options.classes().get(options.classOf(s)).memoryBytes();
-        }
-        return out;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static ArrayDeque<WaitingPart>[] waitingQueues(int n) {
-        ArrayDeque<WaitingPart>[] out = new ArrayDeque[n];
-        for (int s = 0; s < n; s++) {
-            out[s] = new ArrayDeque<>();
-        }
-        return out;
     }
 
     /** Runs the engine up to {@code nowMillis} (a time before the engine's clock changes nothing). */
@@ -136,11 +108,10 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         }
         advanceTo(nowMillis);
         TwinRequest r = new TwinRequest(nextId++, decision, model, cacheModel(model.name()), engine.now(), server);
-        if (parts != null) {
-            r.cacheParts(partModel(model));
-            String tooLarge = tooLarge(r);
+        if (memory != null) {
+            r.cacheParts(memory.modelIndex(model));
+            String tooLarge = memory.tooLarge(r, servers, options.classes().stream().map(c -> c.name()).toList());
             if (tooLarge != null) {
-                memoryViolations++;
                 failed++;
                 end(r, OutcomeStatus.FAILED, tooLarge);
                 return null;
@@ -159,9 +130,9 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
             }
         }
         countParts(r);
-        if (parts != null) {
+        if (memory != null) {
             for (int p = 0; p < r.parts(); p++) {
-                admitOrWait(r, p);
+                memory.admitOrWait(r, p);
             }
         }
         engine.after(options.timeoutSeconds(), () -> expire(r));
@@ -211,74 +182,16 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         }
     }
 
-    /** The model's index in the part caches: the same while its DAG's sizes stay the same, a new one when they change. */
-    private int partModel(TwinModel model) {
-        PartModel known = partModels.get(model.name());
-        if (known != null && (known.model() == model || Arrays.equals(known.model().bytes(), model.bytes()))) {
-            return known.index();
-        }
-        int index = parts.addModel(model.name(), model.bytes());
-        partModels.put(model.name(), new PartModel(model, index));
-        return index;
-    }
-
-    /** Why the request cannot run (its first part larger than its server's whole memory), or null. */
-    private String tooLarge(TwinRequest r) {
-        for (int p = 0; p < r.parts(); p++) {
-            int s = r.partServer[p];
-            int[] tasks = r.partTasks[p];
-            if (!parts.fitsEmpty(s, r.partModel, tasks, tasks.length)) {
-                double bytes = 0;
-                for (int t : tasks) {
-                    bytes += r.model.bytes(t);
-                }
-                return String.format("memory: the part of %d stages on %s needs %d bytes, more than its memory (%d "
-                        + "bytes, class %s)", tasks.length, servers.id(s), Math.round(bytes),
-                        Math.round(parts.memoryBytes(s)), options.classes().get(servers.classIndex(s)).name());
-            }
-        }
-        return null;
-    }
-
-    /** Part {@code p} takes its memory now if it fits and no earlier part waits there, else it waits. */
-    private void admitOrWait(TwinRequest r, int p) {
-        int s = r.partServer[p];
-        int[] tasks = r.partTasks[p];
-        if (tasks.length == 0) {
-            r.partAdmitted[p] = true;
-        } else if (waiting[s].isEmpty() && parts.fits(s, r.partModel, tasks, tasks.length)) {
-            parts.place(s, r.partModel, tasks, tasks.length);
-            r.partAdmitted[p] = true;
-        } else {
-            memoryWaits++;
-            waiting[s].add(new WaitingPart(r, p));
-        }
-    }
-
-    /** Memory was released on {@code s}: the parts waiting there take it, in arrival order, while they fit. */
-    private void admitWaiting(int s) {
-        ArrayDeque<WaitingPart> queue = waiting[s];
-        while (!queue.isEmpty()) {
-            WaitingPart w = queue.peek();
-            TwinRequest r = w.request();
-            int[] tasks = r.partTasks[w.part()];
-            if (r.ended) {
-                queue.poll();
-                continue;
-            }
-            if (!parts.fits(s, r.partModel, tasks, tasks.length)) {
-                return;
-            }
-            queue.poll();
-            parts.place(s, r.partModel, tasks, tasks.length);
-            r.partAdmitted[w.part()] = true;
-            for (int t : tasks) {
+    /** Memory was released on {@code s}: the parts that get it now run the stages that were ready. */
+    private void memoryReleased(int s) {
+        memory.released(s, (r, p) -> {
+            for (int t : r.partTasks[p]) {
                 if (r.readyWaiting[t]) {
                     r.readyWaiting[t] = false;
                     engine.submitTask(s, item(r.id, t), nominalSeconds(r.model, t, s) * servers.slowFactor(s));
                 }
             }
-        }
+        });
     }
 
     private int cacheModel(String model) {
@@ -297,8 +210,8 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         if (r.model.ops(t) == 0) {
             r.started(t, engine.now(), false);
             finished(r, t);
-        } else if (parts != null && !r.partAdmitted[r.partOf[t]]) {
-            r.readyWaiting[t] = true; // runs when its part gets its memory (admitWaiting)
+        } else if (memory != null && !r.partAdmitted[r.partOf[t]]) {
+            r.readyWaiting[t] = true; // runs when its part gets its memory (memoryReleased)
         } else {
             engine.submitTask(s, item(r.id, t), nominalSeconds(r.model, t, s) * servers.slowFactor(s));
         }
@@ -333,7 +246,7 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
      */
     @Override
     public double partLoadSeconds(int s, long item) {
-        TwinRequest r = parts == null ? null : live(item);
+        TwinRequest r = memory == null ? null : live(item);
         if (r == null) {
             return Engine.NO_LOAD;
         }
@@ -342,8 +255,8 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
             return Engine.NO_LOAD;
         }
         r.partLoaded[p] = true;
-        double missing = parts.load(s, r.partModel, r.partTasks[p], r.partTasks[p].length);
-        return missing > 0 ? parts.loadSeconds(missing) : Engine.NO_LOAD;
+        double seconds = memory.load(s, r, p);
+        return seconds >= 0 ? seconds : Engine.NO_LOAD;
     }
 
     @Override
@@ -382,9 +295,9 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         r.pendingInputs[t] = -1; // marks it done (see done)
         r.partFinish[p] = engine.now();
         release(s, r.model, t);
-        if (parts != null && r.model.ops(t) > 0) {
-            parts.release(s, r.partModel, t);
-            admitWaiting(s);
+        if (memory != null && r.model.ops(t) > 0) {
+            memory.release(s, r, t);
+            memoryReleased(s);
         }
         if (--r.leftInPart[p] == 0) {
             servers.requests(s, -1);
@@ -422,20 +335,20 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
             if (r.leftInPart[p] > 0) {
                 servers.requests(s, -1);
                 waiting.add(servers.id(s) + (silent(s) ? " (silent)" : "")
-                        + (parts != null && !r.partAdmitted[p] ? " (waiting for memory)" : ""));
+                        + (memory != null && !r.partAdmitted[p] ? " (waiting for memory)" : ""));
             }
         }
         for (int t = 0; t < r.model.tasks(); t++) {
             if (r.model.ops(t) > 0 && !done(r, t)) {
                 release(r.server[t], r.model, t);
-                if (parts != null && r.partAdmitted[r.partOf[t]]) {
-                    parts.release(r.server[t], r.partModel, t);
+                if (memory != null && r.partAdmitted[r.partOf[t]]) {
+                    memory.release(r.server[t], r, t);
                 }
             }
         }
-        r.ended = true; // before admitWaiting, which drops the request's own waiting parts
-        for (int p = 0; parts != null && p < r.parts(); p++) {
-            admitWaiting(r.partServer[p]);
+        r.ended = true; // before memoryReleased, which drops the request's own waiting parts
+        for (int p = 0; memory != null && p < r.parts(); p++) {
+            memoryReleased(r.partServer[p]);
         }
         end(r, OutcomeStatus.TIMEOUT, String.format("not complete %s s after the twin received it: %d of %d stages "
                 + "left, on %s", trim(options.timeoutSeconds()), r.remainingTasks, r.model.tasks(), String.join(", ", waiting)));
@@ -494,17 +407,7 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         if (caches != null) {
             return servers.loadedModels(s, caches);
         }
-        if (parts == null) {
-            return List.of();
-        }
-        List<CachedModel> out = new ArrayList<>();
-        partModels.forEach((name, m) -> {
-            double bytes = parts.loadedBytes(s, m.index());
-            if (bytes > 0) {
-                out.add(new CachedModel(name, Math.round(bytes)));
-            }
-        });
-        return out;
+        return memory == null ? List.of() : memory.loaded(s);
     }
 
     @Override
@@ -573,17 +476,17 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
 
     /** Units of model parts evicted so far (0 without part caches). */
     public long evictions() {
-        return parts == null ? 0 : parts.evictions();
+        return memory == null ? 0 : memory.evictions();
     }
 
     /** Decisions with a part larger than its server's whole memory: never run, each a {@code failed} outcome. */
     public long memoryViolations() {
-        return memoryViolations;
+        return memory == null ? 0 : memory.violations();
     }
 
     /** Parts that waited on their server for running parts to release memory before they could be placed. */
     public long memoryWaits() {
-        return memoryWaits;
+        return memory == null ? 0 : memory.waits();
     }
 
     /** Per server class, in order: its servers' busy fraction since the twin's start and the parts run on them. */

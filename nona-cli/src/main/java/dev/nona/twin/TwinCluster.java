@@ -22,19 +22,19 @@ import java.util.Map;
 
 /**
  * The executor twin's cluster: the simulator's one {@link Engine} (FIFO servers that run one stage at a time, one
- * FIFO bottleneck link, per-server LRU model caches with cold starts) driven by the wall clock. Each server computes
- * at its class's speed. The caller
- * {@link #advanceTo advances} it to the current time and {@link #submit submits} each decision as a job arriving
+ * FIFO bottleneck link, per-server LRU model caches with cold starts) driven by the wall clock; each server computes
+ * at its class's speed. The caller {@link #advanceTo advances} it to the current time and {@link #submit submits}
+ * each decision as a job arriving
  * now; stages then run as the Nona paper's simulator runs a job's tasks (a stage is ready when all its inputs have
  * arrived; an edge between stages on distinct servers is a transfer of its bytes over the link; a stage of no
  * compute takes no time), and a completed request becomes a {@link PlacementOutcome} ({@link #drainOutcomes}).
  *
  * <p>Model caches are either the thesis's model slots ({@code cacheSlots}: whole models, a fixed cold start) or,
  * with server classes of bounded memory or a cold-start cost ({@link TwinOptions#partCaches}), the simulator's
- * {@link PartCaches} by bytes ({@link TwinMemory}), the same rule the DAG simulator runs: a part (the decision's stages on one server)
- * holds its tasks' bytes from its submission until each task finishes; it is placed when it fits beside the parts
- * running there once every idle one is evicted (least recently used first), else it waits there, in arrival order,
- * until running parts finish; its first stage to start loads what the server does not hold, a cold start of
+ * {@link PartCaches} by bytes ({@link TwinMemory}), the same rule the DAG simulator runs: a part (the decision's
+ * stages on one server) holds its tasks' bytes from its submission until each task finishes; it is placed when it
+ * fits beside the parts running there once every idle one is evicted (least recently used first), else it waits
+ * there, in arrival order, until running parts finish; its first stage to start loads what the server does not hold, a cold start of
  * {@code F + bytes / B}. A decision with a part larger than its server's whole memory is never run: a
  * {@code failed} outcome naming the part, counted as a memory violation.
  *

@@ -198,14 +198,14 @@ public final class RecoveryBenchmark {
     /** Kills the controller process and starts it again, against the broker at {@code bootstrap}. */
     public static Result runControllerKill(Settings s, String bootstrap) throws Exception {
         ensureTopics(bootstrap);
-        ControllerProcess controller = new ControllerProcess(bootstrap, s.controller(), s.workDir());
+        ControllerChildJvm controller = new ControllerChildJvm(bootstrap, s.controller(), s.workDir());
         return run(s, bootstrap, controller, new ControllerKill(controller, s.fresh()), Map.of());
     }
 
     /** Kills the broker (the bench's own) for {@code down} and starts it again. */
     public static Result runBrokerKill(Settings s, LocalKafkaBroker broker, Duration down) throws Exception {
         ensureTopics(broker.bootstrapServers());
-        ControllerProcess controller = new ControllerProcess(broker.bootstrapServers(), s.controller(), s.workDir());
+        ControllerChildJvm controller = new ControllerChildJvm(broker.bootstrapServers(), s.controller(), s.workDir());
         try (BrokerOutage outage = new BrokerOutage(broker, down)) {
             return run(s, broker.bootstrapServers(), controller, outage, Map.of("downSeconds", down.toSeconds()));
         }

@@ -2,8 +2,6 @@ package dev.nona.bench;
 
 import dev.nona.calibration.NearestRank;
 import dev.nona.check.Checks;
-import dev.nona.local.ChildJvm;
-import dev.nona.local.JvmClasspath;
 import dev.nona.local.LocalJobs;
 import dev.nona.local.LocalKafkaBroker;
 import dev.nona.local.StateDirectory;
@@ -262,12 +260,6 @@ public final class SoakBenchmark {
             new TopicProvisioner(admin, Duration.ofSeconds(30)).ensure(Topics.all(), Optional.empty(),
                     Optional.of((short) 1));
         }
-        Files.createDirectories(s.workDir());
-        Path config = s.workDir().resolve("controller.properties");
-        StringBuilder props = new StringBuilder();
-        new TreeMap<>(s.controller()).forEach((k, v) -> props.append(k).append('=').append(v).append('\n'));
-        Files.writeString(config, props);
-        Path stateDir = s.workDir().resolve("state");
         Path gcLog = s.workDir().resolve("controller-gc.log");
         int n = s.requests();
         LatencyRecorder latency = new LatencyRecorder(n);
@@ -279,13 +271,10 @@ public final class SoakBenchmark {
             publisher.publishCatalog();
             List<String> jvm = new ArrayList<>(CONTROLLER_JVM);
             jvm.add("-Xlog:gc,gc+heap=debug:file=" + gcLog);
-            ChildJvm controller = ChildJvm.start("controller", jvm, JvmClasspath.current(), "dev.nona.cli.NonaCli",
-                    List.of("run", "--bootstrap", bootstrap, "--config", config.toString(), "--state-dir",
-                            stateDir.toString(), "--metrics-port", "0"),
-                    s.workDir().resolve("controller.log"), s.workDir());
-            try {
+            try (ControllerChildJvm controller = new ControllerChildJvm(bootstrap, s.controller(), s.workDir(), jvm)) {
+                controller.start();
                 awaitReady(publisher, reader, twin, s.models(), controller);
-                Sampler sampler = new Sampler(s, controller, gcLog, stateDir, latency, progress, twin);
+                Sampler sampler = new Sampler(s, controller, gcLog, latency, progress, twin);
                 Thread sampling = new Thread(sampler::run, "nona-soak-sampler");
                 sampling.setDaemon(true);
                 sampler.start = System.nanoTime();
@@ -317,8 +306,6 @@ public final class SoakBenchmark {
                 return new Result(s, n, latency.decided(), latency.duplicates(), deadLetters, latency.percentiles(),
                         minutes, SoakTrend.of(heap, s.warmupMinutes()), SoakTrend.of(checkpoint, s.warmupMinutes()),
                         SoakTrend.of(p99, s.warmupMinutes()), twinSummary, brokerParent);
-            } finally {
-                controller.stop(Duration.ofSeconds(15));
             }
         }
     }
@@ -381,7 +368,7 @@ public final class SoakBenchmark {
 
     /** Ready checks every 500 ms until every model has a decision from a solved table. */
     private static void awaitReady(LatencyPublisher publisher, LatencyReader reader, Twin twin, List<String> models,
-            ChildJvm controller) throws InterruptedException {
+            ControllerChildJvm controller) throws InterruptedException {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (!reader.tableDecisionModels().containsAll(models)) {
             if (System.nanoTime() > deadline || !controller.isAlive()) {
@@ -435,9 +422,8 @@ public final class SoakBenchmark {
     /** Samples the controller at the end of each minute, on its own thread. */
     private static final class Sampler {
         private final Settings s;
-        private final ChildJvm controller;
+        private final ControllerChildJvm controller;
         private final Path gcLog;
-        private final Path stateDir;
         private final LatencyRecorder latency;
         private final Consumer<String> progress;
         private final Twin twin;
@@ -449,12 +435,11 @@ public final class SoakBenchmark {
         volatile long start;
         private int pausesSeen;
 
-        Sampler(Settings s, ChildJvm controller, Path gcLog, Path stateDir, LatencyRecorder latency,
+        Sampler(Settings s, ControllerChildJvm controller, Path gcLog, LatencyRecorder latency,
                 Consumer<String> progress, Twin twin) {
             this.s = s;
             this.controller = controller;
             this.gcLog = gcLog;
-            this.stateDir = stateDir;
             this.latency = latency;
             this.progress = progress;
             this.twin = twin;
@@ -515,7 +500,7 @@ public final class SoakBenchmark {
             String from = heap == null ? "none" : heap == full ? "full-gc" : "lowest-gc";
             TwinExecutor.Summary t = twin.summary();
             long backlog = Math.max(0, latency.decided() - (t == null ? 0 : t.decisions()));
-            StateDirectory.Latest latest = new StateDirectory(stateDir).latest();
+            StateDirectory.Latest latest = new StateDirectory(controller.stateDir()).latest();
             double cp = latest.checkpoint() == null ? Double.NaN : checkpointBytes(latest.checkpoint());
             return new Sample(heap == null ? Double.NaN : heap.afterBytes(), from,
                     heap == null ? Double.NaN : heap.heapBytes(), full == null ? Double.NaN : full.millis(), pauses,

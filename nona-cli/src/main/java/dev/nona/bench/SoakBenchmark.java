@@ -8,6 +8,7 @@ import dev.nona.local.StateDirectory;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
 import dev.nona.twin.ExecutorTwin;
+import dev.nona.twin.RunningTwin;
 import dev.nona.twin.TwinExecutor;
 import dev.nona.twin.TwinOptions;
 import java.io.IOException;
@@ -35,11 +36,11 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 /**
  * The soak benchmark ({@code bin/nona bench soak}): the closed loop at a steady rate for many minutes, watched for
  * growth. A throwaway real broker ({@link LocalKafkaBroker}, its log in memory when {@code /dev/shm} has room);
- * {@code bin/nona run} as a child JVM with a state directory (checkpoints on disk, as in production, so their size is
- * real) reading the outcomes; the executor twin ({@link ExecutorTwin}, on a thread of this JVM) executing every
- * decision on a simulated cluster and reporting the servers' telemetry and the outcomes; requests at a fixed rate on
- * an open-loop schedule ({@link LatencyPublisher}) and a read_committed reader of the decisions
- * ({@link LatencyReader}).
+ * {@code bin/nona run} as a child JVM ({@link ControllerChildJvm}) with a state directory (checkpoints on disk, as in
+ * production, so their size is real) reading the outcomes; the executor twin ({@link ExecutorTwin}, on a thread of
+ * this JVM: {@link RunningTwin}) executing every decision on a simulated cluster and reporting the servers' telemetry
+ * and the outcomes; requests at a fixed rate on an open-loop schedule ({@link LatencyPublisher}) and a read_committed
+ * reader of the decisions ({@link LatencyReader}).
  *
  * <p>At the end of each minute (each {@code intervalSeconds}): the controller JVM's heap after a full collection
  * this benchmark asks for ({@code jcmd PID GC.run}, the pause read from the child's GC log, {@link GcLog}): the live
@@ -267,7 +268,7 @@ public final class SoakBenchmark {
         TwinOptions twinOptions = new TwinOptions(s.servers(), 1.0e12, 1.0e11, 5, 0.5, 10, Map.of(), Map.of());
         try (LatencyReader reader = new LatencyReader(bootstrap, latency, kafkaAlone).start();
                 LatencyPublisher publisher = new LatencyPublisher(bootstrap, s.models(), s.servers());
-                Twin twin = Twin.start(bootstrap, twinOptions)) {
+                RunningTwin twin = RunningTwin.start(bootstrap, twinOptions, READY_TIMEOUT)) {
             publisher.publishCatalog();
             List<String> jvm = new ArrayList<>(CONTROLLER_JVM);
             jvm.add("-Xlog:gc,gc+heap=debug:file=" + gcLog);
@@ -367,8 +368,8 @@ public final class SoakBenchmark {
     }
 
     /** Ready checks every 500 ms until every model has a decision from a solved table. */
-    private static void awaitReady(LatencyPublisher publisher, LatencyReader reader, Twin twin, List<String> models,
-            ControllerChildJvm controller) throws InterruptedException {
+    private static void awaitReady(LatencyPublisher publisher, LatencyReader reader, RunningTwin twin,
+            List<String> models, ControllerChildJvm controller) throws InterruptedException {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (!reader.tableDecisionModels().containsAll(models)) {
             if (System.nanoTime() > deadline || !controller.isAlive()) {
@@ -426,7 +427,7 @@ public final class SoakBenchmark {
         private final Path gcLog;
         private final LatencyRecorder latency;
         private final Consumer<String> progress;
-        private final Twin twin;
+        private final RunningTwin twin;
         private final List<Sample> samples = new ArrayList<>();
         /** Request index ranges {@code [a, b)} scheduled from 1 s before each full-collection probe to its end. */
         private final List<long[]> probes = new ArrayList<>();
@@ -436,7 +437,7 @@ public final class SoakBenchmark {
         private int pausesSeen;
 
         Sampler(Settings s, ControllerChildJvm controller, Path gcLog, LatencyRecorder latency,
-                Consumer<String> progress, Twin twin) {
+                Consumer<String> progress, RunningTwin twin) {
             this.s = s;
             this.controller = controller;
             this.gcLog = gcLog;
@@ -549,71 +550,6 @@ public final class SoakBenchmark {
             if (t != null) {
                 throw new IllegalStateException("sampling the controller failed: " + t.getMessage(), t);
             }
-        }
-    }
-
-    /** The executor twin on its own thread, from {@link #start} (once it reads decisions) to {@link #stop}. */
-    private static final class Twin implements AutoCloseable {
-        private final ExecutorTwin twin;
-        private final Thread thread;
-        private final long joinMillis;
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
-        private final AtomicReference<TwinExecutor.Summary> last = new AtomicReference<>();
-
-        private Twin(ExecutorTwin twin, TwinOptions options) {
-            this.twin = twin;
-            this.joinMillis = Math.round(options.timeoutSeconds() * 1000) + 5_000; // it lets running requests end
-            this.thread = new Thread(() -> {
-                try {
-                    last.set(twin.run(null));
-                } catch (Throwable t) {
-                    failure.set(t);
-                }
-            }, "nona-soak-executor-twin");
-            thread.setDaemon(true);
-        }
-
-        static Twin start(String bootstrap, TwinOptions options) throws InterruptedException {
-            Twin t = new Twin(new ExecutorTwin(bootstrap, options, false, System::currentTimeMillis), options);
-            t.thread.start();
-            long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-            while (t.twin.summary() == null) {
-                t.check();
-                if (System.nanoTime() > deadline) {
-                    t.close();
-                    throw new IllegalStateException("the executor twin did not start within "
-                            + READY_TIMEOUT.toSeconds() + " s");
-                }
-                Thread.sleep(20);
-            }
-            return t;
-        }
-
-        void check() {
-            Throwable t = failure.get();
-            if (t != null) {
-                throw new IllegalStateException("the executor twin failed: " + t.getMessage(), t);
-            }
-        }
-
-        TwinExecutor.Summary summary() {
-            TwinExecutor.Summary done = last.get();
-            return done != null ? done : twin.summary();
-        }
-
-        /** Stops reading decisions, lets the requests it runs end, and returns its counters. */
-        TwinExecutor.Summary stop() throws InterruptedException {
-            twin.stop();
-            thread.join(joinMillis);
-            check();
-            return summary();
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            twin.stop();
-            thread.join(joinMillis);
-            twin.close();
         }
     }
 }

@@ -15,6 +15,7 @@ import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.OutcomeStatus;
 import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.twin.BaselineReplay;
+import dev.nona.twin.RunningTwin;
 import dev.nona.twin.TwinOptions;
 import java.io.PrintStream;
 import java.nio.file.Files;

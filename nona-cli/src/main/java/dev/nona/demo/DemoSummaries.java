@@ -1,6 +1,7 @@
 package dev.nona.demo;
 
 import dev.nona.topics.record.ControllerEventType;
+import dev.nona.twin.RunningTwin;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

@@ -8,10 +8,10 @@ import java.util.Objects;
  * started; decisions written from then on are the new process's.
  */
 public final class ControllerKill implements Fault {
-    private final ControllerProcess controller;
+    private final ControllerChildJvm controller;
     private final boolean fresh;
 
-    public ControllerKill(ControllerProcess controller, boolean fresh) {
+    public ControllerKill(ControllerChildJvm controller, boolean fresh) {
         this.controller = Objects.requireNonNull(controller, "controller");
         this.fresh = fresh;
     }

@@ -3,7 +3,7 @@ package dev.nona.bench;
 import java.time.Duration;
 
 /**
- * The controller a recovery run measures: {@code bin/nona run} as a child process ({@link ControllerProcess}), or
+ * The controller a recovery run measures: {@code bin/nona run} as a child process ({@link ControllerChildJvm}), or
  * the controller job on a multi-process Flink cluster ({@link ControllerOnCluster}).
  */
 public interface ControllerUnderTest extends AutoCloseable {

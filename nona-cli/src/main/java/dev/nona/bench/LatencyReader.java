@@ -1,29 +1,19 @@
 package dev.nona.bench;
 
 import dev.nona.topics.Topics;
-import dev.nona.topics.client.ClientProperties;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteBufferDeserializer;
 
 /**
- * The latency benchmark's consumer, on its own thread: reads {@code placement-decisions} with
+ * The latency benchmark's consumer, on its own thread ({@link TopicReader}): reads {@code placement-decisions} with
  * {@code isolation.level=read_committed}, as downstream executors must, and notes the receipt time
  * ({@link System#nanoTime()}) of each measured request's decision in the {@link LatencyRecorder}. Measured requests
  * have ids {@code m-<i>}; decisions for ready checks ({@code ready-...}) note their model; others (warm-up) are
@@ -37,34 +27,22 @@ final class LatencyReader implements AutoCloseable {
 
     private static final byte[] MEASURED_BYTES = MEASURED.getBytes(StandardCharsets.UTF_8);
 
-    /** Values as views of the fetched bytes: a measured decision's ~1.5-3 kB are received, not copied. */
-    private final KafkaConsumer<byte[], ByteBuffer> consumer;
     private final LatencyRecorder recorder;
     private final LatencyRecorder requestsRead;
     private final JsonSerde<PlacementDecision> decisions = JsonSerde.forTopic(Topics.PLACEMENT_DECISIONS);
     private final Set<String> tableDecisionModels = ConcurrentHashMap.newKeySet();
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final Thread thread;
-    private volatile boolean running = true;
+    /** Values as views of the fetched bytes: a measured decision's ~1.5-3 kB are received, not copied. */
+    private final TopicReader<ByteBuffer> reader;
 
     LatencyReader(String bootstrap, LatencyRecorder recorder, LatencyRecorder requestsRead) {
         this.recorder = recorder;
         this.requestsRead = requestsRead;
-        Properties p = ClientProperties.readCommittedConsumer(bootstrap, null);
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "nona-latency-reader");
-        this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteBufferDeserializer());
-        this.thread = new Thread(this::loop, "nona-latency-reader");
-        thread.setDaemon(true);
+        this.reader = new TopicReader<>(bootstrap, "nona-latency-reader", List.of(Topics.PLACEMENT_DECISIONS.name(),
+                Topics.INFERENCE_REQUESTS.name()), new ByteBufferDeserializer(), this::note);
     }
 
     LatencyReader start() {
-        List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : List.of(Topics.PLACEMENT_DECISIONS.name(), Topics.INFERENCE_REQUESTS.name())) {
-            consumer.partitionsFor(topic).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
-        }
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
-        thread.start();
+        reader.start();
         return this;
     }
 
@@ -75,28 +53,7 @@ final class LatencyReader implements AutoCloseable {
 
     /** Throws what stopped the reader, if anything did. */
     void check() {
-        Throwable t = failure.get();
-        if (t != null) {
-            throw new IllegalStateException("reading decisions failed: " + t.getMessage(), t);
-        }
-    }
-
-    private void loop() {
-        try {
-            while (running) {
-                var records = consumer.poll(Duration.ofMillis(100));
-                long now = System.nanoTime();
-                for (ConsumerRecord<byte[], ByteBuffer> r : records) {
-                    note(r, now);
-                }
-            }
-        } catch (WakeupException closing) {
-            // close() woke the consumer up
-        } catch (Throwable t) {
-            failure.set(t);
-        } finally {
-            consumer.close(Duration.ofSeconds(5));
-        }
+        reader.check();
     }
 
     private void note(ConsumerRecord<byte[], ByteBuffer> r, long now) {
@@ -148,12 +105,6 @@ final class LatencyReader implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        reader.close();
     }
 }

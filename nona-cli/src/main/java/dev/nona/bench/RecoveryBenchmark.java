@@ -4,7 +4,6 @@ import dev.nona.check.Checks;
 import dev.nona.local.LocalKafkaBroker;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
-import dev.nona.topics.client.ClientProperties;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
@@ -34,12 +33,7 @@ import org.apache.flink.util.TimeUtils;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The recovery measurement: a controller ({@link ControllerUnderTest}: {@code bin/nona run} as a child process, or
@@ -198,14 +192,14 @@ public final class RecoveryBenchmark {
     /** Kills the controller process and starts it again, against the broker at {@code bootstrap}. */
     public static Result runControllerKill(Settings s, String bootstrap) throws Exception {
         ensureTopics(bootstrap);
-        ControllerProcess controller = new ControllerProcess(bootstrap, s.controller(), s.workDir());
+        ControllerChildJvm controller = new ControllerChildJvm(bootstrap, s.controller(), s.workDir());
         return run(s, bootstrap, controller, new ControllerKill(controller, s.fresh()), Map.of());
     }
 
     /** Kills the broker (the bench's own) for {@code down} and starts it again. */
     public static Result runBrokerKill(Settings s, LocalKafkaBroker broker, Duration down) throws Exception {
         ensureTopics(broker.bootstrapServers());
-        ControllerProcess controller = new ControllerProcess(broker.bootstrapServers(), s.controller(), s.workDir());
+        ControllerChildJvm controller = new ControllerChildJvm(broker.bootstrapServers(), s.controller(), s.workDir());
         try (BrokerOutage outage = new BrokerOutage(broker, down)) {
             return run(s, broker.bootstrapServers(), controller, outage, Map.of("downSeconds", down.toSeconds()));
         }
@@ -332,7 +326,7 @@ public final class RecoveryBenchmark {
         /** A decision read after the fault started: its record time (epoch ms), receipt time (nanoTime), table. */
         private record Seen(long timestamp, long receivedNanos, long tableVersion, boolean fallback) {}
 
-        private final KafkaConsumer<byte[], byte[]> consumer;
+        private final TopicReader<byte[]> reader;
         private final LatencyRecorder latency;
         private final String silentServer;
         private final JsonSerde<PlacementDecision> decisions = JsonSerde.forTopic(Topics.PLACEMENT_DECISIONS);
@@ -343,8 +337,6 @@ public final class RecoveryBenchmark {
         private final List<String> deadLetterReasons = new CopyOnWriteArrayList<>();
         private final List<Seen> afterFault = Collections.synchronizedList(new ArrayList<>());
         private final AtomicLong silentStages = new AtomicLong();
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
-        private final Thread thread;
         private volatile boolean faultStarted;
         /**
          * Epoch ms after which a request (by its own time, {@code eventTime}) must not get a stage on the silent server:
@@ -357,29 +349,18 @@ public final class RecoveryBenchmark {
         /** Stages on the silent server of requests made before it was silent too long, written after. */
         private final AtomicLong silentStagesWrittenLate = new AtomicLong();
         private final List<String> silentExamples = new CopyOnWriteArrayList<>();
-        private volatile boolean running = true;
 
         Reader(String bootstrap, LatencyRecorder latency, String silentServer) {
             this.latency = latency;
             this.silentServer = silentServer;
-            var p = ClientProperties.readCommittedConsumer(bootstrap, null);
-            p.put(ConsumerConfig.CLIENT_ID_CONFIG, "nona-recovery-reader");
-            p.putAll(BENCH_CLIENT_SETTINGS);
-            consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-            thread = new Thread(this::loop, "nona-recovery-reader");
-            thread.setDaemon(true);
+            // only this run's records: the broker may hold earlier runs'
+            reader = TopicReader.ofBytes(bootstrap, "nona-recovery-reader", List.of(Topics.PLACEMENT_DECISIONS.name(),
+                            Topics.DEAD_LETTERS.name(), Topics.CONTROLLER_EVENTS.name()), this::note)
+                    .fromEnd().with(BENCH_CLIENT_SETTINGS).pollingEvery(Duration.ofMillis(50));
         }
 
         Reader start() {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (String t : List.of(Topics.PLACEMENT_DECISIONS.name(), Topics.DEAD_LETTERS.name(),
-                    Topics.CONTROLLER_EVENTS.name())) {
-                consumer.partitionsFor(t).forEach(i -> partitions.add(new TopicPartition(t, i.partition())));
-            }
-            consumer.assign(partitions);
-            consumer.seekToEnd(partitions); // only this run's records: the broker may hold earlier runs'
-            partitions.forEach(consumer::position);
-            thread.start();
+            reader.start();
             return this;
         }
 
@@ -395,27 +376,7 @@ public final class RecoveryBenchmark {
         }
 
         void check() {
-            if (failure.get() != null) {
-                throw new IllegalStateException("reading failed: " + failure.get(), failure.get());
-            }
-        }
-
-        private void loop() {
-            try {
-                while (running) {
-                    var records = consumer.poll(Duration.ofMillis(50));
-                    long now = System.nanoTime();
-                    for (ConsumerRecord<byte[], byte[]> r : records) {
-                        note(r, now);
-                    }
-                }
-            } catch (WakeupException closing) {
-                // closed
-            } catch (Throwable t) {
-                failure.set(t);
-            } finally {
-                consumer.close(Duration.ofSeconds(5));
-            }
+            reader.check();
         }
 
         private void note(ConsumerRecord<byte[], byte[]> r, long now) {
@@ -520,13 +481,7 @@ public final class RecoveryBenchmark {
 
         @Override
         public void close() {
-            running = false;
-            consumer.wakeup();
-            try {
-                thread.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            reader.close();
         }
     }
 }

@@ -2,8 +2,8 @@ package dev.nona.chaos;
 
 import dev.nona.check.Checks;
 import dev.nona.bench.BadInputPublisher;
+import dev.nona.bench.ControllerChildJvm;
 import dev.nona.local.LocalKafkaBroker;
-import dev.nona.local.StateDirectory;
 import dev.nona.topics.TopicSpec;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
@@ -107,7 +107,7 @@ public final class ChaosRun {
                 .start()) {
             String bootstrap = broker.bootstrapServers();
             createTopics(bootstrap);
-            try (ControllerProcess controller = new ControllerProcess(bootstrap, s.workDir(), s.controller());
+            try (ControllerChildJvm controller = new ControllerChildJvm(bootstrap, s.controller(), s.workDir());
                     TelemetryAgent telemetry = new TelemetryAgent(bootstrap, s.models(), s.servers(), REPORT_PERIOD,
                             outages);
                     RequestStream requests = new RequestStream(bootstrap, s.models());
@@ -123,7 +123,7 @@ public final class ChaosRun {
                 telemetry.start();
                 controller.start();
                 awaitReady(requests, checker, observer, controller, s.models());
-                awaitCheckpoint(controller);
+                controller.awaitCheckpoint(READY_TIMEOUT);
                 FaultRunner faults = new FaultRunner(schedule, injectors, log);
                 long t0 = System.nanoTime();
                 requests.start(s.rate(), count);
@@ -168,7 +168,7 @@ public final class ChaosRun {
     }
 
     private static void awaitReady(RequestStream requests, InvariantChecker checker, ChaosObserver observer,
-            ControllerProcess controller, List<String> models) throws InterruptedException {
+            ControllerChildJvm controller, List<String> models) throws InterruptedException {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (!checker.readyModels().containsAll(models)) {
             observer.check();
@@ -181,20 +181,9 @@ public final class ChaosRun {
         }
     }
 
-    private static void awaitCheckpoint(ControllerProcess controller) throws InterruptedException {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        while (new StateDirectory(controller.stateDir()).latest().checkpoint() == null) {
-            if (System.nanoTime() > deadline || !controller.isAlive()) {
-                throw new IllegalStateException("no completed checkpoint in " + controller.stateDir() + ": "
-                        + controller.logTail(4000));
-            }
-            Thread.sleep(200);
-        }
-    }
-
     /** Until the requests are sent and the faults over: a progress line every {@link #PROGRESS_EVERY}. */
     private static void watch(long t0, RequestStream requests, FaultRunner faults, InvariantChecker checker,
-            ChaosObserver observer, ControllerProcess controller, Consumer<String> log)
+            ChaosObserver observer, ControllerChildJvm controller, Consumer<String> log)
             throws InterruptedException {
         long next = t0 + PROGRESS_EVERY.toNanos();
         while (requests.sent() < requests.count() || faults.running()) {
@@ -213,7 +202,7 @@ public final class ChaosRun {
     }
 
     private static void drain(RequestStream requests, InvariantChecker checker, ChaosObserver observer,
-            ControllerProcess controller, Consumer<String> log) throws InterruptedException {
+            ControllerChildJvm controller, Consumer<String> log) throws InterruptedException {
         long start = System.nanoTime();
         long deadline = start + DRAIN_TIMEOUT.toNanos();
         long next = start + PROGRESS_EVERY.toNanos();
@@ -232,7 +221,7 @@ public final class ChaosRun {
     }
 
     /** Notes (once per start) a controller process that exited without being killed. */
-    private static void noteExit(ControllerProcess controller, Consumer<String> log) {
+    private static void noteExit(ControllerChildJvm controller, Consumer<String> log) {
         if (controller.exitedByItselfSinceAsked()) {
             log.accept("the controller process (start " + controller.starts() + ") exited by itself: "
                     + controller.logTail(1500));

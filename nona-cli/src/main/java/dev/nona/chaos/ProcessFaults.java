@@ -1,5 +1,6 @@
 package dev.nona.chaos;
 
+import dev.nona.bench.ControllerChildJvm;
 import dev.nona.local.LocalKafkaBroker;
 import java.util.EnumSet;
 import java.util.Set;
@@ -11,9 +12,9 @@ import java.util.Set;
  */
 final class ProcessFaults implements FaultInjector {
     private final LocalKafkaBroker broker;
-    private final ControllerProcess controller;
+    private final ControllerChildJvm controller;
 
-    ProcessFaults(LocalKafkaBroker broker, ControllerProcess controller) {
+    ProcessFaults(LocalKafkaBroker broker, ControllerChildJvm controller) {
         this.broker = broker;
         this.controller = controller;
     }

@@ -5,8 +5,6 @@ import dev.nona.chaos.ChaosResult;
 import dev.nona.chaos.ChaosRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.logging.log4j.Level;
@@ -33,18 +31,15 @@ final class BenchChaosCommand implements Callable<Integer> {
     @Option(names = "--minutes", defaultValue = "5", description = "Minutes of traffic, >= 1 (default ${DEFAULT-VALUE})")
     double minutes;
 
-    @Option(names = "--rate", defaultValue = "1000", description = "Requests per second (default ${DEFAULT-VALUE})")
-    double rate;
-
     @Option(names = "--work-dir", paramLabel = "DIR", description = "Broker data, controller state directory and "
             + "logs (default: a new temporary directory)")
     Path workDir;
 
-    @Option(names = "--set", description = "Controller configuration KEY=VALUE (docs/controller.md), repeatable")
-    Map<String, String> settings = new LinkedHashMap<>();
-
     @Mixin
     BenchCommand.Workload workload;
+
+    @Mixin
+    BenchCommand.ControllerRun run;
 
     @Spec
     CommandSpec spec;
@@ -57,8 +52,8 @@ final class BenchChaosCommand implements Callable<Integer> {
         System.err.println("nona chaos: seed " + s + " (replay: bin/nona bench chaos --seed " + s + " --minutes "
                 + minutes + " --servers " + workload.servers + ")");
         Path dir = workDir != null ? workDir : Files.createTempDirectory("nona-chaos-");
-        ChaosResult r = ChaosRun.run(new ChaosRun.Settings(s, (int) Math.round(minutes * 60), rate,
-                workload.servers, workload.models, ChaosRun.controllerSettings(settings), dir),
+        ChaosResult r = ChaosRun.run(new ChaosRun.Settings(s, (int) Math.round(minutes * 60), run.rate,
+                workload.servers, workload.models, ChaosRun.controllerSettings(run.settings), dir),
                 line -> System.err.println("nona chaos: " + line));
         spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(r.toJson()));
         spec.commandLine().getOut().flush();

@@ -188,6 +188,31 @@ final class BenchCommand implements Runnable {
         }
     }
 
+    /**
+     * The options of every benchmark that sends requests to a running controller at a fixed rate (latency, recovery,
+     * soak, chaos): the rate and the controller's settings.
+     */
+    static final class ControllerRun {
+        @Option(names = "--rate", defaultValue = "1000", description = "Requests per second (default ${DEFAULT-VALUE})")
+        double rate;
+
+        @Option(names = "--set", description = "Controller configuration KEY=VALUE (docs/controller.md), repeatable")
+        Map<String, String> settings = new LinkedHashMap<>();
+
+        /**
+         * The controller's settings of a run: its own {@code controller.id}, sources from their latest offsets (a
+         * reused broker's earlier requests are not this run's), {@code fixed}, then the {@code --set} ones.
+         */
+        Map<String, String> controllerSettings(String controllerId, Map<String, String> fixed) {
+            Map<String, String> m = new LinkedHashMap<>();
+            m.put("controller.id", controllerId);
+            m.put("source.start-from-earliest", "false");
+            m.putAll(fixed);
+            m.putAll(settings);
+            return m;
+        }
+    }
+
     /** The generated workload every benchmark takes: which models the requests name and how many servers there are. */
     static final class Workload {
         @Option(names = "--models", split = ",", defaultValue = "resnet18,alexnet",

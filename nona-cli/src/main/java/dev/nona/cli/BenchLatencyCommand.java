@@ -23,14 +23,14 @@ import picocli.CommandLine.Spec;
         description = "Request-to-decision latency: real broker, controller on a MiniCluster, fixed-rate producer, "
                 + "read_committed consumer.")
 final class BenchLatencyCommand implements Callable<Integer> {
-    @Option(names = "--rate", defaultValue = "1000", description = "Requests per second (default ${DEFAULT-VALUE})")
-    double rate;
-
     @Option(names = "--seconds", defaultValue = "30", description = "Measured seconds (default ${DEFAULT-VALUE})")
     int seconds;
 
     @Mixin
     BenchCommand.Workload workload;
+
+    @Mixin
+    BenchCommand.ControllerRun run;
 
     @Option(names = "--delivery", defaultValue = "at-least-once",
             description = "decisions.delivery: at-least-once or exactly-once (default ${DEFAULT-VALUE})")
@@ -62,20 +62,17 @@ final class BenchLatencyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--set", description = "Controller configuration KEY=VALUE (docs/controller.md), repeatable")
-    Map<String, String> settings = new LinkedHashMap<>();
-
     @Override
     public Integer call() throws Exception {
         DecisionDelivery mode = DecisionDelivery.parse("--delivery", delivery);
-        Map<String, String> probe = new LinkedHashMap<>(settings);
+        Map<String, String> probe = new LinkedHashMap<>(run.settings);
         probe.put("decisions.delivery", delivery);
         probe.put("checkpoint.interval", checkpointInterval);
         probe.put("bootstrap.servers", "unused:9092");
         // Validates every setting (the errors name the key and value) before a broker is started.
         ControllerConfig config = ControllerConfig.fromMap(probe);
-        LatencyBenchmark.Result r = LatencyBenchmark.run(new LatencyBenchmark.Settings(rate, seconds,
-                workload.servers, workload.models, mode, config.checkpointInterval(), warmupSeconds, settings,
+        LatencyBenchmark.Result r = LatencyBenchmark.run(new LatencyBenchmark.Settings(run.rate, seconds,
+                workload.servers, workload.models, mode, config.checkpointInterval(), warmupSeconds, run.settings,
                 Optional.ofNullable(brokerDir), badInputRate, badInputAtBrokerDefaults));
         spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(json(r)));
         spec.commandLine().getOut().flush();

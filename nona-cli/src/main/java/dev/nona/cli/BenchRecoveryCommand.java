@@ -35,9 +35,6 @@ final class BenchRecoveryCommand implements Callable<Integer> {
             description = "controller-kill, broker-kill or taskmanager-kill (default ${DEFAULT-VALUE})")
     String fault;
 
-    @Option(names = "--rate", defaultValue = "1000", description = "Requests per second (default ${DEFAULT-VALUE})")
-    double rate;
-
     @Option(names = "--seconds", defaultValue = "90", description = "Seconds of requests (default ${DEFAULT-VALUE})")
     int seconds;
 
@@ -64,11 +61,11 @@ final class BenchRecoveryCommand implements Callable<Integer> {
             + "directory and logs (default: a new temporary directory)")
     Path workDir;
 
-    @Option(names = "--set", description = "Controller configuration KEY=VALUE (docs/controller.md), repeatable")
-    Map<String, String> settings = new LinkedHashMap<>();
-
     @Mixin
     BenchCommand.Workload workload;
+
+    @Mixin
+    BenchCommand.ControllerRun run;
 
     @Spec
     CommandSpec spec;
@@ -92,11 +89,8 @@ final class BenchRecoveryCommand implements Callable<Integer> {
                             + "mvn -B -DskipTests package, or name it with --job-jar"));
         }
         Path dir = workDir != null ? workDir : Files.createTempDirectory("nona-recovery-");
-        Map<String, String> controller = new LinkedHashMap<>();
-        controller.put("controller.id", "nona-recovery");
-        controller.put("source.start-from-earliest", "false"); // not an earlier run's requests
-        controller.putAll(settings);
-        RecoveryBenchmark.Settings s = new RecoveryBenchmark.Settings(rate, seconds, killAt, workload.servers,
+        Map<String, String> controller = run.controllerSettings("nona-recovery", Map.of());
+        RecoveryBenchmark.Settings s = new RecoveryBenchmark.Settings(run.rate, seconds, killAt, workload.servers,
                 workload.models, controller, dir, fresh);
         RecoveryBenchmark.Result r;
         if (bootstrap != null) {
@@ -112,7 +106,7 @@ final class BenchRecoveryCommand implements Callable<Integer> {
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("fault", fault);
-        out.put("rate", rate);
+        out.put("rate", run.rate);
         out.put("seconds", seconds);
         out.put("killAtSecond", killAt);
         if (fault.equals("controller-kill")) {

@@ -5,7 +5,6 @@ import dev.nona.bench.SoakBenchmark;
 import dev.nona.topics.Topics;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -25,9 +24,6 @@ import picocli.CommandLine.Spec;
         description = "Run the closed loop at a steady rate for many minutes; report heap after GC, checkpoint size "
                 + "and p99 per minute and the growth of each over the run.")
 final class BenchSoakCommand implements Callable<Integer> {
-    @Option(names = "--rate", defaultValue = "1000", description = "Requests per second (default ${DEFAULT-VALUE})")
-    double rate;
-
     @Option(names = "--minutes", defaultValue = "30", description = "Minutes of requests (default ${DEFAULT-VALUE})")
     int minutes;
 
@@ -47,26 +43,24 @@ final class BenchSoakCommand implements Callable<Integer> {
             + "deleted after the run (default: /dev/shm when it has room, else the temporary directory)")
     Path brokerDir;
 
-    @Option(names = "--set", description = "Controller configuration KEY=VALUE (docs/controller.md), repeatable")
-    Map<String, String> settings = new LinkedHashMap<>();
-
     @Mixin
     BenchCommand.Workload workload;
+
+    @Mixin
+    BenchCommand.ControllerRun run;
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        Map<String, String> controller = new LinkedHashMap<>();
-        controller.put("controller.id", "nona-soak");
-        controller.put("source.start-from-earliest", "false");
-        controller.put("topics.outcomes", Topics.PLACEMENT_OUTCOMES.name()); // the loop is closed: the controller learns
-        controller.putAll(settings);
+        // the loop is closed: the controller learns
+        Map<String, String> controller = run.controllerSettings("nona-soak",
+                Map.of("topics.outcomes", Topics.PLACEMENT_OUTCOMES.name()));
         Path dir = workDir != null ? workDir : Files.createTempDirectory("nona-soak-");
         SoakBenchmark.Settings s;
         try {
-            s = new SoakBenchmark.Settings(rate, minutes, intervalSeconds, warmupMinutes, workload.servers,
+            s = new SoakBenchmark.Settings(run.rate, minutes, intervalSeconds, warmupMinutes, workload.servers,
                     workload.models, controller, dir, Optional.ofNullable(brokerDir));
         } catch (IllegalArgumentException e) {
             if (workDir == null) {

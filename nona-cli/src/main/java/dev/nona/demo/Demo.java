@@ -17,6 +17,7 @@ import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.OutcomeStatus;
 import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.twin.BaselineReplay;
+import dev.nona.twin.RunningTwin;
 import dev.nona.twin.TwinOptions;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -1,6 +1,7 @@
 package dev.nona.demo;
 
 import dev.nona.topics.record.ControllerEventType;
+import dev.nona.twin.RunningTwin;
 import dev.nona.twin.TwinExecutor;
 import java.util.List;
 import java.util.Map;

@@ -1,14 +1,16 @@
-package dev.nona.demo;
+package dev.nona.twin;
 
-import dev.nona.twin.ExecutorTwin;
-import dev.nona.twin.TwinExecutor;
-import dev.nona.twin.TwinOptions;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** The demo's executor twin, on its own thread from {@link #start} (which returns once it reads decisions) to {@link #close}. */
-final class RunningTwin implements AutoCloseable {
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+/**
+ * The executor twin ({@link ExecutorTwin}) on a thread of this JVM, from {@link #start} (which returns once it reads
+ * decisions) to {@link #stop} or {@link #close}: the demo's and the soak benchmark's. A failure of the twin's thread
+ * is kept and rethrown by {@link #check}.
+ */
+public final class RunningTwin implements AutoCloseable {
+    /** How long {@link #start(String, TwinOptions)} waits for the twin to read decisions. */
+    public static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final ExecutorTwin twin;
     private final TwinOptions options;
@@ -23,20 +25,27 @@ final class RunningTwin implements AutoCloseable {
         this.twin = twin;
         this.options = options;
         this.joinMillis = Math.round(options.timeoutSeconds() * 1000) + 5_000; // it lets running requests end
-        this.thread = new Thread(this::run, "nona-demo-executor-twin");
+        this.thread = new Thread(this::run, "nona-executor-twin");
         thread.setDaemon(true);
     }
 
-    static RunningTwin start(String bootstrap, TwinOptions options) throws InterruptedException {
+    /** Starts the twin against the broker at {@code bootstrap}, waiting up to {@link #START_TIMEOUT}. */
+    public static RunningTwin start(String bootstrap, TwinOptions options) throws InterruptedException {
+        return start(bootstrap, options, START_TIMEOUT);
+    }
+
+    /** Starts the twin against the broker at {@code bootstrap}; fails when it does not run within {@code timeout}. */
+    public static RunningTwin start(String bootstrap, TwinOptions options, Duration timeout)
+            throws InterruptedException {
         RunningTwin running = new RunningTwin(new ExecutorTwin(bootstrap, options, false, System::currentTimeMillis),
                 options);
         running.thread.start();
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        long deadline = System.nanoTime() + timeout.toNanos();
         while (running.twin.summary() == null) {
             running.check();
             if (System.nanoTime() > deadline) {
                 running.close();
-                throw new IllegalStateException("the executor twin did not start within " + START_TIMEOUT.toSeconds() + " s");
+                throw new IllegalStateException("the executor twin did not start within " + timeout.toSeconds() + " s");
             }
             Thread.sleep(20);
         }
@@ -52,27 +61,36 @@ final class RunningTwin implements AutoCloseable {
         }
     }
 
-    TwinOptions options() {
+    public TwinOptions options() {
         return options;
     }
 
-    /** About when the twin's clock started (its silences count from it): shortly after, within {@link #start}'s poll. */
-    long originMillis() {
+    /** About when the twin's clock started (its silences count from it): shortly after, within {@link #start}'s
+     *  poll. */
+    public long originMillis() {
         return originMillis;
     }
 
     /** A failure of the twin's thread, rethrown. */
-    void check() {
+    public void check() {
         Throwable t = failure.get();
         if (t != null) {
             throw new IllegalStateException("the executor twin failed: " + t.getMessage(), t);
         }
     }
 
-    /** Its counters so far (after {@link #close}: final). */
-    TwinExecutor.Summary summary() {
+    /** Its counters so far (after {@link #stop} or {@link #close}: final). */
+    public TwinExecutor.Summary summary() {
         TwinExecutor.Summary done = last.get();
         return done != null ? done : twin.summary();
+    }
+
+    /** Stops reading decisions, lets the requests it runs end, rethrows a failure, and returns its final counters. */
+    public TwinExecutor.Summary stop() throws InterruptedException {
+        twin.stop();
+        thread.join(joinMillis);
+        check();
+        return summary();
     }
 
     @Override

@@ -1,0 +1,72 @@
+package dev.nona.chaos;
+
+import dev.nona.bench.ControllerOnCluster;
+import dev.nona.local.LocalFlinkCluster;
+import dev.nona.local.LocalKafkaBroker;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Kills with SIGKILL the processes of the controller job on a multi-process Flink cluster with ZooKeeper high
+ * availability ({@link ControllerOnCluster}), and brings each back after the fault's duration: the broker (as
+ * {@link ProcessFaults} does), the TaskManager that runs the job (a new spare TaskManager is started at the end,
+ * so that the next kill has one too) and the leading JobManager (started again at the end, to stand by or to lead,
+ * as ZooKeeper's election goes). A kill
+ * waits first (at most {@link #RUNNING_TIMEOUT}) until the job runs: a fault on a job still restoring from the one
+ * before would test nothing new, and the schedule moves with the wait.
+ */
+final class ClusterFaults implements FaultInjector {
+    static final Duration RUNNING_TIMEOUT = Duration.ofSeconds(300);
+
+    private final LocalKafkaBroker broker;
+    private final ControllerOnCluster controller;
+    private final Consumer<String> log;
+    private int killedJobManager = -1;
+
+    ClusterFaults(LocalKafkaBroker broker, ControllerOnCluster controller, Consumer<String> log) {
+        this.broker = broker;
+        this.controller = controller;
+        this.log = log;
+    }
+
+    @Override
+    public Set<FaultKind> kinds() {
+        return EnumSet.of(FaultKind.BROKER_KILL, FaultKind.TASKMANAGER_KILL, FaultKind.JOBMANAGER_KILL);
+    }
+
+    @Override
+    public void begin(ScheduledFault fault) {
+        LocalFlinkCluster cluster = controller.cluster();
+        switch (fault.kind()) {
+            case BROKER_KILL -> broker.kill();
+            case TASKMANAGER_KILL -> {
+                cluster.awaitRunning(controller.job(), RUNNING_TIMEOUT);
+                int tm = cluster.killTaskManagerRunning(controller.job());
+                log.accept("killed TaskManager " + tm + ", which ran the controller job");
+            }
+            case JOBMANAGER_KILL -> {
+                cluster.awaitRunning(controller.job(), RUNNING_TIMEOUT);
+                LocalFlinkCluster.KilledJobManager killed = cluster.killLeaderJobManager();
+                killedJobManager = killed.index();
+                log.accept("killed the leading JobManager " + killed.index() + " (pid " + killed.pid() + ")");
+            }
+            default -> throw new IllegalArgumentException("fault kind " + fault.kind().key() + " is not the cluster's");
+        }
+    }
+
+    @Override
+    public void end(ScheduledFault fault) {
+        LocalFlinkCluster cluster = controller.cluster();
+        switch (fault.kind()) {
+            case BROKER_KILL -> broker.start();
+            case TASKMANAGER_KILL -> cluster.addTaskManager();
+            case JOBMANAGER_KILL -> {
+                cluster.restartJobManager(killedJobManager);
+                killedJobManager = -1;
+            }
+            default -> throw new IllegalArgumentException("fault kind " + fault.kind().key() + " is not the cluster's");
+        }
+    }
+}

@@ -26,7 +26,7 @@ import org.apache.flink.api.common.JobID;
  */
 public final class ControllerOnCluster implements ControllerUnderTest {
     static final String ENTRY = "dev.nona.controller.ControllerMain";
-    static final int TASK_MANAGERS = 2;
+    public static final int TASK_MANAGERS = 2;
     static final int SLOTS = 2;
     /** How long the cluster may take to start: over 2 minutes on the shared 2-core machine at load 60. */
     static final Duration START_TIMEOUT = Duration.ofMinutes(5);

@@ -13,9 +13,10 @@ import java.util.function.Consumer;
  * availability ({@link ControllerOnCluster}), and brings each back after the fault's duration: the broker (as
  * {@link ProcessFaults} does), the TaskManager that runs the job (a new spare TaskManager is started at the end,
  * so that the next kill has one too) and the leading JobManager (started again at the end, to stand by or to lead,
- * as ZooKeeper's election goes). A kill
- * waits first (at most {@link #RUNNING_TIMEOUT}) until the job runs: a fault on a job still restoring from the one
- * before would test nothing new, and the schedule moves with the wait.
+ * as ZooKeeper's election goes). The ends start the process and return (a JVM's start took 30-40 s at load 50-70,
+ * which moved the rest of the schedule past the traffic); a kill waits first (at most {@link #RUNNING_TIMEOUT})
+ * until the job runs, and a TaskManager kill until the spare has registered: a fault on a job still restoring from
+ * the one before would test nothing new, and the schedule moves with the wait.
  */
 final class ClusterFaults implements FaultInjector {
     static final Duration RUNNING_TIMEOUT = Duration.ofSeconds(300);
@@ -42,6 +43,7 @@ final class ClusterFaults implements FaultInjector {
         switch (fault.kind()) {
             case BROKER_KILL -> broker.kill();
             case TASKMANAGER_KILL -> {
+                awaitSpareTaskManager(cluster);
                 cluster.awaitRunning(controller.job(), RUNNING_TIMEOUT);
                 int tm = cluster.killTaskManagerRunning(controller.job());
                 log.accept("killed TaskManager " + tm + ", which ran the controller job");
@@ -56,14 +58,31 @@ final class ClusterFaults implements FaultInjector {
         }
     }
 
+    /** Until as many TaskManagers are registered as the cluster started with (the spare among them). */
+    private static void awaitSpareTaskManager(LocalFlinkCluster cluster) {
+        long deadline = System.nanoTime() + RUNNING_TIMEOUT.toNanos();
+        while (cluster.rest().taskManagers() < ControllerOnCluster.TASK_MANAGERS) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("fewer than " + ControllerOnCluster.TASK_MANAGERS + " TaskManagers "
+                        + "registered " + RUNNING_TIMEOUT.toSeconds() + " s after a new one was started");
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted waiting for a spare TaskManager", e);
+            }
+        }
+    }
+
     @Override
     public void end(ScheduledFault fault) {
         LocalFlinkCluster cluster = controller.cluster();
         switch (fault.kind()) {
             case BROKER_KILL -> broker.start();
-            case TASKMANAGER_KILL -> cluster.addTaskManager();
+            case TASKMANAGER_KILL -> cluster.startTaskManager();
             case JOBMANAGER_KILL -> {
-                cluster.restartJobManager(killedJobManager);
+                cluster.startJobManager(killedJobManager);
                 killedJobManager = -1;
             }
             default -> throw new IllegalArgumentException("fault kind " + fault.kind().key() + " is not the cluster's");

@@ -6,6 +6,7 @@ import dev.nona.controller.command.CommandRecord;
 import dev.nona.controller.logging.DeadLetterLog;
 import dev.nona.controller.loop.ControlInput;
 import dev.nona.controller.loop.ControlLoopFunction;
+import dev.nona.controller.loop.PublishedTableVersions;
 import dev.nona.controller.loop.ControlLoopSettings;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.optimize.NonaTableSolver;
@@ -130,6 +131,7 @@ public final class ControllerJob {
     private final PlacerFactory placers;
     private final List<BroadcastUpdate> bootstrap;
     private final long lastTableVersion;
+    private final PublishedTableVersions published;
 
     public ControllerJob(ControllerConfig config, Sources sources, Sinks sinks, TableSolver solver, PlacerFactory placers) {
         this(config, sources, sinks, solver, placers, List.of());
@@ -152,7 +154,17 @@ public final class ControllerJob {
      */
     public ControllerJob(ControllerConfig config, Sources sources, Sinks sinks, TableSolver solver, PlacerFactory placers,
             List<BroadcastUpdate> bootstrap, long lastTableVersion) {
+        this(config, sources, sinks, solver, placers, bootstrap, lastTableVersion, PublishedTableVersions.NONE);
+    }
+
+    /**
+     * @param published the newest version of this controller's tables on {@code placement-tables}, read again each
+     *                  time the control loop opens (a restart inside the job): versions never go back
+     */
+    public ControllerJob(ControllerConfig config, Sources sources, Sinks sinks, TableSolver solver, PlacerFactory placers,
+            List<BroadcastUpdate> bootstrap, long lastTableVersion, PublishedTableVersions published) {
         this.lastTableVersion = lastTableVersion;
+        this.published = Objects.requireNonNull(published, "published table versions");
         this.bootstrap = List.copyOf(Objects.requireNonNull(bootstrap, "bootstrap snapshot"));
         this.config = Objects.requireNonNull(config, "config");
         this.sources = Objects.requireNonNull(sources, "sources");
@@ -192,7 +204,7 @@ public final class ControllerJob {
             Map<TopicPartition, Long> commandOffsets, long lastTableVersion) {
         return new ControllerJob(config, KafkaIo.sources(config, commandOffsets), KafkaIo.sinks(config),
                 new NonaTableSolver(CostModel.named(config.solverCostModel())), new NonaPlacerFactory(), bootstrap,
-                lastTableVersion).addTo(env);
+                lastTableVersion, KafkaTableVersions.of(config)).addTo(env);
     }
 
     /** The newest commands in force of {@code bootstrap} (by sequence), or none. */
@@ -238,7 +250,7 @@ public final class ControllerJob {
         SingleOutputStreamOperator<ControllerTable> tables = controlInputs
                 .keyBy(x -> ControlLoopFunction.KEY, Types.STRING)
                 .process(new ControlLoopFunction(ControlLoopSettings.of(config), solver, startCommands(bootstrap),
-                        lastTableVersion))
+                        lastTableVersion, published))
                 .returns(JsonRecordTypeInfo.of(ControllerTable.class))
                 .setParallelism(1).setMaxParallelism(1).uid("control-loop").name("control loop");
         DataStream<ControllerEvent> events = tables.getSideOutput(ControlLoopFunction.EVENTS);

@@ -11,7 +11,6 @@ import dev.nona.local.LocalZooKeeper;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -117,7 +116,7 @@ final class JobManagerFailoverIT {
             out.drain(Duration.ofSeconds(2));
 
             OptionalLong restored = flink.rest().restoredCheckpointId(jobId);
-            Gap gap = Gap.after(out.decisionTimestamps, killed.killedAtMillis());
+            DecisionGap gap = DecisionGap.after(out.decisionTimestamps, killed.killedAtMillis());
             List<String> lost = undecided(out, sent);
             LOG.info("JobManager failover at {} requests/s: {} sent, {} decided, lost {}, duplicates {}, dead letters {}; "
                     + "restored checkpoint {} (latest before the kill {}); decisions went on for {} ms after the kill, "
@@ -168,37 +167,5 @@ final class JobManagerFailoverIT {
     private static String loadAverage() {
         return String.format("%.1f", java.lang.management.ManagementFactory.getOperatingSystemMXBean()
                 .getSystemLoadAverage());
-    }
-
-    /**
-     * The stall in decision writes around a kill: the longest pause between consecutive writes from the last one
-     * before the kill on. The tasks of the dead leader's job may write for a while after the kill (until their
-     * TaskManager gives up on the JobManager), so the time to resume is measured to the first write after that
-     * pause.
-     *
-     * @param lastBeforeMillis from the kill to the last write before the pause (0 if it was before the kill)
-     * @param stallMillis the pause
-     * @param resumedAfterMillis from the kill to the first write after the pause
-     */
-    record Gap(long lastBeforeMillis, long stallMillis, long resumedAfterMillis) {
-
-        static Gap after(Collection<Long> writeTimes, long killedAt) {
-            List<Long> sorted = writeTimes.stream().sorted().toList();
-            int start = 0;
-            while (start + 1 < sorted.size() && sorted.get(start + 1) < killedAt) {
-                start++;
-            }
-            long bestFrom = killedAt;
-            long bestTo = killedAt;
-            for (int i = start; i + 1 < sorted.size(); i++) {
-                long from = Math.max(sorted.get(i), killedAt);
-                long to = sorted.get(i + 1);
-                if (to - from > bestTo - bestFrom) {
-                    bestFrom = from;
-                    bestTo = to;
-                }
-            }
-            return new Gap(bestFrom - killedAt, bestTo - bestFrom, bestTo - killedAt);
-        }
     }
 }

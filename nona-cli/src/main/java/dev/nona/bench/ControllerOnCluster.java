@@ -1,5 +1,6 @@
 package dev.nona.bench;
 
+import dev.nona.local.FlinkHighAvailability;
 import dev.nona.local.LocalFlinkCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,10 +21,12 @@ import org.apache.flink.api.common.JobID;
  * submitted over REST with {@code dev.nona.controller.ControllerMain --config <file>}, as on a real cluster. A
  * TaskManager killed with {@code kill -9} ({@link TaskManagerKill}) leaves a spare one with free slots, on which Flink
  * restarts the job from its latest checkpoint (the cluster's restart strategy and heartbeats: FlinkClusterConfig).
+ * With {@link #highAvailability} the cluster has a leading and a standby JobManager on ZooKeeper (the chaos run's
+ * JobManager kill).
  */
 public final class ControllerOnCluster implements ControllerUnderTest {
     static final String ENTRY = "dev.nona.controller.ControllerMain";
-    static final int TASK_MANAGERS = 2;
+    public static final int TASK_MANAGERS = 2;
     static final int SLOTS = 2;
     /** How long the cluster may take to start: over 2 minutes on the shared 2-core machine at load 60. */
     static final Duration START_TIMEOUT = Duration.ofMinutes(5);
@@ -32,6 +35,7 @@ public final class ControllerOnCluster implements ControllerUnderTest {
     private final Map<String, String> controller;
     private final Path workDir;
     private final Path jobJar;
+    private FlinkHighAvailability highAvailability;
     private LocalFlinkCluster cluster;
     private JobID job;
 
@@ -84,11 +88,24 @@ public final class ControllerOnCluster implements ControllerUnderTest {
         }
     }
 
+    /**
+     * Runs the cluster with ZooKeeper high availability ({@code ha}) and two JobManagers, a leader and a standby
+     * (before {@link #start()}).
+     */
+    public ControllerOnCluster highAvailability(FlinkHighAvailability ha) {
+        this.highAvailability = Objects.requireNonNull(ha, "high availability");
+        return this;
+    }
+
     /** Starts the cluster, submits the job and waits until all its tasks run. */
     @Override
     public void start() {
-        cluster = LocalFlinkCluster.builder().workDir(workDir.resolve("flink")).taskManagers(TASK_MANAGERS)
-                .slotsPerTaskManager(SLOTS).startTimeout(START_TIMEOUT).build().start();
+        LocalFlinkCluster.Builder b = LocalFlinkCluster.builder().workDir(workDir.resolve("flink"))
+                .taskManagers(TASK_MANAGERS).slotsPerTaskManager(SLOTS).startTimeout(START_TIMEOUT);
+        if (highAvailability != null) {
+            b.jobManagers(2).highAvailability(highAvailability);
+        }
+        cluster = b.build().start();
         Map<String, String> settings = new TreeMap<>(controller);
         settings.put("bootstrap.servers", bootstrap);
         StringBuilder text = new StringBuilder();
@@ -123,7 +140,8 @@ public final class ControllerOnCluster implements ControllerUnderTest {
 
     @Override
     public String logTail(int maxChars) {
-        Path log = cluster == null ? null : cluster.workDir().resolve("log/jobmanager.log");
+        Path log = cluster == null ? null : cluster.workDir().resolve(highAvailability == null
+                ? "log/jobmanager.log" : "log/jobmanager-" + cluster.leaderJobManager().orElse(0) + ".log");
         try {
             if (log == null || !Files.exists(log)) {
                 return "(no JobManager log)";

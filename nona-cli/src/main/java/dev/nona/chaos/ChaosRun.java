@@ -153,7 +153,7 @@ public final class ChaosRun {
 
     /** The topics; {@code inference-requests} and {@code model-catalog} take the malformed 5 MB values (the worst
      *  case: they reach the controller). */
-    private static void createTopics(String bootstrap) throws Exception {
+    static void createTopics(String bootstrap) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             new TopicProvisioner(admin, Duration.ofSeconds(30)).ensure(Topics.all(), Optional.empty(),
                     Optional.of((short) 1));
@@ -228,7 +228,7 @@ public final class ChaosRun {
         }
     }
 
-    private static void progress(String phase, long seconds, RequestStream requests, InvariantChecker checker,
+    static void progress(String phase, long seconds, RequestStream requests, InvariantChecker checker,
             Consumer<String> log) {
         int sent = requests.sent();
         log.accept(phase + " " + seconds + " s: sent " + sent + ", decided " + checker.decided(sent) + ", duplicates "

@@ -1,12 +1,16 @@
 package dev.nona.chaos;
 
 import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * What a chaos run can do to the controller, its broker and its traffic. Each kind has the range its duration is
  * drawn from and the pause after it before the next fault may start (long enough for the controller to judge what
  * the fault left behind, {@code cluster.liveness-timeout} + 2 s at the default 3 s, and after a process kill long
- * enough for the process to come back). Which kinds a run draws is what its {@link FaultInjector}s support.
+ * enough for the process to come back). Which kinds a run draws is what its {@link FaultInjector}s support: the
+ * embedded controller ({@link ChaosRun}) all but the Flink cluster's kills, the controller job on a multi-process
+ * cluster with ZooKeeper high availability ({@link ChaosOnCluster}) all but the controller process's kill.
  */
 public enum FaultKind {
     /** The broker killed with SIGKILL, started again after the duration (same data directory and port). */
@@ -14,6 +18,14 @@ public enum FaultKind {
     /** The controller process ({@code bin/nona run}) killed with SIGKILL, started again after the duration (same
      *  state directory): it resumes from its newest checkpoint. */
     CONTROLLER_KILL("controller-kill", 0, 5_000, 12_000, 20_000),
+    /** The TaskManager that runs the controller job killed with SIGKILL: Flink restarts the job from its latest
+     *  checkpoint on the spare TaskManager; after the duration a new spare TaskManager is started. The gap covers the
+     *  loss's detection (heartbeats) and the restore. */
+    TASKMANAGER_KILL("taskmanager-kill", 0, 3_000, 15_000, 25_000),
+    /** The leading JobManager killed with SIGKILL: the standby takes over once ZooKeeper expires the leader's session
+     *  (10 s) and recovers the job from its latest checkpoint; after the duration the killed one is started again as
+     *  the standby. */
+    JOBMANAGER_KILL("jobmanager-kill", 0, 5_000, 25_000, 35_000),
     /** Every server's reports stop for the duration (the telemetry path fails, the servers do not). */
     TELEMETRY_STALL("telemetry-stall", 5_000, 12_000, 5_000, 10_000),
     /** Malformed records ({@code BadInput}'s cycle) at a drawn rate for the duration, beside the good traffic. */
@@ -35,6 +47,16 @@ public enum FaultKind {
         this.maxMillis = maxMillis;
         this.minGapMillis = minGapMillis;
         this.maxGapMillis = maxGapMillis;
+    }
+
+    /** The kinds a chaos run against the embedded controller ({@code bin/nona run}) injects. */
+    public static Set<FaultKind> embedded() {
+        return EnumSet.complementOf(EnumSet.of(TASKMANAGER_KILL, JOBMANAGER_KILL));
+    }
+
+    /** The kinds a chaos run against the controller job on a multi-process Flink cluster with HA injects. */
+    public static Set<FaultKind> onCluster() {
+        return EnumSet.complementOf(EnumSet.of(CONTROLLER_KILL));
     }
 
     /** The name in the JSON output and on the command line, e.g. {@code broker-kill}. */

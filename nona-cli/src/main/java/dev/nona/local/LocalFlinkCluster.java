@@ -236,8 +236,13 @@ public final class LocalFlinkCluster implements AutoCloseable {
     /** Starts one more TaskManager (e.g. to replace a killed one) and waits until it registers. */
     public void addTaskManager() {
         int alive = (int) taskManagers.stream().filter(ChildJvm::isAlive).count();
-        taskManagers.add(launchTaskManager(taskManagers.size()));
+        startTaskManager();
         await("TaskManager registration", () -> rest().taskManagers() >= alive + 1);
+    }
+
+    /** Starts one more TaskManager without waiting for it to register (it does so once its JVM is up). */
+    public void startTaskManager() {
+        taskManagers.add(launchTaskManager(taskManagers.size()));
     }
 
     public List<Long> taskManagerPids() {
@@ -293,13 +298,19 @@ public final class LocalFlinkCluster implements AutoCloseable {
      * joins as a standby while another leads. Waits until its REST endpoint answers.
      */
     public void restartJobManager(int index) {
+        startJobManager(index);
+        JobManager jm = jobManagers.get(index);
+        await("JobManager " + index + " REST endpoint", () -> jm.rest.get("/config").isPresent());
+        LOG.info("JobManager {} restarted (pid {})", index, jm.process.pid());
+    }
+
+    /** Starts JobManager {@code index} again (after a kill) without waiting for its REST endpoint. */
+    public void startJobManager(int index) {
         JobManager jm = jobManagers.get(index);
         if (jm.isAlive()) {
             throw new IllegalStateException("JobManager " + index + " (pid " + jm.process.pid() + ") is running");
         }
         launchJobManager(jm);
-        await("JobManager " + index + " REST endpoint", () -> jm.rest.get("/config").isPresent());
-        LOG.info("JobManager {} restarted (pid {})", index, jm.process.pid());
     }
 
     /** A JobManager killed by {@link #killLeaderJobManager()}: its index, pid, REST address and the kill's time. */

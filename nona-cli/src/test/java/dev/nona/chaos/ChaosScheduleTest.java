@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 final class ChaosScheduleTest {
     private static final Set<FaultKind> ALL = EnumSet.allOf(FaultKind.class);
+    private static final Set<FaultKind> EMBEDDED = FaultKind.embedded();
     private static final long SHORT = 150_000;
 
     @Test
@@ -21,11 +22,23 @@ final class ChaosScheduleTest {
     }
 
     @Test
-    void shortForm_holdsEveryKind_whateverTheSeed() {
-        assertThat(ChaosSchedule.minTrafficMillis(ALL)).isLessThanOrEqualTo(SHORT);
+    void shortForm_holdsEveryKindOfTheEmbeddedController_whateverTheSeed() {
+        assertThat(ChaosSchedule.minTrafficMillis(EMBEDDED)).isLessThanOrEqualTo(SHORT);
         for (long seed = 0; seed < 500; seed++) {
-            assertThat(ChaosSchedule.draw(seed, SHORT, ALL, 16).kinds()).as("seed %d", seed).isEqualTo(ALL);
+            assertThat(ChaosSchedule.draw(seed, SHORT, EMBEDDED, 16).kinds()).as("seed %d", seed).isEqualTo(EMBEDDED);
         }
+    }
+
+    @Test
+    void kindsOfEachTarget_eachProcessKillOnlyWhereThatProcessIs_theRestOnBoth() {
+        assertThat(EMBEDDED).contains(FaultKind.CONTROLLER_KILL, FaultKind.BROKER_KILL)
+                .doesNotContain(FaultKind.TASKMANAGER_KILL, FaultKind.JOBMANAGER_KILL);
+        assertThat(FaultKind.onCluster()).contains(FaultKind.TASKMANAGER_KILL, FaultKind.JOBMANAGER_KILL,
+                FaultKind.BROKER_KILL).doesNotContain(FaultKind.CONTROLLER_KILL);
+        Set<FaultKind> both = EnumSet.copyOf(EMBEDDED);
+        both.retainAll(FaultKind.onCluster());
+        assertThat(both).containsExactlyInAnyOrder(FaultKind.BROKER_KILL, FaultKind.TELEMETRY_STALL,
+                FaultKind.MALFORMED_BURST, FaultKind.SERVER_SILENT, FaultKind.SERVER_SILENT_FOR_GOOD);
     }
 
     @Test

@@ -75,6 +75,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
     /** The commands in force at start, as JSON: Flink's closure cleaner does not reach into a string. */
     private final String startCommandsJson;
     private final long lastTableVersion;
+    private final PublishedTableVersions published;
 
     private transient RateWindows windows;
     private transient ModelCatalog catalog;
@@ -105,7 +106,20 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
      */
     public ControlLoopFunction(ControlLoopSettings settings, TableSolver solver, ActiveCommands startCommands,
             long lastTableVersion) {
+        this(settings, solver, startCommands, lastTableVersion, PublishedTableVersions.NONE);
+    }
+
+    /**
+     * @param lastTableVersion the newest version of this controller's tables a fresh start found on
+     *                         {@code placement-tables} when the job was built
+     * @param published        the newest version on {@code placement-tables}, read again at each open (a restart
+     *                         inside the job restores an older table than the last published): the next table
+     *                         follows the newer of the two
+     */
+    public ControlLoopFunction(ControlLoopSettings settings, TableSolver solver, ActiveCommands startCommands,
+            long lastTableVersion, PublishedTableVersions published) {
         this.lastTableVersion = lastTableVersion;
+        this.published = Objects.requireNonNull(published, "published table versions");
         this.startCommandsJson = ControlJson.write(Objects.requireNonNull(startCommands, "commands in force at start"));
         this.settings = Objects.requireNonNull(settings, "control loop settings");
         this.detector = new DriftDetector(settings.drift(), settings.rateWindow());
@@ -138,7 +152,8 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
                 rc.getState(new ValueStateDescriptor<>("previous-table", JsonRecordTypeInfo.of(ControllerTable.class))),
                 rc.getMapState(new MapStateDescriptor<>("table-outcomes", Types.LONG, JsonRecordTypeInfo.of(JctTally.class))),
                 rc.getState(new ValueStateDescriptor<>("rolled-back", JsonRecordTypeInfo.of(RolledBack.class))),
-                operator, metrics.counter(ControllerMetric.ROLLBACKS.metricName())::inc, lastTableVersion);
+                operator, metrics.counter(ControllerMetric.ROLLBACKS.metricName())::inc,
+                TableHistory.floorAtOpen(lastTableVersion, published));
         calibration = new CalibrationIntake(tables, cluster, windows);
         solverThread = new SolverThread(solver);
         scheduler = new SolveScheduler(settings,

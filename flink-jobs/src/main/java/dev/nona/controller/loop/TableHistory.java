@@ -40,7 +40,7 @@ final class TableHistory {
     private final ValueState<RolledBack> rolledBack;
     private final OperatorControl operator;
     private final Runnable rollbackCounted;
-    /** The version the first table follows when there is no current one (a fresh start's newest on the topic). */
+    /** The version the next table follows at least: the newest on the topic when the operator opened. */
     private final long versionFloor;
     private volatile long version; // volatile: metric gauges read these two
     private volatile double linkLoad;
@@ -53,9 +53,9 @@ final class TableHistory {
     }
 
     /**
-     * @param versionFloor the version the first table follows while there is no current one: on a fresh start the
-     *                     newest version of this controller on {@code placement-tables}, so that versions never go
-     *                     back across a fresh start (0: the first table is version 1)
+     * @param versionFloor the version the next table follows at least: the newest version of this controller on
+     *                     {@code placement-tables} when the operator opened ({@link #floorAtOpen}), so that versions
+     *                     never go back across a start or a restore (0: the first table is version 1)
      */
     TableHistory(ControlLoopSettings settings, ValueState<ControllerTable> current, ValueState<ControllerTable> previous,
             MapState<Long, JctTally> versionJct, ValueState<RolledBack> rolledBack, OperatorControl operator,
@@ -71,6 +71,33 @@ final class TableHistory {
         this.rolledBack = Objects.requireNonNull(rolledBack, "rolled-back tables state");
         this.operator = Objects.requireNonNull(operator, "operator control");
         this.rollbackCounted = Objects.requireNonNull(rollbackCounted, "rollback counter");
+    }
+
+    /**
+     * The version floor of a control loop opening (a first start, or a restart inside the running job): the newest
+     * version {@code published} on {@code placement-tables} now, or the version {@code built} into the job when it
+     * cannot be read (logged). The version read when the job was built alone is stale after a restart inside the
+     * job: tables published after the checkpoint restored from have newer versions.
+     */
+    static long floorAtOpen(long built, PublishedTableVersions published) {
+        try {
+            long newest = published.newest();
+            if (newest < 0) {
+                throw new IllegalStateException("BUG: newest published table version " + newest + " < 0");
+            }
+            if (newest > built) {
+                LOG.info("Tables follow v{}, the newest on placement-tables (v{} when the job was built)", newest,
+                        built);
+            }
+            return Math.max(built, newest);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted reading the newest table version", e);
+        } catch (Exception e) {
+            LOG.warn("Cannot read the newest table version on placement-tables ({}); tables follow v{} (when the job "
+                    + "was built) or the restored table's, whichever is newer", e.toString(), built);
+            return built;
+        }
     }
 
     /** The table in force, or {@code null} before the first. */
@@ -92,7 +119,7 @@ final class TableHistory {
      * The version the next table follows: the current table's, but never below the floor. After a restore from a
      * checkpoint older than the last tables published, the restored table is older than those: numbering on from it
      * would publish their versions again for other tables (a chaos run saw version 2 after 3); the floor, the newest
-     * version on {@code placement-tables} when the job was built, keeps them going forward.
+     * version on {@code placement-tables} when the operator opened ({@link #floorAtOpen}), keeps them going forward.
      */
     private long lastVersion(ControllerTable cur) {
         return cur == null ? versionFloor : Math.max(versionFloor, cur.version());

@@ -106,7 +106,12 @@ final class ControlLoopFunctionTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> restoredFrom(
             OperatorSubtaskState state) throws Exception {
-        var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function()),
+        return restoredFrom(state, function());
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, ControlInput, ControllerTable> restoredFrom(
+            OperatorSubtaskState state, ControlLoopFunction function) throws Exception {
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
                 x -> ControlLoopFunction.KEY, Types.STRING);
         h.setProcessingTime(0);
         h.initializeState(state);
@@ -438,5 +443,55 @@ final class ControlLoopFunctionTest {
             assertThat(clusterChanges(h)).extracting(e -> e.details().get("change"))
                     .containsExactly("cluster: server s2 up");
         }
+    }
+
+    /** The control loop, built when {@code built} was the newest table version, reading {@code published} at open. */
+    private static ControlLoopFunction builtAt(long built, PublishedTableVersions published) {
+        // the uniform-mapping model, whose table changes with the rate (see sustainedRateShift_publishesNewTable_...)
+        return new ControlLoopFunction(settings(), new NonaTableSolver(CostModel.DEFAULT), ActiveCommands.NONE, built,
+                published);
+    }
+
+    /** The version of the table a drift makes the restored control loop publish next. */
+    private static long nextVersionAfterDrift(OperatorSubtaskState state, ControlLoopFunction function)
+            throws Exception {
+        try (var restored = restoredFrom(state, function)) {
+            window(restored, 1, 2);
+            window(restored, 2, 60);
+            window(restored, 3, 60);
+            awaitSolve(restored, 0, 0);
+            assertThat(restored.extractOutputValues()).as("a table after the drift; events %s", events(restored))
+                    .hasSize(1);
+            return restored.extractOutputValues().get(0).version();
+        }
+    }
+
+    @Test
+    void restartInsideTheJob_fromACheckpointOlderThanTheLastTablesPublished_numbersOnFromTheNewestPublished()
+            throws Exception {
+        OperatorSubtaskState checkpoint;
+        try (var h = harness(builtAt(0, PublishedTableVersions.NONE))) {
+            for (String s : List.of("s0", "s1")) { // a 10 Gb/s link: at 60 requests/s splitting Fig. 1 pays
+                h.processElement(ControlInput.of(ServerTelemetry.of(s, true, TestingCluster.OPS_PER_SECOND, 0,
+                        List.of(), 1e10, 0)), 0);
+            }
+            h.processElement(ControlInput.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            window(h, 0, 2);
+            awaitSolve(h, 0, 0);
+            assertThat(h.extractOutputValues()).extracting(ControllerTable::version).containsExactly(1L);
+            checkpoint = h.snapshot(1, h.getProcessingTime());
+        }
+        // After the checkpoint the job published v2..v5, then lost a TaskManager: the restart restores v1, and the
+        // job was built when no table was published (0). The newest on placement-tables is read at open: v5.
+        assertThat(nextVersionAfterDrift(checkpoint, builtAt(0, () -> 5))).as("never a version published already")
+                .isEqualTo(6);
+        // Unreadable (the broker down): the newer of the build's version and the restored table's.
+        PublishedTableVersions unreadable = () -> {
+            throw new IllegalStateException("broker down");
+        };
+        assertThat(nextVersionAfterDrift(checkpoint, builtAt(3, unreadable))).isEqualTo(4);
+        assertThat(nextVersionAfterDrift(checkpoint, builtAt(0, unreadable))).isEqualTo(2);
+        // An older read than the build's (a topic compacted away, another broker) does not lower the floor.
+        assertThat(nextVersionAfterDrift(checkpoint, builtAt(7, () -> 2))).isEqualTo(8);
     }
 }

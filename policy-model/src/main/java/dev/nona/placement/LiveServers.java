@@ -412,6 +412,14 @@ public final class LiveServers {
         return ledger.backlog(index, requestSeconds(eventTime));
     }
 
+    /**
+     * Whether server {@code index} holds warm pool {@code warm} by its latest report, or every server is warm
+     * ({@link ServerLedger#EVERY_SERVER}): where {@link Rule#EXPECTED_FINISH} predicts no cold start.
+     */
+    public boolean isWarmFor(int index, int warm) {
+        return warm == ServerLedger.EVERY_SERVER || ledger.inPool(index, warm);
+    }
+
     /** Whether server {@code index} holds warm pool {@code warm} ({@link #warm}) by its latest report. */
     public boolean isWarm(int index, int warm) {
         return ledger.inPool(index, warm);
@@ -589,7 +597,7 @@ public final class LiveServers {
     private double expectedFinishSeconds(int s, int warm, double ops, double bytes, double rate, double now) {
         boolean held = warm == ServerLedger.EVERY_SERVER || ledger.inPool(s, warm);
         double load = held ? 0 : coldStartSeconds(bytes);
-        return Math.max(ledger.backlog(s, now), load) + (rate > 0 ? ops / rate : 0);
+        return ledger.backlog(s, now) + load + (rate > 0 ? ops / rate : 0);
     }
 
     /** Server {@code s}'s predicted finish for a part, as {@link Rule#EXPECTED_FINISH} weighs it (the explanation). */

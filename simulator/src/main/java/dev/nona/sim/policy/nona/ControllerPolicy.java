@@ -279,11 +279,12 @@ public final class ControllerPolicy implements Policy {
     private List<String> held(ClusterView view, int s) {
         List<String> out = new ArrayList<>();
         for (int c = 0; c < placements.length; c++) {
-            for (int t = 0; t < taskCount[c]; t++) {
-                if (view.holds(s, c, t)) {
-                    out.add(warm.get(c));
-                    break;
-                }
+            boolean all = true;
+            for (int t = 0; t < taskCount[c] && all; t++) {
+                all = view.holds(s, c, t);
+            }
+            if (all) {
+                out.add(warm.get(c));
             }
         }
         return out;

@@ -29,8 +29,9 @@ import java.util.random.RandomGenerator;
  * ({@link PlacementSampler#placeSized}): only on a live server it fits beside the request's other parts there, by
  * {@link LiveServers.Rule} (the earliest predicted finish, weighing the server's backlog against the part's load
  * when the server does not hold the model, at the server's own speed; or today's warm-first rule with memory as a
- * filter). A part that fits no live server is a {@link PartDoesNotFitException}. Without class or memory, placement
- * is exactly as before (same picks, same random stream).
+ * filter). A part that fits no live server is a {@link PartDoesNotFitException}. The request is recorded with each
+ * predicted cold start as work on its server ({@link #withLoads}), so the ledger's backlog counts the load. Without
+ * class or memory, placement is exactly as before (same picks, same random stream, same ledger).
  *
  * <p>{@link #place} is $O(\text{tasks} \cdot \log N)$ and does not allocate (with class or memory: $O(\text{parts}
  * \cdot N)$). Not thread-safe (scratch arrays): one per placer.

@@ -264,7 +264,20 @@ public final class ControllerPlacement implements ServerPolicy {
         } else {
             servers.record(out, work, out.length, eventTime);
         }
+        if (servers.describesMemory() && !servers.isWarmFor(out[0], warm) && wholeOn(out[0])) {
+            servers.loading(out[0], model);
+        }
         return out;
+    }
+
+    /** Whether every task of the latest request is on server {@code s} (the whole model goes there). */
+    private boolean wholeOn(int s) {
+        for (int t = 0; sampler != null && t < out.length; t++) {
+            if (out[t] != s) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -416,6 +416,27 @@ public final class LiveServers {
     }
 
     /**
+     * Server {@code index} holds {@code model} from now on: this placer sent it a request of the whole model that it
+     * did not hold, so it is loading it. Its next report replaces the list (and says what the load evicted); until
+     * then the picks see the server warm, as they will after that report, instead of sending the next requests to other
+     * cold servers for up to a telemetry period. Nothing when the list already names the model.
+     */
+    public void loading(int index, String model) {
+        List<String> held = warmModels.get(index);
+        if (held != null && held.contains(model)) {
+            return;
+        }
+        List<String> now = new ArrayList<>(held == null ? List.of() : held);
+        now.add(model);
+        int[] warm = new int[now.size()];
+        for (int i = 0; i < warm.length; i++) {
+            warm[i] = pools.computeIfAbsent(now.get(i), k -> pools.size());
+        }
+        ledger.setPools(index, warm);
+        warmModels.set(index, List.copyOf(now));
+    }
+
+    /**
      * Whether server {@code index} holds warm pool {@code warm} by its latest report, or every server is warm
      * ({@link ServerLedger#EVERY_SERVER}): where {@link Rule#EXPECTED_FINISH} predicts no cold start.
      */

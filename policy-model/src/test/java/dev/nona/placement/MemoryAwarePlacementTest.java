@@ -118,6 +118,11 @@ final class MemoryAwarePlacementTest {
         idle.report("cold", true, 1e9, 0, 0.0, List.of("other"), "gpu", 1e10, T, 0);
         assertThat(idle.id(local.place(idle, T, new SplittableRandom(1))[0])).isEqualTo("cold");
         assertThat(idle.backlogSeconds(0, T)).as("load 3 s, then 1 s of work").isCloseTo(4.0, within(1e-9));
+        assertThat(idle.isWarmFor(0, idle.warm("m"))).as("loading the whole model: warm until the next report").isTrue();
+        assertThat(idle.expectedFinishSeconds(0, idle.warm("m"), 1e9, 2e9, T)).as("4 s of backlog + 1 s, no load")
+                .isCloseTo(5.0, within(1e-9));
+        idle.report("cold", true, 1e9, 0, 0.0, List.of("other"), "gpu", 1e10, T + 1, 0);
+        assertThat(idle.isWarmFor(0, idle.warm("m"))).as("the next report says what it holds").isFalse();
     }
 
     @Test

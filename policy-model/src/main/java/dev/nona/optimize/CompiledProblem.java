@@ -79,6 +79,11 @@ final class CompiledProblem {
     /** With {@code cluster.coldStart} set: the steady-state cold probability, or NaN when the problem gives a cache state. */
     private final double steadyCold;
     private final ColdStartCost coldStart;
+    /**
+     * Under the controller's mapping with {@code cluster.coldStart} and no cache state given: the cold probability of
+     * a part sent beyond its request's own server ({@link SteadyStateCache#splitColdProbability}); 0 otherwise.
+     */
+    private final double splitCold;
 
     CompiledProblem(NonaProblem p) {
         this(p, () -> false);
@@ -174,6 +179,8 @@ final class CompiledProblem {
         levelSpeed = p.costModel().perClassSpeeds() && speedsDiffer(p.cluster()) ? levelSpeeds(fit, serverUtilisation) : null;
         coldStart = p.cluster().coldStart();
         steadyCold = coldStart == null || p.coldProbability() != null ? Double.NaN : SteadyStateCache.coldProbability(p);
+        splitCold = coldStart == null || p.coldProbability() != null || !p.costModel().controllerMapping() ? 0
+                : SteadyStateCache.splitColdProbability(p);
         if (p.costModel().controllerMapping()) {
             // the pooled queue's customers: whole requests (as the ledger records them) and background compute jobs
             pooledWait = PooledServers.waits(servers, requestLambdaS + bc.ratePerSecond() * bcS,
@@ -319,7 +326,7 @@ final class CompiledProblem {
     private double[] partColds(int sg, SubgraphShape shape, Triplet t, double[] bytes, double[] speed) {
         double[] out = new double[bytes.length];
         PartColdProbability given = problem.coldProbability();
-        if (given == null && steadyCold == 0) {
+        if (given == null && steadyCold == 0 && (splitCold == 0 || bytes.length < 2)) {
             return null;
         }
         JobClass job = problem.jobs().get(jobOf[sg]);
@@ -329,7 +336,9 @@ final class CompiledProblem {
                 continue;
             }
             if (given == null) {
-                out[i] = steadyCold * coldStart.seconds(bytes[i]);
+                // a part beyond the root's goes to a server the mapping cannot aim at: P = max(P_cold, P_split)
+                double p = bytes.length > 1 && i != t.rootPart() ? Math.max(steadyCold, splitCold) : steadyCold;
+                out[i] = p * coldStart.seconds(bytes[i]);
                 continue;
             }
             List<String> tasks = new ArrayList<>();

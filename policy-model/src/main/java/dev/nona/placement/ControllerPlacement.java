@@ -29,8 +29,9 @@ import java.util.random.RandomGenerator;
  * ({@link PlacementSampler#placeSized}): only on a live server it fits beside the request's other parts there, by
  * {@link LiveServers.Rule} (the earliest predicted finish, weighing the server's backlog against the part's load
  * when the server does not hold the model, at the server's own speed; or today's warm-first rule with memory as a
- * filter). A part that fits no live server is a {@link PartDoesNotFitException}. Without class or memory, placement
- * is exactly as before (same picks, same random stream).
+ * filter). A part that fits no live server is a {@link PartDoesNotFitException}. The request is recorded with each
+ * predicted cold start as work on its server ({@link #withLoads}), so the ledger's backlog counts the load. Without
+ * class or memory, placement is exactly as before (same picks, same random stream, same ledger).
  *
  * <p>{@link #place} is $O(\text{tasks} \cdot \log N)$ and does not allocate (with class or memory: $O(\text{parts}
  * \cdot N)$). Not thread-safe (scratch arrays): one per placer.
@@ -45,6 +46,8 @@ public final class ControllerPlacement implements ServerPolicy {
     private final int[] out;
     /** Operations of each task in {@link #tasks}' order; for a local placement one entry: the whole DAG's. */
     private final double[] ops;
+    /** {@link #ops} with the latest request's predicted cold starts as work ({@link #withLoads}); reused. */
+    private final double[] loaded;
     /** The server of each root of the chain, then the last sink, of the latest request. */
     private final int[] roots;
     /** The triplet drawn for each subgraph of the latest request. */
@@ -86,6 +89,7 @@ public final class ControllerPlacement implements ServerPolicy {
         this.tasks = List.copyOf(tasks);
         this.out = new int[Math.max(1, tasks.size())];
         this.ops = ops;
+        this.loaded = new double[ops.length];
         this.roots = new int[sampler == null ? 1 : sampler.subgraphs(modelIndex) + 1];
         this.choices = new int[roots.length - 1];
         double jct = sampler == null ? 0 : sampler.table().models().get(modelIndex).predictedJctSeconds();
@@ -254,12 +258,73 @@ public final class ControllerPlacement implements ServerPolicy {
         if (why != null) {
             explain(servers, eventTime, why);
         }
+        double[] work = servers.describesMemory() ? withLoads(servers) : ops;
         if (sampler == null) {
-            servers.record(out, ops, 1, eventTime);
+            servers.record(out, work, 1, eventTime);
         } else {
-            servers.record(out, ops, out.length, eventTime);
+            servers.record(out, work, out.length, eventTime);
+        }
+        if (servers.describesMemory() && !servers.isWarmFor(out[0], warm) && wholeOn(out[0])) {
+            servers.loading(out[0], model);
         }
         return out;
+    }
+
+    /** Whether every task of the latest request is on server {@code s} (the whole model goes there). */
+    private boolean wholeOn(int s) {
+        for (int t = 0; sampler != null && t < out.length; t++) {
+            if (out[t] != s) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The operations to record for the latest request, with each predicted cold start as work: a server that does not
+     * hold the model first spends $T_{CS}(b) = F + b/B$ loading the request's $b$ bytes there before it computes (the
+     * engine loads when the part's first task starts, so the load adds to the server's backlog), recorded as
+     * $T_{CS}(b)\,
+u_s$ operations on the part's first task so that the ledger's backlog $B_s$ counts it. Reused.
+     */
+    private double[] withLoads(LiveServers servers) {
+        int n = sampler == null ? 1 : out.length;
+        System.arraycopy(ops, 0, loaded, 0, n);
+        for (int t = 0; t < n; t++) {
+            int s = out[t];
+            if (servers.isWarmFor(s, warm) || usedBefore(s, t)) {
+                continue;
+            }
+            double b = sampler == null ? totalBytes : 0;
+            for (int u = t; sampler != null && u < n; u++) {
+                b += out[u] == s ? bytes[u] : 0;
+            }
+            double seconds = servers.coldStartSeconds(b);
+            if (seconds > 0) {
+                loaded[firstWithOps(s, t, n)] += seconds * servers.opsPerSecond(s);
+            }
+        }
+        return loaded;
+    }
+
+    /** Whether a task before {@code t} of the latest request is on server {@code s}. */
+    private boolean usedBefore(int s, int t) {
+        for (int u = 0; u < t; u++) {
+            if (out[u] == s) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first task on server {@code s} with operations (the ledger skips tasks of none), else {@code t}. */
+    private int firstWithOps(int s, int t, int n) {
+        for (int u = t; u < n; u++) {
+            if (out[u] == s && ops[u] != 0) {
+                return u;
+            }
+        }
+        return t;
     }
 
     /**

@@ -123,6 +123,54 @@ final class HeterogeneousCostTest {
         assertThat(with - without).isCloseTo(0.15, within(1e-12));
     }
 
+    @Test
+    void workedExample_splitColdProbability_shareOfTheCatalogAServerCannotKeep() {
+        // catalog: three models of 250 bytes = 750. 2 "big" servers of 1000 bytes keep it all; 2 "small" of 300 keep
+        // 300/750: P_split = 2/4 * 0 + 2/4 * (1 - 300/750) = 0.3
+        Cluster c = Cluster.ofClasses(List.of(new ServerClass("big", 2, 1.5e9, 1000), new ServerClass("small", 2, 1.5e9, 300)),
+                1e10, new ColdStartCost(0.5, 1000));
+        JobClass a = oneTask("a", 250);
+        NonaProblem p = new NonaProblem(List.of(a, withName(a, "b"), withName(a, "c")), c, Background.NONE,
+                CostModel.CONTROLLER_MAPPING);
+        assertThat(SteadyStateCache.splitColdProbability(p)).isCloseTo(0.3, within(1e-12));
+        assertThat(SteadyStateCache.splitColdProbability(p.withJobs(List.of(a)))).as("every class holds 250 bytes").isZero();
+        assertThat(SteadyStateCache.splitColdProbability(Figure1.problem(10, Background.NONE, CostModel.CONTROLLER_MAPPING)))
+                .as("unbounded memory").isZero();
+    }
+
+    @Test
+    void workedExample_splitPartBeyondTheRoots_paysPSplitTimesItsLoad() {
+        // Fig. 1 with tasks of 10, 40, 40, 10 bytes (catalog 100) on 1 server of 10,000 bytes and 3 of 50, all 1e12
+        // ops/s: supply covers demand (P_cold = 0), P_split = 3/4 * (1 - 50/100) = 0.375. Split with {2}: part 0 is
+        // {2} + sink + source = 60 bytes (root's, not charged), part 1 is {3} = 40 bytes: T_CS = 0.5 + 40/1000 = 0.54 s,
+        // charged 0.375 * 0.54 = 0.2025 s before its first task. Together: one part, nothing charged.
+        Cluster c = Cluster.ofClasses(List.of(new ServerClass("big", 1, Figure1.NU, 10_000),
+                new ServerClass("small", 3, Figure1.NU, 50)), Figure1.MU, new ColdStartCost(0.5, 1000));
+        JobClass f = Figure1.job(10);
+        f = new JobClass("f", 10, f.nodes(), f.source(), f.subgraphs(), Map.of("t1", 10.0, "t2", 40.0, "t3", 40.0, "t4", 10.0));
+        NonaProblem p = new NonaProblem(List.of(f), c, Background.NONE, CostModel.CONTROLLER_MAPPING);
+        assertThat(SteadyStateCache.coldProbability(p)).isZero();
+        CompiledProblem cp = new CompiledProblem(p);
+        SubgraphShape shape = new SubgraphShape(Figure1.SUBGRAPH, f, true, Figure1.NU, Figure1.MU);
+        int split = cp.admissible.get(0).indexOf(Figure1.SPLIT_WITH_2);
+        int together = cp.admissible.get(0).indexOf(Figure1.TOGETHER);
+        assertThat(split).isNotNegative();
+        ChoiceCost expected = ChoiceCost.compile(shape, Figure1.SPLIT_WITH_2, cp.waitsOf(0), cp.forkWaitOf(0), null,
+                new double[] {0, 0.375 * 0.54});
+        ChoiceCost warm = ChoiceCost.compile(shape, Figure1.SPLIT_WITH_2, cp.waitsOf(0), cp.forkWaitOf(0), null, null);
+        for (double phi : new double[] {0, 0.001}) {
+            assertThat(cp.cost[split].delay(phi)).isCloseTo(expected.delay(phi), within(1e-15));
+            assertThat(cp.cost[split].delay(phi)).isGreaterThan(warm.delay(phi) + 0.2);
+            assertThat(cp.cost[together].delay(phi)).isCloseTo(ChoiceCost.compile(shape, Figure1.TOGETHER, cp.waitsOf(0),
+                    cp.forkWaitOf(0), null, null).delay(phi), within(1e-15));
+        }
+        // the paper's formulation and the uniform mapping's server queueing do not model the controller's pick
+        NonaProblem uniform = new NonaProblem(List.of(f), c, Background.NONE, CostModel.DEFAULT);
+        CompiledProblem cu = new CompiledProblem(uniform);
+        assertThat(cu.cost[cu.admissible.get(0).indexOf(Figure1.SPLIT_WITH_2)].delay(0)).isCloseTo(ChoiceCost.compile(shape,
+                Figure1.SPLIT_WITH_2, cu.waitsOf(0), cu.forkWaitOf(0), null, null).delay(0), within(1e-15));
+    }
+
     private static JobClass withName(JobClass j, String name) {
         return new JobClass(name, j.ratePerSecond(), j.nodes(), j.source(), j.subgraphs(), Map.of("ta", 250.0));
     }

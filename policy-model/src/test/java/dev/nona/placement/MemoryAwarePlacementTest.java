@@ -70,7 +70,7 @@ final class MemoryAwarePlacementTest {
     /**
      * The thesis's Eqs. (1) and (2) (§6.5) with $T_P = 0$: a part of $T_I$ = 1 s (1e9 ops at 1e9 ops/s) whose load is
      * $T_{CS}$ = 1 + 2e9 / 1e9 = 3 s. Queuing behind $n$ requests on the warm server finishes at $(n + 1) T_I$; a cold
-     * start on an idle server at $\max(T_{CS} + T_I, 0)$ = 4 s. With n = 1: 2 s against 4 s, it queues; with n = 4:
+     * start on an idle server at $0 + T_{CS} + T_I$ = 4 s. With n = 1: 2 s against 4 s, it queues; with n = 4:
      * 5 s against 4 s, it starts cold.
      */
     @Test
@@ -92,6 +92,37 @@ final class MemoryAwarePlacementTest {
             assertThat(why.coldStart(0)).isEqualTo(n != 1);
             assertThat(why.coldStartSeconds(0)).isCloseTo(n == 1 ? 0 : 3.0, within(1e-9));
         }
+    }
+
+    /**
+     * The executors load a part when its first task starts (the simulator's engine, which the executor twin runs), so
+     * a load queues behind the backlog: $\hat F_s = B_s + T_{CS} + T_I$. A cold server with 2 s of backlog: 2 + 3 + 1
+     * = 6 s (overlapping the load with the backlog, $\max(B_s, T_{CS}) + T_I$, would say 4 s); the warm one behind
+     * n = 4 requests: 5 s, so it queues. Once placed cold, the load is in the ledger: an idle cold server's backlog
+     * grows by $T_{CS} + T_I$ = 4 s, a warm one's by $T_I$ = 1 s.
+     */
+    @Test
+    void expectedFinish_aColdStartQueuesBehindTheBacklog_andTheLedgerCountsIt() {
+        LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.coldStart(new ColdStartCost(1, 1e9));
+        servers.report("warm", true, 1e9, 4, 4.0, List.of("m"), "gpu", 1e10, T, 0);
+        servers.report("cold", true, 1e9, 2, 2.0, List.of(), "gpu", 1e10, T, 0);
+        int warm = servers.warm("m");
+        assertThat(servers.expectedFinishSeconds(1, warm, 1e9, 2e9, T)).isCloseTo(6.0, within(1e-9));
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {1e9}, new double[] {2e9}, 0);
+        assertThat(servers.id(local.place(servers, T, new SplittableRandom(1))[0])).isEqualTo("warm");
+        assertThat(servers.backlogSeconds(0, T)).isCloseTo(5.0, within(1e-9));
+
+        LiveServers idle = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        idle.coldStart(new ColdStartCost(1, 1e9));
+        idle.report("cold", true, 1e9, 0, 0.0, List.of("other"), "gpu", 1e10, T, 0);
+        assertThat(idle.id(local.place(idle, T, new SplittableRandom(1))[0])).isEqualTo("cold");
+        assertThat(idle.backlogSeconds(0, T)).as("load 3 s, then 1 s of work").isCloseTo(4.0, within(1e-9));
+        assertThat(idle.isWarmFor(0, idle.warm("m"))).as("loading the whole model: warm until the next report").isTrue();
+        assertThat(idle.expectedFinishSeconds(0, idle.warm("m"), 1e9, 2e9, T)).as("4 s of backlog + 1 s, no load")
+                .isCloseTo(5.0, within(1e-9));
+        idle.report("cold", true, 1e9, 0, 0.0, List.of("other"), "gpu", 1e10, T + 1, 0);
+        assertThat(idle.isWarmFor(0, idle.warm("m"))).as("the next report says what it holds").isFalse();
     }
 
     @Test

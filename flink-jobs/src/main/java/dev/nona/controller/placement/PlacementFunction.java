@@ -29,7 +29,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.ListState;
@@ -154,6 +153,11 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient UnplaceableModels unplaceable;
     /** Liveness by report time on the telemetry stream's clock (the same rule as the control loop's). */
     private transient TelemetryClock clock;
+    /** When a request may be placed: once the clock has reached its time (or telemetry is stalled). */
+    private transient TelemetryGate gate;
+    /** The broadcast state and the decisions' collector, for placing held requests at a timer. */
+    private transient States states;
+    private transient Collector<PlacementDecision> timerOut;
     /** The server mapping; null until the first request or held release builds it from the reports. */
     private transient LiveServers servers;
     private transient Counter decisions;
@@ -250,6 +254,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         commandRules = new PlacementRules();
         unplaceable = new UnplaceableModels();
         clock = new TelemetryClock(livenessTimeoutMillis);
+        gate = new TelemetryGate(clock);
         var metrics = getRuntimeContext().getMetricGroup();
         ModelGauges predictedJct = new ModelGauges(metrics, ControllerMetric.PREDICTED_JCT_SECONDS);
         placers = new PlacerCache(placerFactory, predictedJct::set);
@@ -262,17 +267,17 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         metrics.gauge(ControllerMetric.PLACEMENT_TABLE_VERSION.metricName(), () -> placers.tableVersion());
         metrics.gauge(ControllerMetric.HELD_REQUESTS.metricName(), () -> hold.size());
         expiry = new HoldExpiry(hold, timeService(), getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-                () -> servers == null || servers.upCount() == 0, this::reject);
+                this::holdReason, this::reject, gate::nextOpening, this::releaseAtTimer);
     }
 
     @Override
     public void processElement(RequestRecord record, ReadOnlyContext ctx, Collector<PlacementDecision> out) throws Exception {
-        expiry.bind(out);
+        bind(ctx::getBroadcastState, out);
         long now = ctx.currentProcessingTime();
-        prepare(ctx::getBroadcastState, now);
+        gate.requestArrived(now);
+        prepare(states, now);
         expiry.expire(now);
-        placeOrHold(record, now, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl),
-                e -> ctx.output(EVENTS, e));
+        placeOrHold(record, now, now, out, dl -> ctx.output(UNPLACED, dl), e -> ctx.output(EVENTS, e));
         expiry.changed(now);
     }
 
@@ -295,10 +300,42 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             removedModels.add(update.removedModel());
             placers.markStale();
         }
+        bind(ctx::getBroadcastState, out);
+        long now = ctx.currentProcessingTime();
+        expiry.expire(now);
+        releaseHeld(now, out, dl -> ctx.output(UNPLACED, dl), e -> ctx.output(EVENTS, e));
+        expiry.changed(now);
+    }
+
+    /**
+     * Takes the broadcast state's reader and the collector from the first element (both are the operator's own, the
+     * same for every element), for placing held requests at a timer.
+     */
+    private void bind(States s, Collector<PlacementDecision> out) {
         expiry.bind(out);
-        expiry.expire(ctx.currentProcessingTime());
-        releaseHeld(ctx, out);
-        expiry.changed(ctx.currentProcessingTime());
+        if (states == null) {
+            states = s;
+            timerOut = out;
+        }
+    }
+
+    /** At a timer: the held requests the telemetry gate now admits are placed. */
+    private void releaseAtTimer(long now) {
+        try {
+            releaseHeld(now, timerOut, expiry::deadLetter, expiry::event);
+        } catch (Exception e) {
+            throw new IllegalStateException("placing held requests at a timer failed", e);
+        }
+    }
+
+    /** Why a held request is held now: no server is up, telemetry is behind its time, or there is no catalog. */
+    private StartupHold.Reason holdReason(StartupHold.Held held) {
+        if (servers == null || servers.upCount() == 0) {
+            return StartupHold.Reason.NO_SERVER;
+        }
+        long now = timeService().getCurrentProcessingTime();
+        return gate.admits(TelemetryGate.requestTime(held.record().request().eventTime(), held.since()), now)
+                ? StartupHold.Reason.NO_CATALOG : StartupHold.Reason.TELEMETRY_BEHIND;
     }
 
     /** Newest table version wins. */
@@ -317,7 +354,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private void storeReport(Context ctx, ServerTelemetry report) throws Exception {
         long now = ctx.currentProcessingTime();
         long made = TelemetryClock.reportTime(report.eventTime(), now);
-        clock.observe(made, now);
+        clock.observe(report.serverId(), made, now, servers != null && isLive(report.serverId()));
         BroadcastState<String, ServerTelemetry> state = ctx.getBroadcastState(SERVERS);
         ServerTelemetry stored = state.get(report.serverId());
         if (stored == null || report.eventTime() >= stored.eventTime()) {
@@ -346,15 +383,18 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         }
     }
 
-    /** Places the held requests once servers and a catalog are known (those still unplaceable stay held). */
-    private void releaseHeld(Context ctx, Collector<PlacementDecision> out) throws Exception {
+    /**
+     * Places the held requests once servers, a catalog and the telemetry up to their time are known (those still
+     * unplaceable stay held).
+     */
+    private void releaseHeld(long now, Collector<PlacementDecision> out, Consumer<DeadLetter> deadLetters,
+            Consumer<ControllerEvent> events) throws Exception {
         if (hold.isEmpty()) {
             return;
         }
-        prepare(ctx::getBroadcastState, ctx.currentProcessingTime());
+        prepare(states, now);
         for (StartupHold.Held held : hold.release()) {
-            Outcome o = placeOrHold(held.record(), held.since(), () -> ctx.getBroadcastState(MODELS), out,
-                    dl -> ctx.output(UNPLACED, dl), e -> ctx.output(EVENTS, e));
+            Outcome o = placeOrHold(held.record(), held.since(), now, out, deadLetters, events);
             if (o == Outcome.PLACED) {
                 hold.placed();
             } else if (o == Outcome.DEAD_LETTER) {
@@ -394,11 +434,12 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         servers = new LiveServers(targetOngoingRequests, task.getIndexOfThisSubtask(),
                 task.getNumberOfParallelSubtasks(), livenessTimeoutMillis);
         servers.coldStart(coldStartCost());
-        for (ServerTelemetry s : TelemetryClock.inReportOrder(bootstrap.latestReports(reports.immutableEntries()))) {
+        List<ServerTelemetry> latest = TelemetryClock.inReportOrder(bootstrap.latestReports(reports.immutableEntries()));
+        for (ServerTelemetry s : latest) {
             long made = TelemetryClock.reportTime(s.eventTime(), now);
             ServerReports.apply(servers, s, learned.get(s.serverId()), made); // heard when made, as they arrive now
-            clock.observe(made, now);
         }
+        clock.restore(latest, now);
         serversChanged();
     }
 
@@ -433,30 +474,29 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
      * Places one request; while the operator knows no up server or no model at all (the controller is starting
      * and telemetry or the catalog has not arrived yet) holds it, up to the startup buffer's capacity.
      */
-    private Outcome placeOrHold(RequestRecord record, long since, Supplier<ReadOnlyBroadcastState<String, CatalogDag>> catalog,
-            Collector<PlacementDecision> out, Consumer<DeadLetter> deadLetters, Consumer<ControllerEvent> events)
-            throws Exception {
+    private Outcome placeOrHold(RequestRecord record, long since, long now, Collector<PlacementDecision> out,
+            Consumer<DeadLetter> deadLetters, Consumer<ControllerEvent> events) throws Exception {
         InferenceRequest r = record.request();
         RequestPlacer placer = placers.get(r.model());
         if (placer == null || servers.upCount() == 0) {
-            ReadOnlyBroadcastState<String, CatalogDag> models = catalog.get();
+            ReadOnlyBroadcastState<String, CatalogDag> models = states.get(MODELS);
             CatalogDag dag = models.get(r.model());
             if (dag == null && !removedModels.contains(r.model())) {
                 dag = bootstrap.models().get(r.model());
             }
             boolean noCatalog = dag == null && bootstrap.models().isEmpty() && !models.immutableEntries().iterator().hasNext();
             if (servers.upCount() == 0 || noCatalog) {
-                if (!hold.hold(record, since)) {
-                    reject(record, hold.overflowReason(servers.upCount() == 0), deadLetters);
-                    return Outcome.DEAD_LETTER;
-                }
-                return Outcome.HELD;
+                return hold(record, since, servers.upCount() == 0 ? StartupHold.Reason.NO_SERVER
+                        : StartupHold.Reason.NO_CATALOG, deadLetters);
             }
             if (dag == null) {
                 reject(record, "model '" + r.model() + "' is not in the model catalog", deadLetters);
                 return Outcome.DEAD_LETTER;
             }
             placer = placers.build(r.model(), dag);
+        }
+        if (!gate.admits(TelemetryGate.requestTime(r.eventTime(), since), now)) {
+            return hold(record, since, StartupHold.Reason.TELEMETRY_BEHIND, deadLetters);
         }
         String refused = commandRules.admit(servers, r); // the operator's pins, drains and tenant rules
         if (refused != null) {
@@ -488,6 +528,15 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         decisions.inc();
         latencyMillis.update(Math.max(0, System.currentTimeMillis() - r.eventTime()));
         return Outcome.PLACED;
+    }
+
+    /** Holds a request, or makes it a dead letter if the hold is full. */
+    private Outcome hold(RequestRecord record, long since, StartupHold.Reason reason, Consumer<DeadLetter> deadLetters) {
+        if (!hold.hold(record, since)) {
+            reject(record, hold.overflowReason(reason), deadLetters);
+            return Outcome.DEAD_LETTER;
+        }
+        return Outcome.HELD;
     }
 
     private int subtask() {

@@ -68,7 +68,9 @@ import org.slf4j.LoggerFactory;
  * <p>Servers are chosen by policy-model's {@link LiveServers} (the placers place through its
  * {@code ControllerPlacement}, as the simulator's controller policy does): only live ones (reported up with a compute
  * rate above 0, and heard within {@code cluster.liveness-timeout} by report time on the telemetry stream's clock,
- * {@link TelemetryClock}, checked before every placement), least predicted backlog first by a ledger of this subtask's own requests. That ledger is transient
+ * {@link TelemetryClock}, checked before every placement), least predicted backlog first by a ledger of this subtask's own requests. A
+ * request is placed only once that clock has reached the request's time, or while telemetry is stalled with requests
+ * flowing ({@link TelemetryGate}); until then it is held like a request at start. That ledger is transient
  * (rebuilt from the reports after a restore, each server heard at its report time), so decisions are not replayed
  * identically after a failure: each request's sample is seeded by its id and the table version, but the server mapping
  * depends on the requests placed before it since the last reports. With at-least-once delivery, the first decision per
@@ -80,7 +82,8 @@ import org.slf4j.LoggerFactory;
  * {@code decisions.format=compact} it has no {@code stages}: the parts name their tasks.
  *
  * <p>This class binds the state and dispatches; the rules live in plain classes: {@link StartupHold} (the requests
- * held while the controller starts) with {@link HoldExpiry} (its timeout timer and events), {@link BootstrapSnapshot} (how the bootstrap snapshot gives way),
+ * held while the controller starts or telemetry is behind) with {@link HoldExpiry} (its timers and events),
+ * {@link TelemetryGate} (when a request may be placed), {@link BootstrapSnapshot} (how the bootstrap snapshot gives way),
  * {@link PlacerCache} (the placers per model and when they are rebuilt), {@link PlacementRules} (the operator's
  * commands), {@link ServerReports} (telemetry into the server mapping), {@link DecisionExplanations} (the decision).
  *

@@ -217,10 +217,10 @@ public final class ControllerOptions {
 
     public static final ConfigOption<Integer> PLACEMENT_STARTUP_BUFFER = ConfigOptions.key("placement.startup-buffer")
             .intType()
-            .defaultValue(10000)
-            .withDescription("requests held (per placement subtask, checkpointed) while no server is up or the "
-                    + "catalog is still empty, placed once telemetry and the catalog arrive; beyond it they"
-                    + " become dead letters");
+            .defaultValue(100000)
+            .withDescription("requests held (per placement subtask, checkpointed) while no server is up, the "
+                    + "catalog is still empty or telemetry is behind a request's time, placed once telemetry and the "
+                    + "catalog arrive; beyond it they become dead letters");
 
     public static final ConfigOption<Duration> PLACEMENT_HOLD_TIMEOUT = ConfigOptions.key("placement.hold-timeout")
             .durationType()

@@ -113,7 +113,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     /** Every broadcast state of the operator: register these, all of them, where its input is broadcast. */
     public static final MapStateDescriptor<?, ?>[] BROADCAST_STATES = {TABLE, SERVERS, MODELS, LEARNED, COMMANDS};
     /** Requests held at most while the controller starts (no server or no catalog known yet). */
-    public static final int DEFAULT_STARTUP_BUFFER = 10_000;
+    public static final int DEFAULT_STARTUP_BUFFER = 100_000;
     /** Decisions the placement latency histogram keeps (a sliding window per subtask). */
     static final int LATENCY_SAMPLES = 10_000;
     /** Requests that could not be placed, as dead letters. */
@@ -161,6 +161,13 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     /** The broadcast state and the decisions' collector, for placing held requests at a timer. */
     private transient States states;
     private transient Collector<PlacementDecision> timerOut;
+    /**
+     * Since the last pass over the held requests: the earliest time of a request held for telemetry, and whether one
+     * was held for another reason (or restored). A pass is skipped while neither can be placed: the clock short of
+     * that time, telemetry not stalled (a backlog of held requests is not scanned at every report).
+     */
+    private transient long earliestGated;
+    private transient boolean heldOtherwise;
     /** The server mapping; null until the first request or held release builds it from the reports. */
     private transient LiveServers servers;
     private transient Counter decisions;
@@ -242,6 +249,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         heldState = context.getOperatorStateStore().getListState(StartupHold.descriptor());
         hold = new StartupHold(startupBuffer, holdTimeoutMillis);
         hold.restore(heldState.get(), timeService().getCurrentProcessingTime());
+        earliestGated = Long.MAX_VALUE;
+        heldOtherwise = !hold.isEmpty();
     }
 
     @Override
@@ -392,10 +401,12 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
      */
     private void releaseHeld(long now, Collector<PlacementDecision> out, Consumer<DeadLetter> deadLetters,
             Consumer<ControllerEvent> events) throws Exception {
-        if (hold.isEmpty()) {
+        if (hold.isEmpty() || !heldOtherwise && clock.clock(now) < earliestGated && !gate.stalled(now)) {
             return;
         }
         prepare(states, now);
+        earliestGated = Long.MAX_VALUE;
+        heldOtherwise = false;
         for (StartupHold.Held held : hold.release()) {
             Outcome o = placeOrHold(held.record(), held.since(), now, out, deadLetters, events);
             if (o == Outcome.PLACED) {
@@ -489,6 +500,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             }
             boolean noCatalog = dag == null && bootstrap.models().isEmpty() && !models.immutableEntries().iterator().hasNext();
             if (servers.upCount() == 0 || noCatalog) {
+                heldOtherwise = true;
                 return hold(record, since, servers.upCount() == 0 ? StartupHold.Reason.NO_SERVER
                         : StartupHold.Reason.NO_CATALOG, deadLetters);
             }
@@ -498,7 +510,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             }
             placer = placers.build(r.model(), dag);
         }
-        if (!gate.admits(TelemetryGate.requestTime(r.eventTime(), since), now)) {
+        long made = TelemetryGate.requestTime(r.eventTime(), since);
+        if (!gate.admits(made, now)) {
+            earliestGated = Math.min(earliestGated, made);
             return hold(record, since, StartupHold.Reason.TELEMETRY_BEHIND, deadLetters);
         }
         String refused = commandRules.admit(servers, r); // the operator's pins, drains and tenant rules

@@ -112,7 +112,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             new MapStateDescriptor<>("models", Types.STRING, JsonRecordTypeInfo.of(CatalogDag.class));
     /** Every broadcast state of the operator: register these, all of them, where its input is broadcast. */
     public static final MapStateDescriptor<?, ?>[] BROADCAST_STATES = {TABLE, SERVERS, MODELS, LEARNED, COMMANDS};
-    /** Requests held at most while the controller starts (no server or no catalog known yet). */
+    /** Requests held at most while the controller starts (no server or no catalog known yet) or telemetry is behind. */
     public static final int DEFAULT_STARTUP_BUFFER = 100_000;
     /** Decisions the placement latency histogram keeps (a sliding window per subtask). */
     static final int LATENCY_SAMPLES = 10_000;
@@ -486,7 +486,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
 
     /**
      * Places one request; while the operator knows no up server or no model at all (the controller is starting
-     * and telemetry or the catalog has not arrived yet) holds it, up to the startup buffer's capacity.
+     * and telemetry or the catalog has not arrived yet), or the telemetry clock has not reached the request's time
+     * ({@link TelemetryGate}), holds it, up to the startup buffer's capacity.
      */
     private Outcome placeOrHold(RequestRecord record, long since, long now, Collector<PlacementDecision> out,
             Consumer<DeadLetter> deadLetters, Consumer<ControllerEvent> events) throws Exception {

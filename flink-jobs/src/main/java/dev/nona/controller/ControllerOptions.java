@@ -217,16 +217,17 @@ public final class ControllerOptions {
 
     public static final ConfigOption<Integer> PLACEMENT_STARTUP_BUFFER = ConfigOptions.key("placement.startup-buffer")
             .intType()
-            .defaultValue(10000)
-            .withDescription("requests held (per placement subtask, checkpointed) while no server is up or the "
-                    + "catalog is still empty, placed once telemetry and the catalog arrive; beyond it they"
-                    + " become dead letters");
+            .defaultValue(100000)
+            .withDescription("requests held (per placement subtask, checkpointed) while no server is up, the "
+                    + "catalog is still empty or telemetry is behind a request's time, placed once telemetry and the "
+                    + "catalog arrive; beyond it they become dead letters");
 
     public static final ConfigOption<Duration> PLACEMENT_HOLD_TIMEOUT = ConfigOptions.key("placement.hold-timeout")
             .durationType()
             .defaultValue(Duration.ofSeconds(30))
-            .withDescription("a request held (no server up, or the catalog still empty) for longer becomes a dead "
-                    + "letter naming this timeout; `REQUESTS_HELD` and `REQUESTS_RELEASED` events mark when a "
+            .withDescription("a request held (no server up, the catalog still empty, or telemetry not yet at its "
+                    + "time) for longer becomes a dead letter naming this timeout; `REQUESTS_HELD` and "
+                    + "`REQUESTS_RELEASED` events mark when a "
                     + "placement subtask starts and stops holding (processing time, also with no further input)");
 
     public static final ConfigOption<Duration> CHECKPOINT_INTERVAL = ConfigOptions.key("checkpoint.interval")

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,11 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
  * to the silent server once its liveness timeout has passed (though it got stages while it reported).
  */
 final class BrokerKillIT {
-    @Disabled("known bug, diagnosed and not yet fixed: after a broker outage the placement operator reads the "
-            + "backlog of requests ahead of the telemetry backlog, judges liveness on the telemetry stream's progress, "
-            + "and so places requests made after a silent server's timeout on it (a run with a 14 s broker restart: "
-            + "2,384 stages on s7, made 4.2-5.7 s after its last report); the fix is to hold a request until telemetry "
-            + "has progressed to its time (docs/operations.md, what happens when the broker dies)")
     @Test
     void brokerKillNine_everyRequestDecided_noneDeadLettered_noStageOnTheSilentServer(@TempDir Path dir)
             throws Exception {

@@ -6,6 +6,7 @@ import dev.nona.controller.cluster.TelemetryClock;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.ServerTelemetry;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -75,7 +76,7 @@ final class ClusterWatch {
             servers.put(status.serverId(), status);
         }
         ClusterTracker view = tracker(io);
-        clock.observe(made, now);
+        clock.observe(status.serverId(), made, now, liveNow);
         resumed(now, io);
         if (applies) {
             changed(view.report(calibrated(status), made), io);
@@ -167,11 +168,11 @@ final class ClusterWatch {
                     settings.livenessTimeout().toMillis());
             long now = io.now();
             built.setDrained(drained.call()); // applied before the restore: no change to report
-            for (ServerTelemetry s : TelemetryClock.inReportOrder(servers.values())) {
-                long made = TelemetryClock.reportTime(s.eventTime(), now);
-                built.report(calibrated(s), made);
-                clock.observe(made, now);
+            List<ServerTelemetry> reports = TelemetryClock.inReportOrder(servers.values());
+            for (ServerTelemetry s : reports) {
+                built.report(calibrated(s), TelemetryClock.reportTime(s.eventTime(), now));
             }
+            clock.restore(reports, now);
             built.expire(clock.clock(now)); // silent before the restore: announced then, not again
             tracker = built;
             livenessTimer = 0;

@@ -29,7 +29,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.ListState;
@@ -69,7 +68,9 @@ import org.slf4j.LoggerFactory;
  * <p>Servers are chosen by policy-model's {@link LiveServers} (the placers place through its
  * {@code ControllerPlacement}, as the simulator's controller policy does): only live ones (reported up with a compute
  * rate above 0, and heard within {@code cluster.liveness-timeout} by report time on the telemetry stream's clock,
- * {@link TelemetryClock}, checked before every placement), least predicted backlog first by a ledger of this subtask's own requests. That ledger is transient
+ * {@link TelemetryClock}, checked before every placement), least predicted backlog first by a ledger of this subtask's own requests. A
+ * request is placed only once that clock has reached the request's time, or while telemetry is stalled with requests
+ * flowing ({@link TelemetryGate}); until then it is held like a request at start. That ledger is transient
  * (rebuilt from the reports after a restore, each server heard at its report time), so decisions are not replayed
  * identically after a failure: each request's sample is seeded by its id and the table version, but the server mapping
  * depends on the requests placed before it since the last reports. With at-least-once delivery, the first decision per
@@ -81,7 +82,8 @@ import org.slf4j.LoggerFactory;
  * {@code decisions.format=compact} it has no {@code stages}: the parts name their tasks.
  *
  * <p>This class binds the state and dispatches; the rules live in plain classes: {@link StartupHold} (the requests
- * held while the controller starts) with {@link HoldExpiry} (its timeout timer and events), {@link BootstrapSnapshot} (how the bootstrap snapshot gives way),
+ * held while the controller starts or telemetry is behind) with {@link HoldExpiry} (its timers and events),
+ * {@link TelemetryGate} (when a request may be placed), {@link BootstrapSnapshot} (how the bootstrap snapshot gives way),
  * {@link PlacerCache} (the placers per model and when they are rebuilt), {@link PlacementRules} (the operator's
  * commands), {@link ServerReports} (telemetry into the server mapping), {@link DecisionExplanations} (the decision).
  *
@@ -110,8 +112,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             new MapStateDescriptor<>("models", Types.STRING, JsonRecordTypeInfo.of(CatalogDag.class));
     /** Every broadcast state of the operator: register these, all of them, where its input is broadcast. */
     public static final MapStateDescriptor<?, ?>[] BROADCAST_STATES = {TABLE, SERVERS, MODELS, LEARNED, COMMANDS};
-    /** Requests held at most while the controller starts (no server or no catalog known yet). */
-    public static final int DEFAULT_STARTUP_BUFFER = 10_000;
+    /** Requests held at most while the controller starts (no server or no catalog known yet) or telemetry is behind. */
+    public static final int DEFAULT_STARTUP_BUFFER = 100_000;
     /** Decisions the placement latency histogram keeps (a sliding window per subtask). */
     static final int LATENCY_SAMPLES = 10_000;
     /** Requests that could not be placed, as dead letters. */
@@ -154,6 +156,18 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient UnplaceableModels unplaceable;
     /** Liveness by report time on the telemetry stream's clock (the same rule as the control loop's). */
     private transient TelemetryClock clock;
+    /** When a request may be placed: once the clock has reached its time (or telemetry is stalled). */
+    private transient TelemetryGate gate;
+    /** The broadcast state and the decisions' collector, for placing held requests at a timer. */
+    private transient States states;
+    private transient Collector<PlacementDecision> timerOut;
+    /**
+     * Since the last pass over the held requests: the earliest time of a request held for telemetry, and whether one
+     * was held for another reason (or restored). A pass is skipped while neither can be placed: the clock short of
+     * that time, telemetry not stalled (a backlog of held requests is not scanned at every report).
+     */
+    private transient long earliestGated;
+    private transient boolean heldOtherwise;
     /** The server mapping; null until the first request or held release builds it from the reports. */
     private transient LiveServers servers;
     private transient Counter decisions;
@@ -235,6 +249,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         heldState = context.getOperatorStateStore().getListState(StartupHold.descriptor());
         hold = new StartupHold(startupBuffer, holdTimeoutMillis);
         hold.restore(heldState.get(), timeService().getCurrentProcessingTime());
+        earliestGated = Long.MAX_VALUE;
+        heldOtherwise = !hold.isEmpty();
     }
 
     @Override
@@ -250,6 +266,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         commandRules = new PlacementRules();
         unplaceable = new UnplaceableModels();
         clock = new TelemetryClock(livenessTimeoutMillis);
+        gate = new TelemetryGate(clock);
         var metrics = getRuntimeContext().getMetricGroup();
         ModelGauges predictedJct = new ModelGauges(metrics, ControllerMetric.PREDICTED_JCT_SECONDS);
         placers = new PlacerCache(placerFactory, predictedJct::set);
@@ -262,17 +279,17 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         metrics.gauge(ControllerMetric.PLACEMENT_TABLE_VERSION.metricName(), () -> placers.tableVersion());
         metrics.gauge(ControllerMetric.HELD_REQUESTS.metricName(), () -> hold.size());
         expiry = new HoldExpiry(hold, timeService(), getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-                () -> servers == null || servers.upCount() == 0, this::reject);
+                this::holdReason, this::reject, gate::nextOpening, this::releaseAtTimer);
     }
 
     @Override
     public void processElement(RequestRecord record, ReadOnlyContext ctx, Collector<PlacementDecision> out) throws Exception {
-        expiry.bind(out);
+        bind(ctx::getBroadcastState, out);
         long now = ctx.currentProcessingTime();
-        prepare(ctx::getBroadcastState, now);
+        gate.requestArrived(now);
+        prepare(states, now);
         expiry.expire(now);
-        placeOrHold(record, now, () -> ctx.getBroadcastState(MODELS), out, dl -> ctx.output(UNPLACED, dl),
-                e -> ctx.output(EVENTS, e));
+        placeOrHold(record, now, now, out, dl -> ctx.output(UNPLACED, dl), e -> ctx.output(EVENTS, e));
         expiry.changed(now);
     }
 
@@ -295,10 +312,42 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             removedModels.add(update.removedModel());
             placers.markStale();
         }
+        bind(ctx::getBroadcastState, out);
+        long now = ctx.currentProcessingTime();
+        expiry.expire(now);
+        releaseHeld(now, out, dl -> ctx.output(UNPLACED, dl), e -> ctx.output(EVENTS, e));
+        expiry.changed(now);
+    }
+
+    /**
+     * Takes the broadcast state's reader and the collector from the first element (both are the operator's own, the
+     * same for every element), for placing held requests at a timer.
+     */
+    private void bind(States s, Collector<PlacementDecision> out) {
         expiry.bind(out);
-        expiry.expire(ctx.currentProcessingTime());
-        releaseHeld(ctx, out);
-        expiry.changed(ctx.currentProcessingTime());
+        if (states == null) {
+            states = s;
+            timerOut = out;
+        }
+    }
+
+    /** At a timer: the held requests the telemetry gate now admits are placed. */
+    private void releaseAtTimer(long now) {
+        try {
+            releaseHeld(now, timerOut, expiry::deadLetter, expiry::event);
+        } catch (Exception e) {
+            throw new IllegalStateException("placing held requests at a timer failed", e);
+        }
+    }
+
+    /** Why a held request is held now: no server is up, telemetry is behind its time, or there is no catalog. */
+    private StartupHold.Reason holdReason(StartupHold.Held held) {
+        if (servers == null || servers.upCount() == 0) {
+            return StartupHold.Reason.NO_SERVER;
+        }
+        long now = timeService().getCurrentProcessingTime();
+        return gate.admits(TelemetryGate.requestTime(held.record().request().eventTime(), held.since()), now)
+                ? StartupHold.Reason.NO_CATALOG : StartupHold.Reason.TELEMETRY_BEHIND;
     }
 
     /** Newest table version wins. */
@@ -317,7 +366,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private void storeReport(Context ctx, ServerTelemetry report) throws Exception {
         long now = ctx.currentProcessingTime();
         long made = TelemetryClock.reportTime(report.eventTime(), now);
-        clock.observe(made, now);
+        clock.observe(report.serverId(), made, now, servers != null && isLive(report.serverId()));
         BroadcastState<String, ServerTelemetry> state = ctx.getBroadcastState(SERVERS);
         ServerTelemetry stored = state.get(report.serverId());
         if (stored == null || report.eventTime() >= stored.eventTime()) {
@@ -346,15 +395,20 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         }
     }
 
-    /** Places the held requests once servers and a catalog are known (those still unplaceable stay held). */
-    private void releaseHeld(Context ctx, Collector<PlacementDecision> out) throws Exception {
-        if (hold.isEmpty()) {
+    /**
+     * Places the held requests once servers, a catalog and the telemetry up to their time are known (those still
+     * unplaceable stay held).
+     */
+    private void releaseHeld(long now, Collector<PlacementDecision> out, Consumer<DeadLetter> deadLetters,
+            Consumer<ControllerEvent> events) throws Exception {
+        if (hold.isEmpty() || !heldOtherwise && clock.clock(now) < earliestGated && !gate.stalled(now)) {
             return;
         }
-        prepare(ctx::getBroadcastState, ctx.currentProcessingTime());
+        prepare(states, now);
+        earliestGated = Long.MAX_VALUE;
+        heldOtherwise = false;
         for (StartupHold.Held held : hold.release()) {
-            Outcome o = placeOrHold(held.record(), held.since(), () -> ctx.getBroadcastState(MODELS), out,
-                    dl -> ctx.output(UNPLACED, dl), e -> ctx.output(EVENTS, e));
+            Outcome o = placeOrHold(held.record(), held.since(), now, out, deadLetters, events);
             if (o == Outcome.PLACED) {
                 hold.placed();
             } else if (o == Outcome.DEAD_LETTER) {
@@ -394,11 +448,12 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         servers = new LiveServers(targetOngoingRequests, task.getIndexOfThisSubtask(),
                 task.getNumberOfParallelSubtasks(), livenessTimeoutMillis);
         servers.coldStart(coldStartCost());
-        for (ServerTelemetry s : TelemetryClock.inReportOrder(bootstrap.latestReports(reports.immutableEntries()))) {
+        List<ServerTelemetry> latest = TelemetryClock.inReportOrder(bootstrap.latestReports(reports.immutableEntries()));
+        for (ServerTelemetry s : latest) {
             long made = TelemetryClock.reportTime(s.eventTime(), now);
             ServerReports.apply(servers, s, learned.get(s.serverId()), made); // heard when made, as they arrive now
-            clock.observe(made, now);
         }
+        clock.restore(latest, now);
         serversChanged();
     }
 
@@ -431,32 +486,35 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
 
     /**
      * Places one request; while the operator knows no up server or no model at all (the controller is starting
-     * and telemetry or the catalog has not arrived yet) holds it, up to the startup buffer's capacity.
+     * and telemetry or the catalog has not arrived yet), or the telemetry clock has not reached the request's time
+     * ({@link TelemetryGate}), holds it, up to the startup buffer's capacity.
      */
-    private Outcome placeOrHold(RequestRecord record, long since, Supplier<ReadOnlyBroadcastState<String, CatalogDag>> catalog,
-            Collector<PlacementDecision> out, Consumer<DeadLetter> deadLetters, Consumer<ControllerEvent> events)
-            throws Exception {
+    private Outcome placeOrHold(RequestRecord record, long since, long now, Collector<PlacementDecision> out,
+            Consumer<DeadLetter> deadLetters, Consumer<ControllerEvent> events) throws Exception {
         InferenceRequest r = record.request();
         RequestPlacer placer = placers.get(r.model());
         if (placer == null || servers.upCount() == 0) {
-            ReadOnlyBroadcastState<String, CatalogDag> models = catalog.get();
+            ReadOnlyBroadcastState<String, CatalogDag> models = states.get(MODELS);
             CatalogDag dag = models.get(r.model());
             if (dag == null && !removedModels.contains(r.model())) {
                 dag = bootstrap.models().get(r.model());
             }
             boolean noCatalog = dag == null && bootstrap.models().isEmpty() && !models.immutableEntries().iterator().hasNext();
             if (servers.upCount() == 0 || noCatalog) {
-                if (!hold.hold(record, since)) {
-                    reject(record, hold.overflowReason(servers.upCount() == 0), deadLetters);
-                    return Outcome.DEAD_LETTER;
-                }
-                return Outcome.HELD;
+                heldOtherwise = true;
+                return hold(record, since, servers.upCount() == 0 ? StartupHold.Reason.NO_SERVER
+                        : StartupHold.Reason.NO_CATALOG, deadLetters);
             }
             if (dag == null) {
                 reject(record, "model '" + r.model() + "' is not in the model catalog", deadLetters);
                 return Outcome.DEAD_LETTER;
             }
             placer = placers.build(r.model(), dag);
+        }
+        long made = TelemetryGate.requestTime(r.eventTime(), since);
+        if (!gate.admits(made, now)) {
+            earliestGated = Math.min(earliestGated, made);
+            return hold(record, since, StartupHold.Reason.TELEMETRY_BEHIND, deadLetters);
         }
         String refused = commandRules.admit(servers, r); // the operator's pins, drains and tenant rules
         if (refused != null) {
@@ -488,6 +546,15 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         decisions.inc();
         latencyMillis.update(Math.max(0, System.currentTimeMillis() - r.eventTime()));
         return Outcome.PLACED;
+    }
+
+    /** Holds a request, or makes it a dead letter if the hold is full. */
+    private Outcome hold(RequestRecord record, long since, StartupHold.Reason reason, Consumer<DeadLetter> deadLetters) {
+        if (!hold.hold(record, since)) {
+            reject(record, hold.overflowReason(reason), deadLetters);
+            return Outcome.DEAD_LETTER;
+        }
+        return Outcome.HELD;
     }
 
     private int subtask() {

@@ -11,10 +11,11 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
  * The requests the placement operator holds while the controller starts (no server is up, or no model is known
- * yet): up to a fixed number, in arrival order, each for at most the hold timeout; beyond the number a request cannot
- * be held ({@link #overflowReason}), and past the timeout a held one is taken back ({@link #expire}) to become a dead
- * letter ({@link #timeoutReason}). The operator checkpoints them as operator state ({@link #descriptor}) and places
- * them as soon as telemetry and the catalog arrive.
+ * yet) or while telemetry is behind a request's time ({@link TelemetryGate}): up to a fixed number, in arrival order,
+ * each for at most the hold timeout; beyond the number a request cannot be held ({@link #overflowReason}), and past
+ * the timeout a held one is taken back ({@link #expire}) to become a dead letter ({@link #timeoutReason}). The
+ * operator checkpoints them as operator state ({@link #descriptor}) and places them as soon as telemetry and the
+ * catalog arrive.
  *
  * <p>A <em>hold</em> runs from the first request held while none was to the moment none is held; it counts the held
  * requests placed and those that became dead letters, for the events at its start and end. The time each request was
@@ -25,6 +26,22 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 final class StartupHold {
     /** A held request and since when it is held (processing time, epoch ms). */
     record Held(RequestRecord record, long since) {}
+
+    /** Why requests are held: a few words (the {@code REQUESTS_HELD} event), and what a dead letter says. */
+    enum Reason {
+        NO_SERVER("no server is up", "no server is up (no telemetry yet, or every server is down)"),
+        NO_CATALOG("the model catalog is empty", "the model catalog is empty"),
+        TELEMETRY_BEHIND("telemetry is behind", "telemetry has not reached the request's time (which servers were "
+                + "live then is not known yet)");
+
+        private final String brief;
+        private final String detail;
+
+        Reason(String brief, String detail) {
+            this.brief = brief;
+            this.detail = detail;
+        }
+    }
 
     private final int capacity;
     private final long timeoutMillis;
@@ -76,18 +93,14 @@ final class StartupHold {
         return true;
     }
 
-    /** Why a request that cannot be held is not placed: no server is up, or ({@code !noServerUp}) no catalog. */
-    String overflowReason(boolean noServerUp) {
-        return noServerUp
-                ? "no server is up (no telemetry yet, or every server is down) and the startup buffer (" + capacity
-                        + " requests) is full"
-                : "the model catalog is empty and the startup buffer (" + capacity + " requests) is full";
+    /** Why a request that cannot be held, for {@code reason}, is not placed. */
+    String overflowReason(Reason reason) {
+        return reason.detail + " and the startup buffer (" + capacity + " requests) is full";
     }
 
-    /** Why a request held past the timeout is not placed: no server is up, or ({@code !noServerUp}) no catalog. */
-    String timeoutReason(boolean noServerUp) {
-        return "held for more than placement.hold-timeout (" + timeoutMillis + " ms) while "
-                + (noServerUp ? "no server is up (no telemetry yet, or every server is down)" : "the model catalog is empty");
+    /** Why a request held past the timeout, for {@code reason}, is not placed. */
+    String timeoutReason(Reason reason) {
+        return "held for more than placement.hold-timeout (" + timeoutMillis + " ms) while " + reason.detail;
     }
 
     /** Takes every held request, in arrival order, leaving none held (place them, or hold them again). */
@@ -98,15 +111,20 @@ final class StartupHold {
     }
 
     /** Takes the requests held for longer than the timeout at {@code now}, oldest first (they become dead letters). */
-    List<RequestRecord> expire(long now) {
+    List<Held> expire(long now) {
         if (now < nextExpiry()) { // called before every placement: nothing to allocate when nothing is due
             return List.of();
         }
-        List<RequestRecord> out = new ArrayList<>();
+        List<Held> out = new ArrayList<>();
         while (!held.isEmpty() && now - held.peek().since() > timeoutMillis) {
-            out.add(held.poll().record());
+            out.add(held.poll());
         }
         return out;
+    }
+
+    /** The request held longest, or null if none is held. */
+    Held oldest() {
+        return held.peek();
     }
 
     /** When the oldest held request expires, or {@link Long#MAX_VALUE} if none is held. */
@@ -140,9 +158,9 @@ final class StartupHold {
      * Starts a hold if requests are held and none is running: returns the {@code REQUESTS_HELD} event's details
      * ({@code subtask}, {@code reason}, {@code holdTimeoutMillis}), or null if none starts.
      *
-     * @param noServerUp why requests are held: no server is up, or ({@code false}) the catalog is empty
+     * @param reason why the first request is held
      */
-    Map<String, Object> start(long now, int subtask, boolean noServerUp) {
+    Map<String, Object> start(long now, int subtask, Reason reason) {
         if (holdStart >= 0 || held.isEmpty()) {
             return null;
         }
@@ -151,7 +169,7 @@ final class StartupHold {
         deadLettered = 0;
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("subtask", subtask);
-        details.put("reason", noServerUp ? "no server is up" : "the model catalog is empty");
+        details.put("reason", reason.brief);
         details.put("holdTimeoutMillis", timeoutMillis);
         return details;
     }

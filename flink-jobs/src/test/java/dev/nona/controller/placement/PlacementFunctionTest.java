@@ -472,7 +472,8 @@ final class PlacementFunctionTest {
     /**
      * Timeout 3 s. s0 and s1 report at 0 s, then no telemetry at all arrives: at 20 s both, the servers last known
      * live, still get stages (the whole stream stalled; it says nothing about the servers). s0's next report resumes
-     * the stream, and s1, more than 3 s behind it, gets none.
+     * the stream; s1's reports may still be on their way, so requests made now wait until the stream has flowed for
+     * 3 s without them (s0 reporting every second): then a timer places them, none on s1.
      */
     @Test
     void telemetryStall_keepsPlacingOnTheServersLastKnownLive() throws Exception {
@@ -484,8 +485,135 @@ final class PlacementFunctionTest {
             assertThat(place(h, "a", 20, 0)).containsExactlyInAnyOrder("s0", "s1");
             h.setProcessingTime(20_000);
             assertThat(place(h, "b", 20, 20_000)).containsExactlyInAnyOrder("s0", "s1");
-            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", 20_000, "fig1")), 20_000);
-            assertThat(place(h, "c", 20, 20_000)).containsExactly("s0");
+            for (long t = 20_000; t <= 22_000; t += 1_000) {
+                h.setProcessingTime(t);
+                h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", t, "fig1")), t);
+            }
+            assertThat(placeMade(h, "c", 20, 22_000)).as("made after s1's last report plus 3 s: wait").isEmpty();
+            h.setProcessingTime(23_000);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", 23_000, "fig1")), 23_000);
+            int before = h.extractOutputValues().size();
+            h.setProcessingTime(23_001);
+            List<PlacementDecision> released = h.extractOutputValues().subList(before, h.extractOutputValues().size());
+            assertThat(released).as("placed at a timer once s1 is idle").hasSize(20);
+            assertThat(servers(released)).containsExactly("s0");
+            assertThat(placeMade(h, "d", 20, 23_001)).containsExactly("s0");
+        }
+    }
+
+    /** The servers used by {@code n} requests made and placed at {@code t}. */
+    private static Set<String> placeMade(BroadcastOperatorTestHarness<RequestRecord, BroadcastUpdate, PlacementDecision> h,
+            String prefix, int n, long t) throws Exception {
+        int before = h.extractOutputValues().size();
+        for (int k = 0; k < n; k++) {
+            h.processElement(madeAt(prefix + k, t), t);
+        }
+        return servers(h.extractOutputValues().subList(before, h.extractOutputValues().size()));
+    }
+
+    private static RequestRecord madeAt(String id, long eventTime) {
+        return new RequestRecord(InferenceRequest.of(id, "fig1", "tenant", eventTime, null), null, 2, 42);
+    }
+
+    private static Set<String> servers(List<PlacementDecision> decisions) {
+        return decisions.stream().flatMap(d -> d.stages().stream()).map(StageAssignment::server)
+                .collect(Collectors.toSet());
+    }
+
+    /**
+     * The broker-kill run, on one operator. Timeout 3 s. s0 reports every second to 20 s, s7 to 19 s (then falls
+     * silent); a request a second, made and placed at once. The broker is down from 20.5 s to 34.5 s: at 34.6 s the
+     * requests made meanwhile (one every 500 ms) arrive before any report. Those made up to 22 s (s7's last report
+     * plus the timeout: s7 was not idle when the stream stalled) are placed; the others are held, with one
+     * {@code REQUESTS_HELD} event naming telemetry. s0's backlog arrives at 35 s, its reports go on every second: s7
+     * turns idle 3 s of flowing time after the stream resumed, at 37.001 s, and a timer places every held request
+     * then, none on s7.
+     */
+    @Test
+    void requestsAheadOfTelemetry_waitForItsClock_andNeverReachTheServerSilentBeforeTheOutage() throws Exception {
+        try (var h = harness()) {
+            h.setProcessingTime(0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            for (long t = 0; t <= 20_000; t += 1_000) {
+                h.setProcessingTime(t);
+                h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", t, "fig1")), t);
+                if (t <= 19_000) {
+                    h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s7", t, "fig1")), t);
+                }
+                h.processElement(madeAt("live-" + t, t), t);
+            }
+            assertThat(servers(h.extractOutputValues())).as("s7 used while it reported").contains("s7");
+            int before = h.extractOutputValues().size();
+            h.setProcessingTime(34_600);
+            for (long t = 20_600; t <= 34_500; t += 500) {
+                h.processElement(madeAt("outage-" + t, t), t);
+            }
+            List<PlacementDecision> early = h.extractOutputValues().subList(before, h.extractOutputValues().size());
+            assertThat(early).extracting(PlacementDecision::eventTime).allMatch(t -> t <= 22_000).hasSize(3);
+            assertThat(events(h)).singleElement().satisfies(e -> assertThat(e.details())
+                    .containsEntry("reason", "telemetry is behind"));
+            h.setProcessingTime(35_000);
+            for (long t = 21_000; t <= 35_000; t += 1_000) {
+                h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", t, "fig1")), 35_000);
+            }
+            for (long t = 36_000; t <= 37_000; t += 1_000) {
+                h.setProcessingTime(t);
+                h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", t, "fig1")), t);
+            }
+            assertThat(h.extractOutputValues()).as("still held").hasSize(before + 3);
+            h.setProcessingTime(37_001);
+            List<PlacementDecision> late = h.extractOutputValues().subList(before + 3, h.extractOutputValues().size());
+            assertThat(late).hasSize(25).allMatch(d -> d.eventTime() > 22_000);
+            assertThat(servers(late)).containsExactly("s0");
+            assertThat(deadLetters(h)).isEmpty();
+            assertThat(events(h)).last().satisfies(e -> {
+                assertThat(e.type()).isEqualTo(ControllerEventType.REQUESTS_RELEASED);
+                assertThat(e.details()).containsEntry("placed", 25).containsEntry("deadLettered", 0);
+            });
+        }
+    }
+
+    /**
+     * Timeout 3 s. s0 and s1 report at 0 s, then nothing; at 20 s a batch of requests made then arrives, and nothing
+     * more: they wait, then a timer places them on the servers last known live once requests have flowed for the
+     * timeout without a report (23.001 s).
+     */
+    @Test
+    void stall_placesHeldRequestsOnTheServersLastKnownLive_atATimer() throws Exception {
+        try (var h = harness()) {
+            h.setProcessingTime(0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", 0, "fig1")), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s1", 0, "fig1")), 0);
+            h.setProcessingTime(20_000);
+            for (int k = 0; k < 20; k++) {
+                h.processElement(madeAt("b" + k, 20_000), 20_000);
+            }
+            assertThat(h.extractOutputValues()).isEmpty();
+            h.setProcessingTime(23_000);
+            assertThat(h.extractOutputValues()).isEmpty();
+            h.setProcessingTime(23_001);
+            assertThat(h.extractOutputValues()).hasSize(20);
+            assertThat(servers(h.extractOutputValues())).containsExactlyInAnyOrder("s0", "s1");
+        }
+    }
+
+    /** Hold timeout 2 s, below the liveness timeout: a request telemetry has not caught up with expires, saying so. */
+    @Test
+    void requestHeldForTelemetry_pastTheHoldTimeout_isADeadLetterNamingTelemetry() throws Exception {
+        try (var h = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(new PlacementFunction(
+                "inference-requests", 3, new NonaPlacerFactory(), List.of(), 100,
+                PlacementFunction.DEFAULT_LIVENESS_TIMEOUT_MILLIS, DecisionFormat.FULL, 2_000),
+                PlacementFunction.BROADCAST_STATES)) {
+            h.setProcessingTime(0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.entry("fig1", TestingCluster.figure1())), 0);
+            h.processBroadcastElement(BroadcastUpdate.of(TestingCluster.server("s0", 0, "fig1")), 0);
+            h.setProcessingTime(20_000);
+            h.processElement(madeAt("r", 20_000), 20_000);
+            h.setProcessingTime(22_001);
+            assertThat(deadLetters(h)).singleElement().satisfies(dl -> assertThat(dl.reason()).isEqualTo(
+                    "held for more than placement.hold-timeout (2000 ms) while telemetry has not reached the "
+                            + "request's time (which servers were live then is not known yet)"));
         }
     }
 

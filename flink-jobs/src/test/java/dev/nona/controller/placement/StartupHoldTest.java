@@ -44,9 +44,9 @@ final class StartupHoldTest {
     @Test
     void overflowReason_namesWhatIsMissing_andTheCapacity() {
         StartupHold hold = new StartupHold(5, 30_000);
-        assertThat(hold.overflowReason(true)).isEqualTo(
+        assertThat(hold.overflowReason(StartupHold.Reason.NO_SERVER)).isEqualTo(
                 "no server is up (no telemetry yet, or every server is down) and the startup buffer (5 requests) is full");
-        assertThat(hold.overflowReason(false)).isEqualTo(
+        assertThat(hold.overflowReason(StartupHold.Reason.NO_CATALOG)).isEqualTo(
                 "the model catalog is empty and the startup buffer (5 requests) is full");
     }
 
@@ -68,15 +68,15 @@ final class StartupHoldTest {
     @Test
     void heldRequests_expireAfterTheTimeout_oldestFirst_andAHoldCountsWhatBecameOfThem() {
         StartupHold hold = new StartupHold(10, 30_000);
-        assertThat(hold.start(0, 3, true)).as("nothing held yet").isNull();
+        assertThat(hold.start(0, 3, StartupHold.Reason.NO_SERVER)).as("nothing held yet").isNull();
         hold.hold(request("a"), 0);
-        assertThat(hold.start(0, 3, true)).containsExactly(entry("subtask", 3), entry("reason", "no server is up"),
+        assertThat(hold.start(0, 3, StartupHold.Reason.NO_SERVER)).containsExactly(entry("subtask", 3), entry("reason", "no server is up"),
                 entry("holdTimeoutMillis", 30_000L));
         hold.hold(request("b"), 10_000);
-        assertThat(hold.start(10_000, 3, true)).as("already running").isNull();
+        assertThat(hold.start(10_000, 3, StartupHold.Reason.NO_SERVER)).as("already running").isNull();
         assertThat(hold.nextExpiry()).isEqualTo(30_001);
         assertThat(hold.expire(30_000)).isEmpty();
-        assertThat(hold.expire(30_001)).extracting(r -> r.request().id()).containsExactly("a");
+        assertThat(hold.expire(30_001)).extracting(h -> h.record().request().id()).containsExactly("a");
         hold.deadLettered(1);
         assertThat(hold.nextExpiry()).isEqualTo(40_001);
         assertThat(hold.end(30_001, 3)).as("b still held").isNull();
@@ -92,10 +92,13 @@ final class StartupHoldTest {
     @Test
     void timeoutReason_namesTheOptionItsValue_andWhatIsMissing() {
         StartupHold hold = new StartupHold(5, 30_000);
-        assertThat(hold.timeoutReason(true)).isEqualTo("held for more than placement.hold-timeout (30000 ms) while no "
+        assertThat(hold.timeoutReason(StartupHold.Reason.NO_SERVER)).isEqualTo("held for more than placement.hold-timeout (30000 ms) while no "
                 + "server is up (no telemetry yet, or every server is down)");
-        assertThat(hold.timeoutReason(false)).isEqualTo(
+        assertThat(hold.timeoutReason(StartupHold.Reason.NO_CATALOG)).isEqualTo(
                 "held for more than placement.hold-timeout (30000 ms) while the model catalog is empty");
+        assertThat(hold.timeoutReason(StartupHold.Reason.TELEMETRY_BEHIND)).isEqualTo("held for more than "
+                + "placement.hold-timeout (30000 ms) while telemetry has not reached the request's time (which servers "
+                + "were live then is not known yet)");
         assertThatThrownBy(() -> new StartupHold(5, 0)).hasMessage("placement.hold-timeout (0 ms) must be > 0");
     }
 }

@@ -27,9 +27,11 @@ import org.apache.kafka.common.serialization.ByteBufferDeserializer;
  * {@code isolation.level=read_committed}, as downstream executors must, and notes the receipt time
  * ({@link System#nanoTime()}) of each measured request's decision in the {@link LatencyRecorder}. Measured requests
  * have ids {@code m-<i>}; decisions for ready checks ({@code ready-...}) note their model; others (warm-up) are
- * read and ignored. The same consumer also reads {@code inference-requests}, noting when each measured request
- * itself became readable: the latency of Kafka alone on this machine at this moment, the floor under the
- * controller's.
+ * read and ignored. A second consumer, on a thread of its own, reads {@code inference-requests}, noting when each
+ * measured request itself became readable: the latency of Kafka alone on this machine at this moment, the floor
+ * under the controller's. Two consumers, so that a malformed burst's large values on {@code inference-requests}
+ * ({@code --bad-input-rate}) never sit in the decisions' fetches or ahead of them in one poll loop: the benchmark
+ * would measure its own reader.
  */
 final class LatencyReader implements AutoCloseable {
     static final String MEASURED = "m-";
@@ -38,34 +40,49 @@ final class LatencyReader implements AutoCloseable {
     private static final byte[] MEASURED_BYTES = MEASURED.getBytes(StandardCharsets.UTF_8);
 
     /** Values as views of the fetched bytes: a measured decision's ~1.5-3 kB are received, not copied. */
-    private final KafkaConsumer<byte[], ByteBuffer> consumer;
+    private final KafkaConsumer<byte[], ByteBuffer> decisionsConsumer;
+    private final KafkaConsumer<byte[], ByteBuffer> requestsConsumer;
     private final LatencyRecorder recorder;
     private final LatencyRecorder requestsRead;
     private final JsonSerde<PlacementDecision> decisions = JsonSerde.forTopic(Topics.PLACEMENT_DECISIONS);
     private final Set<String> tableDecisionModels = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final Thread thread;
+    private final List<Thread> threads;
     private volatile boolean running = true;
 
     LatencyReader(String bootstrap, LatencyRecorder recorder, LatencyRecorder requestsRead) {
         this.recorder = recorder;
         this.requestsRead = requestsRead;
+        this.decisionsConsumer = consumer(bootstrap, "nona-latency-reader");
+        this.requestsConsumer = consumer(bootstrap, "nona-latency-request-reader");
+        this.threads = List.of(thread(decisionsConsumer, "nona-latency-reader"),
+                thread(requestsConsumer, "nona-latency-request-reader"));
+    }
+
+    private static KafkaConsumer<byte[], ByteBuffer> consumer(String bootstrap, String clientId) {
         Properties p = ClientProperties.readCommittedConsumer(bootstrap, null);
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "nona-latency-reader");
-        this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteBufferDeserializer());
-        this.thread = new Thread(this::loop, "nona-latency-reader");
-        thread.setDaemon(true);
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteBufferDeserializer());
+    }
+
+    private Thread thread(KafkaConsumer<byte[], ByteBuffer> consumer, String name) {
+        Thread t = new Thread(() -> loop(consumer), name);
+        t.setDaemon(true);
+        return t;
     }
 
     LatencyReader start() {
+        assignFromBeginning(decisionsConsumer, Topics.PLACEMENT_DECISIONS.name());
+        assignFromBeginning(requestsConsumer, Topics.INFERENCE_REQUESTS.name());
+        threads.forEach(Thread::start);
+        return this;
+    }
+
+    private static void assignFromBeginning(KafkaConsumer<byte[], ByteBuffer> consumer, String topic) {
         List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : List.of(Topics.PLACEMENT_DECISIONS.name(), Topics.INFERENCE_REQUESTS.name())) {
-            consumer.partitionsFor(topic).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
-        }
+        consumer.partitionsFor(topic).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
-        thread.start();
-        return this;
     }
 
     /** The models for which a ready check was decided from a solved table (not the fallback before the first). */
@@ -81,7 +98,7 @@ final class LatencyReader implements AutoCloseable {
         }
     }
 
-    private void loop() {
+    private void loop(KafkaConsumer<byte[], ByteBuffer> consumer) {
         try {
             while (running) {
                 var records = consumer.poll(Duration.ofMillis(100));
@@ -149,9 +166,12 @@ final class LatencyReader implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        consumer.wakeup();
+        decisionsConsumer.wakeup();
+        requestsConsumer.wakeup();
         try {
-            thread.join(10_000);
+            for (Thread t : threads) {
+                t.join(10_000);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -1,8 +1,13 @@
 package dev.nona.bench;
 
+import dev.nona.topics.Topics;
 import dev.nona.topics.client.ClientProperties;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -15,6 +20,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * its own producer, while {@link LatencyPublisher} sends the good requests: the two interleave on the broker and in
  * the controller's sources, but a 5 MB send never queues a good request behind it in the benchmark's own client
  * (that would measure the client, not the controller). Counts what the broker acknowledged and what it refused.
+ *
+ * <p>{@link #main} runs it as a process of its own ({@link BadInputProcess}), as {@code bench latency} does: its
+ * buffers of the large values (about 9 MB/s of allocation at 1,000 records/s) then never pause the controller's JVM.
  */
 public final class BadInputPublisher implements AutoCloseable {
     /** The producer's largest request: room for the 5 MB value. */
@@ -88,6 +96,43 @@ public final class BadInputPublisher implements AutoCloseable {
     /** Malformed records the broker refused (too large for the topic, say): they never reach the controller. */
     public long refused() {
         return refused.get();
+    }
+
+    /** The line a child process prints when its producer is ready: {@value}. */
+    static final String READY = "bad-input ready";
+    /** The start of the line a child process prints when it stops: {@value}, then sent, acked and refused. */
+    static final String COUNTS = "bad-input counts";
+
+    /**
+     * The child process of {@link BadInputProcess}: {@code <bootstrap> <rate> <go-file>}. Prints {@link #READY} once
+     * its producer is connected, starts sending when {@code go-file} exists, and on SIGTERM stops, waits for the
+     * broker's answers and prints {@link #COUNTS}.
+     */
+    public static void main(String[] args) throws Exception {
+        if (args.length != 3) {
+            throw new IllegalArgumentException("usage: BadInputPublisher <bootstrap> <rate> <go-file>");
+        }
+        BadInputPublisher publisher = new BadInputPublisher(args[0], Double.parseDouble(args[1]));
+        Thread stopped = new Thread(() -> {
+            publisher.close();
+            System.out.println(counts(publisher.sent(), publisher.acked(), publisher.refused()));
+            System.out.flush();
+        }, "bad-input-stop");
+        Runtime.getRuntime().addShutdownHook(stopped);
+        publisher.producer.partitionsFor(Topics.INFERENCE_REQUESTS.name());
+        publisher.producer.partitionsFor(Topics.MODEL_CATALOG.name());
+        System.out.println(READY);
+        System.out.flush();
+        Path go = Path.of(args[2]);
+        while (!Files.exists(go)) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        publisher.start();
+        Thread.currentThread().join(); // until SIGTERM
+    }
+
+    static String counts(long sent, long acked, long refused) {
+        return String.format(Locale.ROOT, "%s %d %d %d", COUNTS, sent, acked, refused);
     }
 
     @Override

@@ -44,8 +44,9 @@ import org.apache.kafka.common.config.ConfigResource;
  * and the servers, and has closed its first {@code rates.window}: with the default 30 s, about half a minute);
  * {@code warmupSeconds} at the target rate (JIT, connections; not measured); {@code seconds} measured; then until
  * every measured request is decided (or a drain timeout) and one more second, which would show a late duplicate.
- * With a bad-input rate, {@link BadInputPublisher} sends malformed records during the measured seconds, and the
- * result counts the dead letters they became; the latency is still that of the good requests alone.
+ * With a bad-input rate, {@link BadInputPublisher} sends malformed records during the measured seconds, from a
+ * process of its own ({@link BadInputProcess}), and the result counts the dead letters they became; the latency is
+ * still that of the good requests alone.
  */
 public final class LatencyBenchmark {
     /**
@@ -181,11 +182,14 @@ public final class LatencyBenchmark {
                     LatencyPublisher publisher = new LatencyPublisher(bootstrap, s.models(), s.servers())) {
                 publisher.publishCatalogAndServers();
                 awaitFirstTable(publisher, reader, job, s.models());
+                BadInputProcess bad = s.badInputRate() > 0
+                        ? BadInputProcess.start(bootstrap, s.badInputRate(), work) : null;
                 publisher.publishAtRate(s.rate(), s.warmupSeconds() * (long) Math.round(s.rate()), "w-", null);
-                BadInputPublisher bad = s.badInputRate() > 0
-                        ? new BadInputPublisher(bootstrap, s.badInputRate()).start() : null;
                 double lag;
                 try {
+                    if (bad != null) {
+                        bad.go();
+                    }
                     lag = publisher.publishAtRate(s.rate(), s.requests(), LatencyReader.MEASURED, requestsAcked,
                             recorder, requestsRead);
                 } finally {
@@ -309,7 +313,7 @@ public final class LatencyBenchmark {
      * Waits (up to 30 s) until {@code dead-letters} holds a record for every malformed record the broker took, then
      * counts them (the topic's end offset: only malformed input makes dead letters in this benchmark).
      */
-    private static BadInputCount countDeadLetters(String bootstrap, BadInputPublisher bad, JobClient job)
+    private static BadInputCount countDeadLetters(String bootstrap, BadInputProcess bad, JobClient job)
             throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             long[] count = {0};

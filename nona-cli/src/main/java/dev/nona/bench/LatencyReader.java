@@ -17,9 +17,11 @@ import org.apache.kafka.common.serialization.ByteBufferDeserializer;
  * {@code isolation.level=read_committed}, as downstream executors must, and notes the receipt time
  * ({@link System#nanoTime()}) of each measured request's decision in the {@link LatencyRecorder}. Measured requests
  * have ids {@code m-<i>}; decisions for ready checks ({@code ready-...}) note their model; others (warm-up) are
- * read and ignored. The same consumer also reads {@code inference-requests}, noting when each measured request
- * itself became readable: the latency of Kafka alone on this machine at this moment, the floor under the
- * controller's.
+ * read and ignored. A second reader, on a thread of its own, reads {@code inference-requests}, noting when each
+ * measured request itself became readable: the latency of Kafka alone on this machine at this moment, the floor
+ * under the controller's. Two readers, so that a malformed burst's large values on {@code inference-requests}
+ * ({@code --bad-input-rate}) never sit in the decisions' fetches or ahead of them in one poll loop: the benchmark
+ * would measure its own reader.
  */
 final class LatencyReader implements AutoCloseable {
     static final String MEASURED = "m-";
@@ -32,17 +34,20 @@ final class LatencyReader implements AutoCloseable {
     private final JsonSerde<PlacementDecision> decisions = JsonSerde.forTopic(Topics.PLACEMENT_DECISIONS);
     private final Set<String> tableDecisionModels = ConcurrentHashMap.newKeySet();
     /** Values as views of the fetched bytes: a measured decision's ~1.5-3 kB are received, not copied. */
-    private final TopicReader<ByteBuffer> reader;
+    private final List<TopicReader<ByteBuffer>> readers;
 
     LatencyReader(String bootstrap, LatencyRecorder recorder, LatencyRecorder requestsRead) {
         this.recorder = recorder;
         this.requestsRead = requestsRead;
-        this.reader = new TopicReader<>(bootstrap, "nona-latency-reader", List.of(Topics.PLACEMENT_DECISIONS.name(),
-                Topics.INFERENCE_REQUESTS.name()), new ByteBufferDeserializer(), this::note);
+        this.readers = List.of(
+                new TopicReader<>(bootstrap, "nona-latency-reader", List.of(Topics.PLACEMENT_DECISIONS.name()),
+                        new ByteBufferDeserializer(), this::note),
+                new TopicReader<>(bootstrap, "nona-latency-request-reader",
+                        List.of(Topics.INFERENCE_REQUESTS.name()), new ByteBufferDeserializer(), this::note));
     }
 
     LatencyReader start() {
-        reader.start();
+        readers.forEach(TopicReader::start);
         return this;
     }
 
@@ -53,7 +58,7 @@ final class LatencyReader implements AutoCloseable {
 
     /** Throws what stopped the reader, if anything did. */
     void check() {
-        reader.check();
+        readers.forEach(TopicReader::check);
     }
 
     private void note(ConsumerRecord<byte[], ByteBuffer> r, long now) {
@@ -105,6 +110,6 @@ final class LatencyReader implements AutoCloseable {
 
     @Override
     public void close() {
-        reader.close();
+        readers.forEach(TopicReader::close);
     }
 }

@@ -1,6 +1,7 @@
 package dev.nona.topics.serde;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.nona.topics.TopicSpec;
@@ -42,13 +43,18 @@ public final class JsonSerde<T extends TopicRecord> implements Serializable {
     private final transient ObjectWriter writer;
 
     public JsonSerde(Class<T> type, int maxRecordBytes) {
+        this(type, maxRecordBytes, TopicJson.mapper());
+    }
+
+    /** A serde on {@code mapper} (for tests: {@link TopicJson#build} on a factory that counts its parsers). */
+    JsonSerde(Class<T> type, int maxRecordBytes, ObjectMapper mapper) {
         this.type = Objects.requireNonNull(type, "record type");
         if (maxRecordBytes <= 0) {
             throw new IllegalArgumentException("max record bytes (" + maxRecordBytes + ") must be > 0");
         }
         this.maxRecordBytes = maxRecordBytes;
-        this.reader = TopicJson.mapper().readerFor(type);
-        this.writer = TopicJson.mapper().writerFor(type);
+        this.reader = mapper.readerFor(type);
+        this.writer = mapper.writerFor(type);
     }
 
     /** The serde for a topic's value type, with the topic's size limit ({@link RecordLimits#maxRecordBytes}). */

@@ -29,7 +29,14 @@ public final class TopicJson {
     }
 
     private static ObjectMapper build() {
-        JsonFactory factory = JsonFactory.builder().streamReadConstraints(RecordLimits.constraints()).build();
+        return build(JsonFactory.builder().streamReadConstraints(RecordLimits.constraints()).build());
+    }
+
+    /**
+     * The strict configuration on {@code factory}, which must carry {@link RecordLimits#constraints()} (for tests:
+     * a factory that counts the parsers it makes).
+     */
+    static ObjectMapper build(JsonFactory factory) {
         JsonMapper mapper = JsonMapper.builder(factory)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)

@@ -1,0 +1,97 @@
+package dev.nona.bench;
+
+import dev.nona.local.ChildJvm;
+import dev.nona.local.JvmClasspath;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * {@link BadInputPublisher} in a JVM of its own, for {@code bench latency --bad-input-rate}. In the benchmark's JVM,
+ * which also runs the controller, its producer's buffers for the 300 kB and 5 MB values were a quarter of that
+ * JVM's allocation during a burst (a JFR profile, docs/benchmarks.md), and the garbage collections they caused paused
+ * the controller too: the benchmark measured its own client. A real malformed burst comes from another process.
+ *
+ * <p>{@link #start} launches the process, which connects and waits; {@link #go} starts the sending (within a
+ * millisecond); {@link #close} stops it (SIGTERM), waits for the broker's answers to what it sent and reads back
+ * what it counted. The process dies with this JVM ({@link ChildJvm}'s shutdown hook).
+ */
+final class BadInputProcess implements AutoCloseable {
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+
+    private final ChildJvm process;
+    private final Path goFile;
+    private long sent;
+    private long acked;
+    private long refused;
+
+    private BadInputProcess(ChildJvm process, Path goFile) {
+        this.process = process;
+        this.goFile = goFile;
+    }
+
+    /** Launches the publisher for {@code rate} records per second; it sends nothing before {@link #go}. */
+    static BadInputProcess start(String bootstrap, double rate, Path workDir) {
+        Path log = workDir.resolve("bad-input.log");
+        Path go = workDir.resolve("bad-input.go");
+        ChildJvm child = ChildJvm.start("bad-input", List.of("-Xmx512m"), JvmClasspath.current(),
+                BadInputPublisher.class.getName(), List.of(bootstrap, String.format(Locale.ROOT, "%s", rate),
+                        go.toString()), log);
+        return new BadInputProcess(child, go);
+    }
+
+    /** Waits until the publisher is connected, then lets it send. */
+    void go() throws IOException {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (!process.logTail(1 << 16).contains(BadInputPublisher.READY)) {
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                throw new IllegalStateException("the bad-input publisher did not get ready: " + process.logTail(2000));
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+        Files.createFile(goFile);
+    }
+
+    /** Stops the publisher and reads what it counted. */
+    @Override
+    public void close() {
+        process.stop(STOP_GRACE);
+        long[] counts = parseCounts(process.logTail(1 << 16));
+        sent = counts[0];
+        acked = counts[1];
+        refused = counts[2];
+    }
+
+    /** The sent, acked and refused counts of the publisher's last {@link BadInputPublisher#COUNTS} line in {@code log}. */
+    static long[] parseCounts(String log) {
+        int at = log.lastIndexOf(BadInputPublisher.COUNTS);
+        if (at < 0) {
+            throw new IllegalStateException("the bad-input publisher did not report its counts: "
+                    + log.substring(Math.max(0, log.length() - 2000)));
+        }
+        String[] parts = log.substring(at + BadInputPublisher.COUNTS.length()).strip().split("\\s+");
+        try {
+            return new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1]), Long.parseLong(parts[2])};
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("unreadable counts of the bad-input publisher: " + log.substring(at), e);
+        }
+    }
+
+    long sent() {
+        return sent;
+    }
+
+    long acked() {
+        return acked;
+    }
+
+    long refused() {
+        return refused;
+    }
+}

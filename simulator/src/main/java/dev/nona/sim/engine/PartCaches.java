@@ -246,6 +246,45 @@ public final class PartCaches {
         }
     }
 
+    /**
+     * The part's absent units on {@code s} are reserved without being pinned (idle once reserved, evictable), when the
+     * part fits ({@link #fits}); idle units are evicted, least recently used first, while they do not fit, the part's
+     * own held units last. Used by an executor that loads a whole part before its first task while pinning only the
+     * tasks that are running (the twin); the simulator pins whole parts ({@link #place}).
+     *
+     * @return whether the part fitted and its units are all held now
+     */
+    public boolean reserve(int s, int c, int[] tasks, int k) {
+        if (!fits(s, c, tasks, k)) {
+            return false;
+        }
+        double need = 0;
+        for (int i = 0; i < k; i++) {
+            int t = tasks[i];
+            double b = taskBytes(c, t);
+            int x = cell(s, c, t);
+            if (b > 0 && state[x] == ABSENT) {
+                need += b;
+            } else if (b > 0) {
+                lastUse[x] = ++clock;
+            }
+        }
+        while (need > 0 && !within(resident[s] + need, memory[s]) && evictOne(s)) {
+            // evicted the least recently used idle unit
+        }
+        for (int i = 0; i < k; i++) {
+            int t = tasks[i];
+            double b = taskBytes(c, t);
+            int x = cell(s, c, t);
+            if (b > 0 && state[x] == ABSENT) {
+                state[x] = RESIDENT;
+                resident[s] += b;
+                lastUse[x] = ++clock;
+            }
+        }
+        return true;
+    }
+
     private boolean evictOne(int s) {
         int base = s * units;
         int victim = -1;

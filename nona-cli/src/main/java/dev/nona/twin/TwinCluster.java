@@ -343,8 +343,9 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
     }
 
     /**
-     * With part caches, what an unfinished part was doing: " (waiting for memory, N stages waiting there)" when a ready stage
-     * of it waited for memory, " (waiting for inputs)" when no stage of it was ready, else "" (queued or running).
+     * With part caches, what an unfinished part was doing: " (waiting for memory, N stages waiting there)" when a
+     * ready stage of it waited for memory, " (waiting for inputs)" when no stage of it was ready, else "" (queued or
+     * running).
      */
     private String partState(TwinRequest r, int p) {
         if (memory == null) {

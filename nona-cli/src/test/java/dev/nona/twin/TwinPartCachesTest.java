@@ -19,6 +19,7 @@ import dev.nona.workload.ServerClass;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -158,7 +159,8 @@ final class TwinPartCachesTest {
     @Test
     void noHoldWhileWaiting_aPartWaitingForItsInputsPinsNoMemory_anotherRequestRunsBesideIt() {
         TwinCluster cluster = new TwinCluster(TwinOptions.ofClasses(List.of(new ServerClass("big", 1, 1e12, 1e9),
-                new ServerClass("small", 1, 5e11, 6e8)), new ColdStartCost(0.1, 1e9), 1e9, 3.5, Map.of(), Map.of()), T0);
+                new ServerClass("small", 1, 5e11, 6e8)), new ColdStartCost(0.1, 1e9), 1e9, 3.5, Map.of(), Map.of()),
+                T0);
         List<StageAssignment> stages = List.of(new StageAssignment("a", "s-0"), new StageAssignment("b", "s-1"));
 
         cluster.submit(PlacementDecision.of("r-1", "long", "t", 1, false, stages, 0.01, T0), LONG, T0);
@@ -180,11 +182,13 @@ final class TwinPartCachesTest {
 
     @Test
     void noWaitCycle_crossedPartsOnFullServers_everyRequestCompletes() {
-        // two servers of 6e8: r-1 runs a on s-0 then b on s-1, r-2 the reverse, each part 4e8, so each server holds
-        // one at a time; a blocker (x, 5e8) on each server makes both requests' first parts wait
+        // two servers of 6e8, a request every 50 ms: two thirds run a and b crossed between them (a on one, b on the
+        // other; each 4e8, so a server holds one at a time), a third x (5e8) on either. Far more than the servers
+        // can do in 10 s; a 60 s timeout. Under the rule that pinned a part from its request's arrival, 73 timed out
+        // (every request from the 127th on): parts waiting for their inputs held memory that ready stages waited for.
         TwinCluster cluster = new TwinCluster(TwinOptions.ofClasses(List.of(new ServerClass("small", 2, 5e11, 6e8)),
                 new ColdStartCost(0.1, 1e9), 1e9, 60, Map.of(), Map.of()), T0);
-        java.util.Random random = new java.util.Random(7);
+        Random random = new Random(7);
         int requests = 0;
         for (int i = 0; i < 200; i++) {
             long at = T0 + i * 50L;

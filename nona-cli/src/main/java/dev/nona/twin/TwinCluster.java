@@ -130,6 +130,9 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
             }
         }
         countParts(r);
+        if (memory != null) {
+            memory.wanted(r);
+        }
         engine.after(options.timeoutSeconds(), () -> expire(r));
         for (int t = 0; t < model.tasks(); t++) {
             if (model.inDegree(t) == 0) {
@@ -283,9 +286,12 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         r.pendingInputs[t] = -1; // marks it done (see done)
         r.partFinish[p] = engine.now();
         release(s, r.model, t);
-        if (memory != null && r.pinned[t]) {
-            memory.release(s, r, t);
-            memoryReleased(s);
+        if (memory != null && r.model.ops(t) > 0) {
+            memory.unwanted(s, r, t);
+            if (r.pinned[t]) {
+                memory.release(s, r, t);
+                memoryReleased(s);
+            }
         }
         if (--r.leftInPart[p] == 0) {
             servers.requests(s, -1);
@@ -330,6 +336,7 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
                 release(r.server[t], r.model, t);
                 if (memory != null) {
                     memory.release(r.server[t], r, t);
+                    memory.unwanted(r.server[t], r, t);
                 }
             }
         }

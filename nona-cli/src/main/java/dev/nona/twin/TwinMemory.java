@@ -16,7 +16,8 @@ import java.util.function.ObjIntConsumer;
  * executor. A request's part is its stages of nonzero ops on one server. Memory is pinned only by stages that are
  * ready to run or running: a stage whose inputs have all arrived takes its unit's memory when it fits beside the
  * pinned ones and no earlier stage waits on that server ({@link #admitOrWait}), else it waits there in arrival order
- * holding nothing, until pins are released ({@link #released}); its pin is released when it finishes. A pinned stage
+ * holding nothing, until pins are released ({@link #released}); its pin is released when it finishes. Idle units
+ * that in-flight requests will still run are evicted last ({@link #wanted}). A pinned stage
  * waits for nothing but its server's FIFO queue, so no wait for memory can form a cycle. The part's first stage to
  * start loads the whole part when it fits (its other units held but idle, evictable, until their stages are ready),
  * else its own unit; a later stage whose unit was evicted meanwhile loads it again ({@link #load}). A part larger
@@ -108,6 +109,20 @@ final class TwinMemory {
         scratch[0] = t;
         caches.place(s, r.partModel, scratch, 1);
         r.pinned[t] = true;
+    }
+
+    /** Request {@code r} arrived: its parts' units are wanted on their servers (evicted last while idle). */
+    void wanted(TwinRequest r) {
+        for (int p = 0; p < r.parts(); p++) {
+            for (int t : r.partTasks[p]) {
+                caches.want(r.partServer[p], r.partModel, t, +1);
+            }
+        }
+    }
+
+    /** Task {@code t} of {@code r} (nonzero ops) on {@code s} finished or was dropped: its unit is no longer wanted. */
+    void unwanted(int s, TwinRequest r, int t) {
+        caches.want(s, r.partModel, t, -1);
     }
 
     /** Task {@code t} of {@code r}, pinned on {@code s}, finished or was dropped: its unit is idle. */

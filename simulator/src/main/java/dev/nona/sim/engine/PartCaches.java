@@ -21,6 +21,9 @@ import java.util.List;
  * least recently used first until they fit; a part fits a server when its units not already pinned there fit in
  * the memory left by the pinned ones ({@link #fits}). The part's first task to start loads every unit of the part
  * not loaded yet: one cold start of {@code coldStart.seconds(missing bytes)} ({@link #load}).
+ * An executor that pins only running tasks (the twin) also reserves a part without pinning it ({@link #reserve})
+ * and marks units that in-flight parts will still run ({@link #want}), evicted after every other idle unit; the
+ * simulator uses neither, so its eviction is plain LRU.
  *
  * <p>Why beside {@link ModelCaches} rather than a generalisation of it: {@code ModelCaches} caches whole models
  * by MB over the {@code ModelRegistry} ledger the thesis's scheduler reads, and the thesis's experiments must stay

@@ -181,7 +181,7 @@ final class TwinPartCachesTest {
     }
 
     @Test
-    void noWaitCycle_crossedPartsOnFullServers_everyRequestCompletes() {
+    void crossedPartsOnFullServers_noHoldWhileWaiting_everyRequestCompletes() {
         // two servers of 6e8, a request every 50 ms: two thirds run a and b crossed between them (a on one, b on the
         // other; each 4e8, so a server holds one at a time), a third x (5e8) on either. Far more than the servers
         // can do in 10 s; a 60 s timeout. Under the rule that pinned a part from its request's arrival, 73 timed out

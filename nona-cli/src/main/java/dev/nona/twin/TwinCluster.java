@@ -31,11 +31,11 @@ import java.util.Map;
  *
  * <p>Model caches are either the thesis's model slots ({@code cacheSlots}: whole models, a fixed cold start) or,
  * with server classes of bounded memory or a cold-start cost ({@link TwinOptions#partCaches}), the simulator's
- * {@link PartCaches} by bytes ({@link TwinMemory}), the same rule the DAG simulator runs: a part (the decision's
- * stages on one server) holds its tasks' bytes from its submission until each task finishes; it is placed when it
- * fits beside the parts running there once every idle one is evicted (least recently used first), else it waits
- * there, in arrival order, until running parts finish; its first stage to start loads what the server does not hold, a cold start of
- * {@code F + bytes / B}. A decision with a part larger than its server's whole memory is never run: a
+ * {@link PartCaches} by bytes ({@link TwinMemory}): a stage pins its bytes only while it is ready or running; a
+ * ready stage that does not fit beside the pinned ones once every idle unit is evicted (least recently used first)
+ * waits on its server, in arrival order, holding nothing, until pinned stages finish; a part's first stage to start
+ * loads the part (a cold start of {@code F + bytes / B} for what the server does not hold). A decision with a part
+ * larger than its server's whole memory is never run: a
  * {@code failed} outcome naming the part, counted as a memory violation.
  *
  * <p>Faults ({@link TwinOptions}): a slowed server computes each stage in FACTOR times its nominal time and
@@ -131,9 +131,7 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         }
         countParts(r);
         if (memory != null) {
-            for (int p = 0; p < r.parts(); p++) {
-                memory.admitOrWait(r, p);
-            }
+            memory.wanted(r);
         }
         engine.after(options.timeoutSeconds(), () -> expire(r));
         for (int t = 0; t < model.tasks(); t++) {
@@ -182,15 +180,11 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         }
     }
 
-    /** Memory was released on {@code s}: the parts that get it now run the stages that were ready. */
+    /** Memory was released on {@code s}: the ready stages that get it now run. */
     private void memoryReleased(int s) {
-        memory.released(s, (r, p) -> {
-            for (int t : r.partTasks[p]) {
-                if (r.readyWaiting[t]) {
-                    r.readyWaiting[t] = false;
-                    engine.submitTask(s, item(r.id, t), nominalSeconds(r.model, t, s) * servers.slowFactor(s));
-                }
-            }
+        memory.released(s, (r, t) -> {
+            r.readyWaiting[t] = false;
+            engine.submitTask(s, item(r.id, t), nominalSeconds(r.model, t, s) * servers.slowFactor(s));
         });
     }
 
@@ -210,8 +204,8 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         if (r.model.ops(t) == 0) {
             r.started(t, engine.now(), false);
             finished(r, t);
-        } else if (memory != null && !r.partAdmitted[r.partOf[t]]) {
-            r.readyWaiting[t] = true; // runs when its part gets its memory (memoryReleased)
+        } else if (memory != null && !memory.admitOrWait(r, t)) {
+            r.readyWaiting[t] = true; // runs when it gets its memory (memoryReleased)
         } else {
             engine.submitTask(s, item(r.id, t), nominalSeconds(r.model, t, s) * servers.slowFactor(s));
         }
@@ -241,8 +235,9 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
     }
 
     /**
-     * The part's first stage to start loads the bytes of the part its server does not hold: a cold start of
-     * {@code F + bytes / B}; nothing to load, or no part caches: none.
+     * A stage starts: the bytes its server does not hold are loaded first (the part's first stage loads the part
+     * when it fits, {@link TwinMemory#load}), a cold start of {@code F + bytes / B}; nothing to load, or no part
+     * caches: none.
      */
     @Override
     public double partLoadSeconds(int s, long item) {
@@ -250,12 +245,8 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         if (r == null) {
             return Engine.NO_LOAD;
         }
-        int p = r.partOf[index(item)];
-        if (r.partLoaded[p]) {
-            return Engine.NO_LOAD;
-        }
-        r.partLoaded[p] = true;
-        double seconds = memory.load(s, r, p);
+        int t = index(item);
+        double seconds = memory.load(s, r, r.partOf[t], t);
         return seconds >= 0 ? seconds : Engine.NO_LOAD;
     }
 
@@ -296,8 +287,11 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         r.partFinish[p] = engine.now();
         release(s, r.model, t);
         if (memory != null && r.model.ops(t) > 0) {
-            memory.release(s, r, t);
-            memoryReleased(s);
+            memory.unwanted(s, r, t);
+            if (r.pinned[t]) {
+                memory.release(s, r, t);
+                memoryReleased(s);
+            }
         }
         if (--r.leftInPart[p] == 0) {
             servers.requests(s, -1);
@@ -334,15 +328,15 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
             int s = r.partServer[p];
             if (r.leftInPart[p] > 0) {
                 servers.requests(s, -1);
-                waiting.add(servers.id(s) + (silent(s) ? " (silent)" : "")
-                        + (memory != null && !r.partAdmitted[p] ? " (waiting for memory)" : ""));
+                waiting.add(servers.id(s) + (silent(s) ? " (silent)" : "") + partState(r, p));
             }
         }
         for (int t = 0; t < r.model.tasks(); t++) {
             if (r.model.ops(t) > 0 && !done(r, t)) {
                 release(r.server[t], r.model, t);
-                if (memory != null && r.partAdmitted[r.partOf[t]]) {
+                if (memory != null) {
                     memory.release(r.server[t], r, t);
+                    memory.unwanted(r.server[t], r, t);
                 }
             }
         }
@@ -353,6 +347,25 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         end(r, OutcomeStatus.TIMEOUT, String.format("not complete %s s after the twin received it: %d of %d stages "
                 + "left, on %s", trim(options.timeoutSeconds()), r.remainingTasks, r.model.tasks(), String.join(", ", waiting)));
         timedOut++;
+    }
+
+    /**
+     * With part caches, what an unfinished part was doing: " (waiting for memory, N stages waiting there)" when a
+     * ready stage of it waited for memory, " (waiting for inputs)" when no stage of it was ready, else "" (queued or
+     * running).
+     */
+    private String partState(TwinRequest r, int p) {
+        if (memory == null) {
+            return "";
+        }
+        boolean ready = false;
+        for (int t : r.partTasks[p]) {
+            if (r.readyWaiting[t]) {
+                return " (waiting for memory, " + memory.waitingOn(r.partServer[p]) + " stages waiting there)";
+            }
+            ready |= r.pinned[t];
+        }
+        return ready ? "" : " (waiting for inputs)";
     }
 
     /** Whether task {@code t} has finished ({@link #finished} marks it). */
@@ -484,7 +497,7 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
         return memory == null ? 0 : memory.violations();
     }
 
-    /** Parts that waited on their server for running parts to release memory before they could be placed. */
+    /** Ready stages that waited on their server for pinned ones to release memory before they could run. */
     public long memoryWaits() {
         return memory == null ? 0 : memory.waits();
     }

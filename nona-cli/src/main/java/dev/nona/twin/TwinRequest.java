@@ -28,13 +28,13 @@ final class TwinRequest {
     final double[] partFinish;
     final double[] partCompute;
     final boolean[] partCold;
-    /** With part caches: the model's index in them, each part's tasks of nonzero ops (what it caches), whether it
-     * holds its memory (placed in the caches) and whether its load has begun; per task, whether it is ready but
-     * waits for its part's memory. */
+    /** With part caches: the model's index in them, each part's tasks of nonzero ops (what it caches) and whether
+     * its load has begun; per task, whether it pins its unit (ready or running) and whether it is ready but waits
+     * for memory. */
     int partModel = -1;
     int[][] partTasks;
-    boolean[] partAdmitted;
     boolean[] partLoaded;
+    boolean[] pinned;
     boolean[] readyWaiting;
     int remainingTasks;
     double linkBytes;
@@ -98,8 +98,8 @@ final class TwinRequest {
                 partTasks[partOf[t]][count[partOf[t]]++] = t;
             }
         }
-        this.partAdmitted = new boolean[parts];
         this.partLoaded = new boolean[parts];
+        this.pinned = new boolean[model.tasks()];
         this.readyWaiting = new boolean[model.tasks()];
     }
 

@@ -21,6 +21,9 @@ import java.util.List;
  * least recently used first until they fit; a part fits a server when its units not already pinned there fit in
  * the memory left by the pinned ones ({@link #fits}). The part's first task to start loads every unit of the part
  * not loaded yet: one cold start of {@code coldStart.seconds(missing bytes)} ({@link #load}).
+ * An executor that pins only running tasks (the twin) also reserves a part without pinning it ({@link #reserve})
+ * and marks units that in-flight parts will still run ({@link #want}), evicted after every other idle unit; the
+ * simulator uses neither, so its eviction is plain LRU.
  *
  * <p>Why beside {@link ModelCaches} rather than a generalisation of it: {@code ModelCaches} caches whole models
  * by MB over the {@code ModelRegistry} ledger the thesis's scheduler reads, and the thesis's experiments must stay
@@ -43,6 +46,8 @@ public final class PartCaches {
     private double[] unitBytes = new double[0];
     private byte[] state = new byte[0];
     private int[] pins = new int[0];
+    /** Per unit: in-flight parts that will still run it (an executor's hint, {@link #want}; 0 in the simulator). */
+    private int[] wants = new int[0];
     private long[] lastUse = new long[0];
     private final double[] memory;
     private final double[] resident;
@@ -112,14 +117,17 @@ public final class PartCaches {
         }
         byte[] newState = new byte[(int) cells];
         int[] newPins = new int[(int) cells];
+        int[] newWants = new int[(int) cells];
         long[] newLastUse = new long[(int) cells];
         for (int s = 0; s < servers; s++) {
             System.arraycopy(state, s * units, newState, s * grown, units);
             System.arraycopy(pins, s * units, newPins, s * grown, units);
+            System.arraycopy(wants, s * units, newWants, s * grown, units);
             System.arraycopy(lastUse, s * units, newLastUse, s * grown, units);
         }
         state = newState;
         pins = newPins;
+        wants = newWants;
         lastUse = newLastUse;
         unitBytes = Arrays.copyOf(unitBytes, grown);
         System.arraycopy(taskBytes, 0, unitBytes, units, k);
@@ -246,12 +254,60 @@ public final class PartCaches {
         }
     }
 
+    /**
+     * The part's absent units on {@code s} are reserved without being pinned (idle once reserved, evictable), when the
+     * part fits ({@link #fits}); idle units are evicted, least recently used first, while they do not fit, the part's
+     * own held units last. Used by an executor that loads a whole part before its first task while pinning only the
+     * tasks that are running (the twin); the simulator pins whole parts ({@link #place}).
+     *
+     * @return whether the part fitted and its units are all held now
+     */
+    public boolean reserve(int s, int c, int[] tasks, int k) {
+        if (!fits(s, c, tasks, k)) {
+            return false;
+        }
+        double need = 0;
+        for (int i = 0; i < k; i++) {
+            int t = tasks[i];
+            double b = taskBytes(c, t);
+            int x = cell(s, c, t);
+            if (b > 0 && state[x] == ABSENT) {
+                need += b;
+            } else if (b > 0) {
+                lastUse[x] = ++clock;
+            }
+        }
+        while (need > 0 && !within(resident[s] + need, memory[s]) && evictOne(s)) {
+            // evicted the least recently used idle unit
+        }
+        for (int i = 0; i < k; i++) {
+            int t = tasks[i];
+            double b = taskBytes(c, t);
+            int x = cell(s, c, t);
+            if (b > 0 && state[x] == ABSENT) {
+                state[x] = RESIDENT;
+                resident[s] += b;
+                lastUse[x] = ++clock;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Evicts one idle unit of {@code s}: the least recently used of those no in-flight part will still run
+     * ({@link #want}), else the least recently used idle one. Without wants (the simulator), plain LRU.
+     */
     private boolean evictOne(int s) {
         int base = s * units;
         int victim = -1;
         for (int u = 0; u < units; u++) {
             int x = base + u;
-            if (state[x] != ABSENT && pins[x] == 0 && (victim < 0 || lastUse[x] < lastUse[victim])) {
+            if (state[x] == ABSENT || pins[x] != 0) {
+                continue;
+            }
+            boolean free = wants[x] == 0;
+            if (victim < 0 || free && wants[victim] != 0
+                    || free == (wants[victim] == 0) && lastUse[x] < lastUse[victim]) {
                 victim = x;
             }
         }
@@ -262,6 +318,21 @@ public final class PartCaches {
         resident[s] = Math.max(0, resident[s] - unitBytes[victim - base]);
         evictions++;
         return true;
+    }
+
+    /**
+     * An executor's hint: an in-flight part will run task {@code t} of class {@code c} on {@code s} ({@code +1}), or
+     * no longer will ({@code -1}). Idle units still wanted are evicted last ({@link #evictOne}); pins are unchanged.
+     */
+    public void want(int s, int c, int t, int delta) {
+        if (taskBytes(c, t) == 0) {
+            return;
+        }
+        int x = cell(s, c, t);
+        if (wants[x] + delta < 0) {
+            throw new IllegalStateException("BUG: task " + t + " of " + names.get(c) + " unwanted on server " + s);
+        }
+        wants[x] += delta;
     }
 
     /** Task {@code t} of class {@code c} finished on {@code s}: its pin is released (the unit stays, idle once unpinned). */

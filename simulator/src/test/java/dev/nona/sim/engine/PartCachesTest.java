@@ -141,4 +141,28 @@ final class PartCachesTest {
         assertThat(r.coldStarts()).isEqualTo(1);
         assertThat(r.meanJctSeconds()).isCloseTo((1.0 + 0.9 + 19 * 1.0) / 20, within(1e-9));
     }
+
+    @Test
+    void want_anIdleUnitStillWanted_isEvictedAfterTheUnwantedOnes_evenIfUsedLater() {
+        PartCaches caches = new PartCaches(new double[] {1e9}, null);
+        int m = caches.addModel("m", new double[] {4e8, 4e8, 4e8});
+        int[] a = {0};
+        int[] b = {1};
+        int[] c = {2};
+        caches.place(0, m, a, 1);
+        caches.release(0, m, 0);
+        caches.place(0, m, b, 1);
+        caches.release(0, m, 1); // a and b idle, a the least recently used
+        caches.want(0, m, 0, +1); // an in-flight part will still run a
+
+        caches.place(0, m, c, 1); // 1.2e9 > 1e9: one unit goes
+
+        assertThat(caches.holds(0, m, 0)).isTrue();
+        assertThat(caches.holds(0, m, 1)).isFalse();
+        assertThat(caches.evictions()).isEqualTo(1);
+        caches.want(0, m, 0, -1);
+        caches.release(0, m, 2);
+        caches.place(0, m, b, 1); // b again: now a, unwanted and least recently used, goes
+        assertThat(caches.holds(0, m, 0)).isFalse();
+    }
 }

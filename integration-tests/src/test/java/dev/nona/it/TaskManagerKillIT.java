@@ -8,16 +8,9 @@ import dev.nona.local.LocalFlinkCluster;
 import dev.nona.local.LocalKafkaBroker;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.flink.api.common.JobID;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -70,39 +63,26 @@ final class TaskManagerKillIT {
     @Test
     void killNineOfATaskManagerRunningTheJob_midStream_jobRestartsOnTheSlotsLeft_noRequestLost_decisionsResume()
             throws Exception {
-        ControllerTopics topics = new ControllerTopics("tm-kill").create(broker.bootstrapServers(), 1 << 20);
-        stampDecisionsWhenWritten(topics);
-        JobID job = ControllerOnCluster.submit(flink, broker.bootstrapServers(), topics, tmp, Map.of());
+        MidStreamFault run = MidStreamFault.start(broker.bootstrapServers(), flink, "tm-kill", tmp, RATE);
+        JobID job = run.job();
         String jobId = job.toHexString();
-        try (ControllerInputs in = new ControllerInputs(broker.bootstrapServers(), topics);
-                ControllerOutputs out = new ControllerOutputs(broker.bootstrapServers(), topics, false)) {
-            ControllerOnCluster.prepare(in, out, 1.0e10);
-            RequestPublisher publisher = RequestPublisher.unbounded(in, RATE).start();
-            assertThat(out.pollUntil(() -> out.decided.size() >= 3 * RATE, Duration.ofSeconds(90)))
-                    .as("requests decided before the kill").isTrue();
-            long checkpointBeforeKill = awaitCheckpoints(jobId, 2);
+        try (run) {
+            ControllerOutputs out = run.out();
+            long checkpointBeforeKill = run.awaitCheckpoints(2);
 
             long killedAt = System.currentTimeMillis();
             int killed = flink.killTaskManagerRunning(job);
-            int sentAtKill = publisher.sent();
+            int sentAtKill = run.sent();
             long restartedAt = awaitTasksStartedAfter(jobId, killedAt);
             flink.awaitRunning(job, RESUME_BOUND);
             long runningAfter = System.currentTimeMillis() - killedAt;
-
-            // decisions resume: a request sent a second after the job runs again is decided
-            String probe = "r-" + (publisher.sent() + RATE);
-            assertThat(out.pollUntil(() -> out.decided.contains(probe), RESUME_BOUND))
-                    .as("decision for %s, sent after the restart", probe).isTrue();
-            out.drain(Duration.ofSeconds(3));
-            int sent = publisher.stop();
-            out.pollUntil(() -> undecided(out, sent).isEmpty(), Duration.ofSeconds(120));
-            out.drain(Duration.ofSeconds(2));
+            int sent = run.resumeAndStop(RESUME_BOUND, "restart");
 
             OptionalLong restored = flink.rest().restoredCheckpointId(jobId);
             DecisionGap gap = DecisionGap.after(out.decisionTimestamps, killedAt);
             long firstAfterRestart = out.decisionTimestamps.stream().filter(t -> t >= restartedAt)
                     .mapToLong(Long::longValue).min().orElse(Long.MAX_VALUE);
-            List<String> lost = undecided(out, sent);
+            List<String> lost = run.undecided(sent);
             LOG.info("TaskManager kill at {} requests/s: killed TaskManager {} with {} requests sent; the restarted "
                     + "job's tasks started {} ms after the kill, all running {} ms after it; its first decision {} ms "
                     + "after the kill (goal 10000 ms); decisions went on for {} ms after the kill, stopped for {} ms "
@@ -110,7 +90,8 @@ final class TaskManagerKillIT {
                     + "restored checkpoint {} (latest before the kill {}); uptime load {}", RATE, killed, sentAtKill,
                     restartedAt - killedAt, runningAfter, firstAfterRestart - killedAt, gap.lastBeforeMillis(),
                     gap.stallMillis(), gap.resumedAfterMillis(), sent, out.decided.size(), lost.size(),
-                    out.duplicates, out.deadLetters.size(), restored, checkpointBeforeKill, loadAverage());
+                    out.duplicates, out.deadLetters.size(), restored, checkpointBeforeKill,
+                    MidStreamFault.loadAverage());
             assertThat(lost).as("requests without a decision, of " + sent).isEmpty();
             assertThat(out.deadLetters).as("dead letters").isEmpty();
             assertThat(restored).as("the job restarted from a checkpoint").isPresent();
@@ -122,22 +103,6 @@ final class TaskManagerKillIT {
             flink.cancel(job);
             flink.addTaskManager();
         }
-    }
-
-    /** The decisions topic stamps each record with its append time, so a decision's timestamp is when it was written. */
-    private void stampDecisionsWhenWritten(ControllerTopics topics) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            ConfigResource decisions = new ConfigResource(ConfigResource.Type.TOPIC, topics.decisions());
-            admin.incrementalAlterConfigs(Map.of(decisions, List.of(new AlterConfigOp(
-                    new ConfigEntry("message.timestamp.type", "LogAppendTime"), AlterConfigOp.OpType.SET)))).all().get();
-        }
-    }
-
-    /** Waits until {@code more} checkpoints complete after the current one; returns the latest id. */
-    private long awaitCheckpoints(String jobId, int more) {
-        long now = flink.rest().latestCompletedCheckpointId(jobId).orElse(0);
-        return await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                .until(() -> flink.rest().latestCompletedCheckpointId(jobId).orElse(0), id -> id >= now + more);
     }
 
     /**
@@ -165,20 +130,5 @@ final class TaskManagerKillIT {
             earliest = Math.min(earliest, t);
         }
         return OptionalLong.of(earliest);
-    }
-
-    private static List<String> undecided(ControllerOutputs out, int sent) {
-        List<String> missing = new ArrayList<>();
-        for (int i = 0; i < sent; i++) {
-            if (!out.decided.contains("r-" + i)) {
-                missing.add("r-" + i);
-            }
-        }
-        return missing;
-    }
-
-    private static String loadAverage() {
-        return String.format("%.1f", java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                .getSystemLoadAverage());
     }
 }

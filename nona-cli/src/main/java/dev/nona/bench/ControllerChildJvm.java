@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -99,6 +100,7 @@ public final class ControllerChildJvm implements ControllerUnderTest {
     }
 
     /** How many processes were started. */
+    @Override
     public synchronized int starts() {
         return started.size();
     }
@@ -129,7 +131,15 @@ public final class ControllerChildJvm implements ControllerUnderTest {
         return true;
     }
 
+    @Override
+    public synchronized Optional<String> endedByItself() {
+        return exitedByItselfSinceAsked()
+                ? Optional.of("the controller process (start " + starts() + ") exited by itself: " + logTail(1500))
+                : Optional.empty();
+    }
+
     /** How many starts ended by themselves (as far as {@link #exitedByItselfSinceAsked()} was asked). */
+    @Override
     public synchronized int exits() {
         return exits;
     }

@@ -121,6 +121,11 @@ public final class ControllerOnCluster implements ControllerUnderTest {
         cluster.awaitRunning(job, Duration.ofSeconds(180));
     }
 
+    @Override
+    public String describe() {
+        return "controller job " + job + " runs; Flink logs in " + cluster.workDir().resolve("log");
+    }
+
     public LocalFlinkCluster cluster() {
         return cluster;
     }

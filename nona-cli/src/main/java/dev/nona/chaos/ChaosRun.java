@@ -1,8 +1,9 @@
 package dev.nona.chaos;
 
-import dev.nona.check.Checks;
 import dev.nona.bench.BadInputPublisher;
 import dev.nona.bench.ControllerChildJvm;
+import dev.nona.bench.ControllerUnderTest;
+import dev.nona.check.Checks;
 import dev.nona.local.LocalKafkaBroker;
 import dev.nona.topics.TopicSpec;
 import dev.nona.topics.Topics;
@@ -101,7 +102,6 @@ public final class ChaosRun {
         ServerOutages outages = new ServerOutages();
         InvariantChecker checker = new InvariantChecker(s.seed(), s.livenessTimeoutMillis(), outages,
                 v -> log.accept("VIOLATION " + v));
-        int count = (int) Math.round(s.rate() * s.trafficSeconds());
         try (LocalKafkaBroker broker = LocalKafkaBroker.builder().dataDir(s.workDir().resolve("kafka"))
                 .startTimeout(BROKER_START_TIMEOUT).build()
                 .start()) {
@@ -113,33 +113,60 @@ public final class ChaosRun {
                     RequestStream requests = new RequestStream(bootstrap, s.models());
                     ChaosObserver observer = new ChaosObserver(bootstrap, checker).start()) {
                 TrafficFaults traffic = new TrafficFaults(bootstrap, telemetry);
-                List<FaultInjector> injectors = List.of(new ProcessFaults(broker, controller), traffic);
-                ChaosSchedule schedule = ChaosSchedule.draw(s.seed(), s.trafficSeconds() * 1000L,
-                        FaultRunner.kinds(injectors), s.servers());
-                log.accept("seed " + s.seed() + ": " + schedule.faults().size() + " faults over "
-                        + s.trafficSeconds() + " s of traffic at " + s.rate() + " requests/s; work dir " + s.workDir());
-                schedule.faults().forEach(f -> log.accept("  planned " + f.toJson()));
-                requests.publishCatalog();
-                telemetry.start();
-                controller.start();
-                awaitReady(requests, checker, observer, controller, s.models());
-                controller.awaitCheckpoint(READY_TIMEOUT);
-                FaultRunner faults = new FaultRunner(schedule, injectors, log);
-                long t0 = System.nanoTime();
-                requests.start(s.rate(), count);
-                faults.start(t0);
-                watch(t0, requests, faults, checker, observer, controller, log);
-                drain(requests, checker, observer, controller, log);
-                checker.finish(requests.sent(), requests::sentAt);
-                return new ChaosResult(s, schedule, faults.injected(), checker.counts(), checker.violations(),
-                        checker.violationCount(), requests.sent(), checker.decided(requests.sent()),
-                        checker.duplicates(), checker.counts().get(Violation.Invariant.NO_VALID_REQUEST_DEAD_LETTERED
-                                .key()).get("violations"), checker.deadLetters(), checker.decisions(),
-                        checker.tables(), traffic.badSent(), traffic.badAcked(), traffic.badRefused(),
-                        controller.starts(), controller.exits(), broker.starts(),
-                        Math.round((System.nanoTime() - started) / 1e8) / 10.0);
+                Rig rig = new Rig(broker, controller, telemetry, requests, observer, traffic,
+                        List.of(new ProcessFaults(broker, controller), traffic));
+                return drive(s, "", rig, checker, started, log);
             }
         }
+    }
+
+    /** What a run drives once they exist: the broker, the controller, the clients and the fault injectors. */
+    record Rig(LocalKafkaBroker broker, ControllerUnderTest controller, TelemetryAgent telemetry,
+            RequestStream requests, ChaosObserver observer, TrafficFaults traffic, List<FaultInjector> injectors) {}
+
+    /**
+     * The run itself, the same for every controller: the schedule of {@code s.seed()} over the injectors' kinds, the
+     * catalog, telemetry and the controller started, warm (a decision from a solved table for every model) and with
+     * a completed checkpoint before the traffic; then the traffic with the faults, the drain, and the verdict.
+     *
+     * @param where   said after the seed in the log ({@code ""}, or e.g. " on a Flink cluster with HA")
+     * @param started when the run started ({@link System#nanoTime()}), for its duration
+     */
+    static ChaosResult drive(Settings s, String where, Rig rig, InvariantChecker checker, long started,
+            Consumer<String> log) throws Exception {
+        ControllerUnderTest controller = rig.controller();
+        RequestStream requests = rig.requests();
+        ChaosSchedule schedule = ChaosSchedule.draw(s.seed(), s.trafficSeconds() * 1000L,
+                FaultRunner.kinds(rig.injectors()), s.servers());
+        log.accept("seed " + s.seed() + where + ": " + schedule.faults().size() + " faults over "
+                + s.trafficSeconds() + " s of traffic at " + s.rate() + " requests/s; work dir " + s.workDir());
+        schedule.faults().forEach(f -> log.accept("  planned " + f.toJson()));
+        requests.publishCatalog();
+        rig.telemetry().start();
+        controller.start();
+        if (!controller.describe().isEmpty()) {
+            log.accept(controller.describe());
+        }
+        awaitReady(requests, checker, rig.observer(), controller, s.models());
+        controller.awaitCheckpoint(READY_TIMEOUT);
+        FaultRunner faults = new FaultRunner(schedule, rig.injectors(), log);
+        long t0 = System.nanoTime();
+        requests.start(s.rate(), (int) Math.round(s.rate() * s.trafficSeconds()));
+        faults.start(t0);
+        watch(t0, requests, faults, checker, rig.observer(), controller, log);
+        drain(requests, checker, rig.observer(), controller, log);
+        checker.finish(requests.sent(), requests::sentAt);
+        if (!controller.isAlive()) {
+            log.accept("the controller ended failed: " + controller.logTail(3000));
+        }
+        TrafficFaults traffic = rig.traffic();
+        return new ChaosResult(s, schedule, faults.injected(), checker.counts(), checker.violations(),
+                checker.violationCount(), requests.sent(), checker.decided(requests.sent()),
+                checker.duplicates(), checker.counts().get(Violation.Invariant.NO_VALID_REQUEST_DEAD_LETTERED
+                        .key()).get("violations"), checker.deadLetters(), checker.decisions(),
+                checker.tables(), traffic.badSent(), traffic.badAcked(), traffic.badRefused(),
+                controller.starts(), controller.exits(), rig.broker().starts(),
+                Math.round((System.nanoTime() - started) / 1e8) / 10.0);
     }
 
     /**
@@ -168,7 +195,7 @@ public final class ChaosRun {
     }
 
     private static void awaitReady(RequestStream requests, InvariantChecker checker, ChaosObserver observer,
-            ControllerChildJvm controller, List<String> models) throws InterruptedException {
+            ControllerUnderTest controller, List<String> models) throws InterruptedException {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (!checker.readyModels().containsAll(models)) {
             observer.check();
@@ -183,7 +210,7 @@ public final class ChaosRun {
 
     /** Until the requests are sent and the faults over: a progress line every {@link #PROGRESS_EVERY}. */
     private static void watch(long t0, RequestStream requests, FaultRunner faults, InvariantChecker checker,
-            ChaosObserver observer, ControllerChildJvm controller, Consumer<String> log)
+            ChaosObserver observer, ControllerUnderTest controller, Consumer<String> log)
             throws InterruptedException {
         long next = t0 + PROGRESS_EVERY.toNanos();
         while (requests.sent() < requests.count() || faults.running()) {
@@ -202,7 +229,7 @@ public final class ChaosRun {
     }
 
     private static void drain(RequestStream requests, InvariantChecker checker, ChaosObserver observer,
-            ControllerChildJvm controller, Consumer<String> log) throws InterruptedException {
+            ControllerUnderTest controller, Consumer<String> log) throws InterruptedException {
         long start = System.nanoTime();
         long deadline = start + DRAIN_TIMEOUT.toNanos();
         long next = start + PROGRESS_EVERY.toNanos();
@@ -220,12 +247,9 @@ public final class ChaosRun {
         noteExit(controller, log);
     }
 
-    /** Notes (once per start) a controller process that exited without being killed. */
-    private static void noteExit(ControllerChildJvm controller, Consumer<String> log) {
-        if (controller.exitedByItselfSinceAsked()) {
-            log.accept("the controller process (start " + controller.starts() + ") exited by itself: "
-                    + controller.logTail(1500));
-        }
+    /** Notes (once per start) a controller that ended by itself (a process that exited without being killed). */
+    private static void noteExit(ControllerUnderTest controller, Consumer<String> log) {
+        controller.endedByItself().ifPresent(log);
     }
 
     static void progress(String phase, long seconds, RequestStream requests, InvariantChecker checker,

@@ -32,6 +32,7 @@ final class DemoWorkloadIT {
 
         assertThat(exit).as("exit code; summary: " + out + "; stderr: " + err).isZero();
         JsonNode summary = new ObjectMapper().readTree(out.toString());
+        System.out.println("DemoWorkloadIT summary: " + summary);
         assertThat(summary.path("servers").asInt()).isEqualTo(80);
         assertThat(summary.path("requestsPerModel").size()).isEqualTo(5);
         assertThat(summary.path("distinctDecisions").asLong()).isPositive();

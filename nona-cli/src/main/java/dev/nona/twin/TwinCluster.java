@@ -409,10 +409,12 @@ public final class TwinCluster implements Engine.Driver, ClusterView {
     /**
      * One status per server that is not silenced at {@code nowMillis}: up, its nominal speed, its ongoing
      * requests, its backlog (nominal seconds of the stages it was given and has not finished), its loaded models,
-     * and the link's capacity.
+     * and the link's capacity; with part caches its class, and with bounded memory that memory and its free memory
+     * (the memory less what ready and running stages pin: idle parts, which a new part may evict, count as free).
      */
     public List<ServerTelemetry> telemetry(long nowMillis) {
-        return servers.telemetry(nowMillis, Math.max(engine.now(), seconds(nowMillis)), this::cachedModels);
+        return servers.telemetry(nowMillis, Math.max(engine.now(), seconds(nowMillis)), this::cachedModels,
+                memory == null ? null : memory::freeBytes);
     }
 
     /** What server {@code s} holds loaded: models by slot, or with part caches each model's loaded bytes. */

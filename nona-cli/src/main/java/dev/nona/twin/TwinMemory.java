@@ -178,6 +178,11 @@ final class TwinMemory {
         return missing > 0 ? caches.loadSeconds(missing) : -1;
     }
 
+    /** Memory of {@code s} not pinned by ready or running stages: what a new part may use now (idle units evicted). */
+    double freeBytes(int s) {
+        return caches.freeBytes(s);
+    }
+
     /** Each model with bytes loaded on {@code s}, and those bytes. */
     List<CachedModel> loaded(int s) {
         List<CachedModel> out = new ArrayList<>();

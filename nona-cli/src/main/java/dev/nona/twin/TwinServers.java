@@ -10,11 +10,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * The twin's servers as they report themselves: ids, class and speed, faults (slow factor, silence time), and what
  * their telemetry says (requests with an unfinished stage on them, the nominal seconds of those stages, the models
- * loaded in their caches, and with part caches their class and memory). Server indices are the engine's. Not
+ * loaded in their caches, and with part caches their class, memory and free memory). Server indices are the engine's. Not
  * thread-safe.
  */
 final class TwinServers {
@@ -123,9 +124,10 @@ final class TwinServers {
     /**
      * One status per server not silenced at engine time {@code now}: up, its nominal speed, its ongoing requests,
      * its backlog, the models {@code cached} says it holds, and the link's capacity; with part caches also its
-     * class and its memory (when bounded).
+     * class, and when its memory is bounded the memory and what of it {@code free} says a new part may use now.
      */
-    List<ServerTelemetry> telemetry(long nowMillis, double now, IntFunction<List<CachedModel>> cached) {
+    List<ServerTelemetry> telemetry(long nowMillis, double now, IntFunction<List<CachedModel>> cached,
+            IntToDoubleFunction free) {
         List<ServerTelemetry> out = new ArrayList<>(ids.size());
         for (int s = 0; s < ids.size(); s++) {
             if (!silent(s, now)) {
@@ -134,6 +136,9 @@ final class TwinServers {
                 if (options.partCaches()) {
                     ServerClass c = options.classes().get(classIndex[s]);
                     t = t.withClass(c.name(), c.memoryBounded() ? c.memoryBytes() : null);
+                    if (c.memoryBounded() && free != null) {
+                        t = t.withFreeMemoryBytes(Math.min(c.memoryBytes(), free.applyAsDouble(s)));
+                    }
                 }
                 out.add(t);
             }

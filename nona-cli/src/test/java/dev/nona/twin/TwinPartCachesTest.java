@@ -225,12 +225,33 @@ final class TwinPartCachesTest {
     }
 
     @Test
+    void telemetry_reportsFreeMemory_theMemoryLessWhatReadyAndRunningStagesPin() {
+        TwinCluster cluster = cluster();
+        cluster.submit(decision("r-1", OTHER, "s-1"), OTHER, T0); // x pins 5e8 of 6e8 while it loads (0.6 s) and runs
+        cluster.advanceTo(T0 + 300);
+
+        List<ServerTelemetry> running = cluster.telemetry(T0 + 300);
+        assertThat(running).extracting(ServerTelemetry::serverId, ServerTelemetry::memoryBytes,
+                ServerTelemetry::freeMemoryBytes).containsExactly(
+                        tuple("s-0", 1e9, 1e9),
+                        tuple("s-1", 6e8, 1e8));
+
+        cluster.advanceTo(T0 + 2_000);
+        assertThat(only(cluster.drainOutcomes()).status()).isEqualTo(OutcomeStatus.OK);
+        List<ServerTelemetry> idle = cluster.telemetry(T0 + 2_000);
+        // x stays loaded but idle: a new part may evict it
+        assertThat(idle.get(1).cachedModels()).containsExactly(new CachedModel("other", 500_000_000L));
+        assertThat(idle).extracting(ServerTelemetry::freeMemoryBytes).containsExactly(1e9, 6e8);
+    }
+
+    @Test
     void telemetry_withoutClasses_isAsBefore_noClassNoMemory() {
         TwinCluster cluster = new TwinCluster(new TwinOptions(2, 1e12, 1e9, 0, 0.5, 10, Map.of(), Map.of()), T0);
 
         assertThat(cluster.telemetry(T0)).allSatisfy(t -> {
             assertThat(t.serverClass()).isNull();
             assertThat(t.memoryBytes()).isNull();
+            assertThat(t.freeMemoryBytes()).isNull();
         });
     }
 }

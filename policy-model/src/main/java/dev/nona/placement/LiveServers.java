@@ -183,6 +183,7 @@ public final class LiveServers {
 
     /**
      * As {@link #report(String, boolean, double, int, double, List, long, long)}, with the server's class and memory.
+     * Its free memory is then the whole memory until {@link #freeMemoryBytes} says less.
      *
      * @param serverClass its class, or null when the report gives none
      * @param memoryBytes its memory for model parts, {@code > 0}, or {@link ServerClass#UNBOUNDED} when not given
@@ -531,10 +532,11 @@ public final class LiveServers {
     }
 
     /**
-     * Server {@code index}'s memory that a new part may use now, until its next report: its memory less what its
-     * running parts pin (the simulator knows it exactly; the controller's telemetry does not say, so there it is the
-     * memory). A part goes where it fits now when it can, else where it fits the memory (it then waits there for
-     * running parts to finish).
+     * Server {@code index}'s memory that a new part may use now, until its next report (which resets it to the whole
+     * memory): its memory less what its ready and running parts pin. The simulator knows it exactly; the controller
+     * takes it from the report's {@code freeMemoryBytes} when the server gives one, else it is the whole memory. A
+     * part goes where it fits now when it can, else where it fits the memory (it then waits there for running parts
+     * to finish). Values above the memory count as the memory.
      */
     public void freeMemoryBytes(int index, double bytes) {
         memory.free(index, bytes);

@@ -32,6 +32,8 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
     /** A report with a server class; with a memory (flags unknown before heterogeneous servers: old bytes read alike). */
     private static final int CLASS = 8;
     private static final int MEMORY = 16;
+    /** A report with a free memory (a flag unknown before it: older bytes read alike, without one). */
+    private static final int FREE = 32;
 
     private final JsonRecordSerializer<BroadcastUpdate> json = new JsonRecordSerializer<>(BroadcastUpdate.class);
     private transient Utf8Strings strings;
@@ -50,7 +52,8 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
             return;
         }
         out.writeByte(SERVER | (s.linkBitsPerSecond() != null ? LINK : 0) | (s.backlogSeconds() != null ? BACKLOG : 0)
-                | (s.serverClass() != null ? CLASS : 0) | (s.memoryBytes() != null ? MEMORY : 0));
+                | (s.serverClass() != null ? CLASS : 0) | (s.memoryBytes() != null ? MEMORY : 0)
+                | (s.freeMemoryBytes() != null ? FREE : 0));
         out.writeInt(s.schemaVersion());
         Utf8Strings.write(s.serverId(), out);
         out.writeBoolean(s.up());
@@ -73,6 +76,9 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
         }
         if (s.memoryBytes() != null) {
             out.writeDouble(s.memoryBytes());
+        }
+        if (s.freeMemoryBytes() != null) {
+            out.writeDouble(s.freeMemoryBytes());
         }
     }
 
@@ -100,8 +106,9 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
         Double backlog = (flags & BACKLOG) != 0 ? in.readDouble() : null;
         String serverClass = (flags & CLASS) != 0 ? strings().recent(in) : null;
         Double memory = (flags & MEMORY) != 0 ? in.readDouble() : null;
+        Double free = (flags & FREE) != 0 ? in.readDouble() : null;
         return BroadcastUpdate.of(new ServerTelemetry(version, serverId, up, ops, ongoing, Arrays.asList(cached), link,
-                eventTime, backlog, serverClass, memory));
+                eventTime, backlog, serverClass, memory, free));
     }
 
     @Override

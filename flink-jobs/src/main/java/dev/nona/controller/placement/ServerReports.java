@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * Passes server telemetry on to policy-model's {@link LiveServers}, the controller's server mapping (which the
  * simulator's controller policy uses too): the record's fields, its cached models by name, its class and memory when
- * it gives them.
+ * it gives them, and its free memory (what a new part may use now) when it gives it; without one a part may use the
+ * server's whole memory, as before the field.
  */
 public final class ServerReports {
     private ServerReports() {}
@@ -32,9 +33,13 @@ public final class ServerReports {
             warm[i] = cached.get(i).model();
         }
         double ops = learnedOpsPerSecond != null && report.opsPerSecond() > 0 ? learnedOpsPerSecond : report.opsPerSecond();
-        return servers.report(report.serverId(), report.up(), ops, report.ongoingRequests(),
+        int s = servers.report(report.serverId(), report.up(), ops, report.ongoingRequests(),
                 report.backlogSeconds() == null ? Double.NaN : report.backlogSeconds(), List.of(warm), report.serverClass(),
                 report.memoryBytes() == null ? ServerClass.UNBOUNDED : report.memoryBytes(), report.eventTime(), nowMillis);
+        if (report.freeMemoryBytes() != null) {
+            servers.freeMemoryBytes(s, report.freeMemoryBytes()); // the report reset it to the whole memory
+        }
+        return s;
     }
 
     /** From the latest status of each server, heard now, without a liveness timeout; down servers are never chosen. */

@@ -52,6 +52,32 @@ final class BroadcastUpdateSerializerTest {
     }
 
     @Test
+    void roundTrip_freeMemory_withAndWithoutMemory_andBytesWithoutTheFlagReadAsBefore() throws Exception {
+        BroadcastUpdateSerializer s = new BroadcastUpdateSerializer();
+        ServerTelemetry classed = ServerTelemetry.of("s-1", true, 1.0e13, 3, List.of(new CachedModel("m", 5)), 1.0e10,
+                1_700_000_000_000L, 0.25).withClass("a100", 8.0e10);
+        BroadcastUpdate free = BroadcastUpdate.of(classed.withFreeMemoryBytes(3.0e10));
+        BroadcastUpdate none = BroadcastUpdate.of(classed.withFreeMemoryBytes(0.0));
+        BroadcastUpdate freeOnly = BroadcastUpdate.of(ServerTelemetry.of("s-2", true, 1, 0, List.of(), null, 1)
+                .withFreeMemoryBytes(7.0));
+        for (BroadcastUpdate u : new BroadcastUpdate[] {free, none, freeOnly}) {
+            assertThat(roundTrip(s, u)).isEqualTo(u);
+        }
+        assertThat(roundTrip(s, free).server().freeMemoryBytes()).isEqualTo(3.0e10);
+
+        DataOutputSerializer withFree = new DataOutputSerializer(64);
+        s.serialize(free, withFree);
+        DataOutputSerializer without = new DataOutputSerializer(64);
+        s.serialize(BroadcastUpdate.of(classed), without);
+        byte[] a = withFree.getCopyOfBuffer();
+        byte[] b = without.getCopyOfBuffer();
+        assertThat(a.length).isEqualTo(b.length + Double.BYTES);
+        assertThat(a[0] & ~32).isEqualTo(b[0]);
+        assertThat(java.util.Arrays.copyOfRange(a, 1, b.length)).isEqualTo(java.util.Arrays.copyOfRange(b, 1, b.length));
+        assertThat(s.deserialize(new DataInputDeserializer(b)).server().freeMemoryBytes()).isNull();
+    }
+
+    @Test
     void deserialize_sameWarmModelTwice_returnsTheSameString() throws Exception {
         BroadcastUpdateSerializer s = new BroadcastUpdateSerializer();
         BroadcastUpdate a = roundTrip(s, BroadcastUpdate.of(ServerTelemetry.of("s1", true, 1, 0,

@@ -12,6 +12,9 @@ import dev.nona.controller.optimize.SolveInput;
 import dev.nona.controller.optimize.SolveResult;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.topics.record.CachedModel;
+import dev.nona.topics.record.CatalogDag;
+import dev.nona.topics.record.CatalogTask;
+import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.controller.DecisionFormat;
@@ -276,6 +279,67 @@ final class PlacementFunctionTest {
             List<String> servers = h.extractOutputValues().stream().map(d -> d.stages().get(0).server()).toList();
             assertThat(servers).containsExactly("s1", "s1", "s0", "s0", "s1");
         }
+    }
+
+    /**
+     * Two servers of 100 MB, a one-task model of 50 MB: s0 holds it and is idle, s1 is cold with 0.5 s of backlog, so
+     * by memory alone every request goes to s0. A free memory of 10 MB reported by s0 (its other parts pin the rest)
+     * sends them to s1, where the part fits now; when neither has room now they go where it fits the whole memory
+     * and finishes first, s0. The free memory is kept in the operator's state: after a restore, without a new report,
+     * s1 still gets them.
+     */
+    @Test
+    void reportedFreeMemory_sendsAPartWhereItFitsNow_andSurvivesARestore() throws Exception {
+        assertThat(placeOneTask(null, null)).containsOnly("s0");
+        assertThat(placeOneTask(1.0e7, null)).containsOnly("s1");
+        assertThat(placeOneTask(1.0e7, 0.0)).containsOnly("s0");
+        assertThat(placeOneTask(null, 1.0e7)).containsOnly("s0");
+
+        OperatorSubtaskState snapshot;
+        try (var h = harness()) {
+            h.setProcessingTime(1_000);
+            memoryServers(h, 1.0e7, null);
+            snapshot = h.snapshot(1, 1_000);
+        }
+        var operator = new CoBroadcastWithNonKeyedOperator<>(
+                new PlacementFunction("inference-requests", 3, new NonaPlacerFactory()),
+                List.of(PlacementFunction.BROADCAST_STATES));
+        try (var restored = new BroadcastOperatorTestHarness<>(operator, 1, 1, 0)) {
+            restored.setProcessingTime(1_000);
+            restored.initializeState(snapshot);
+            restored.open();
+            for (int i = 0; i < 5; i++) {
+                restored.processElement(request("after-" + i, "one"), 1_000);
+            }
+            assertThat(restored.extractOutputValues()).hasSize(5)
+                    .flatExtracting(PlacementDecision::stages).extracting(StageAssignment::server).containsOnly("s1");
+        }
+    }
+
+    /** The servers each request of {@link #reportedFreeMemory_sendsAPartWhereItFitsNow_andSurvivesARestore} used. */
+    private static List<String> placeOneTask(Double freeOnS0, Double freeOnS1) throws Exception {
+        try (var h = harness()) {
+            h.setProcessingTime(1_000);
+            memoryServers(h, freeOnS0, freeOnS1);
+            for (int i = 0; i < 20; i++) {
+                h.processElement(request("r" + i, "one"), 1_000);
+            }
+            List<PlacementDecision> out = h.extractOutputValues();
+            assertThat(out).hasSize(20);
+            return out.stream().flatMap(d -> d.stages().stream()).map(StageAssignment::server).toList();
+        }
+    }
+
+    private static void memoryServers(BroadcastOperatorTestHarness<RequestRecord, BroadcastUpdate, PlacementDecision> h,
+            Double freeOnS0, Double freeOnS1) throws Exception {
+        h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s0", true, TestingCluster.OPS_PER_SECOND, 0,
+                List.of(new CachedModel("one", 50_000_000)), TestingCluster.LINK_BITS_PER_SECOND, 1_000, 0.0)
+                .withClass("gpu", 1.0e8).withFreeMemoryBytes(freeOnS0)), 1_000);
+        h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s1", true, TestingCluster.OPS_PER_SECOND, 0,
+                List.of(), TestingCluster.LINK_BITS_PER_SECOND, 1_000, 0.5)
+                .withClass("gpu", 1.0e8).withFreeMemoryBytes(freeOnS1)), 1_000);
+        h.processBroadcastElement(BroadcastUpdate.of(ModelCatalogEntry.of("one", new CatalogDag("one",
+                List.of(new CatalogTask("x", 1e9, 5.0e7)), List.of()))), 1_000);
     }
 
     @Test

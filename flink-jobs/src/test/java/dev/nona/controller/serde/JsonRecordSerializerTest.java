@@ -6,6 +6,7 @@ import dev.nona.controller.TestingCluster;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.controller.placement.BroadcastUpdate;
 import dev.nona.topics.record.PlacementDecision;
+import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.record.StageAssignment;
 import dev.nona.topics.record.StageAssignments;
 import java.util.List;
@@ -37,6 +38,14 @@ final class JsonRecordSerializerTest {
         BroadcastUpdate update = BroadcastUpdate.of(TestingCluster.server("s1", 42, "fig1"));
         TypeSerializer<BroadcastUpdate> s = JsonRecordTypeInfo.of(BroadcastUpdate.class).createSerializer(new SerializerConfigImpl());
         assertThat(roundTrip(s, update)).isEqualTo(update);
+    }
+
+    @Test
+    void serverReport_asThePlacementStateKeepsIt_keepsItsFreeMemory() throws Exception {
+        ServerTelemetry report = TestingCluster.server("s1", 42, "fig1").withClass("a100", 8.0e10).withFreeMemoryBytes(2.5e10);
+        TypeSerializer<ServerTelemetry> s = JsonRecordTypeInfo.of(ServerTelemetry.class).createSerializer(new SerializerConfigImpl());
+        assertThat(roundTrip(s, report)).isEqualTo(report);
+        assertThat(roundTrip(s, report).freeMemoryBytes()).isEqualTo(2.5e10);
     }
 
     @Test

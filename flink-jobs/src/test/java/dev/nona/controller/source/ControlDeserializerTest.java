@@ -96,6 +96,25 @@ final class ControlDeserializerTest {
     }
 
     @Test
+    void telemetry_withFreeMemoryAboveItsMemory_isADeadLetterNamingBoth() {
+        String json = "{\"schemaVersion\":1,\"serverId\":\"s-1\",\"up\":true,\"opsPerSecond\":1.0,"
+                + "\"ongoingRequests\":0,\"cachedModels\":[],\"eventTime\":1,\"memoryBytes\":8.0E10,"
+                + "\"freeMemoryBytes\":9.0E10}";
+        byte[] value = json.getBytes(StandardCharsets.UTF_8);
+        ControlRecord r = read(ControlDeserializer.Kind.TELEMETRY, "cluster-telemetry", "s-1", value);
+        assertThat(r.input()).isNull();
+        assertThat(r.rejected().reason())
+                .contains("field 'freeMemoryBytes' (9.0E10) must not be above field 'memoryBytes' (8.0E10)");
+        assertThat(r.rejected().sourceTopic()).isEqualTo("cluster-telemetry");
+        assertThat(r.rejected().raw()).isEqualTo(value);
+
+        ControlRecord ok = read(ControlDeserializer.Kind.TELEMETRY, "cluster-telemetry", "s-1",
+                json.replace("9.0E10", "2.0E10").getBytes(StandardCharsets.UTF_8));
+        assertThat(ok.rejected()).isNull();
+        assertThat(ok.input().server().freeMemoryBytes()).isEqualTo(2.0e10);
+    }
+
+    @Test
     void serdeErrors_winOverTheLimits() {
         String nan = "{\"schemaVersion\":1,\"serverId\":\"s-9\",\"up\":true,\"opsPerSecond\":-1.0,"
                 + "\"ongoingRequests\":0,\"cachedModels\":[],\"eventTime\":1}";

@@ -26,10 +26,16 @@ import java.util.List;
  * @param memoryBytes       optional memory the server has for model parts, bytes, finite and {@code > 0} when present;
  *                          absent: not modelled (every part fits). The controller never places a part whose bytes
  *                          exceed it
+ * @param freeMemoryBytes   optional memory a new part may use on the server now, bytes: {@code memoryBytes} less what
+ *                          the parts of its ready and running stages pin (idle parts it can evict count as free),
+ *                          finite, {@code >= 0} and not above {@code memoryBytes} when both are given; absent: the
+ *                          whole memory. The controller puts a part where it fits now when it can, else where it fits
+ *                          the whole memory (it then waits there for pinned parts to finish)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"schemaVersion", "serverId", "up", "opsPerSecond", "ongoingRequests", "cachedModels",
-        "linkBitsPerSecond", "eventTime", "backlogSeconds", "serverClass", "memoryBytes"})
+        "linkBitsPerSecond", "eventTime", "backlogSeconds", "serverClass", "memoryBytes",
+        "freeMemoryBytes"})
 public record ServerTelemetry(
         @JsonProperty(required = true) int schemaVersion,
         @JsonProperty(required = true) String serverId,
@@ -41,7 +47,8 @@ public record ServerTelemetry(
         @JsonProperty(required = true) long eventTime,
         Double backlogSeconds,
         String serverClass,
-        Double memoryBytes) implements TopicRecord {
+        Double memoryBytes,
+        Double freeMemoryBytes) implements TopicRecord {
 
     public ServerTelemetry {
         Fields.requireVersion(schemaVersion);
@@ -63,13 +70,28 @@ public record ServerTelemetry(
         if (memoryBytes != null) {
             Fields.requireFinitePositive("memoryBytes", memoryBytes);
         }
+        if (freeMemoryBytes != null) {
+            Fields.requireFiniteNonNegative("freeMemoryBytes", freeMemoryBytes);
+            if (memoryBytes != null && freeMemoryBytes > memoryBytes) {
+                throw new InvalidRecordException("field 'freeMemoryBytes' (" + freeMemoryBytes
+                        + ") must not be above field 'memoryBytes' (" + memoryBytes + ")");
+            }
+        }
+    }
+
+    /** A status without free memory (the fields before the controller knew pinned memory). */
+    public ServerTelemetry(int schemaVersion, String serverId, boolean up, double opsPerSecond, int ongoingRequests,
+            List<CachedModel> cachedModels, Double linkBitsPerSecond, long eventTime, Double backlogSeconds,
+            String serverClass, Double memoryBytes) {
+        this(schemaVersion, serverId, up, opsPerSecond, ongoingRequests, cachedModels, linkBitsPerSecond, eventTime,
+                backlogSeconds, serverClass, memoryBytes, null);
     }
 
     /** A status without a server class or memory (the fields before heterogeneous servers). */
     public ServerTelemetry(int schemaVersion, String serverId, boolean up, double opsPerSecond, int ongoingRequests,
             List<CachedModel> cachedModels, Double linkBitsPerSecond, long eventTime, Double backlogSeconds) {
         this(schemaVersion, serverId, up, opsPerSecond, ongoingRequests, cachedModels, linkBitsPerSecond, eventTime,
-                backlogSeconds, null, null);
+                backlogSeconds, null, null, null);
     }
 
     /** A status in the current schema version, without a backlog; {@code linkBitsPerSecond} may be null. */
@@ -88,13 +110,22 @@ public record ServerTelemetry(
     /** This status with another compute speed (e.g. the speed its outcomes showed), all else unchanged. */
     public ServerTelemetry withOpsPerSecond(double ops) {
         return new ServerTelemetry(schemaVersion, serverId, up, ops, ongoingRequests, cachedModels, linkBitsPerSecond,
-                eventTime, backlogSeconds, serverClass, memoryBytes);
+                eventTime, backlogSeconds, serverClass, memoryBytes, freeMemoryBytes);
     }
 
-    /** This status with a server class and memory (either may be null: not given), all else unchanged. */
+    /**
+     * This status with a server class and memory (either may be null: not given), all else unchanged (its free
+     * memory too, which must not be above the new memory).
+     */
     public ServerTelemetry withClass(String serverClass, Double memoryBytes) {
         return new ServerTelemetry(schemaVersion, serverId, up, opsPerSecond, ongoingRequests, cachedModels,
-                linkBitsPerSecond, eventTime, backlogSeconds, serverClass, memoryBytes);
+                linkBitsPerSecond, eventTime, backlogSeconds, serverClass, memoryBytes, freeMemoryBytes);
+    }
+
+    /** This status with the memory a new part may use now (null: not given), all else unchanged. */
+    public ServerTelemetry withFreeMemoryBytes(Double freeMemoryBytes) {
+        return new ServerTelemetry(schemaVersion, serverId, up, opsPerSecond, ongoingRequests, cachedModels,
+                linkBitsPerSecond, eventTime, backlogSeconds, serverClass, memoryBytes, freeMemoryBytes);
     }
 
     private static void requireDistinctModels(List<CachedModel> cachedModels) {

@@ -27,6 +27,24 @@ final class RecordConstructorTest {
     }
 
     @Test
+    void freeMemory_isCheckedAgainstTheMemory_andKeptByTheWithers() {
+        ServerTelemetry t = ServerTelemetry.of("s", true, 1, 0, List.of(), null, 1L).withClass("a", 8.0);
+        assertThatThrownBy(() -> t.withFreeMemoryBytes(8.5))
+                .isInstanceOf(InvalidRecordException.class)
+                .hasMessage("field 'freeMemoryBytes' (8.5) must not be above field 'memoryBytes' (8.0)");
+        assertThatThrownBy(() -> t.withFreeMemoryBytes(Double.NaN))
+                .hasMessage("field 'freeMemoryBytes' (NaN) must be finite and >= 0");
+        ServerTelemetry full = t.withFreeMemoryBytes(8.0);
+        assertThat(full.withOpsPerSecond(2).freeMemoryBytes()).isEqualTo(8.0);
+        assertThat(full.withClass("b", 9.0).freeMemoryBytes()).isEqualTo(8.0);
+        assertThatThrownBy(() -> full.withClass("b", 4.0))
+                .hasMessage("field 'freeMemoryBytes' (8.0) must not be above field 'memoryBytes' (4.0)");
+        assertThat(t.freeMemoryBytes()).isNull();
+        assertThat(ServerTelemetry.of("s", true, 1, 0, List.of(), null, 1L).withFreeMemoryBytes(5.0e9).freeMemoryBytes())
+                .isEqualTo(5.0e9);
+    }
+
+    @Test
     void constructor_nanSizes_areRejected() {
         assertThatThrownBy(() -> new CatalogEdge("a", "b", Double.NaN))
                 .hasMessage("field 'bytes' (NaN) must be finite and >= 0");

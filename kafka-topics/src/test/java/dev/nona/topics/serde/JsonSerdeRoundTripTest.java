@@ -131,6 +131,24 @@ final class JsonSerdeRoundTripTest {
     }
 
     @Test
+    void wireFormat_freeMemory_isAdditiveLastAndRoundTrips() {
+        JsonSerde<ServerTelemetry> telemetry = JsonSerde.forTopic(Topics.CLUSTER_TELEMETRY);
+        ServerTelemetry classed = TELEMETRY.withClass("a100", 8.0e10);
+        ServerTelemetry free = classed.withFreeMemoryBytes(3.0e10);
+        ServerTelemetry freeOnly = TELEMETRY.withFreeMemoryBytes(0.0);
+
+        String classedJson = new String(telemetry.serialize(classed), StandardCharsets.UTF_8);
+        String freeJson = new String(telemetry.serialize(free), StandardCharsets.UTF_8);
+
+        assertThat(classedJson).doesNotContain("freeMemoryBytes");
+        assertThat(freeJson).isEqualTo(classedJson.substring(0, classedJson.length() - 1) + ",\"freeMemoryBytes\":3.0E10}");
+        assertThat(telemetry.parse(freeJson).value()).isEqualTo(free);
+        assertThat(telemetry.parse(telemetry.serialize(freeOnly)).value()).isEqualTo(freeOnly);
+        assertThat(telemetry.parse(freeJson).value().freeMemoryBytes()).isEqualTo(3.0e10);
+        assertThat(telemetry.parse(classedJson).value().freeMemoryBytes()).isNull();
+    }
+
+    @Test
     void keyBytes_followDesignTable() {
         assertThat(new String(JsonSerde.forTopic(Topics.INFERENCE_REQUESTS).keyBytes(REQUEST), StandardCharsets.UTF_8))
                 .isEqualTo("r-1");

@@ -69,6 +69,10 @@ final class JsonSerdeValidationTest {
             infinite memory     | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1,'memoryBytes':1e400}   | field 'memoryBytes' (Infinity) must be finite and > 0
             blank class         | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1,'serverClass':' '}     | field 'serverClass' (' ') must not be blank
             class as number     | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1,'serverClass':3}       | field 'serverClass': Cannot coerce Integer value (3)
+            negative free       | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1,'memoryBytes':8,'freeMemoryBytes':-1} | field 'freeMemoryBytes' (-1.0) must be finite and >= 0
+            infinite free       | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1,'freeMemoryBytes':1e400} | field 'freeMemoryBytes' (Infinity) must be finite and >= 0
+            free above memory   | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1,'memoryBytes':8,'freeMemoryBytes':9} | field 'freeMemoryBytes' (9.0) must not be above field 'memoryBytes' (8.0)
+            free as string      | {'schemaVersion':1,'serverId':'s','up':true,'opsPerSecond':1,'ongoingRequests':0,'cachedModels':[],'eventTime':1,'freeMemoryBytes':'x'} | field 'freeMemoryBytes': Cannot
             """)
     void parse_invalidTelemetry_isRejectedWithReasonNamingFieldAndValue(String what, String json, String reason) {
         assertRejected(JsonSerde.forTopic(Topics.CLUSTER_TELEMETRY).parse(json.replace('\'', '"')), what, reason);

@@ -36,8 +36,10 @@ final class FlinkClusterConfig {
         entries.put("taskmanager.memory.process.size", tmMemory);
         // spread a job's tasks over the TaskManagers, so that killing any one of them hits the job
         entries.put("taskmanager.load-balance.mode", "SLOTS");
-        // Pekko's remoting must start within this (10 s by default): at load 40-55 on 2 cores a JobManager of an HA
-        // pair twice failed to start with "Could not create actor system" (Futures timed out after 10000 ms)
+        // meant for Pekko's remoting start (10 s by default; at load 40-55 on 2 cores a JobManager of an HA pair
+        // twice failed with "Could not create actor system", Futures timed out after 10000 ms), but Flink 2.2 writes
+        // it where classic remoting does not read it (it failed the same way with this set, at load 27): the start
+        // is retried instead (LocalFlinkCluster#relaunchFailedStarts)
         entries.put("pekko.startup-timeout", "60 s");
         entries.put("heartbeat.interval", "1000");
         entries.put("heartbeat.timeout", "8000");

@@ -1,18 +1,10 @@
 package dev.nona.dag;
 
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
+import java.util.PriorityQueue;
 import java.util.TreeSet;
-import org.jgrapht.Graph;
-import org.jgrapht.Graphs;
-import org.jgrapht.graph.DefaultWeightedEdge;
-import org.jgrapht.traverse.TopologicalOrderIterator;
 
 /**
  * Contracts a model DAG with Technique 1 of Nona, iterated to a fixed point.
@@ -38,10 +30,11 @@ import org.jgrapht.traverse.TopologicalOrderIterator;
  * $b \to x$, a cycle in the input), keeps every dependency between tasks of different nodes, and
  * never merges two tasks that could run in parallel.
  *
- * <p>Implementation: the contractible edges are kept in a sorted set keyed by (position of $a$, position
- * of $b$); after a contraction only edges at the merged pair's neighbours can change status, and only
- * those are re-checked. Cost: at most $|T|$ contractions, each re-checking $O(\deg^2)$ edges at
- * $O(\deg)$ each. Stateless, thread-safe.
+ * <p>Implementation: tasks are numbered by their position, and each keeps its successors (with the edges' bytes) and
+ * predecessors in small arrays. The contractible edges are kept in a sorted set keyed by (position of $a$, position
+ * of $b$); after a contraction only edges at the merged pair's neighbours can change status, and only those are
+ * re-checked. Cost: at most $|T|$ contractions, each re-checking $O(\deg^2)$ edges at $O(\deg)$ each. Stateless,
+ * thread-safe.
  */
 public final class DagContractor {
     private DagContractor() {
@@ -49,63 +42,146 @@ public final class DagContractor {
 
     /** Validates and contracts {@code dag} to the fixed point of Technique 1. */
     public static ContractedDag contract(ModelDag dag) {
-        Graph<String, DefaultWeightedEdge> graph = DagValidator.toGraph(dag);
-        Map<String, Integer> position = positions(dag, graph);
-        String[] idAt = new String[position.size()];
-        position.forEach((id, p) -> idAt[p] = id);
-        Map<String, Node> nodes = new LinkedHashMap<>();
-        for (Task task : dag.tasks()) {
-            nodes.put(task.id(), new Node(task.ops(), new ArrayList<>(List.of(task.id()))));
+        DagValidator.Indexed indexed = DagValidator.index(dag);
+        List<Task> tasks = dag.tasks();
+        int n = tasks.size();
+        int[] order = topologicalOrder(n, indexed);
+        int[] position = new int[n];
+        for (int p = 0; p < n; p++) {
+            position[order[p]] = p;
+        }
+        Graph graph = new Graph(n);
+        for (int i = 0; i < indexed.from().length; i++) {
+            graph.add(position[indexed.from()[i]], position[indexed.to()[i]], dag.edges().get(i).bytes());
+        }
+        double[] ops = new double[n];
+        List<List<String>> groups = new ArrayList<>(n);
+        for (int p = 0; p < n; p++) {
+            Task task = tasks.get(order[p]);
+            ops[p] = task.ops();
+            groups.add(new ArrayList<>(List.of(task.id())));
         }
         TreeSet<Long> contractible = new TreeSet<>();
-        graph.vertexSet().forEach(v -> recheck(graph, v, position, contractible));
+        for (int v = 0; v < n; v++) {
+            recheck(graph, v, contractible);
+        }
+        int[] affected = new int[n];
+        int[] mark = new int[n];
+        int stamp = 0;
         while (!contractible.isEmpty()) {
             long key = contractible.pollFirst();
-            String a = idAt[(int) (key >>> 32)];
-            String b = idAt[(int) key];
-            Set<String> affected = neighbourhood(graph, a, b);
-            affected.forEach(v -> forget(graph, v, position, contractible));
-            merge(graph, nodes, a, b);
-            affected.remove(b);
-            affected.forEach(v -> recheck(graph, v, position, contractible));
+            int a = (int) (key >>> 32);
+            int b = (int) key;
+            stamp++;
+            int count = neighbourhood(graph, a, b, affected, mark, stamp);
+            for (int i = 0; i < count; i++) {
+                forget(graph, affected[i], contractible);
+            }
+            merge(graph, a, b);
+            ops[a] = ops[a] + ops[b];
+            groups.get(a).addAll(groups.get(b));
+            groups.set(b, null);
+            for (int i = 0; i < count; i++) {
+                if (affected[i] != b) {
+                    recheck(graph, affected[i], contractible);
+                }
+            }
         }
-        return result(dag.name(), graph, nodes, Comparator.comparing(position::get));
+        return result(dag.name(), tasks, order, graph, ops, groups);
     }
 
-    /** The nodes whose inputs or outputs change when {@code a -> b} is contracted (a superset). */
-    private static Set<String> neighbourhood(Graph<String, DefaultWeightedEdge> graph, String a, String b) {
-        Set<String> affected = new HashSet<>(List.of(a, b));
-        for (String v : List.of(a, b)) {
-            affected.addAll(Graphs.predecessorListOf(graph, v));
-            affected.addAll(Graphs.successorListOf(graph, v));
+    /**
+     * The topological order that breaks ties by input order (Kahn's algorithm, taking the ready task first in
+     * input): task indices by position.
+     */
+    private static int[] topologicalOrder(int n, DagValidator.Indexed indexed) {
+        int[] from = indexed.from();
+        int[] to = indexed.to();
+        int[] indegree = new int[n];
+        List<List<Integer>> successors = new ArrayList<>(n);
+        for (int v = 0; v < n; v++) {
+            successors.add(new ArrayList<>(2));
         }
-        return affected;
+        for (int i = 0; i < from.length; i++) {
+            indegree[to[i]]++;
+            successors.get(from[i]).add(to[i]);
+        }
+        PriorityQueue<Integer> ready = new PriorityQueue<>();
+        for (int v = 0; v < n; v++) {
+            if (indegree[v] == 0) {
+                ready.add(v);
+            }
+        }
+        int[] order = new int[n];
+        int p = 0;
+        while (!ready.isEmpty()) {
+            int v = ready.poll();
+            order[p++] = v;
+            for (int w : successors.get(v)) {
+                if (--indegree[w] == 0) {
+                    ready.add(w);
+                }
+            }
+        }
+        if (p != n) {
+            throw new IllegalStateException("BUG: a validated DAG has no topological order");
+        }
+        return order;
+    }
+
+    /** The nodes whose inputs or outputs change when {@code a -> b} is contracted (a superset), into {@code out}. */
+    private static int neighbourhood(Graph graph, int a, int b, int[] out, int[] mark, int stamp) {
+        int count = 0;
+        for (int v : new int[] {a, b}) {
+            if (mark[v] != stamp) {
+                mark[v] = stamp;
+                out[count++] = v;
+            }
+        }
+        for (int v : new int[] {a, b}) {
+            for (int i = 0; i < graph.inCount[v]; i++) {
+                int u = graph.in[v][i];
+                if (mark[u] != stamp) {
+                    mark[u] = stamp;
+                    out[count++] = u;
+                }
+            }
+            for (int i = 0; i < graph.outCount[v]; i++) {
+                int w = graph.out[v][i];
+                if (mark[w] != stamp) {
+                    mark[w] = stamp;
+                    out[count++] = w;
+                }
+            }
+        }
+        return count;
     }
 
     /** Orders candidate edges by (position of producer, position of consumer). */
-    private static long key(Map<String, Integer> position, String a, String b) {
-        return ((long) position.get(a) << 32) | position.get(b);
+    private static long key(int a, int b) {
+        return ((long) a << 32) | b;
     }
 
-    private static void forget(Graph<String, DefaultWeightedEdge> graph, String v, Map<String, Integer> position,
-            TreeSet<Long> contractible) {
-        graph.incomingEdgesOf(v).forEach(e -> contractible.remove(key(position, graph.getEdgeSource(e), v)));
-        graph.outgoingEdgesOf(v).forEach(e -> contractible.remove(key(position, v, graph.getEdgeTarget(e))));
-    }
-
-    private static void recheck(Graph<String, DefaultWeightedEdge> graph, String v, Map<String, Integer> position,
-            TreeSet<Long> contractible) {
-        for (DefaultWeightedEdge e : graph.incomingEdgesOf(v)) {
-            check(graph, graph.getEdgeSource(e), v, position, contractible);
+    private static void forget(Graph graph, int v, TreeSet<Long> contractible) {
+        for (int i = 0; i < graph.inCount[v]; i++) {
+            contractible.remove(key(graph.in[v][i], v));
         }
-        for (DefaultWeightedEdge e : graph.outgoingEdgesOf(v)) {
-            check(graph, v, graph.getEdgeTarget(e), position, contractible);
+        for (int i = 0; i < graph.outCount[v]; i++) {
+            contractible.remove(key(v, graph.out[v][i]));
         }
     }
 
-    private static void check(Graph<String, DefaultWeightedEdge> graph, String a, String b, Map<String, Integer> position,
-            TreeSet<Long> contractible) {
-        long key = key(position, a, b);
+    private static void recheck(Graph graph, int v, TreeSet<Long> contractible) {
+        for (int i = 0; i < graph.inCount[v]; i++) {
+            check(graph, graph.in[v][i], v, contractible);
+        }
+        for (int i = 0; i < graph.outCount[v]; i++) {
+            check(graph, v, graph.out[v][i], contractible);
+        }
+    }
+
+    private static void check(Graph graph, int a, int b, TreeSet<Long> contractible) {
+        long key = key(a, b);
         if (contractible(graph, a, b)) {
             contractible.add(key);
         } else {
@@ -114,80 +190,159 @@ public final class DagContractor {
     }
 
     /** Implements the contraction condition of Technique 1 (set $\mathcal{C}$ in Nona, Section III-D). */
-    static <E> boolean contractible(Graph<String, E> graph, String a, String b) {
-        for (E in : graph.incomingEdgesOf(b)) {
-            String n = graph.getEdgeSource(in);
-            if (!n.equals(a) && !graph.containsEdge(n, a)) {
+    private static boolean contractible(Graph graph, int a, int b) {
+        for (int i = 0; i < graph.inCount[b]; i++) {
+            int n = graph.in[b][i];
+            if (n != a && !graph.has(n, a)) {
                 return false;
             }
         }
-        for (E out : graph.outgoingEdgesOf(a)) {
-            String n = graph.getEdgeTarget(out);
-            if (!n.equals(b) && !graph.containsEdge(b, n)) {
+        for (int i = 0; i < graph.outCount[a]; i++) {
+            int n = graph.out[a][i];
+            if (n != b && !graph.has(b, n)) {
                 return false;
             }
         }
         return true;
     }
 
-    private static Map<String, Integer> positions(ModelDag dag, Graph<String, DefaultWeightedEdge> graph) {
-        Map<String, Integer> inputIndex = new HashMap<>();
-        for (int i = 0; i < dag.tasks().size(); i++) {
-            inputIndex.put(dag.tasks().get(i).id(), i);
-        }
-        Map<String, Integer> position = new HashMap<>();
-        var topo = new TopologicalOrderIterator<>(graph, Comparator.comparing(inputIndex::get));
-        while (topo.hasNext()) {
-            position.put(topo.next(), position.size());
-        }
-        return position;
-    }
-
-    private static void merge(Graph<String, DefaultWeightedEdge> graph, Map<String, Node> nodes, String a, String b) {
+    /**
+     * Contracts {@code a -> b}: $b$'s other inputs become $a$'s, $b$'s outputs $a$'s, bytes of edges that were
+     * already there summed; $b$ leaves the graph.
+     */
+    private static void merge(Graph graph, int a, int b) {
         if (!contractible(graph, a, b)) {
-            throw new IllegalStateException("BUG: edge " + a + "->" + b + " taken as contractible but it is not");
+            throw new IllegalStateException("BUG: edge " + a + "->" + b + " (positions) taken as contractible but it is not");
         }
-        for (DefaultWeightedEdge in : List.copyOf(graph.incomingEdgesOf(b))) {
-            String n = graph.getEdgeSource(in);
-            if (!n.equals(a)) {
-                addBytes(graph, n, a, graph.getEdgeWeight(in));
+        for (int i = 0; i < graph.inCount[b]; i++) {
+            int n = graph.in[b][i];
+            if (n != a) {
+                graph.addBytes(n, a, graph.bytes(n, b));
             }
         }
-        for (DefaultWeightedEdge out : List.copyOf(graph.outgoingEdgesOf(b))) {
-            addBytes(graph, a, graph.getEdgeTarget(out), graph.getEdgeWeight(out));
+        for (int i = 0; i < graph.outCount[b]; i++) {
+            graph.addBytes(a, graph.out[b][i], graph.outBytes[b][i]);
         }
-        graph.removeVertex(b);
-        Node merged = nodes.get(a);
-        Node absorbed = nodes.remove(b);
-        merged.tasks.addAll(absorbed.tasks);
-        nodes.put(a, new Node(merged.ops + absorbed.ops, merged.tasks));
+        graph.remove(b);
     }
 
-    /** Adds {@code bytes} to edge {@code from -> to}, creating it if needed (merged parallel edges sum). */
-    private static void addBytes(Graph<String, DefaultWeightedEdge> graph, String from, String to, double bytes) {
-        DefaultWeightedEdge existing = graph.getEdge(from, to);
-        if (existing == null) {
-            graph.setEdgeWeight(graph.addEdge(from, to), bytes);
-        } else {
-            graph.setEdgeWeight(existing, graph.getEdgeWeight(existing) + bytes);
-        }
-    }
-
-    private static ContractedDag result(String name, Graph<String, DefaultWeightedEdge> graph, Map<String, Node> nodes,
-            Comparator<String> byPosition) {
-        List<String> order = graph.vertexSet().stream().sorted(byPosition).toList();
+    private static ContractedDag result(String name, List<Task> tasks, int[] order, Graph graph, double[] ops,
+            List<List<String>> groups) {
         List<ContractedNode> contracted = new ArrayList<>();
         List<Edge> edges = new ArrayList<>();
-        for (String id : order) {
-            Node node = nodes.get(id);
-            contracted.add(new ContractedNode(id, node.ops, node.tasks, false));
-            graph.outgoingEdgesOf(id).stream()
-                    .sorted(Comparator.comparing(graph::getEdgeTarget, byPosition))
-                    .forEach(e -> edges.add(new Edge(id, graph.getEdgeTarget(e), graph.getEdgeWeight(e))));
+        for (int p = 0; p < order.length; p++) {
+            if (groups.get(p) == null) {
+                continue;
+            }
+            String id = tasks.get(order[p]).id();
+            contracted.add(new ContractedNode(id, ops[p], groups.get(p), false));
+            int k = graph.outCount[p];
+            long[] targets = new long[k];
+            for (int i = 0; i < k; i++) {
+                targets[i] = ((long) graph.out[p][i] << 32) | i;
+            }
+            Arrays.sort(targets);
+            for (long t : targets) {
+                int i = (int) t;
+                edges.add(new Edge(id, tasks.get(order[graph.out[p][i]]).id(), graph.outBytes[p][i]));
+            }
         }
         return new ContractedDag(name, contracted, edges);
     }
 
-    private record Node(double ops, List<String> tasks) {
+    /**
+     * A simple directed graph over positions $0..n-1$: per node its successors with the edges' bytes and its
+     * predecessors, each in a small array (degrees are small; membership is a scan of the shorter side).
+     */
+    private static final class Graph {
+        final int[][] out;
+        final double[][] outBytes;
+        final int[] outCount;
+        final int[][] in;
+        final int[] inCount;
+
+        Graph(int n) {
+            out = new int[n][];
+            outBytes = new double[n][];
+            outCount = new int[n];
+            in = new int[n][];
+            inCount = new int[n];
+            for (int v = 0; v < n; v++) {
+                out[v] = new int[2];
+                outBytes[v] = new double[2];
+                in[v] = new int[2];
+            }
+        }
+
+        void add(int from, int to, double bytes) {
+            if (outCount[from] == out[from].length) {
+                out[from] = Arrays.copyOf(out[from], 2 * outCount[from]);
+                outBytes[from] = Arrays.copyOf(outBytes[from], 2 * outCount[from]);
+            }
+            out[from][outCount[from]] = to;
+            outBytes[from][outCount[from]++] = bytes;
+            if (inCount[to] == in[to].length) {
+                in[to] = Arrays.copyOf(in[to], 2 * inCount[to]);
+            }
+            in[to][inCount[to]++] = from;
+        }
+
+        /** The index of {@code to} among {@code from}'s successors, or -1. */
+        int outIndex(int from, int to) {
+            for (int i = 0; i < outCount[from]; i++) {
+                if (out[from][i] == to) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        boolean has(int from, int to) {
+            if (outCount[from] <= inCount[to]) {
+                return outIndex(from, to) >= 0;
+            }
+            for (int i = 0; i < inCount[to]; i++) {
+                if (in[to][i] == from) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        double bytes(int from, int to) {
+            return outBytes[from][outIndex(from, to)];
+        }
+
+        /** Adds {@code bytes} to edge {@code from -> to}, creating it if needed (merged parallel edges sum). */
+        void addBytes(int from, int to, double bytes) {
+            int i = outIndex(from, to);
+            if (i < 0) {
+                add(from, to, bytes);
+            } else {
+                outBytes[from][i] = outBytes[from][i] + bytes;
+            }
+        }
+
+        /** Removes {@code v} and its edges. */
+        void remove(int v) {
+            for (int i = 0; i < inCount[v]; i++) {
+                int u = in[v][i];
+                int k = outIndex(u, v);
+                outCount[u]--;
+                out[u][k] = out[u][outCount[u]];
+                outBytes[u][k] = outBytes[u][outCount[u]];
+            }
+            for (int i = 0; i < outCount[v]; i++) {
+                int w = out[v][i];
+                for (int k = 0; k < inCount[w]; k++) {
+                    if (in[w][k] == v) {
+                        in[w][k] = in[w][--inCount[w]];
+                        break;
+                    }
+                }
+            }
+            inCount[v] = 0;
+            outCount[v] = 0;
+        }
     }
 }

@@ -30,7 +30,7 @@ public final class DagValidator {
 
     /** Validates {@code dag}; returns normally iff it is a valid model DAG. */
     public static void validate(ModelDag dag) {
-        toGraph(dag);
+        index(dag);
     }
 
     /**
@@ -38,38 +38,108 @@ public final class DagValidator {
      * input order) and whose edge weights are the edges' bytes.
      */
     public static Graph<String, DefaultWeightedEdge> toGraph(ModelDag dag) {
-        if (dag.tasks().isEmpty()) {
+        index(dag);
+        return graphOf(dag);
+    }
+
+    /**
+     * A valid DAG's edges by task index (the task's position in {@code dag.tasks()}): edge {@code i} runs from task
+     * {@code from[i]} to task {@code to[i]}, in input order.
+     */
+    record Indexed(int[] from, int[] to) {}
+
+    /**
+     * Validates {@code dag} (the checks of the class comment, in input order: task ids, then each edge's endpoints,
+     * self-loop and duplicate, then cycles) and returns its edges by task index: what {@link DagContractor} works on,
+     * without building a {@link Graph}.
+     */
+    static Indexed index(ModelDag dag) {
+        List<Task> tasks = dag.tasks();
+        if (tasks.isEmpty()) {
             throw new DagValidationException("dag '" + dag.name() + "': tasks is empty (a model needs at least one task)");
         }
-        Graph<String, DefaultWeightedEdge> graph = new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
-        for (int i = 0; i < dag.tasks().size(); i++) {
-            String id = dag.tasks().get(i).id();
-            if (!graph.addVertex(id)) {
+        Map<String, Integer> index = new HashMap<>(2 * tasks.size());
+        for (int i = 0; i < tasks.size(); i++) {
+            String id = tasks.get(i).id();
+            if (index.putIfAbsent(id, i) != null) {
                 throw new DagValidationException("tasks[" + i + "].id: duplicate task id '" + id + "'");
             }
         }
-        for (int i = 0; i < dag.edges().size(); i++) {
-            addEdge(graph, dag.edges().get(i), "edges[" + i + "]");
+        List<Edge> edges = dag.edges();
+        int[] from = new int[edges.size()];
+        int[] to = new int[edges.size()];
+        Set<Long> seen = new HashSet<>(2 * edges.size());
+        for (int i = 0; i < edges.size(); i++) {
+            Edge edge = edges.get(i);
+            Integer f = index.get(edge.from());
+            if (f == null) {
+                throw new DagValidationException("edges[" + i + "].from: '" + edge.from() + "' is not a task id");
+            }
+            Integer t = index.get(edge.to());
+            if (t == null) {
+                throw new DagValidationException("edges[" + i + "].to: '" + edge.to() + "' is not a task id");
+            }
+            if (f.intValue() == t.intValue()) {
+                throw new DagValidationException("edges[" + i + "]: self-loop on task '" + edge.from() + "'");
+            }
+            if (!seen.add(((long) f << 32) | t)) {
+                throw new DagValidationException("edges[" + i + "]: duplicate edge '" + edge.from() + "' -> '" + edge.to() + "'");
+            }
+            from[i] = f;
+            to[i] = t;
         }
-        requireAcyclic(graph);
-        return graph;
+        if (!acyclic(tasks.size(), from, to)) {
+            requireAcyclic(graphOf(dag)); // names one cycle
+            throw new IllegalStateException("BUG: dag '" + dag.name() + "' has a cycle that the graph check did not find");
+        }
+        return new Indexed(from, to);
     }
 
-    static void addEdge(Graph<String, DefaultWeightedEdge> graph, Edge edge, String where) {
-        if (!graph.containsVertex(edge.from())) {
-            throw new DagValidationException(where + ".from: '" + edge.from() + "' is not a task id");
+    /** Kahn's algorithm: whether every one of {@code n} tasks can be taken in an order consistent with the edges. */
+    private static boolean acyclic(int n, int[] from, int[] to) {
+        int[] indegree = new int[n];
+        int[] outStart = new int[n + 1];
+        for (int i = 0; i < from.length; i++) {
+            indegree[to[i]]++;
+            outStart[from[i] + 1]++;
         }
-        if (!graph.containsVertex(edge.to())) {
-            throw new DagValidationException(where + ".to: '" + edge.to() + "' is not a task id");
+        for (int v = 0; v < n; v++) {
+            outStart[v + 1] += outStart[v];
         }
-        if (edge.from().equals(edge.to())) {
-            throw new DagValidationException(where + ": self-loop on task '" + edge.from() + "'");
+        int[] fill = outStart.clone();
+        int[] targets = new int[from.length];
+        for (int i = 0; i < from.length; i++) {
+            targets[fill[from[i]]++] = to[i];
         }
-        if (graph.containsEdge(edge.from(), edge.to())) {
-            throw new DagValidationException(where + ": duplicate edge '" + edge.from() + "' -> '" + edge.to() + "'");
+        int[] ready = new int[n];
+        int head = 0;
+        int tail = 0;
+        for (int v = 0; v < n; v++) {
+            if (indegree[v] == 0) {
+                ready[tail++] = v;
+            }
         }
-        DefaultWeightedEdge e = graph.addEdge(edge.from(), edge.to());
-        graph.setEdgeWeight(e, edge.bytes());
+        while (head < tail) {
+            int v = ready[head++];
+            for (int k = outStart[v]; k < outStart[v + 1]; k++) {
+                if (--indegree[targets[k]] == 0) {
+                    ready[tail++] = targets[k];
+                }
+            }
+        }
+        return tail == n;
+    }
+
+    /** {@code dag} as a JGraphT graph, unchecked (callers validate first). */
+    private static Graph<String, DefaultWeightedEdge> graphOf(ModelDag dag) {
+        Graph<String, DefaultWeightedEdge> graph = new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
+        for (Task task : dag.tasks()) {
+            graph.addVertex(task.id());
+        }
+        for (Edge edge : dag.edges()) {
+            graph.setEdgeWeight(graph.addEdge(edge.from(), edge.to()), edge.bytes());
+        }
+        return graph;
     }
 
     /** Throws naming one directed cycle if {@code graph} has any. */

@@ -86,12 +86,24 @@ public final class TripletEnumerator {
     private static List<Triplet> triplets(List<List<String>> items, int maxParts) {
         List<Triplet> result = new ArrayList<>();
         SetPartitions.forEach(items.size(), maxParts, rgs -> {
+            int count = 0;
+            for (int a : rgs) {
+                count = Math.max(count, a + 1);
+            }
+            List<List<String>> groups = new ArrayList<>(count);
+            for (int p = 0; p < count; p++) {
+                groups.add(new ArrayList<>());
+            }
+            for (int i = 0; i < rgs.length; i++) {
+                groups.get(rgs[i]).addAll(items.get(i));
+            }
             // unmodifiable and null-free (List.copyOf), so the triplets of this partition share it
-            List<List<String>> parts = List.copyOf(SetPartitions.parts(items, rgs).stream()
-                    .map(groups -> List.copyOf(groups.stream().flatMap(List::stream).toList()))
-                    .toList());
-            for (int k = 0; k < parts.size(); k++) {
-                for (int l = 0; l < parts.size(); l++) {
+            for (int p = 0; p < count; p++) {
+                groups.set(p, List.copyOf(groups.get(p)));
+            }
+            List<List<String>> parts = List.copyOf(groups);
+            for (int k = 0; k < count; k++) {
+                for (int l = 0; l < count; l++) {
                     result.add(new Triplet(parts, k, l));
                 }
             }

@@ -397,12 +397,47 @@ final class CompiledProblem {
                 || cacheOwner(r) != cacheOwner(sg)) {
             return false;
         }
-        if (shapes.get(r).subgraph.intermediates().equals(shape.subgraph.intermediates()) && admissible.get(r).equals(triplets)) {
+        if (shapes.get(r).subgraph.intermediates().equals(shape.subgraph.intermediates())
+                && sameTriplets(admissible.get(r), triplets)) {
             return true;
         }
+        List<List<String>> parts = null;
+        int[] partOf = null;
         for (int i = 0; i < triplets.size(); i++) {
-            if (!cost[first[r] + i].sameStructure(shape.partOf(triplets.get(i)), triplets.get(i))) {
+            Triplet t = triplets.get(i);
+            if (t.parts() != parts) { // a partition's triplets come one after another, sharing one parts list
+                parts = t.parts();
+                partOf = shape.partOf(t);
+            }
+            if (!cost[first[r] + i].sameStructure(partOf, t)) {
                 return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code a.equals(b)}, comparing the parts of a partition once: consecutive triplets that share one parts list on
+     * both sides (a partition's triplets, as {@code TripletEnumerator} gives them) differ only in $k$ and $l$.
+     */
+    private static boolean sameTriplets(List<Triplet> a, List<Triplet> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        List<List<String>> lastA = null;
+        List<List<String>> lastB = null;
+        for (int i = 0; i < a.size(); i++) {
+            Triplet x = a.get(i);
+            Triplet y = b.get(i);
+            if (x.rootPart() != y.rootPart() || x.sinkPart() != y.sinkPart()) {
+                return false;
+            }
+            if (x.parts() != lastA || y.parts() != lastB) {
+                if (!x.parts().equals(y.parts())) {
+                    return false;
+                }
+                lastA = x.parts();
+                lastB = y.parts();
             }
         }
         return true;

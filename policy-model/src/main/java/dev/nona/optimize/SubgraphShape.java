@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * A subgraph reduced to numbers: its intermediates by position (topological order) with their compute times, and
  * its edges as position pairs with their service times. Two subgraphs with equal shapes (e.g. identical transformer
- * layers) have equal triplet costs, so their compiled costs are shared.
+ * layers) have equal triplet costs, so their compiled costs are shared. Not thread-safe (like {@link CompiledProblem},
+ * which makes them).
  */
 final class SubgraphShape {
     static final int ROOT = -1;
@@ -38,6 +39,9 @@ final class SubgraphShape {
     final double sourceOps;
     final double sourceBytes;
     private final Map<String, Integer> index = new HashMap<>();
+    /** The parts list (unmodifiable, by identity) whose intermediates' bytes {@link #partSums} holds, per part. */
+    private List<List<String>> summedParts;
+    private double[] partSums;
 
     /** A subgraph shape whose tasks weigh nothing and whose source is not counted in (tests, the paper's problem). */
     SubgraphShape(Subgraph sg, Map<String, ContractedNode> nodes, double nu, double mu) {
@@ -119,15 +123,22 @@ final class SubgraphShape {
 
     /**
      * The footprint of each part of triplet {@code t} ({@link PartFit}): its intermediates' bytes, the sink's in part
-     * $l$, the source's in part $k$ of a job's first subgraph; one entry when there are no parts.
+     * $l$, the source's in part $k$ of a job's first subgraph; one entry when there are no parts. The intermediates'
+     * sums of the last partition asked for are kept: a partition's triplets (one per root and sink part) come one
+     * after another, sharing one parts list.
      */
     double[] partBytes(Triplet t) {
-        double[] b = new double[Math.max(1, t.parts().size())];
-        for (int i = 0; i < t.parts().size(); i++) {
-            for (String id : t.parts().get(i)) {
-                b[i] += bytes[index.get(id)];
+        if (t.parts() != summedParts) {
+            double[] sums = new double[Math.max(1, t.parts().size())];
+            for (int i = 0; i < t.parts().size(); i++) {
+                for (String id : t.parts().get(i)) {
+                    sums[i] += bytes[index.get(id)];
+                }
             }
+            summedParts = t.parts();
+            partSums = sums;
         }
+        double[] b = partSums.clone();
         b[t.sinkPart()] += sinkBytes;
         b[t.rootPart()] += sourceBytes;
         return b;

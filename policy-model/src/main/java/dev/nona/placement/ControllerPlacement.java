@@ -48,6 +48,8 @@ public final class ControllerPlacement implements ServerPolicy {
     private final double[] ops;
     /** {@link #ops} with the latest request's predicted cold starts as work ({@link #withLoads}); reused. */
     private final double[] loaded;
+    /** The seconds of predicted cold start in each entry of {@link #loaded} (0: none); reused. */
+    private final double[] loads;
     /** The server of each root of the chain, then the last sink, of the latest request. */
     private final int[] roots;
     /** The triplet drawn for each subgraph of the latest request. */
@@ -90,6 +92,7 @@ public final class ControllerPlacement implements ServerPolicy {
         this.out = new int[Math.max(1, tasks.size())];
         this.ops = ops;
         this.loaded = new double[ops.length];
+        this.loads = new double[ops.length];
         this.roots = new int[sampler == null ? 1 : sampler.subgraphs(modelIndex) + 1];
         this.choices = new int[roots.length - 1];
         double jct = sampler == null ? 0 : sampler.table().models().get(modelIndex).predictedJctSeconds();
@@ -258,12 +261,9 @@ public final class ControllerPlacement implements ServerPolicy {
         if (why != null) {
             explain(servers, eventTime, why);
         }
-        double[] work = servers.describesMemory() ? withLoads(servers) : ops;
-        if (sampler == null) {
-            servers.record(out, work, 1, eventTime);
-        } else {
-            servers.record(out, work, out.length, eventTime);
-        }
+        boolean sized = servers.describesMemory();
+        double[] work = sized ? withLoads(servers) : ops;
+        servers.record(out, work, sized ? loads : null, sampler == null ? 1 : out.length, eventTime);
         if (servers.describesMemory() && !servers.isWarmFor(out[0], warm) && wholeOn(out[0])) {
             servers.loading(out[0], model);
         }
@@ -290,6 +290,7 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
     private double[] withLoads(LiveServers servers) {
         int n = sampler == null ? 1 : out.length;
         System.arraycopy(ops, 0, loaded, 0, n);
+        Arrays.fill(loads, 0, n, 0);
         for (int t = 0; t < n; t++) {
             int s = out[t];
             if (servers.isWarmFor(s, warm) || usedBefore(s, t)) {
@@ -301,7 +302,9 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
             }
             double seconds = servers.coldStartSeconds(b);
             if (seconds > 0) {
-                loaded[firstWithOps(s, t, n)] += seconds * servers.opsPerSecond(s);
+                int u = firstWithOps(s, t, n);
+                loaded[u] += seconds * servers.opsPerSecond(s);
+                loads[u] += seconds;
             }
         }
         return loaded;
@@ -351,6 +354,7 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
     /** {@link #choose} once servers give their class or memory: each part knowing its operations and bytes. */
     private int[] chooseSized(LiveServers servers, long eventTime, RandomGenerator rng) {
         footprint.clear();
+        servers.modelBytes(warm, totalBytes);
         this.servers = servers;
         this.eventTime = eventTime;
         if (sampler == null) {

@@ -29,6 +29,13 @@ final class LoadForecast {
     private double[] reportedUntil = new double[0];
     /** Per server, this placer's own requests since the report (until it drains). */
     private RequestRing[] own = new RequestRing[0];
+    /**
+     * Per server, the latest cold start this placer sent there ({@link #assign(int, double, double, double)}): when
+     * the request was sent, the load's seconds, and when its part is predicted to finish (load and compute).
+     */
+    private double[] coldSent = new double[0];
+    private double[] coldLoad = new double[0];
+    private double[] coldUntil = new double[0];
     private double ownWorkSum;
     private long ownCount;
 
@@ -54,6 +61,9 @@ final class LoadForecast {
             reported = Arrays.copyOf(reported, c);
             reportedUntil = Arrays.copyOf(reportedUntil, c);
             own = Arrays.copyOf(own, c);
+            coldSent = Arrays.copyOf(coldSent, c);
+            coldLoad = Arrays.copyOf(coldLoad, c);
+            coldUntil = Arrays.copyOf(coldUntil, c);
         }
         n++;
         this.opsPerSecond[s] = opsPerSecond;
@@ -87,7 +97,7 @@ final class LoadForecast {
             throw new IllegalArgumentException("reported work (" + workSeconds + " s) must be finite and >= 0, or NaN");
         }
         boolean known = !Double.isNaN(workSeconds);
-        double work = known ? workSeconds : ongoingRequests * meanRequestSeconds();
+        double work = known ? workSeconds + unreportedLoad(s, at) : ongoingRequests * meanRequestSeconds();
         reported[s] = ongoingRequests;
         reportedUntil[s] = known ? at + work : Double.POSITIVE_INFINITY;
         backlog[s] = work;
@@ -99,6 +109,18 @@ final class LoadForecast {
             backlog[s] = Math.max(0, backlog[s] - (start - asOf[s])) + q.work(i);
             asOf[s] = start;
         }
+    }
+
+    /**
+     * The load that a report of server {@code s} at {@code at} does not show: a report says the seconds of compute
+     * the server holds, and a cold start is not compute. While the part of the latest cold start this placer sent
+     * there by {@code at} is predicted to run ($t_r$ before its predicted finish), the load's $T_{CS}$ seconds are
+     * added to the reported work; once it is predicted done, nothing. (The engine's report, like an executor's,
+     * leaves the load out for as long as the cold part runs; a report that showed the compute already done would be
+     * under-counted by the load all the same.)
+     */
+    private double unreportedLoad(int s, double at) {
+        return coldLoad[s] > 0 && coldSent[s] <= at && at < coldUntil[s] ? coldLoad[s] : 0;
     }
 
     /** Predicted seconds of work at server {@code s} at time {@code now}. */
@@ -127,6 +149,14 @@ final class LoadForecast {
 
     /** See {@link ServerLedger#assign}. */
     double assign(int s, double workSeconds, double now) {
+        return assign(s, workSeconds, 0, now);
+    }
+
+    /**
+     * As {@link #assign(int, double, double)}, of which {@code loadSeconds} (at most the work) is a cold start that
+     * the server's reports will not show as work ({@link #unreportedLoad}).
+     */
+    double assign(int s, double workSeconds, double loadSeconds, double now) {
         if (!(workSeconds >= 0) || Double.isInfinite(workSeconds)) {
             throw new IllegalArgumentException("request work (" + workSeconds + " s) must be finite and >= 0");
         }
@@ -136,6 +166,11 @@ final class LoadForecast {
         backlog[s] = backlog(s, t) + workSeconds;
         asOf[s] = t;
         double finish = t + backlog[s];
+        if (loadSeconds > 0) {
+            coldSent[s] = now;
+            coldLoad[s] = loadSeconds;
+            coldUntil[s] = finish;
+        }
         if (q.size() == maxTracked) {
             q.dropOldest(); // the backlog still counts its work; only the count stops growing
         }

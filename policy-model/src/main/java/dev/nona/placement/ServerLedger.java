@@ -96,6 +96,7 @@ public final class ServerLedger {
     /** Scratch for {@link #assignRequest}: the request's distinct servers and its work on each. */
     private int[] requestServers = new int[8];
     private double[] requestWork = new double[8];
+    private double[] requestLoad = new double[8];
 
     /** Servers {@code 0..servers-1}, all of compute rate 1 op/s (work is then given in seconds). */
     public ServerLedger(int servers, int targetOngoingRequests) {
@@ -191,6 +192,11 @@ public final class ServerLedger {
         return pools.inPool(s, pool);
     }
 
+    /** The warm pools of server {@code s}, or null when none (not a copy: do not change it). */
+    int[] pools(int s) {
+        return pools.of(s);
+    }
+
     /** Server {@code s}'s compute rate $\nu$, ops/s. */
     public double rate(int s) {
         return forecast.rate(s);
@@ -272,6 +278,16 @@ public final class ServerLedger {
      * there. Tasks of 0 ops run nowhere and are skipped. Then reads ahead for the next pick ({@link ReadAhead}).
      */
     public void assignRequest(int[] servers, double[] ops, int tasks, double now) {
+        assignRequest(servers, ops, null, tasks, now);
+    }
+
+    /**
+     * As {@link #assignRequest(int[], double[], int, double)}, where {@code loads[t]} (null: none) of task {@code t}'s
+     * operations stand for seconds of a predicted cold start on its server (counted in {@code ops[t]} at the server's
+     * rate): the server's reports do not show a load as work, so the ledger keeps it until the part is predicted
+     * done (see {@link LoadForecast}).
+     */
+    public void assignRequest(int[] servers, double[] ops, double[] loads, int tasks, double now) {
         int distinct = 0;
         int last = -1;
         int lastIndex = -1;
@@ -281,8 +297,10 @@ public final class ServerLedger {
                 continue;
             }
             int s = servers[t];
+            double l = loads == null ? 0 : loads[t];
             if (s == last) { // tasks of a part are consecutive more often than not
                 requestWork[lastIndex] += o;
+                requestLoad[lastIndex] += l;
                 continue;
             }
             int i = 0;
@@ -293,10 +311,13 @@ public final class ServerLedger {
                 if (distinct == requestServers.length) {
                     requestServers = Arrays.copyOf(requestServers, distinct * 2);
                     requestWork = Arrays.copyOf(requestWork, distinct * 2);
+                    requestLoad = Arrays.copyOf(requestLoad, distinct * 2);
                 }
                 requestServers[distinct] = s;
+                requestLoad[distinct] = 0;
                 requestWork[distinct++] = 0;
             }
+            requestLoad[i] += l;
             requestWork[i] += o; // operations for now: one division per server below, not per task
             last = s;
             lastIndex = i;
@@ -304,7 +325,13 @@ public final class ServerLedger {
         for (int i = 0; i < distinct; i++) {
             int s = requestServers[i];
             double rate = forecast.rate(s);
-            assign(s, rate > 0 ? requestWork[i] / rate : 0, now);
+            if (requestLoad[i] > 0 && rate > 0) {
+                double work = requestWork[i] / rate;
+                forecast.assign(s, work, Math.min(requestLoad[i], work), now);
+                index.reranked(s);
+            } else {
+                assign(s, rate > 0 ? requestWork[i] / rate : 0, now);
+            }
         }
         readAhead.next(lastPool, servers(), index, forecast, pools);
     }

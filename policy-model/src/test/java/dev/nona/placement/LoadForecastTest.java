@@ -42,6 +42,26 @@ final class LoadForecastTest {
     }
 
     /**
+     * A report counts compute, not loads. A request sent at 10 s to an idle server holds 3.5 s of work there, 3.0 s
+     * of it a cold start: predicted done at 13.5 s. A report at 11 s says 0.5 s of work (the compute; the load it
+     * does not show): the ledger keeps the load, 0.5 + 3.0 = 3.5 s, until the part is predicted done; a report at
+     * 14 s is taken as it is. A request without a load is forgotten at the report as before.
+     */
+    @Test
+    void report_keepsTheLoadOfItsOwnColdStart_untilThePartIsPredictedDone() {
+        LoadForecast forecast = forecast(2, 3);
+        assertThat(forecast.assign(0, 3.5, 3.0, 10.0)).isCloseTo(13.5, within(EPS));
+        forecast.report(0, 1, 0.5, 11.0);
+        assertThat(forecast.backlog(0, 11.0)).isCloseTo(3.5, within(EPS));
+        forecast.report(0, 0, 0.0, 14.0);
+        assertThat(forecast.backlog(0, 14.0)).isZero();
+
+        forecast.assign(1, 3.5, 10.0);
+        forecast.report(1, 1, 0.5, 11.0);
+        assertThat(forecast.backlog(1, 11.0)).isCloseTo(0.5, within(EPS));
+    }
+
+    /**
      * Own requests at 5.0 s (0.2 s) and 6.0 s (0.3 s); then a report taken at 5.5 s says 1 request, 2.0 s of work:
      * it counts the first request, not the second, which now adds to the 2.0 - 0.5 = 1.5 s left at 6.0 s: the
      * server drains at 6.0 + 1.5 + 0.3 = 7.8 s, and both requests count until then.

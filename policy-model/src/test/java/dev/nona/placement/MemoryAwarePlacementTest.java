@@ -123,6 +123,37 @@ final class MemoryAwarePlacementTest {
                 .isCloseTo(5.0, within(1e-9));
         idle.report("cold", true, 1e9, 0, 0.0, List.of("other"), "gpu", 1e10, T + 1, 0);
         assertThat(idle.isWarmFor(0, idle.warm("m"))).as("the next report says what it holds").isFalse();
+        assertThat(idle.backlogSeconds(0, T + 1)).as("a report counts compute, not the load: the ledger keeps it")
+                .isCloseTo(3.0, within(1e-9));
+    }
+
+    /**
+     * Rent or buy. Parts of $T_I$ = 1 s whose load is $T_{CS}$ = 3 s; the warm server holds 1.5 s of backlog, the
+     * cold one is idle. The first request finishes at 2.5 s warm against 4 s cold, so it queues; had the cold server
+     * held the model it would have finished at 1 s: the rent is 1.5 s. The second finishes at 3.5 s warm against 4 s
+     * cold, the earliest finish alone queues it too, but the rent reaches 1.5 + 2.5 = 4 s >= 3 s: it loads the model on
+     * the cold server. It does not when the cold server has a backlog, or when the load would evict a model it holds.
+     */
+    @Test
+    void expectedFinish_loadsTheModelOnceTheRentReachesTheLoad() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {1e9}, new double[] {2e9}, 0);
+        for (String c : List.of("idle", "busy", "full")) {
+            LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+            servers.coldStart(new ColdStartCost(1, 1e9));
+            servers.report("warm", true, 1e9, 1, 1.5, List.of("m"), "gpu", 1e10, T, 0);
+            if (c.equals("full")) {
+                ControllerPlacement other = ControllerPlacement.local("other", List.of("t"), new double[] {1e9},
+                        new double[] {9e9}, 0);
+                servers.report("cold", true, 1e9, 0, 0.0, List.of("other"), "gpu", 1e10, T, 0);
+                assertThat(servers.id(other.place(servers, T, new SplittableRandom(1))[0])).isEqualTo("cold");
+                servers.report("cold", true, 1e9, 0, 0.0, List.of("other"), "gpu", 1e10, T, 0);
+            } else {
+                servers.report("cold", true, 1e9, 0, c.equals("busy") ? 0.01 : 0.0, List.of(), "gpu", 1e10, T, 0);
+            }
+            assertThat(servers.id(local.place(servers, T, new SplittableRandom(1))[0])).as(c).isEqualTo("warm");
+            assertThat(servers.id(local.place(servers, T, new SplittableRandom(2))[0])).as(c)
+                    .isEqualTo(c.equals("idle") ? "cold" : "warm");
+        }
     }
 
     @Test

@@ -232,6 +232,7 @@ public final class RecoveryBenchmark {
             Map<String, Object> details) throws Exception {
         int n = (int) Math.round(s.rate() * s.seconds());
         LatencyRecorder latency = new LatencyRecorder(n);
+        LatencyRecorder acked = new LatencyRecorder(n);
         String silent = silentServer(s.servers());
         try (controller;
                 LatencyPublisher publisher = new LatencyPublisher(bootstrap, s.models(), s.servers(),
@@ -266,7 +267,7 @@ public final class RecoveryBenchmark {
                 }
             }, "nona-recovery-fault");
             injector.start();
-            publisher.publishAtRate(s.rate(), n, LatencyReader.MEASURED, null, latency);
+            publisher.publishAtRate(s.rate(), n, LatencyReader.MEASURED, acked, latency);
             injector.join();
             if (failed.get() != null) {
                 throw new IllegalStateException(fault.name() + " failed: " + failed.get(), failed.get());
@@ -284,12 +285,62 @@ public final class RecoveryBenchmark {
             Thread.sleep(1_000); // a late duplicate would show
             sendFailures = publisher.failedSends();
             Map<String, Object> all = new LinkedHashMap<>(details);
+            all.putAll(acks(acked, latency, w, sendFailures, s.rate()));
             if (fault instanceof TaskManagerKill tm) {
                 all.put("taskManagerKilled", tm.killed());
             }
             return reader.result(fault, w, fault.recoveredFromEpochMillis(w), s.rate(), n, sendFailures, all);
         }
     }
+
+    /**
+     * When the broker acknowledged the bench's own requests after the fault, beside when their decisions arrived:
+     * the requests cannot be decided before the broker holds them, so a drain paced by the bench's producer shows
+     * here. {@code acks*}: {@link RecoveryFigures#drain} of the acknowledgements (from the first one after the fault's
+     * end); {@code drainTimeline}: per {@link #TIMELINE_STEP_MILLIS} ms from the fault's end, the requests scheduled,
+     * acknowledged and decided so far (of those scheduled from the fault's start on).
+     */
+    static Map<String, Object> acks(LatencyRecorder acked, LatencyRecorder decided, Fault.Window w, Set<Integer> failed,
+            double rate) {
+        long[] scheduled = acked.scheduledNanos();
+        long[] ack = acked.receivedNanos();
+        long[] got = decided.receivedNanos();
+        long firstAck = 0;
+        for (long a : ack) {
+            if (a != 0 && a - w.endNanos() >= 0 && (firstAck == 0 || a - firstAck < 0)) {
+                firstAck = a;
+            }
+        }
+        RecoveryFigures.Drain d = RecoveryFigures.drain(scheduled, ack, failed, w.startNanos(), w.endNanos(), firstAck,
+                rate);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("acksFirstAfterFaultMillis", d.firstDecisionMillis());
+        m.put("acksBacklogAtFirst", d.backlogAtFirstDecision());
+        m.put("acksCaughtUpAfterFaultMillis", d.caughtUpMillis());
+        m.put("acksDrainRateMultiple", d.drainRateMultiple());
+        List<String> timeline = new ArrayList<>();
+        for (long t = 0; t <= TIMELINE_MILLIS; t += TIMELINE_STEP_MILLIS) {
+            long at = w.endNanos() + t * 1_000_000;
+            long sched = 0;
+            long a = 0;
+            long dec = 0;
+            for (int i = 0; i < scheduled.length; i++) {
+                if (scheduled[i] == 0 || scheduled[i] - w.startNanos() < 0 || failed.contains(i)) {
+                    continue;
+                }
+                sched += scheduled[i] - at <= 0 ? 1 : 0;
+                a += ack[i] != 0 && ack[i] - at <= 0 ? 1 : 0;
+                dec += got[i] != 0 && got[i] - at <= 0 ? 1 : 0;
+            }
+            timeline.add("+" + t + " ms: scheduled " + sched + ", acked " + a + ", decided " + dec);
+        }
+        m.put("drainTimeline", timeline);
+        return m;
+    }
+
+    /** How far after the fault's end, and in which steps, {@link #acks} follows the requests. */
+    static final long TIMELINE_MILLIS = 8_000;
+    static final long TIMELINE_STEP_MILLIS = 250;
 
     /** Waits until request {@code index} is due; false when the publisher did not get there in time. */
     private static boolean awaitScheduled(LatencyRecorder latency, long index, Settings s) {

@@ -640,8 +640,8 @@ public final class LiveServers {
             }
             double rate = ledger.rate(s);
             boolean free = !contains(taken, n, s);
-            double compute = ledger.backlog(s, now) + (rate > 0 ? ops / rate : 0);
-            double t = compute + (held(s, warm) ? 0 : coldStartSeconds(bytes));
+            double compute = finishIfWarmSeconds(s, ops, rate, now);
+            double t = compute + loadSeconds(s, warm, bytes);
             boolean owned = ledger.owns(s);
             if (best < 0 || (free && !bestFree) || (free == bestFree && (t < bestT || (t == bestT && owned && !bestOwned)))) {
                 best = s;
@@ -712,8 +712,17 @@ public final class LiveServers {
      * $T_{CS} = 0$ when the server holds the model ({@code warm}: its pool, {@link ServerLedger#EVERY_SERVER}: all).
      */
     private double expectedFinishSeconds(int s, int warm, double ops, double bytes, double rate, double now) {
-        double load = held(s, warm) ? 0 : coldStartSeconds(bytes);
-        return ledger.backlog(s, now) + load + (rate > 0 ? ops / rate : 0);
+        return finishIfWarmSeconds(s, ops, rate, now) + loadSeconds(s, warm, bytes);
+    }
+
+    /** $B_s(t) + p/\nu_s$: the predicted finish of a part on server {@code s} if it held the model. */
+    private double finishIfWarmSeconds(int s, double ops, double rate, double now) {
+        return ledger.backlog(s, now) + (rate > 0 ? ops / rate : 0);
+    }
+
+    /** $T_{CS}$ on server {@code s}: 0 when it holds the model of pool {@code warm}. */
+    private double loadSeconds(int s, int warm, double bytes) {
+        return held(s, warm) ? 0 : coldStartSeconds(bytes);
     }
 
     /** Server {@code s}'s predicted finish for a part, as {@link Rule#EXPECTED_FINISH} weighs it (the explanation). */

@@ -448,7 +448,7 @@ public final class ControllerJob {
 
     private static BroadcastUpdate toUpdate(ControlInput in) {
         if (in.server() != null) {
-            return BroadcastUpdate.of(in.server());
+            return BroadcastUpdate.of(in.server(), in.partitionOrNone());
         }
         if (in.catalog() != null) {
             return BroadcastUpdate.of(in.catalog());

@@ -34,6 +34,14 @@ import java.util.TreeSet;
  *       against 3 s) is not idle when it resumes, and has $T$ minus its silence before the stall to deliver its
  *       backlog; a server silent for longer than $g$ before the stall is idle in it, and not kept live by it. After a
  *       restore ({@link #restore}) each server counts as silent for as long as its report is older than the newest.
+ *   <li>The partition rule: a server also turns idle once its own {@code cluster-telemetry} partition has been
+ *       read up to a report made more than $T$ after its newest ({@link #observe(String, int, long, long, boolean)}).
+ *       A partition is read in the order it was written, so when a dead server's partition has been read past its
+ *       silence, nothing of it is still to come, and it need not hold the clock back for the flowing time above (the
+ *       hold on requests that paced the drain after a broker outage: docs/benchmarks.md, "What paces the drain
+ *       after a broker outage"). The price: when several producers write one partition and one of them delivers its
+ *       reports more than $T$ after the others' (a producer still flushing what it buffered in a broker outage), its
+ *       servers count as idle, and may be marked silent, until its reports arrive.
  *   <li>When no report at all arrived for longer than the timeout (processing time since the last arrival) the
  *       stream is stalled ({@link #isStalled}): the clock stops at $P + T$, so the servers that were not idle stay
  *       live; the control loop says so once ({@code TELEMETRY_STALLED}).
@@ -56,14 +64,29 @@ public final class TelemetryClock {
         /** The flowing time of its last counted arrival. */
         long arrivedAt;
         boolean idle = true;
+        /** The {@code cluster-telemetry} partition its reports come on ({@link #NO_PARTITION} if not known). */
+        int partition = NO_PARTITION;
 
         Server(String id) {
             this.id = id;
         }
     }
 
+    /** A report whose partition is not known (a restore, a test): it takes no part in the partition rule. */
+    public static final int NO_PARTITION = -1;
+
+    /** One {@code cluster-telemetry} partition: how far it has been read, and its servers not idle. */
+    private static final class Partition {
+        /** The newest report time read on it. */
+        long read = Long.MIN_VALUE;
+        /** Its servers not idle, oldest newest report first. */
+        final TreeSet<Server> byNewest = new TreeSet<>(
+                Comparator.<Server>comparingLong(s -> s.newest).thenComparing(s -> s.id));
+    }
+
     private final long timeoutMillis;
     private final Map<String, Server> servers = new HashMap<>();
+    private final Map<Integer, Partition> partitions = new HashMap<>();
     /** The servers not idle, oldest arrival first. */
     private final TreeSet<Server> byArrival = new TreeSet<>(
             Comparator.<Server>comparingLong(s -> s.arrivedAt).thenComparing(s -> s.id));
@@ -116,11 +139,53 @@ public final class TelemetryClock {
      * @param liveNow whether the server is live now (before this report)
      */
     public void observe(String serverId, long reportTime, long arrivalMillis, boolean liveNow) {
+        observe(serverId, NO_PARTITION, reportTime, arrivalMillis, liveNow);
+    }
+
+    /**
+     * As {@link #observe(String, long, long, boolean)}, for a report read from {@code cluster-telemetry} partition
+     * {@code partition} (or {@link #NO_PARTITION}): the partition has been read up to a report made at
+     * {@code reportTime}, and its servers not heard for longer than the timeout before that turn idle.
+     */
+    public void observe(String serverId, int partition, long reportTime, long arrivalMillis, boolean liveNow) {
         arrive(arrivalMillis);
         if (applies(reportTime, arrivalMillis, liveNow)) {
-            heard(servers.computeIfAbsent(serverId, Server::new), reportTime, flow);
+            Server s = servers.computeIfAbsent(serverId, Server::new);
+            if (s.partition != partition) {
+                if (!s.idle) {
+                    unlist(s);
+                }
+                s.partition = partition;
+            }
+            heard(s, reportTime, flow);
         }
+        read(partition, reportTime);
         advance();
+    }
+
+    /**
+     * Partition {@code p} has been read up to a report made at {@code reportTime}: a server of it whose newest report
+     * is older than that by more than the timeout made none in between that has reached the controller, and turns
+     * idle (the partition rule). A partition is read in the order its records were written, so after an outage a
+     * dead server's partition tells it apart as soon as its backlog has been read, instead of after the timeout of
+     * flowing time.
+     */
+    private void read(int p, long reportTime) {
+        if (p == NO_PARTITION) {
+            return;
+        }
+        Partition part = partitions.computeIfAbsent(p, k -> new Partition());
+        part.read = Math.max(part.read, reportTime);
+        boolean changed = false;
+        while (!part.byNewest.isEmpty() && part.read - part.byNewest.first().newest > timeoutMillis) {
+            Server s = part.byNewest.first();
+            unlist(s);
+            s.idle = true;
+            changed = true;
+        }
+        if (changed) {
+            advance();
+        }
     }
 
     /**
@@ -231,23 +296,37 @@ public final class TelemetryClock {
 
     private void heard(Server s, long reportTime, long arrivedAt) {
         if (!s.idle) {
-            byArrival.remove(s);
-            remove(s.newest);
+            unlist(s);
         }
         s.newest = Math.max(s.newest, reportTime);
         s.arrivedAt = arrivedAt;
         s.idle = false;
         byArrival.add(s);
         newest.merge(s.newest, 1, Integer::sum);
+        if (s.partition != NO_PARTITION) {
+            partitions.computeIfAbsent(s.partition, k -> new Partition()).byNewest.add(s);
+        }
+    }
+
+    /** Takes a server not idle out of the indexes (before its keys change, or it turns idle). */
+    private void unlist(Server s) {
+        byArrival.remove(s);
+        remove(s.newest);
+        if (s.partition != NO_PARTITION) {
+            Partition part = partitions.get(s.partition);
+            if (part != null) {
+                part.byNewest.remove(s);
+            }
+        }
     }
 
     /** The servers not heard for longer than the timeout of flowing time at {@code flowNow} turn idle. */
     private void idleAt(long flowNow) {
         boolean changed = false;
         while (!byArrival.isEmpty() && flowNow - byArrival.first().arrivedAt > timeoutMillis) {
-            Server s = byArrival.pollFirst();
+            Server s = byArrival.first();
+            unlist(s);
             s.idle = true;
-            remove(s.newest);
             changed = true;
         }
         if (changed) {

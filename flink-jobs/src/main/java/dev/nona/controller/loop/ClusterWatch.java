@@ -63,6 +63,11 @@ final class ClusterWatch {
      * unless it is stale (older than the liveness timeout when it arrives) for a server not live now.
      */
     void report(ServerTelemetry status, LoopIo io) throws Exception {
+        report(status, TelemetryClock.NO_PARTITION, io);
+    }
+
+    /** As {@link #report(ServerTelemetry, LoopIo)}, read from {@code cluster-telemetry} partition {@code partition}. */
+    void report(ServerTelemetry status, int partition, LoopIo io) throws Exception {
         long now = io.now();
         long made = TelemetryClock.reportTime(status.eventTime(), now);
         ServerTelemetry before = servers.get(status.serverId());
@@ -76,7 +81,7 @@ final class ClusterWatch {
             servers.put(status.serverId(), status);
         }
         ClusterTracker view = tracker(io);
-        clock.observe(status.serverId(), made, now, liveNow);
+        clock.observe(status.serverId(), partition, made, now, liveNow);
         resumed(now, io);
         if (applies) {
             changed(view.report(calibrated(status), made), io);

@@ -189,7 +189,7 @@ public final class ControlLoopFunction extends KeyedProcessFunction<String, Cont
         if (in.rate() != null) {
             windows.add(in.rate(), io);
         } else if (in.server() != null) {
-            cluster.report(in.server(), io);
+            cluster.report(in.server(), in.partitionOrNone(), io);
         } else if (in.catalog() != null) {
             catalog.put(in.catalog(), io);
         } else if (in.learned() != null) {

@@ -34,6 +34,8 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
     private static final int MEMORY = 16;
     /** A report with a free memory (a flag unknown before it: older bytes read alike, without one). */
     private static final int FREE = 32;
+    /** A report with the {@code cluster-telemetry} partition it was read from. */
+    private static final int PARTITION = 64;
 
     private final JsonRecordSerializer<BroadcastUpdate> json = new JsonRecordSerializer<>(BroadcastUpdate.class);
     private transient Utf8Strings strings;
@@ -53,7 +55,7 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
         }
         out.writeByte(SERVER | (s.linkBitsPerSecond() != null ? LINK : 0) | (s.backlogSeconds() != null ? BACKLOG : 0)
                 | (s.serverClass() != null ? CLASS : 0) | (s.memoryBytes() != null ? MEMORY : 0)
-                | (s.freeMemoryBytes() != null ? FREE : 0));
+                | (s.freeMemoryBytes() != null ? FREE : 0) | (update.partition() != null ? PARTITION : 0));
         out.writeInt(s.schemaVersion());
         Utf8Strings.write(s.serverId(), out);
         out.writeBoolean(s.up());
@@ -79,6 +81,9 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
         }
         if (s.freeMemoryBytes() != null) {
             out.writeDouble(s.freeMemoryBytes());
+        }
+        if (update.partition() != null) {
+            out.writeInt(update.partition());
         }
     }
 
@@ -107,8 +112,9 @@ public final class BroadcastUpdateSerializer extends ImmutableRecordSerializer<B
         String serverClass = (flags & CLASS) != 0 ? strings().recent(in) : null;
         Double memory = (flags & MEMORY) != 0 ? in.readDouble() : null;
         Double free = (flags & FREE) != 0 ? in.readDouble() : null;
+        int partition = (flags & PARTITION) != 0 ? in.readInt() : -1;
         return BroadcastUpdate.of(new ServerTelemetry(version, serverId, up, ops, ongoing, Arrays.asList(cached), link,
-                eventTime, backlog, serverClass, memory, free));
+                eventTime, backlog, serverClass, memory, free), partition);
     }
 
     @Override

@@ -298,7 +298,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         if (update.table() != null) {
             storeTable(ctx.getBroadcastState(TABLE), update.table());
         } else if (update.server() != null) {
-            storeReport(ctx, update.server());
+            storeReport(ctx, update.server(), update.partitionOrNone());
         } else if (update.catalog() != null) {
             ctx.getBroadcastState(MODELS).put(update.catalog().model(), CatalogDags.sized(update.catalog()));
             removedModels.remove(update.catalog().model());
@@ -363,10 +363,10 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
      * Newest status per server by event time; applied in place to the server mapping once it is built, heard at its
      * report time, unless it is stale for a server not live now ({@link TelemetryClock}).
      */
-    private void storeReport(Context ctx, ServerTelemetry report) throws Exception {
+    private void storeReport(Context ctx, ServerTelemetry report, int partition) throws Exception {
         long now = ctx.currentProcessingTime();
         long made = TelemetryClock.reportTime(report.eventTime(), now);
-        clock.observe(report.serverId(), made, now, servers != null && isLive(report.serverId()));
+        clock.observe(report.serverId(), partition, made, now, servers != null && isLive(report.serverId()));
         BroadcastState<String, ServerTelemetry> state = ctx.getBroadcastState(SERVERS);
         ServerTelemetry stored = state.get(report.serverId());
         if (stored == null || report.eventTime() >= stored.eventTime()) {

@@ -54,7 +54,7 @@ public final class ControlDeserializer implements KafkaRecordDeserializationSche
         if (unknownServer != null) {
             return reject(record, rawBytes(), unknownServer);
         }
-        return new ControlRecord(ControlInput.of(parsed.value()), null, parsed.value().eventTime());
+        return new ControlRecord(ControlInput.of(parsed.value(), record.partition()), null, parsed.value().eventTime());
     }
 
     private ControlRecord parseCatalog(ConsumerRecord<byte[], byte[]> record) {

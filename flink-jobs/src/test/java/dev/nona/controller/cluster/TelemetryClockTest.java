@@ -35,6 +35,49 @@ final class TelemetryClockTest {
     }
 
     /** Reports once a second from 4 servers at different phases, 50 ms in transit: the clock is the processing time. */
+    /**
+     * The partition rule. s0 and s1 report on partition 0, s2 on partition 1, once a second (made at whole seconds,
+     * 50 ms in transit). s1 dies after its report made at 14 s; the broker is down from 15.5 s to 25.2 s, and then the
+     * backlog is read: partition 0's first, then partition 1's. Once partition 0 has been read past 17 s (s1's last
+     * report plus the timeout) s1 is idle at once, without the 2 s of flowing time it would otherwise take: the clock
+     * is then held only by s2, whose partition is still unread, and is the processing time once that has been read.
+     * The same reports without their partitions leave the clock at 17 s until s1 turns idle by flowing time.
+     */
+    @Test
+    void deadServer_isIdleOnceItsPartitionHasBeenReadPastIt_whileAnotherPartitionsBacklogStillHoldsTheClock() {
+        TelemetryClock withoutPartitions = new TelemetryClock(T);
+        for (long made = 0; made <= 15_000; made += 1_000) {
+            report(withoutPartitions, "s0", 0, made, made + 50);
+            if (made <= 14_000) {
+                report(withoutPartitions, "s1", 0, made, made + 50);
+            }
+            report(withoutPartitions, "s2", 1, made, made + 50);
+        }
+        long resume = 25_200;
+        long now = resume;
+        for (long made = 16_000; made <= 25_000; made += 1_000) {
+            report(withoutPartitions, "s0", 0, made, now++);
+            if (made == 18_000) {
+                assertThat(clock.clock(now)).as("s1 idle: held by s2's unread partition").isEqualTo(18_000);
+                assertThat(withoutPartitions.clock(now)).as("held by s1").isEqualTo(17_000);
+            }
+        }
+        assertThat(clock.clock(now)).as("s2's backlog still unread").isEqualTo(18_000);
+        for (long made = 16_000; made <= 25_000; made += 1_000) {
+            report(withoutPartitions, "s2", 1, made, now++);
+        }
+        assertThat(clock.progress()).isEqualTo(25_000);
+        assertThat(clock.clock(now)).as("the backlog read: the processing time").isEqualTo(now);
+        assertThat(withoutPartitions.clock(now)).as("s1 not idle yet by flowing time").isEqualTo(17_000);
+        assertThat(withoutPartitions.nextChange()).as("about 2 s later").isGreaterThan(now + 1_900);
+    }
+
+    /** A report to {@link #clock} with its partition and to {@code other} without. */
+    private void report(TelemetryClock other, String server, int partition, long made, long arrival) {
+        clock.observe(server, partition, made, arrival, true);
+        other.observe(server, made, arrival, true);
+    }
+
     @Test
     void clock_isTheProcessingTime_whileReportsFlow() {
         for (long t = 0; t < 10_000; t += 10) {

@@ -78,6 +78,18 @@ final class BroadcastUpdateSerializerTest {
     }
 
     @Test
+    void roundTrip_thePartitionAReportWasReadFrom_andNoneWithoutIt() throws Exception {
+        BroadcastUpdateSerializer s = new BroadcastUpdateSerializer();
+        ServerTelemetry r = ServerTelemetry.of("s-1", true, 1.0e13, 3, List.of(new CachedModel("m", 5)), 1.0e10,
+                1_700_000_000_000L, 0.25).withClass("a100", 8.0e10).withFreeMemoryBytes(3.0e10);
+        BroadcastUpdate read = roundTrip(s, BroadcastUpdate.of(r, 2));
+        assertThat(read.server()).isEqualTo(r);
+        assertThat(read.partitionOrNone()).isEqualTo(2);
+        assertThat(roundTrip(s, BroadcastUpdate.of(r)).partitionOrNone()).isEqualTo(-1);
+        assertThat(roundTrip(s, BroadcastUpdate.of(r, -1)).partition()).isNull();
+    }
+
+    @Test
     void deserialize_sameWarmModelTwice_returnsTheSameString() throws Exception {
         BroadcastUpdateSerializer s = new BroadcastUpdateSerializer();
         BroadcastUpdate a = roundTrip(s, BroadcastUpdate.of(ServerTelemetry.of("s1", true, 1, 0,

@@ -29,6 +29,7 @@ final class ControlDeserializerTest {
                 telemetry.serialize(ControlLimitsTest.status("s-1")));
         assertThat(r.rejected()).isNull();
         assertThat(r.input().server().serverId()).isEqualTo("s-1");
+        assertThat(r.input().partitionOrNone()).as("the partition it was read from").isEqualTo(2);
         assertThat(r.time()).isEqualTo(1_700_000_000_000L);
     }
 

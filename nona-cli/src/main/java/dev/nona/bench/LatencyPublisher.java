@@ -136,6 +136,15 @@ final class LatencyPublisher implements AutoCloseable {
      */
     double publishAtRate(double rate, long count, String prefix, LatencyRecorder acked,
             LatencyRecorder... recorders) {
+        return publishAtRate(rate, count, prefix, 0, acked, recorders);
+    }
+
+    /**
+     * {@link #publishAtRate(double, long, String, LatencyRecorder, LatencyRecorder...)} with the index in each id
+     * written with at least {@code digits} digits, zero-padded ({@link #requestId}).
+     */
+    double publishAtRate(double rate, long count, String prefix, int digits, LatencyRecorder acked,
+            LatencyRecorder... recorders) {
         double periodNanos = 1e9 / rate;
         long t0 = System.nanoTime();
         long maxLag = 0;
@@ -149,8 +158,8 @@ final class LatencyPublisher implements AutoCloseable {
             for (LatencyRecorder recorder : recorders) {
                 recorder.scheduled((int) i, due);
             }
-            InferenceRequest r = InferenceRequest.of(prefix + i, models.get((int) (i % models.size())),
-                    "t" + (i & 15), System.currentTimeMillis(), 1024L);
+            InferenceRequest r = InferenceRequest.of(requestId(prefix, i, digits),
+                    models.get((int) (i % models.size())), "t" + (i & 15), System.currentTimeMillis(), 1024L);
             int index = (int) i;
             Set<Integer> failures = failedSends;
             if (acked != null) {
@@ -171,6 +180,15 @@ final class LatencyPublisher implements AutoCloseable {
         }
         producer.flush();
         return Math.round(maxLag / 10_000.0) / 100.0;
+    }
+
+    /**
+     * {@code prefix} and {@code i} with at least {@code digits} digits, zero-padded ({@code m-}, 42, 7:
+     * {@code m-0000042}); 0 digits: {@code i} as it is.
+     */
+    static String requestId(String prefix, long i, int digits) {
+        String n = Long.toString(i);
+        return n.length() >= digits ? prefix + n : prefix + "0".repeat(digits - n.length()) + n;
     }
 
     /**

@@ -162,6 +162,42 @@ final class OutcomeJoinTest {
         }
     }
 
+    /**
+     * The soak's checkpoint step (docs/benchmarks.md, Soak): the soak named its requests {@code m-<i>}, so at the
+     * millionth request the ids gained a digit. The join keys its state by request id and keeps each done request
+     * for {@code MAX_WAIT}, its key written three times in a checkpoint (the done marker, the timer's time and the
+     * timer itself): 3 bytes more per id in the state once every id there has the extra digit (here 100 requests/s,
+     * 6,000 ids: 18,000 bytes; in the soak, 1,000/s: 180,000), and then no more. Bounded: the size is the same 20,
+     * 80 and 140 s after the step.
+     */
+    @Test
+    void idsGainADigitAtAMillion_checkpointStepsBy3BytesPerIdInState_thenStaysFlat() throws Exception {
+        try (var h = harness()) {
+            Map<Long, Long> size = new java.util.TreeMap<>();
+            long periodMillis = 10; // 100 requests/s: id i decided and done at 10 i ms
+            for (long i = 994_000; i < 1_020_000; i++) {
+                h.setProcessingTime(i * periodMillis); // the done markers of MAX_WAIT ago go
+                String id = "m-" + i;
+                h.processElement1(decision(id, "m", 0.5), 0);
+                h.processElement2(outcome(id, "m", 1.0), 0);
+                if (i % 2_000 == 1_999) {
+                    size.put(i, h.snapshot(i, i * periodMillis).getStateSize());
+                    h.extractOutputValues(); // drops the joined outcomes collected so far
+                }
+            }
+            long inState = MAX_WAIT / periodMillis;
+            assertThat(h.numKeyedStateEntries()).as("done markers and their timers' times").isEqualTo(2 * inState);
+            assertThat(h.numProcessingTimeTimers()).isEqualTo(inState);
+            long eightChars = size.get(999_999L); // ids m-994000 to m-999999 in the state
+            long nineChars = size.get(1_005_999L); // ids m-1000000 to m-1005999
+            assertThat(size.get(1_001_999L)).isStrictlyBetween(eightChars, nineChars);
+            assertThat(nineChars - eightChars).as("one more byte per key, three keys per id").isEqualTo(3 * inState);
+            assertThat(size.get(1_007_999L)).isEqualTo(nineChars);
+            assertThat(size.get(1_013_999L)).isEqualTo(nineChars);
+            assertThat(size.get(1_019_999L)).isEqualTo(nineChars);
+        }
+    }
+
     @Test
     void joinedOutcomes_roundTripThroughTheirSerializer() throws Exception {
         var serializer = new JsonRecordSerializer<>(JoinedOutcome.class);

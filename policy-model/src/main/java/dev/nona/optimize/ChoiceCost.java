@@ -51,8 +51,9 @@ import java.util.Objects;
  * fed by another remote part does not inherit that part's wait (an approximation; zoo's subgraphs are fork-joins).
  *
  * <p><b>Heterogeneous servers and cold starts</b> (beyond both papers; docs/optimizer.md, "Heterogeneous servers,
- * memory and cold starts"). Under per-class speeds each task of part $i$ computes $p/\nu_{F(b_i)}$, the effective
- * speed of the classes that hold the part ({@link dev.nona.queueing.FastestIdleFirst}), and the sink (part $l$'s
+ * memory and cold starts"). Under per-class speeds each task of part $i$ computes at the speed the caller gives it
+ * (its model's routed speed $\nu_j$, {@link dev.nona.queueing.LeastExpectedFinish}; for a model no class holds whole,
+ * the effective speed of the classes that hold the part, {@link dev.nona.queueing.FastestIdleFirst}), and the sink (part $l$'s
  * speed) and a first subgraph's source (part $k$'s) are charged here rather than in the job's fixed time; each part
  * pays its expected cold start $P_i T_{CS}(b_i)$ before its first task. Both are constants, so the envelope keeps its
  * form.

@@ -3,6 +3,7 @@ package dev.nona.optimize;
 import dev.nona.dag.ContractedNode;
 import dev.nona.dag.Triplet;
 import dev.nona.queueing.FastestIdleFirst;
+import dev.nona.queueing.LeastExpectedFinish;
 import dev.nona.queueing.LinkModel;
 import dev.nona.queueing.PooledServers;
 import dev.nona.queueing.PooledWait;
@@ -73,9 +74,17 @@ final class CompiledProblem {
     final PartFit fit;
     /**
      * Under per-class speeds ({@link CostModel#perClassSpeeds}, on a cluster whose classes differ in speed): per
-     * memory level of {@link #fit}, the effective speed of its classes ({@link FastestIdleFirst}); null otherwise.
+     * memory level of {@link #fit}, the effective speed of its classes ({@link FastestIdleFirst}; used for the parts of a
+     * model no class holds whole, see {@link #routeRequests}); null otherwise.
      */
     final double[] levelSpeed;
+    /**
+     * Under per-class speeds, per job: the wait and the effective speed of its requests where the least-expected-finish
+     * rule sends them ({@link LeastExpectedFinish}), for a model that some class holds whole; NaN otherwise (then its
+     * parts compute at {@link #levelSpeed} and it waits the pooled $W_N$). Null without per-class speeds.
+     */
+    private final double[] jobWait;
+    private final double[] jobSpeed;
     /** With {@code cluster.coldStart} set: the steady-state cold probability, or NaN when the problem gives a cache state. */
     private final double steadyCold;
     private final ColdStartCost coldStart;
@@ -177,6 +186,14 @@ final class CompiledProblem {
         entryLambdaS2 += bc.ratePerSecond() * bcS * bcS;
         serverUtilisation = ServerQueue.utilisation(sumLambdaS, servers);
         levelSpeed = p.costModel().perClassSpeeds() && speedsDiffer(p.cluster()) ? levelSpeeds(fit, serverUtilisation) : null;
+        if (levelSpeed != null) {
+            double[][] routed = routeRequests(p, jobWork, nu);
+            jobWait = routed[0];
+            jobSpeed = routed[1];
+        } else {
+            jobWait = null;
+            jobSpeed = null;
+        }
         coldStart = p.cluster().coldStart();
         steadyCold = coldStart == null || p.coldProbability() != null ? Double.NaN : SteadyStateCache.coldProbability(p);
         splitCold = coldStart == null || p.coldProbability() != null || !p.costModel().controllerMapping() ? 0
@@ -249,7 +266,10 @@ final class CompiledProblem {
             if (levelSpeed != null) {
                 // per-class speeds: every sink and a first subgraph's source compute in the choices, at their parts' speeds
                 double sourceOps = source.virtual() ? 0 : source.ops();
-                fixed = serverWait + (job.subgraphs().isEmpty() ? sourceOps / speedOf(job.nodeBytes(job.source())) : 0);
+                boolean routed = Double.isFinite(jobSpeed[j]);
+                double speed = routed ? jobSpeed[j] : job.subgraphs().isEmpty() ? speedOf(job.nodeBytes(job.source())) : 0;
+                fixed = (routed && Double.isFinite(serverWait) ? jobWait[j] : serverWait)
+                        + (job.subgraphs().isEmpty() ? sourceOps / speed : 0);
             }
             if (coldStart != null && job.subgraphs().isEmpty()) {
                 fixed += expectedCold(job, job.nodes().get(job.source()).originalTasks(), job.nodeBytes(job.source()),
@@ -283,7 +303,7 @@ final class CompiledProblem {
         for (int i = 0; i < triplets.size(); i++) {
             Triplet t = triplets.get(i);
             double[] bytes = levelSpeed != null || coldStart != null ? shape.partBytes(t) : null;
-            double[] speed = levelSpeed != null ? partSpeeds(bytes) : null;
+            double[] speed = levelSpeed != null ? partSpeeds(sg, bytes) : null;
             double[] cold = coldStart != null ? partColds(sg, shape, t, bytes, speed) : null;
             cost[first[sg] + i] = ChoiceCost.compile(shape, t, waitsOf[sg], forkWaitOf(sg), speed, cold);
         }
@@ -314,10 +334,80 @@ final class CompiledProblem {
         return levelSpeed[level];
     }
 
-    private double[] partSpeeds(double[] bytes) {
+    /**
+     * Per part of a choice of subgraph {@code sg}: its job's routed speed ({@link #routeRequests}; a part is a piece of
+     * the model, so it fits every class that holds the model whole), else its memory level's ({@link #speedOf}).
+     */
+    private double[] partSpeeds(int sg, double[] bytes) {
         double[] out = new double[bytes.length];
+        double routed = jobSpeed[jobOf[sg]];
         for (int i = 0; i < out.length; i++) {
-            out[i] = speedOf(bytes[i]);
+            out[i] = Double.isFinite(routed) ? routed : speedOf(bytes[i]);
+        }
+        return out;
+    }
+
+    /** Subgraph {@code sg}'s job's routed speed, or NaN (none, or no per-class speeds): part of what its costs depend on. */
+    private double routedSpeedOf(int sg) {
+        return jobSpeed == null ? Double.NaN : jobSpeed[jobOf[sg]];
+    }
+
+    /**
+     * Per job: where the controller's least-expected-finish rule sends its requests, as {@link LeastExpectedFinish}
+     * models it (docs/optimizer.md, "Per-class speed"): the request is one customer of $p_j = \bar\nu S_j$
+     * operations (the ledger records it whole at its server) that the classes holding its $B_j$ bytes whole,
+     * $F_j = \{c : M_c \ge B_j\}$, may take; the background compute jobs are customers too, on any class. At the fixed
+     * point $c^*_j = \arg\min_{c \in F_j}(W_c + p_j/\nu_c)$, $W_c$ the M/G/$N_c$ wait of what it routes to $c$, model
+     * $j$ waits $\bar W_j = \sum_c f_{jc} W_c$ (in its fixed time, instead of $W_N$) and its parts compute at
+     * $\nu_j = 1/\sum_c (f_{jc}/\nu_c)$ (in $\chi_i$ of Eq. (X)). Returns {$\bar W_j$, $\nu_j$} per job, NaN for a job no
+     * class holds whole (it must be split; its parts keep their levels' speeds and it waits $W_N$) or with no requests.
+     */
+    private static double[][] routeRequests(NonaProblem p, double[] jobWork, double nu) {
+        List<ServerClass> classes = p.cluster().classes();
+        int n = classes.size();
+        int[] counts = classes.stream().mapToInt(ServerClass::count).toArray();
+        double[] speeds = classes.stream().mapToDouble(ServerClass::opsPerSecond).toArray();
+        int jobs = p.jobs().size();
+        int[] typeOf = new int[jobs];
+        List<double[]> types = new ArrayList<>();
+        List<boolean[]> feasible = new ArrayList<>();
+        for (int j = 0; j < jobs; j++) {
+            JobClass job = p.jobs().get(j);
+            boolean[] holds = new boolean[n];
+            boolean any = false;
+            for (int c = 0; c < n; c++) {
+                holds[c] = classes.get(c).memoryBytes() >= job.totalBytes();
+                any |= holds[c];
+            }
+            if (!any || !(job.ratePerSecond() > 0) || !(jobWork[j] > 0)) {
+                typeOf[j] = -1;
+                continue;
+            }
+            typeOf[j] = types.size();
+            types.add(new double[] {job.ratePerSecond(), jobWork[j] * nu});
+            feasible.add(holds);
+        }
+        Background.Compute bc = p.background().compute();
+        if (bc.ratePerSecond() > 0 && bc.ops() > 0) {
+            boolean[] all = new boolean[n];
+            Arrays.fill(all, true);
+            types.add(new double[] {bc.ratePerSecond(), bc.ops()});
+            feasible.add(all);
+        }
+        double[][] out = new double[2][jobs];
+        Arrays.fill(out[0], Double.NaN);
+        Arrays.fill(out[1], Double.NaN);
+        if (types.isEmpty()) {
+            return out;
+        }
+        LeastExpectedFinish.Routing r = LeastExpectedFinish.route(counts, speeds,
+                types.stream().mapToDouble(t -> t[0]).toArray(), types.stream().mapToDouble(t -> t[1]).toArray(),
+                feasible.toArray(new boolean[0][]));
+        for (int j = 0; j < jobs; j++) {
+            if (typeOf[j] >= 0) {
+                out[0][j] = r.typeWait()[typeOf[j]];
+                out[1][j] = r.typeSpeed()[typeOf[j]];
+            }
         }
         return out;
     }
@@ -381,7 +471,8 @@ final class CompiledProblem {
                 Double.hashCode(shape.sinkCompute + 0.0), shape.sinkReal, Arrays.hashCode(shape.from),
                 Arrays.hashCode(shape.to), Arrays.hashCode(shape.s), admissible.get(sg).size(),
                 waitsOf[sg].hashCode(), Objects.hashCode(remoteWaitOf[sg]), Arrays.hashCode(shape.bytes),
-                Double.hashCode(shape.sinkBytes + shape.sourceBytes + shape.sourceOps + 0.0), cacheOwner(sg));
+                Double.hashCode(shape.sinkBytes + shape.sourceBytes + shape.sourceOps + 0.0), cacheOwner(sg),
+                Double.hashCode(routedSpeedOf(sg) + 0.0));
     }
 
     /**
@@ -394,7 +485,7 @@ final class CompiledProblem {
         List<Triplet> triplets = admissible.get(sg);
         if (admissible.get(r).size() != triplets.size() || !shapes.get(r).sameNumbers(shape)
                 || !waitsOf[r].equals(waitsOf[sg]) || !Objects.equals(remoteWaitOf[r], remoteWaitOf[sg])
-                || cacheOwner(r) != cacheOwner(sg)) {
+                || cacheOwner(r) != cacheOwner(sg) || Double.compare(routedSpeedOf(r), routedSpeedOf(sg)) != 0) {
             return false;
         }
         if (shapes.get(r).subgraph.intermediates().equals(shape.subgraph.intermediates())

@@ -21,8 +21,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  *                              split subgraph pays the expected maximum of its parts' times (fork&ndash;join)
  * @param uniformSpeed          with {@code controllerMapping}: every part computes at the cluster's mean speed
  *                              $\bar\nu$ ({@code Cluster.opsPerSecond()}; memory still decides which choices fit);
- *                              false: at the effective speed of the server classes that can hold it
- *                              ({@link dev.nona.queueing.FastestIdleFirst}). Without the controller's mapping every
+ *                              false: at its model's speed where the controller's least-expected-finish rule sends
+ *                              its requests ({@link dev.nona.queueing.LeastExpectedFinish}; the request waits that
+ *                              class's queue), or for a model no class holds whole at the effective speed of the
+ *                              classes that can hold the part ({@link dev.nona.queueing.FastestIdleFirst}). Without the controller's mapping every
  *                              part computes at $\bar\nu$. Left out of JSON when false (tables written before it read
  *                              the same)
  */

@@ -2,6 +2,7 @@ package dev.nona.optimize;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import dev.nona.dag.ContractedNode;
 import dev.nona.queueing.ServerWaits;
@@ -32,23 +33,22 @@ final class HeterogeneousCostTest {
     private static final double W = 0.1 / 30;
 
     @Test
-    void workedExample_partThatFitsOnlyTheSlowClass_computesAtItsSpeed() {
+    void workedExample_modelThatFitsOnlyTheSlowClass_queuesThereAtItsSpeed() {
+        // the slow server alone takes 5 requests/s of 0.15 s: M/D/1 at u = 0.75, W = 0.75 * 0.15 / (2 * 0.25) = 0.225
         Solution s = NonaOptimizer.solve(new NonaProblem(List.of(oneTask("big", 500)), TWO, Background.NONE,
                 CostModel.CONTROLLER_MAPPING));
-        assertThat(s.serverWaitSeconds()).isCloseTo(W, within(1e-12));
-        assertThat(s.job("big").predictedJctSeconds()).isCloseTo(W + 1.5e8 / 1e9, within(1e-12));
+        assertThat(s.serverWaitSeconds()).as("the pooled wait, reported").isCloseTo(W, within(1e-12));
+        assertThat(s.job("big").predictedJctSeconds()).isCloseTo(0.225 + 1.5e8 / 1e9, within(1e-12));
     }
 
     @Test
-    void workedExample_partThatFitsBoth_landsOnTheFastestIdle() {
-        // u = 0.25: x = 0.75e9 ops/s fill the fast server (busy 0.375): B1 = C(1, 0.375) = 0.375; the slow one takes
-        // none: B2 = C(2, 0.375) = 2 rho^2/(1 + rho), rho = 0.1875; tau = (1 - B1)/2e9 + (B1 - B2)/1e9 + B2/1.5e9
-        double b2 = 2 * 0.1875 * 0.1875 / 1.1875;
-        double tau = (1 - 0.375) / 2e9 + (0.375 - b2) / 1e9 + b2 / 1.5e9;
+    void workedExample_modelThatFitsBoth_waitsForTheFastServer() {
+        // least expected finish: all on the fast server, 0.075 s each at u = 0.375, M/D/1 W = 0.375 * 0.075 /
+        // (2 * 0.625) = 0.0225; 0.0975 s in all, against 0.15 s on the idle slow server (to 0.5%: the routing's
+        // rounds leave a remnant of at most 0.25% on the slow server, LeastExpectedFinish)
         Solution s = NonaOptimizer.solve(new NonaProblem(List.of(oneTask("small", 50)), TWO, Background.NONE,
                 CostModel.CONTROLLER_MAPPING));
-        assertThat(s.job("small").predictedJctSeconds()).isCloseTo(W + 1.5e8 * tau, within(1e-12));
-        assertThat(1.5e8 * tau).isCloseTo(0.1001645, within(1e-7));
+        assertThat(s.job("small").predictedJctSeconds()).isCloseTo(0.0225 + 0.075, withinPercentage(0.5));
     }
 
     @Test

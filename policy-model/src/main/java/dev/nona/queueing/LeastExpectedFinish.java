@@ -1,0 +1,133 @@
+package dev.nona.queueing;
+
+/**
+ * Where the controller's least-expected-finish rule sends requests of several sizes on servers of several speed
+ * classes, and what each request then waits and computes at (our model of the controller's mapping on a heterogeneous
+ * cluster, beyond the Nona paper; docs/optimizer.md, "Per-class speed").
+ *
+ * <p>The controller sends a request to the server with the least predicted finish $B_s + p/\nu_s$ among those that
+ * hold it ({@code LiveServers.Rule.EXPECTED_FINISH}): a large request waits for a fast server when its backlog costs
+ * less than the speed lost on a slower idle one, a small request takes the slower one. So where a request computes
+ * depends on its size $p$. Model: each class $c$ ($N_c$ servers of speed $\nu_c$) is a pooled M/G/$N_c$ queue of the
+ * requests routed to it, with the mean wait $W_c$ of the Allen&ndash;Cunneen approximation ({@link PooledServers#waits},
+ * service times $p/\nu_c$); a request type $i$ (rate $\lambda_i$, $p_i$ operations, feasible classes $F_i$) goes to the
+ * classes of least expected finish
+ * $$c^*_i = \arg\min_{c \in F_i} \big(W_c + p_i/\nu_c\big),$$
+ * and the waits are those of the loads this routing sends: a fixed point (a Wardrop equilibrium: at it, no type
+ * gains by moving its requests; a type split between classes finishes equally soon on each). Found by fictitious play:
+ * from the routing in proportion to the feasible classes' capacities $N_c\nu_c$, each round every type moves a share
+ * $\eta_k = 1/(k + 5)$ of its requests to its best class of the round, for $R$ = {@value #ROUNDS} rounds. A class a
+ * type left keeps a remnant of $(5 f_0 + m)/(R + 5)$ of it ($f_0$ its first share, $m$ the rounds it was the type's
+ * best; $\prod_{k > k_0} (1 - \eta_k) = (k_0 + 5)/(R + 5)$): 0.25% to a few percent. (Dropping the remnants of
+ * the classes more than 1% slower for a type was tried: at {@code hetero} loads 0.7&ndash;0.9 it pushed the fast
+ * class to $u \ge 1$ and the predictions to $+123\%$ and $+\infty$.) With routing fractions $f_{ic}$, type $i$ waits
+ * $\sum_c f_{ic} W_c$ and computes at $\nu_{eff,i} = 1/\sum_c (f_{ic}/\nu_c)$:
+ * $$E[T_i] = \sum_c f_{ic}\,\big(W_c + p_i/\nu_c\big).$$
+ * With one speed class it is one M/G/N queue: no wait at low load, that speed exactly. Deterministic, $O(R \cdot
+ * (n k + \sum_c N_c))$ for $R$ rounds, $k$ types and $n$ classes. Stateless and thread-safe.
+ */
+public final class LeastExpectedFinish {
+    /** Rounds of fictitious play. */
+    static final int ROUNDS = 2000;
+
+    private LeastExpectedFinish() {}
+
+    /**
+     * The routing's outcome per type: its mean wait $\sum_c f_{ic}W_c$ (s) and its effective speed
+     * $1/\sum_c f_{ic}\nu_c^{-1}$ (ops/s); per class, $W_c$ and the utilisation the routing gives it.
+     */
+    public record Routing(double[] typeWait, double[] typeSpeed, double[] classWait, double[] classUtilisation) {}
+
+    /**
+     * The equilibrium of the class comment.
+     *
+     * @param counts   $N_c$ per class, each $\ge 1$
+     * @param speeds   $\nu_c$ per class (ops/s), finite and $> 0$
+     * @param rates    $\lambda_i$ per type (per second), $\ge 0$
+     * @param ops      $p_i$ per type (operations), $> 0$
+     * @param feasible per type, which classes hold it; each type at least one
+     * @return per type an infinite wait when every class it may use is overloaded at the equilibrium
+     */
+    public static Routing route(int[] counts, double[] speeds, double[] rates, double[] ops, boolean[][] feasible) {
+        int n = counts.length;
+        int k = rates.length;
+        if (speeds.length != n || ops.length != k || feasible.length != k || n == 0) {
+            throw new IllegalArgumentException("counts (" + n + "), speeds (" + speeds.length + "), rates (" + k + "), ops ("
+                    + ops.length + ") and feasible (" + feasible.length + ") do not match");
+        }
+        double[][] f = new double[k][n];
+        for (int i = 0; i < k; i++) {
+            if (feasible[i].length != n || !(rates[i] >= 0) || !(ops[i] > 0)) {
+                throw new IllegalArgumentException("type " + i + ": rate (" + rates[i] + ") must be >= 0, ops (" + ops[i]
+                        + ") > 0, and feasible name every class");
+            }
+            double capacity = 0;
+            for (int c = 0; c < n; c++) {
+                capacity += feasible[i][c] ? counts[c] * speeds[c] : 0;
+            }
+            if (!(capacity > 0)) {
+                throw new IllegalArgumentException("type " + i + " has no feasible class");
+            }
+            for (int c = 0; c < n; c++) {
+                f[i][c] = feasible[i][c] ? counts[c] * speeds[c] / capacity : 0;
+            }
+        }
+        double[] w = new double[n];
+        for (int round = 0; round < ROUNDS; round++) {
+            classWaits(counts, speeds, rates, ops, f, w, null);
+            double eta = 1.0 / (round + 5);
+            for (int i = 0; i < k; i++) {
+                int best = -1;
+                double bestT = Double.POSITIVE_INFINITY;
+                for (int c = 0; c < n; c++) {
+                    double t = w[c] + ops[i] / speeds[c];
+                    if (feasible[i][c] && (best < 0 || t < bestT)) {
+                        best = c;
+                        bestT = t;
+                    }
+                }
+                for (int c = 0; c < n; c++) {
+                    f[i][c] = (1 - eta) * f[i][c] + (c == best ? eta : 0);
+                }
+            }
+        }
+        double[] u = new double[n];
+        classWaits(counts, speeds, rates, ops, f, w, u);
+        double[] wait = new double[k];
+        double[] speed = new double[k];
+        for (int i = 0; i < k; i++) {
+            double mean = 0;
+            double perOp = 0;
+            for (int c = 0; c < n; c++) {
+                if (f[i][c] > 0) {
+                    mean += f[i][c] * w[c];
+                    perOp += f[i][c] / speeds[c];
+                }
+            }
+            wait[i] = mean;
+            speed[i] = 1 / perOp;
+        }
+        return new Routing(wait, speed, w, u);
+    }
+
+    /** $W_c$ (mean, Allen&ndash;Cunneen) per class for the routing {@code f}; also the utilisations when {@code u != null}. */
+    private static void classWaits(int[] counts, double[] speeds, double[] rates, double[] ops, double[][] f, double[] w,
+            double[] u) {
+        for (int c = 0; c < counts.length; c++) {
+            double lambda = 0;
+            double lambdaS = 0;
+            double lambdaS2 = 0;
+            for (int i = 0; i < rates.length; i++) {
+                double r = rates[i] * f[i][c];
+                double s = ops[i] / speeds[c];
+                lambda += r;
+                lambdaS += r * s;
+                lambdaS2 += r * s * s;
+            }
+            w[c] = PooledServers.waits(counts[c], lambdaS, lambdaS2, lambda).mean();
+            if (u != null) {
+                u[c] = lambdaS / counts[c];
+            }
+        }
+    }
+}

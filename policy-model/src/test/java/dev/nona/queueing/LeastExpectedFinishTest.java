@@ -1,0 +1,75 @@
+package dev.nona.queueing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.Assertions.withinPercentage;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Worked examples by hand: a fast server (4 ops/s) and a slow one (1 op/s), requests of fixed size (so every class is
+ * an M/D/1 queue: $W = u s / (2(1 - u))$). A class a type leaves keeps a remnant of $(5 f_0 + m)/(R + 5)$ of it
+ * after the $R$ rounds ({@link LeastExpectedFinish#ROUNDS}; $f_0$ its first share, $m$ the rounds it was the type's
+ * best), so a finish is checked to 0.5%, or 2% where the type went back and forth early.
+ */
+final class LeastExpectedFinishTest {
+    private static final int[] COUNTS = {1, 1};
+    private static final double[] SPEEDS = {4, 1};
+    private static final boolean[] BOTH = {true, true};
+
+    @Test
+    void workedExample_aRequestWaitsForTheFastServer_ratherThanTakeTheIdleSlowOne() {
+        // 2 requests/s of 1 op: all on the fast server, u = 0.5, s = 0.25: W = 0.5 * 0.25 / (2 * 0.5) = 0.125;
+        // 0.125 + 0.25 < 1 (the slow server, idle), so none goes there
+        LeastExpectedFinish.Routing r = LeastExpectedFinish.route(COUNTS, SPEEDS, new double[] {2}, new double[] {1},
+                new boolean[][] {BOTH});
+        assertThat(r.typeWait()[0]).isCloseTo(0.125, withinPercentage(0.5));
+        assertThat(r.typeSpeed()[0]).isCloseTo(4, withinPercentage(0.5));
+        assertThat(r.classUtilisation()[0]).isCloseTo(0.5, withinPercentage(0.3));
+        assertThat(r.classUtilisation()[1]).isLessThan(0.003 * 2);
+    }
+
+    @Test
+    void workedExample_theRequestSizeDecides_smallOnesTakeTheSlowServer() {
+        // add 2 requests/s of 0.05 ops: on the fast server they would finish at 0.125 + 0.0125, on the slow one at
+        // 0.05 plus its M/D/1 wait at u = 0.1, s = 0.05: 0.1 * 0.05 / (2 * 0.9) = 1/360; the large ones keep the fast
+        LeastExpectedFinish.Routing r = LeastExpectedFinish.route(COUNTS, SPEEDS, new double[] {2, 2},
+                new double[] {1, 0.05}, new boolean[][] {BOTH, BOTH});
+        assertThat(r.typeWait()[0] + 1 / r.typeSpeed()[0]).isCloseTo(0.375, withinPercentage(0.5));
+        assertThat(r.typeWait()[1] + 0.05 / r.typeSpeed()[1]).isCloseTo(0.05 + 1.0 / 360, withinPercentage(2));
+        assertThat(r.classUtilisation()[1]).as("the slow server: the small requests only").isCloseTo(0.1, withinPercentage(0.3));
+    }
+
+    @Test
+    void workedExample_betweenTwoClasses_bothFinishEquallySoon() {
+        // 4 requests/s of 1 op overload the fast server alone; lambda_f of them go there: W_f = lambda_f/(8(4 - lambda_f)),
+        // the rest load the slow one to u_s = 4 - lambda_f: W_s = u_s/(2(1 - u_s)); W_f + 1/4 = W_s + 1 gives
+        // lambda_f = 3.59067 (by bisection) and a finish of 1.34650 s on either
+        LeastExpectedFinish.Routing r = LeastExpectedFinish.route(COUNTS, SPEEDS, new double[] {4}, new double[] {1},
+                new boolean[][] {BOTH});
+        assertThat(r.classUtilisation()[0] * 4).isCloseTo(3.59067, within(2e-3));
+        assertThat(r.classWait()[0] + 0.25).isCloseTo(1.34650, within(5e-3));
+        assertThat(r.classWait()[1] + 1).isCloseTo(1.34650, within(5e-3));
+        assertThat(r.typeWait()[0] + 1 / r.typeSpeed()[0]).isCloseTo(1.34650, within(5e-3));
+    }
+
+    @Test
+    void aClassThatDoesNotHoldTheType_takesNone() {
+        // the type fits only the slow server: M/D/1 at u = 0.5, s = 1: W = 0.5
+        LeastExpectedFinish.Routing r = LeastExpectedFinish.route(COUNTS, SPEEDS, new double[] {0.5}, new double[] {1},
+                new boolean[][] {{false, true}});
+        assertThat(r.typeWait()[0]).isCloseTo(0.5, within(1e-12));
+        assertThat(r.typeSpeed()[0]).isCloseTo(1, within(1e-12));
+        assertThat(r.classUtilisation()[0]).isZero();
+    }
+
+    @Test
+    void oneClass_isThePooledQueue() {
+        LeastExpectedFinish.Routing r = LeastExpectedFinish.route(new int[] {5}, new double[] {2}, new double[] {3, 1},
+                new double[] {2, 4}, new boolean[][] {{true}, {true}});
+        // s = 1 and 2: sum lambda s = 5, sum lambda s^2 = 7, sum lambda = 4
+        double w = PooledServers.waits(5, 5, 7, 4).mean();
+        assertThat(r.typeWait()).containsExactly(new double[] {w, w}, within(1e-12));
+        assertThat(r.typeSpeed()).containsExactly(2, 2);
+    }
+}

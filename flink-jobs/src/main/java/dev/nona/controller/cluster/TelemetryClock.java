@@ -153,7 +153,8 @@ public final class TelemetryClock {
             Server s = servers.computeIfAbsent(serverId, Server::new);
             if (s.partition != partition) {
                 if (!s.idle) {
-                    unlist(s);
+                    unlist(s); // out of the old partition's index; heard lists it again
+                    s.idle = true;
                 }
                 s.partition = partition;
             }

@@ -1,5 +1,6 @@
 package dev.nona.controller.loop;
 
+import dev.nona.controller.cluster.TelemetryClock;
 import dev.nona.controller.command.ActiveCommands;
 import dev.nona.controller.command.CommandRecord;
 import dev.nona.controller.rates.RateEstimate;
@@ -39,9 +40,9 @@ public record ControlInput(RateEstimate rate, ServerTelemetry server, ModelCatal
         return new ControlInput(null, server, null, null, null, null, null, partition);
     }
 
-    /** The partition a server's status was read from, or {@code TelemetryClock.NO_PARTITION}. */
+    /** The partition a server's status was read from, or {@link TelemetryClock#NO_PARTITION}. */
     public int partitionOrNone() {
-        return partition == null ? -1 : partition;
+        return partition == null ? TelemetryClock.NO_PARTITION : partition;
     }
 
     public static ControlInput of(ModelCatalogEntry catalog) {

@@ -1,5 +1,6 @@
 package dev.nona.controller.placement;
 
+import dev.nona.controller.cluster.TelemetryClock;
 import dev.nona.controller.command.ActiveCommands;
 import dev.nona.controller.optimize.ControllerTable;
 import dev.nona.topics.record.ModelCatalogEntry;
@@ -38,9 +39,9 @@ public record BroadcastUpdate(ControllerTable table, ServerTelemetry server, Mod
         return new BroadcastUpdate(null, server, null, null, null, null, partition < 0 ? null : partition);
     }
 
-    /** The partition a server's status was read from, or {@code TelemetryClock.NO_PARTITION}. */
+    /** The partition a server's status was read from, or {@link TelemetryClock#NO_PARTITION}. */
     public int partitionOrNone() {
-        return partition == null ? -1 : partition;
+        return partition == null ? TelemetryClock.NO_PARTITION : partition;
     }
 
     public static BroadcastUpdate of(ModelCatalogEntry catalog) {

@@ -72,6 +72,19 @@ final class TelemetryClockTest {
         assertThat(withoutPartitions.nextChange()).as("about 2 s later").isGreaterThan(now + 1_900);
     }
 
+    /**
+     * After a restore two servers share their newest report time; the first report of one, now with its partition,
+     * moves it to that partition's index once: the other still holds the clock's progress at its own report.
+     */
+    @Test
+    void firstReportWithAPartitionAfterARestore_leavesTheOtherServersOfTheSameTimeCounted() {
+        clock.restore(List.of(TestingCluster.server("s0", 10_000), TestingCluster.server("s1", 10_000)), 10_050);
+        assertThat(clock.progress()).isEqualTo(10_000);
+        clock.observe("s0", 0, 11_000, 11_050, true);
+        assertThat(clock.progress()).as("s1, not idle, still at 10 s").isEqualTo(10_000);
+        assertThat(clock.clock(13_500)).as("s1's report plus the timeout").isEqualTo(13_000);
+    }
+
     /** A report to {@link #clock} with its partition and to {@code other} without. */
     private void report(TelemetryClock other, String server, int partition, long made, long arrival) {
         clock.observe(server, partition, made, arrival, true);

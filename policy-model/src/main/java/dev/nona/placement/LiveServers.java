@@ -96,14 +96,10 @@ public final class LiveServers {
     private final long maxAheadTicks;
     /** Each server's class and memory, when its reports give them. */
     private final ServerMemory memory = new ServerMemory();
-    /** What loading a part is predicted to cost, or null: not modelled (0 s). */
-    private ColdStartCost coldStart;
     /** The rule once servers give a class or memory (see {@link Rule}). */
     private Rule rule = Rule.EXPECTED_FINISH;
-    /** Per warm pool, its model's rent ({@link #rent}). */
-    private double[] rent = new double[0];
-    /** Per warm pool, its model's bytes, whole ({@link #modelBytes}; 0: not known). */
-    private double[] poolBytes = new double[0];
+    /** The rule's own state: the cold-start cost, each model's rent and bytes. */
+    private final ExpectedFinishRule expectedFinish;
 
     /**
      * How parts are mapped once a server's reports give its class or memory. Without either, both are today's
@@ -119,7 +115,7 @@ public final class LiveServers {
          * $\max(B_s, T_{CS}) + T_I$, which under-predicts a busy cold server (measured: {@code hetero} at load 0.6,
          * mean JCT 0.440 s with the overlap against 0.286 s, 3,000 jobs, seed 1). A model's load is also bought where
          * a part would finish first once what its parts lost without it reaches the load (rent or buy, see
-         * {@code expectedFinish}). $O(N)$ per part.
+         * {@link ExpectedFinishRule}). $O(N)$ per part.
          */
         EXPECTED_FINISH,
         /** Today's warm-first rule with memory only as a filter ({@code nona-controller-uniform}). */
@@ -163,6 +159,7 @@ public final class LiveServers {
         this.ledger = new ServerLedger(targetOngoingRequests);
         this.ledger.readAheadAlso(this::readId);
         this.liveness = new ServerLiveness(livenessTimeoutMillis);
+        this.expectedFinish = new ExpectedFinishRule(ledger, memory);
         this.subtask = subtask;
         this.parallelism = parallelism;
     }
@@ -515,12 +512,12 @@ public final class LiveServers {
      * 0 s). Used only once a server gives its class or memory.
      */
     public void coldStart(ColdStartCost cost) {
-        this.coldStart = cost;
+        expectedFinish.coldStart(cost);
     }
 
     /** The predicted seconds to load a part of {@code bytes} on a server that does not hold it (0 when not modelled). */
     public double coldStartSeconds(double bytes) {
-        return coldStart == null ? 0 : coldStart.seconds(bytes);
+        return expectedFinish.coldStartSeconds(bytes);
     }
 
     /** The rule once servers give a class or memory ({@link Rule#EXPECTED_FINISH} unless set). */
@@ -593,150 +590,17 @@ public final class LiveServers {
                 this.taken.fitting(Double.NaN, null, false);
             }
         }
-        return expectedFinish(warm, taken, n, ops, bytes, footprint, requestSeconds(eventTime), rng, now);
-    }
-
-    /** Whether a part of {@code bytes} fits server {@code s} beside {@code footprint}: now, or in its whole memory. */
-    private boolean fits(int s, double bytes, Footprint footprint, boolean now) {
-        double need = bytes + footprint.on(s);
-        return now ? memory.fitsNow(s, need) : memory.fits(s, need);
-    }
-
-    /**
-     * {@link Rule#EXPECTED_FINISH}: a scan from a random server; ties go to a server this placer owns, then the first
-     * met. The scan also finds the server where the part would finish first if every server held the model
-     * ($\min_s B_s(t) + p/\nu_s$); when that one is cold, the difference to the pick is what not loading the model
-     * there cost this part, and the model's {@link #rent} adds it up. Once the rent reaches the load's $T_{CS}$ the
-     * part goes there instead (it loads the model) and the rent starts again from 0: rent or buy (Karlin, Manasse,
-     * McGeoch and Owicki, "Competitive randomized algorithms for nonuniform problems", Algorithmica 1994), whose
-     * cost is at most twice that of the best choice made knowing the requests to come. It buys only where buying costs
-     * just the load: a server predicted idle (a load behind a backlog would hold up the requests queued after it) whose
-     * memory holds the model beside the models it has warm, as far as this placer knows their bytes
-     * ({@link #evictsNothing}: a load that evicts a model takes its warmth elsewhere; on {@code memory-bound} at load
-     * 0.9 buying regardless of both took the mean JCT from 0.380 s to 0.838 s, 5 seeds). Charging each request the
-     * whole load, as the earliest finish alone does, warms a model on too few fast servers while they start up and
-     * leaves it there: on {@code examples/hetero.json} at load 0.3 (seeds 3&ndash;5, 5,000 jobs) the two smallest
-     * models were warm on 0&ndash;2 of the 8 fast servers after the warm-up, against 3&ndash;5 under
-     * {@code least-expected-finish} (whose read of a server's work leaves out a running load, so it loads more), and
-     * the mean JCT was 1.07 times that baseline's (5 seeds) even with the ledger's backlog exact; with rent or buy,
-     * 0.94.
-     */
-    private int expectedFinish(int warm, int[] taken, int n, double ops, double bytes, Footprint footprint, double now,
-            RandomGenerator rng, boolean fitNow) {
-        int servers = ledger.servers();
-        int start = servers > 1 ? rng.nextInt(servers) : 0;
-        int best = -1;
-        double bestT = Double.POSITIVE_INFINITY;
-        boolean bestFree = false;
-        boolean bestOwned = false;
-        int warmest = -1;
-        double warmestT = Double.POSITIVE_INFINITY;
-        boolean warmestFree = false;
-        for (int i = 0; i < servers; i++) {
-            int s = start + i < servers ? start + i : start + i - servers;
-            if (!ledger.isUp(s) || (filter != null && !filter.allows(s))
-                    || !fits(s, bytes, footprint, fitNow)) {
-                continue;
-            }
-            double rate = ledger.rate(s);
-            boolean free = !contains(taken, n, s);
-            double compute = finishIfWarmSeconds(s, ops, rate, now);
-            double t = compute + loadSeconds(s, warm, bytes);
-            boolean owned = ledger.owns(s);
-            if (best < 0 || (free && !bestFree) || (free == bestFree && (t < bestT || (t == bestT && owned && !bestOwned)))) {
-                best = s;
-                bestT = t;
-                bestFree = free;
-                bestOwned = owned;
-            }
-            if (warmest < 0 || (free && !warmestFree) || (free == warmestFree && compute < warmestT)) {
-                warmest = s;
-                warmestT = compute;
-                warmestFree = free;
-            }
-        }
-        if (best < 0 || warm < 0 || warmest == best || held(warmest, warm) || warmestFree != bestFree) {
-            return best;
-        }
-        double paid = rent(warm) + (bestT - warmestT);
-        if (paid >= coldStartSeconds(bytes) && ledger.backlog(warmest, now) == 0 && evictsNothing(warmest, bytes)) {
-            rent[warm] = 0;
-            return warmest;
-        }
-        rent[warm] = paid;
-        return best;
-    }
-
-    /**
-     * Whether loading {@code bytes} on server {@code s} fits its memory beside the models it holds warm, as far as
-     * this placer knows their bytes ({@link #modelBytes}).
-     */
-    private boolean evictsNothing(int s, double bytes) {
-        double held = bytes;
-        int[] in = ledger.pools(s);
-        for (int i = 0; in != null && i < in.length; i++) {
-            held += in[i] < poolBytes.length ? poolBytes[in[i]] : 0;
-        }
-        return memory.fits(s, held);
-    }
-
-    /** The bytes of warm pool {@code pool}'s model, whole ({@code pool < 0}: nothing). */
-    void modelBytes(int pool, double bytes) {
-        if (pool < 0) {
-            return;
-        }
-        if (pool >= poolBytes.length) {
-            poolBytes = Arrays.copyOf(poolBytes, Math.max(pool + 1, 2 * poolBytes.length));
-        }
-        poolBytes[pool] = bytes;
-    }
-
-    /** Whether server {@code s} holds the model of pool {@code warm} ({@link ServerLedger#EVERY_SERVER}: every one). */
-    private boolean held(int s, int warm) {
-        return warm == ServerLedger.EVERY_SERVER || ledger.inPool(s, warm);
-    }
-
-    /**
-     * The rent of warm pool {@code pool}'s model ({@link #expectedFinish}): seconds its parts have lost since its
-     * latest load by going where it is warm instead of loading it where they would have finished first.
-     */
-    double rent(int pool) {
-        if (pool >= rent.length) {
-            rent = Arrays.copyOf(rent, Math.max(pool + 1, 2 * rent.length));
-        }
-        return rent[pool];
-    }
-
-    /**
-     * The predicted finish of a part on server {@code s}, seconds from now: $B_s(t) + T_{CS} + p/\nu_s$, with
-     * $T_{CS} = 0$ when the server holds the model ({@code warm}: its pool, {@link ServerLedger#EVERY_SERVER}: all).
-     */
-    private double expectedFinishSeconds(int s, int warm, double ops, double bytes, double rate, double now) {
-        return finishIfWarmSeconds(s, ops, rate, now) + loadSeconds(s, warm, bytes);
-    }
-
-    /** $B_s(t) + p/\nu_s$: the predicted finish of a part on server {@code s} if it held the model. */
-    private double finishIfWarmSeconds(int s, double ops, double rate, double now) {
-        return ledger.backlog(s, now) + (rate > 0 ? ops / rate : 0);
-    }
-
-    /** $T_{CS}$ on server {@code s}: 0 when it holds the model of pool {@code warm}. */
-    private double loadSeconds(int s, int warm, double bytes) {
-        return held(s, warm) ? 0 : coldStartSeconds(bytes);
+        return expectedFinish.pick(warm, taken, n, ops, bytes, footprint, filter, requestSeconds(eventTime), rng, now);
     }
 
     /** Server {@code s}'s predicted finish for a part, as {@link Rule#EXPECTED_FINISH} weighs it (the explanation). */
     public double expectedFinishSeconds(int s, int warm, double ops, double bytes, long eventTime) {
-        return expectedFinishSeconds(s, warm, ops, bytes, ledger.rate(s), requestSeconds(eventTime));
+        return expectedFinish.expectedFinishSeconds(s, warm, ops, bytes, requestSeconds(eventTime));
     }
 
-    private static boolean contains(int[] taken, int n, int s) {
-        for (int i = 0; i < n; i++) {
-            if (taken[i] == s) {
-                return true;
-            }
-        }
-        return false;
+    /** The bytes of warm pool {@code pool}'s model, whole ({@code pool < 0}: nothing), for the rent-or-buy rule. */
+    void modelBytes(int pool, double bytes) {
+        expectedFinish.modelBytes(pool, bytes);
     }
 
     /** Reads server {@code s}'s id as a decision will (the ledger's read-ahead: see {@link ServerLedger}). */
@@ -769,7 +633,7 @@ public final class LiveServers {
         @Override
         public boolean excluded(int server) {
             return (filter != null && !filter.allows(server))
-                    || (footprint != null && !fits(server, bytes, footprint, now));
+                    || (footprint != null && !memory.fits(server, bytes, footprint, now));
         }
 
         @Override

@@ -88,6 +88,15 @@ final class ServerMemory {
         return bytes <= free[s];
     }
 
+    /**
+     * Whether a part of {@code bytes} fits server {@code s} beside {@code footprint} (the request's other parts
+     * there): {@code now}, in its free memory, or else in its whole memory.
+     */
+    boolean fits(int s, double bytes, Footprint footprint, boolean now) {
+        double need = bytes + footprint.on(s);
+        return now ? fitsNow(s, need) : fits(s, need);
+    }
+
     /** Server {@code s}'s memory a new part may use now, until its next report ({@code <=} its memory). */
     void free(int s, double bytes) {
         if (!(bytes >= 0)) {

@@ -184,12 +184,7 @@ final class CompiledProblem {
         sumLambdaS2 += bc.ratePerSecond() * bcS * bcS;
         entryLambdaS += bc.ratePerSecond() * bcS;
         entryLambdaS2 += bc.ratePerSecond() * bcS * bcS;
-        coldStart = p.cluster().coldStart();
-        steadyCold = coldStart == null || p.coldProbability() != null ? Double.NaN : SteadyStateCache.coldProbability(p);
-        splitCold = coldStart == null || p.coldProbability() != null || !p.costModel().controllerMapping() ? 0
-                : SteadyStateCache.splitColdProbability(p);
-        double[] loads = p.costModel().controllerMapping() ? loadMoments(p, jobWork) : new double[2];
-        serverUtilisation = ServerQueue.utilisation(sumLambdaS + loads[0], servers);
+        serverUtilisation = ServerQueue.utilisation(sumLambdaS, servers);
         levelSpeed = p.costModel().perClassSpeeds() && speedsDiffer(p.cluster()) ? levelSpeeds(fit, serverUtilisation) : null;
         if (levelSpeed != null) {
             double[][] routed = routeRequests(p, jobWork, nu);
@@ -199,17 +194,20 @@ final class CompiledProblem {
             jobWait = null;
             jobSpeed = null;
         }
+        coldStart = p.cluster().coldStart();
+        steadyCold = coldStart == null || p.coldProbability() != null ? Double.NaN : SteadyStateCache.coldProbability(p);
+        splitCold = coldStart == null || p.coldProbability() != null || !p.costModel().controllerMapping() ? 0
+                : SteadyStateCache.splitColdProbability(p);
         if (p.costModel().controllerMapping()) {
-            // the pooled queue's customers: whole requests (as the ledger records them, each with its expected load
-            // time) and background compute jobs
-            pooledWait = PooledServers.waits(servers, requestLambdaS + loads[0] + bc.ratePerSecond() * bcS,
-                    requestLambdaS2 + loads[1] + bc.ratePerSecond() * bcS * bcS, requestLambda + bc.ratePerSecond());
+            // the pooled queue's customers: whole requests (as the ledger records them) and background compute jobs
+            pooledWait = PooledServers.waits(servers, requestLambdaS + bc.ratePerSecond() * bcS,
+                    requestLambdaS2 + bc.ratePerSecond() * bcS * bcS, requestLambda + bc.ratePerSecond());
             // a remote part arrives, on average, after half its request's work (the root's work before it)
             reused = new double[p.jobs().size()];
             for (int j = 0; j < reused.length; j++) {
                 reused[j] = PooledServers.reuseProbability(jobWork[j] / 2, servers, serverUtilisation, requestLambda);
             }
-            remoteSums = new double[] {sumLambdaS + loads[0], sumLambdaS2 + loads[1]};
+            remoteSums = new double[] {sumLambdaS, sumLambdaS2};
             serverWaits = ServerWaits.NONE;
             serverWait = pooledWait.finite() ? pooledWait.mean() : Double.POSITIVE_INFINITY;
         } else {
@@ -283,34 +281,6 @@ final class CompiledProblem {
         backgroundComputeTerm = p.costModel().backgroundInObjective() && bc.ratePerSecond() > 0
                 ? bc.ratePerSecond() * (bcS + serverWait) : 0;
         objectiveConstant = constant + backgroundComputeTerm;
-    }
-
-    /**
-     * The server time of the model loads, under the controller's mapping (docs/optimizer.md, "Cold starts": the
-     * loads' server time). A load occupies its server as a task does (the executor runs it before the part, and the
-     * ledger records it as work there), so a request of model $j$ holds its server for $S_j + X_j$ with $X_j =
-     * T_{CS}(B_j)$ with probability $P$ (the steady-state cold probability) and 0 otherwise. The pooled queue's
-     * customers then carry, per second,
-     * $$\sum_j \beta_j E[X_j] = \sum_j \beta_j P\, T_{CS}(B_j), \qquad
-     * \sum_j \beta_j E[2 S_j X_j + X_j^2] = \sum_j \beta_j P\, \big(2 S_j T_{CS}(B_j) + T_{CS}(B_j)^2\big)$$
-     * on top of $\sum_j \beta_j S_j$ and $\sum_j \beta_j S_j^2$, with $T_{CS}(b) = F + b/B$ the thesis's cold-start
-     * time and $\beta_j$, $S_j$ Nona's rate and work: the utilisation is $u = \sum_j \beta_j (S_j + P\,T_{CS}(B_j))/N$.
-     * The whole request's $B_j$ is charged once, as the ledger records it (a split choice's parts pay $|\pi| F$, not
-     * counted here: the term stays a constant of the solve). Returns {0, 0} without {@code cluster.coldStart}, with a
-     * cache state given, or when $P = 0$ (memory covers the demand): then nothing changes.
-     */
-    private double[] loadMoments(NonaProblem p, double[] jobWork) {
-        double[] out = new double[2];
-        if (!(steadyCold > 0)) {
-            return out;
-        }
-        for (int j = 0; j < jobWork.length; j++) {
-            JobClass job = p.jobs().get(j);
-            double x = job.totalBytes() > 0 ? coldStart.seconds(job.totalBytes()) : 0;
-            out[0] += job.ratePerSecond() * steadyCold * x;
-            out[1] += job.ratePerSecond() * steadyCold * (2 * jobWork[j] * x + x * x);
-        }
-        return out;
     }
 
     /**

@@ -373,10 +373,11 @@ final class CompiledProblem {
         List<boolean[]> feasible = new ArrayList<>();
         for (int j = 0; j < jobs; j++) {
             JobClass job = p.jobs().get(j);
+            double bytes = job.totalBytes(); // a walk over the model's tasks: once, not once per class
             boolean[] holds = new boolean[n];
             boolean any = false;
             for (int c = 0; c < n; c++) {
-                holds[c] = classes.get(c).memoryBytes() >= job.totalBytes();
+                holds[c] = classes.get(c).memoryBytes() >= bytes;
                 any |= holds[c];
             }
             if (!any || !(job.ratePerSecond() > 0) || !(jobWork[j] > 0)) {

@@ -55,7 +55,12 @@ public final class LeastExpectedFinish {
             throw new IllegalArgumentException("counts (" + n + "), speeds (" + speeds.length + "), rates (" + k + "), ops ("
                     + ops.length + ") and feasible (" + feasible.length + ") do not match");
         }
-        double[][] f = new double[k][n];
+        // class by class (the layout of the loops below): f[c k + i] = f_{ic}, service[c k + i] = p_i / nu_c, and
+        // compute[c k + i] the same where type i may use class c, else +infinity (no finish there beats another)
+        double[] f = new double[n * k];
+        double[] service = new double[n * k];
+        double[] compute = new double[n * k];
+        int[] firstFeasible = new int[k];
         for (int i = 0; i < k; i++) {
             if (feasible[i].length != n || !(rates[i] >= 0) || !(ops[i] > 0)) {
                 throw new IllegalArgumentException("type " + i + ": rate (" + rates[i] + ") must be >= 0, ops (" + ops[i]
@@ -68,40 +73,124 @@ public final class LeastExpectedFinish {
             if (!(capacity > 0)) {
                 throw new IllegalArgumentException("type " + i + " has no feasible class");
             }
+            firstFeasible[i] = -1;
             for (int c = 0; c < n; c++) {
-                f[i][c] = feasible[i][c] ? counts[c] * speeds[c] / capacity : 0;
+                f[c * k + i] = feasible[i][c] ? counts[c] * speeds[c] / capacity : 0;
+                service[c * k + i] = ops[i] / speeds[c];
+                compute[c * k + i] = feasible[i][c] ? service[c * k + i] : Double.POSITIVE_INFINITY;
+                if (feasible[i][c] && firstFeasible[i] < 0) {
+                    firstFeasible[i] = c;
+                }
             }
         }
+        // per class the sums of the routing's loads, over the types in increasing order: sum_i lambda_i f_ic,
+        // sum_i lambda_i f_ic s_ic and sum_i lambda_i f_ic s_ic^2 (a type adds 0 to a class it may not use)
+        double[] lambda = new double[n];
+        double[] lambdaS = new double[n];
+        double[] lambdaS2 = new double[n];
+        for (int c = 0; c < n; c++) {
+            double l = 0;
+            double ls = 0;
+            double ls2 = 0;
+            for (int i = 0, at = c * k; i < k; i++, at++) {
+                double r = rates[i] * f[at];
+                double rs = r * service[at];
+                l += r;
+                ls += rs;
+                ls2 += rs * service[at];
+            }
+            lambda[c] = l;
+            lambdaS[c] = ls;
+            lambdaS2[c] = ls2;
+        }
         double[] w = new double[n];
+        int[] best = new int[k];
+        double[] bestT = new double[k];
         for (int round = 0; round < ROUNDS; round++) {
-            classWaits(counts, speeds, rates, ops, f, w, null);
-            double eta = 1.0 / (round + 5);
+            classWaits(counts, lambda, lambdaS, lambdaS2, w, null);
+            // each type's best class of the round: its first feasible class, then any class of a strictly earlier
+            // finish, the classes taken in increasing order (one it may not use finishes at +infinity: never earlier)
             for (int i = 0; i < k; i++) {
-                int best = -1;
-                double bestT = Double.POSITIVE_INFINITY;
-                for (int c = 0; c < n; c++) {
-                    double t = w[c] + ops[i] / speeds[c];
-                    if (feasible[i][c] && (best < 0 || t < bestT)) {
-                        best = c;
-                        bestT = t;
+                best[i] = firstFeasible[i];
+                bestT[i] = w[best[i]] + service[best[i] * k + i];
+            }
+            for (int c = 0; c < n; c++) {
+                double wc = w[c];
+                for (int i = 0, at = c * k; i < k; i++, at++) {
+                    double t = wc + compute[at];
+                    if (t < bestT[i]) {
+                        best[i] = c;
+                        bestT[i] = t;
                     }
                 }
-                for (int c = 0; c < n; c++) {
-                    f[i][c] = (1 - eta) * f[i][c] + (c == best ? eta : 0);
+            }
+            // every type moves a share eta to its best class; the next round's sums, of the moved shares (two classes
+            // at a time: their sums are independent chains of additions, each class's still over i in increasing order)
+            double eta = 1.0 / (round + 5);
+            double keep = 1 - eta;
+            int c = 0;
+            for (; c + 1 < n; c += 2) {
+                int d = c + 1;
+                double l = 0;
+                double ls = 0;
+                double ls2 = 0;
+                double lD = 0;
+                double lsD = 0;
+                double ls2D = 0;
+                for (int i = 0, at = c * k, atD = d * k; i < k; i++, at++, atD++) {
+                    double rate = rates[i];
+                    double share = keep * f[at] + (best[i] == c ? eta : 0);
+                    f[at] = share;
+                    double r = rate * share;
+                    double rs = r * service[at];
+                    l += r;
+                    ls += rs;
+                    ls2 += rs * service[at];
+                    double shareD = keep * f[atD] + (best[i] == d ? eta : 0);
+                    f[atD] = shareD;
+                    double rD = rate * shareD;
+                    double rsD = rD * service[atD];
+                    lD += rD;
+                    lsD += rsD;
+                    ls2D += rsD * service[atD];
                 }
+                lambda[c] = l;
+                lambdaS[c] = ls;
+                lambdaS2[c] = ls2;
+                lambda[d] = lD;
+                lambdaS[d] = lsD;
+                lambdaS2[d] = ls2D;
+            }
+            if (c < n) {
+                double l = 0;
+                double ls = 0;
+                double ls2 = 0;
+                for (int i = 0, at = c * k; i < k; i++, at++) {
+                    double share = keep * f[at] + (best[i] == c ? eta : 0);
+                    f[at] = share;
+                    double r = rates[i] * share;
+                    double rs = r * service[at];
+                    l += r;
+                    ls += rs;
+                    ls2 += rs * service[at];
+                }
+                lambda[c] = l;
+                lambdaS[c] = ls;
+                lambdaS2[c] = ls2;
             }
         }
         double[] u = new double[n];
-        classWaits(counts, speeds, rates, ops, f, w, u);
+        classWaits(counts, lambda, lambdaS, lambdaS2, w, u);
         double[] wait = new double[k];
         double[] speed = new double[k];
         for (int i = 0; i < k; i++) {
             double mean = 0;
             double perOp = 0;
             for (int c = 0; c < n; c++) {
-                if (f[i][c] > 0) {
-                    mean += f[i][c] * w[c];
-                    perOp += f[i][c] / speeds[c];
+                double share = f[c * k + i];
+                if (share > 0) {
+                    mean += share * w[c];
+                    perOp += share / speeds[c];
                 }
             }
             wait[i] = mean;
@@ -110,23 +199,13 @@ public final class LeastExpectedFinish {
         return new Routing(wait, speed, w, u);
     }
 
-    /** $W_c$ (mean, Allen&ndash;Cunneen) per class for the routing {@code f}; also the utilisations when {@code u != null}. */
-    private static void classWaits(int[] counts, double[] speeds, double[] rates, double[] ops, double[][] f, double[] w,
+    /** $W_c$ (mean, Allen&ndash;Cunneen) per class from its sums; also the utilisations when {@code u != null}. */
+    private static void classWaits(int[] counts, double[] lambda, double[] lambdaS, double[] lambdaS2, double[] w,
             double[] u) {
         for (int c = 0; c < counts.length; c++) {
-            double lambda = 0;
-            double lambdaS = 0;
-            double lambdaS2 = 0;
-            for (int i = 0; i < rates.length; i++) {
-                double r = rates[i] * f[i][c];
-                double s = ops[i] / speeds[c];
-                lambda += r;
-                lambdaS += r * s;
-                lambdaS2 += r * s * s;
-            }
-            w[c] = PooledServers.waits(counts[c], lambdaS, lambdaS2, lambda).mean();
+            w[c] = PooledServers.waits(counts[c], lambdaS[c], lambdaS2[c], lambda[c]).mean();
             if (u != null) {
-                u[c] = lambdaS / counts[c];
+                u[c] = lambdaS[c] / counts[c];
             }
         }
     }

@@ -19,7 +19,8 @@ public final class PooledServers {
      * The Erlang C formula: the probability that an arrival to an M/M/N queue with offered load $a = \lambda
      * E[S]$ (in servers) waits, $C(N, a) = \frac{B(N, a)}{1 - \frac{a}{N}(1 - B(N, a))}$, with the Erlang B blocking
      * probability from the stable recursion $B(0, a) = 1$, $B(k, a) = \frac{a B(k-1, a)}{k + a B(k-1, a)}$
-     * (Harchol-Balter 2013, Ch. 14.5; the recursion: Jagerman 1974). $O(N)$.
+     * (Harchol-Balter 2013, Ch. 14.5; the recursion: Jagerman 1974). $O(N)$; less at a light load, where $B(k, a)$
+     * underflows to 0 before $k = N$ (and stays 0).
      *
      * @param servers $N \ge 1$
      * @param offered $a \ge 0$
@@ -36,7 +37,7 @@ public final class PooledServers {
             return 1;
         }
         double b = 1;
-        for (int k = 1; k <= servers; k++) {
+        for (int k = 1; k <= servers && b > 0; k++) { // once B underflows to 0 it stays 0: the rest changes nothing
             b = offered * b / (k + offered * b);
         }
         double u = offered / servers;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.withinPercentage;
 
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -71,5 +72,112 @@ final class LeastExpectedFinishTest {
         double w = PooledServers.waits(5, 5, 7, 4).mean();
         assertThat(r.typeWait()).containsExactly(new double[] {w, w}, within(1e-12));
         assertThat(r.typeSpeed()).containsExactly(2, 2);
+    }
+
+    @Test
+    void route_isTheFictitiousPlayOfTheClassComment_toTheBit() {
+        // against the rounds written out plainly (every class of every type, the waits recomputed from scratch): the
+        // route's bookkeeping (feasible classes only, the sums carried into the next round) must change no bit
+        SplittableRandom random = new SplittableRandom(7);
+        for (int trial = 0; trial < 40; trial++) {
+            int n = 1 + random.nextInt(6);
+            int k = 1 + random.nextInt(30);
+            int[] counts = new int[n];
+            double[] speeds = new double[n];
+            double capacity = 0;
+            for (int c = 0; c < n; c++) {
+                counts[c] = 1 + random.nextInt(40);
+                speeds[c] = Math.pow(10, random.nextDouble(-1, 2));
+                capacity += counts[c] * speeds[c];
+            }
+            double load = random.nextDouble(0.05, 1.2); // some trials overload a class
+            double[] rates = new double[k];
+            double[] ops = new double[k];
+            boolean[][] feasible = new boolean[k][n];
+            double work = 0;
+            for (int i = 0; i < k; i++) {
+                rates[i] = random.nextDouble(0.01, 5);
+                ops[i] = Math.pow(10, random.nextDouble(-1, 1.5));
+                work += rates[i] * ops[i];
+                int always = random.nextInt(n);
+                for (int c = 0; c < n; c++) {
+                    feasible[i][c] = c == always || random.nextDouble() < 0.6;
+                }
+            }
+            for (int i = 0; i < k; i++) {
+                rates[i] *= load * capacity / work;
+            }
+            LeastExpectedFinish.Routing r = LeastExpectedFinish.route(counts, speeds, rates, ops, feasible);
+            LeastExpectedFinish.Routing plain = plainRoute(counts, speeds, rates, ops, feasible);
+            assertThat(r.typeWait()).as("trial %d", trial).containsExactly(plain.typeWait());
+            assertThat(r.typeSpeed()).as("trial %d", trial).containsExactly(plain.typeSpeed());
+            assertThat(r.classWait()).as("trial %d", trial).containsExactly(plain.classWait());
+            assertThat(r.classUtilisation()).as("trial %d", trial).containsExactly(plain.classUtilisation());
+        }
+    }
+
+    /** The class comment's rounds, plainly: every round, every class's sums from every type's shares. */
+    private static LeastExpectedFinish.Routing plainRoute(int[] counts, double[] speeds, double[] rates, double[] ops,
+            boolean[][] feasible) {
+        int n = counts.length;
+        int k = rates.length;
+        double[][] f = new double[k][n];
+        for (int i = 0; i < k; i++) {
+            double capacity = 0;
+            for (int c = 0; c < n; c++) {
+                capacity += feasible[i][c] ? counts[c] * speeds[c] : 0;
+            }
+            for (int c = 0; c < n; c++) {
+                f[i][c] = feasible[i][c] ? counts[c] * speeds[c] / capacity : 0;
+            }
+        }
+        double[] w = new double[n];
+        double[] u = new double[n];
+        for (int round = 0; round <= LeastExpectedFinish.ROUNDS; round++) {
+            for (int c = 0; c < n; c++) {
+                double lambda = 0;
+                double lambdaS = 0;
+                double lambdaS2 = 0;
+                for (int i = 0; i < k; i++) {
+                    double r = rates[i] * f[i][c];
+                    double s = ops[i] / speeds[c];
+                    lambda += r;
+                    lambdaS += r * s;
+                    lambdaS2 += r * s * s;
+                }
+                w[c] = PooledServers.waits(counts[c], lambdaS, lambdaS2, lambda).mean();
+                u[c] = lambdaS / counts[c];
+            }
+            if (round == LeastExpectedFinish.ROUNDS) {
+                break;
+            }
+            double eta = 1.0 / (round + 5);
+            for (int i = 0; i < k; i++) {
+                int best = -1;
+                double bestT = Double.POSITIVE_INFINITY;
+                for (int c = 0; c < n; c++) {
+                    double t = w[c] + ops[i] / speeds[c];
+                    if (feasible[i][c] && (best < 0 || t < bestT)) {
+                        best = c;
+                        bestT = t;
+                    }
+                }
+                for (int c = 0; c < n; c++) {
+                    f[i][c] = (1 - eta) * f[i][c] + (c == best ? eta : 0);
+                }
+            }
+        }
+        double[] wait = new double[k];
+        double[] speed = new double[k];
+        for (int i = 0; i < k; i++) {
+            for (int c = 0; c < n; c++) {
+                if (f[i][c] > 0) {
+                    wait[i] += f[i][c] * w[c];
+                    speed[i] += f[i][c] / speeds[c];
+                }
+            }
+            speed[i] = 1 / speed[i];
+        }
+        return new LeastExpectedFinish.Routing(wait, speed, w, u);
     }
 }

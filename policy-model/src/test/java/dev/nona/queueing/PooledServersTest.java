@@ -20,6 +20,24 @@ final class PooledServersTest {
     }
 
     @Test
+    void erlangC_stoppingWhereBUnderflows_isTheFullRecursionToTheBit() {
+        // a light load on many servers: B(k, a) ~ a^k / k! reaches 0 (below 4.9e-324) long before k = N
+        double[][] cases = {{10_000, 1}, {10_000, 150}, {500, 5}, {500, 0.01}, {500, 450}, {80, 17}, {3, 2.5}};
+        for (double[] c : cases) {
+            int n = (int) c[0];
+            double a = c[1];
+            double b = 1;
+            for (int k = 1; k <= n; k++) { // the recursion of the method's comment, every step
+                b = a * b / (k + a * b);
+            }
+            double full = b / (1 - a / n * (1 - b));
+            assertThat(PooledServers.erlangC(n, a)).as("N = %d, a = %s", n, a).isEqualTo(full);
+        }
+        assertThat(PooledServers.erlangC(10_000, 1)).as("underflowed").isZero();
+        assertThat(PooledServers.erlangC(500, 450)).as("not underflowed").isPositive();
+    }
+
+    @Test
     void waits_workedExample_allenCunneen_mixOfTwoSizes() {
         // N = 2; customers of 0.5 s and 1.5 s at 0.5/s each: lambda = 1, E[S] = 1, a = 1, u = 0.5, C = 1/3;
         // E[S^2] = (0.25 + 2.25) / 2 = 1.25, C_s^2 = 0.25; W_q(M/M/2) = C * E[S] / (N (1 - u)) = 1/3;

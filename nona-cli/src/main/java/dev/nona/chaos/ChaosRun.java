@@ -163,13 +163,17 @@ public final class ChaosRun {
         }
         TrafficFaults traffic = rig.traffic();
         List<FaultRunner.Injected> injected = faults.injected();
-        List<Resumption> resumptions = checker.resumptions(injected, t0Epoch);
+        int sent = requests.sent();
+        List<Resumption> resumptions = checker.resumptions(injected, t0Epoch,
+                sent == 0 ? t0Epoch : requests.sentAt(sent - 1));
         for (int i = 0; i < injected.size(); i++) {
             Resumption r = resumptions.get(i);
             log.accept("fault " + injected.get(i).fault().kind().key() + " ending at " + r.endMillis() / 1000.0
                     + " s: " + (r.resumeMillis() == null ? "no decision after it"
                             : "decisions resumed " + r.resumeMillis() + " ms after, longest gap "
-                                    + r.longestGapMillis() + " ms"));
+                                    + r.longestGapMillis() + " ms")
+                    + (r.decidingWhenBegan() ? "" : "; decisions had stopped before it began")
+                    + (r.afterTraffic() ? "; after the traffic" : ""));
         }
         return new ChaosResult(s, schedule, injected, resumptions, checker.counts(), checker.violations(),
                 checker.violationCount(), requests.sent(), checker.decided(requests.sent()),

@@ -165,10 +165,11 @@ final class InvariantChecker {
 
     /**
      * How soon decisions resumed after each of {@code injected} (in its order), whose times are from the start of the
-     * traffic at {@code trafficStartEpochMillis}.
+     * traffic at {@code trafficStartEpochMillis}; the last request was sent at {@code lastSentEpochMillis}.
      */
-    synchronized List<Resumption> resumptions(List<FaultRunner.Injected> injected, long trafficStartEpochMillis) {
-        return injected.stream().map(f -> Resumption.of(f, trafficStartEpochMillis, times)).toList();
+    synchronized List<Resumption> resumptions(List<FaultRunner.Injected> injected, long trafficStartEpochMillis,
+            long lastSentEpochMillis) {
+        return Resumption.of(injected, trafficStartEpochMillis, lastSentEpochMillis, times);
     }
 
     synchronized int decided(int sent) {

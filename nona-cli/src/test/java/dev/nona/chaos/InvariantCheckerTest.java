@@ -129,7 +129,7 @@ final class InvariantCheckerTest {
         checker.decision(decision("c-1", 1_900, "s0"), 2_000); // at the end: not after it
         checker.decision(decision("c-1", 1_900, "s0"), 2_300); // a duplicate is the controller deciding again
         checker.decision(decision("ready-m-0", 1_900, "s0"), 2_200);
-        assertThat(checker.resumptions(List.of(kill), 0)).singleElement().satisfies(r -> {
+        assertThat(checker.resumptions(List.of(kill), 0, 10_000)).singleElement().satisfies(r -> {
             assertThat(r.resumeMillis()).isEqualTo(200);
             assertThat(r.longestGapMillis()).isEqualTo(1_100); // 900 -> 2,000
         });

@@ -22,6 +22,11 @@ final class ResumptionTest {
         return new FaultRunner.Injected(new ScheduledFault(kind, began, duration, server, perSecond), began, ended);
     }
 
+    /** The resumption after {@code f} alone, with requests sent until long after it. */
+    private Resumption one(FaultRunner.Injected f) {
+        return Resumption.of(List.of(f), S, S + 1_000_000, times).get(0);
+    }
+
     /** Decisions written at {@code S + t} for each t in [from, to) every {@code step} ms. */
     private void every(long from, long to, long step) {
         for (long t = from; t < to; t += step) {
@@ -36,7 +41,7 @@ final class ResumptionTest {
         times.add(S + 19_999);
         times.add(S + 20_000); // at the end: not after it
         every(21_234, 40_000, 100);
-        Resumption r = Resumption.of(fault(FaultKind.BROKER_KILL, 10_000, 20_000), S, times);
+        Resumption r = one(fault(FaultKind.BROKER_KILL, 10_000, 20_000));
         assertThat(r.endMillis()).isEqualTo(20_000);
         assertThat(r.resumeMillis()).isEqualTo(1_234);
         assertThat(r.longestGapMillis()).isEqualTo(9_499); // 10,500 -> 19,999
@@ -47,7 +52,7 @@ final class ResumptionTest {
         every(0, 9_901, 100); // the last at 9,900
         every(12_000, 30_450, 10); // the last at 30,440: at the window's edge (20,000 + 10,000), after it
         every(45_000, 50_000, 10); // a gap of 14,560 that begins after the window: not the fault's
-        Resumption r = Resumption.of(fault(FaultKind.CONTROLLER_KILL, 10_000, 20_000), S, times);
+        Resumption r = one(fault(FaultKind.CONTROLLER_KILL, 10_000, 20_000));
         assertThat(r.resumeMillis()).isEqualTo(10); // 20,010
         assertThat(r.longestGapMillis()).isEqualTo(2_100); // 9,900 -> 12,000, begun before the fault
     }
@@ -57,7 +62,7 @@ final class ResumptionTest {
         every(0, 20_011, 10); // the last at 20,010
         times.add(S + 29_999); // inside [B, E + 10 s)
         times.add(S + 45_000);
-        Resumption r = Resumption.of(fault(FaultKind.TELEMETRY_STALL, 10_000, 20_000), S, times);
+        Resumption r = one(fault(FaultKind.TELEMETRY_STALL, 10_000, 20_000));
         assertThat(r.resumeMillis()).isEqualTo(10);
         assertThat(r.longestGapMillis()).isEqualTo(15_001);
     }
@@ -66,7 +71,7 @@ final class ResumptionTest {
     void taskManagerKill_endsAtTheKill_notWhenTheNewSpareStarted() {
         every(0, 10_000, 100); // the last at 9,900
         every(18_500, 30_000, 100);
-        Resumption r = Resumption.of(fault(FaultKind.TASKMANAGER_KILL, 10_000, 13_000), S, times);
+        Resumption r = one(fault(FaultKind.TASKMANAGER_KILL, 10_000, 13_000));
         assertThat(r.endMillis()).isEqualTo(10_000);
         assertThat(r.resumeMillis()).isEqualTo(8_500);
         assertThat(r.longestGapMillis()).isEqualTo(8_600);
@@ -75,7 +80,7 @@ final class ResumptionTest {
     @Test
     void serverSilentForGood_endsAtItsOnset() {
         every(0, 30_000, 50);
-        Resumption r = Resumption.of(fault(FaultKind.SERVER_SILENT_FOR_GOOD, 10_020, -1), S, times);
+        Resumption r = one(fault(FaultKind.SERVER_SILENT_FOR_GOOD, 10_020, -1));
         assertThat(r.endMillis()).isEqualTo(10_020);
         assertThat(r.resumeMillis()).isEqualTo(30);
         assertThat(r.longestGapMillis()).isEqualTo(50);
@@ -84,7 +89,7 @@ final class ResumptionTest {
     @Test
     void noDecisionAfterTheEnd_nullFigures() {
         every(0, 20_001, 10);
-        Resumption r = Resumption.of(fault(FaultKind.BROKER_KILL, 10_000, 20_000), S, times);
+        Resumption r = one(fault(FaultKind.BROKER_KILL, 10_000, 20_000));
         assertThat(r.resumeMillis()).isNull();
         assertThat(r.longestGapMillis()).isNull();
         assertThat(r.toJson()).containsEntry("resumeFromSeconds", 20.0).containsEntry("resumeMillis", null);
@@ -101,7 +106,7 @@ final class ResumptionTest {
         }
         Collections.shuffle(ts, new Random(7));
         ts.forEach(t -> times.add(S + t));
-        Resumption r = Resumption.of(fault(FaultKind.BROKER_KILL, 10_000, 11_000), S, times);
+        Resumption r = one(fault(FaultKind.BROKER_KILL, 10_000, 11_000));
         assertThat(r.resumeMillis()).isEqualTo(700);
         assertThat(r.longestGapMillis()).isEqualTo(1_710);
     }
@@ -117,22 +122,63 @@ final class ResumptionTest {
     }
 
     @Test
-    void byKind_maxPerKind_andTheGoalsOfBrokerAndTaskManagerKills() {
+    void longestGap_aGapThatBeginsInTheNextFaultIsThatOnes() {
+        every(0, 10_000, 10);
+        every(15_000, 18_000, 10); // the stall's own gap: 9,990 -> 15,000
+        every(40_000, 50_000, 10); // 17,990 -> 40,000 begins in the controller kill, begun at 17,985
+        List<Resumption> rs = Resumption.of(List.of(fault(FaultKind.TELEMETRY_STALL, 10_000, 12_000),
+                fault(FaultKind.CONTROLLER_KILL, 17_985, 18_500)), S, S + 1_000_000, times);
+        assertThat(rs.get(0).longestGapMillis()).isEqualTo(5_010);
+        assertThat(rs.get(0).resumeMillis()).isEqualTo(3_000);
+        assertThat(rs.get(1).longestGapMillis()).isEqualTo(22_010);
+        assertThat(rs.get(1).resumeMillis()).isEqualTo(21_500);
+    }
+
+    @Test
+    void decidingWhenBegan_aDecisionInTheSecondBeforeIt() {
+        every(0, 9_001, 100); // the last at 9,000
+        every(20_000, 30_000, 10);
+        assertThat(one(fault(FaultKind.BROKER_KILL, 10_000, 15_000)).decidingWhenBegan()).isTrue();
+        assertThat(one(fault(FaultKind.BROKER_KILL, 10_001, 15_000)).decidingWhenBegan()).isFalse();
+    }
+
+    @Test
+    void afterTraffic_anEndAfterTheLastRequestWasSent() {
+        every(0, 20_001, 10);
+        List<Resumption> rs = Resumption.of(List.of(fault(FaultKind.TELEMETRY_STALL, 15_000, 19_999),
+                fault(FaultKind.TELEMETRY_STALL, 21_000, 22_000)), S, S + 20_000, times);
+        assertThat(rs.get(0).afterTraffic()).isFalse();
+        assertThat(rs.get(0).resumeMillis()).isEqualTo(1);
+        assertThat(rs.get(1).afterTraffic()).isTrue();
+        assertThat(rs.get(1).resumeMillis()).isNull();
+        assertThat(rs.get(1).toJson()).containsEntry("afterTraffic", true).containsEntry("decidingWhenBegan", true);
+    }
+
+    @Test
+    void byKind_maxPerKind_andTheGoals_judgedOnTheFaultsThatBeganWhileDeciding() {
         List<FaultRunner.Injected> faults = List.of(fault(FaultKind.BROKER_KILL, 0, 5_000),
                 fault(FaultKind.TELEMETRY_STALL, 10_000, 15_000), fault(FaultKind.BROKER_KILL, 20_000, 25_000),
-                fault(FaultKind.TASKMANAGER_KILL, 30_000, 31_000), fault(FaultKind.TASKMANAGER_KILL, 40_000, 41_000));
-        List<Resumption> rs = List.of(new Resumption(5_000, 1_500L, 6_000L), new Resumption(15_000, 5L, 40L),
-                new Resumption(25_000, 2_001L, 5_500L), new Resumption(30_000, 9_000L, 9_100L),
-                new Resumption(40_000, null, null));
+                fault(FaultKind.TASKMANAGER_KILL, 30_000, 31_000), fault(FaultKind.TASKMANAGER_KILL, 40_000, 41_000),
+                fault(FaultKind.BROKER_KILL, 50_000, 55_000));
+        List<Resumption> rs = List.of(new Resumption(5_000, 1_500L, 6_000L, true, false),
+                new Resumption(15_000, 5L, 40L, true, false), new Resumption(25_000, 2_001L, 5_500L, true, false),
+                new Resumption(30_000, 9_000L, 9_100L, true, false), new Resumption(40_000, null, null, true, false),
+                new Resumption(55_000, 30_000L, 80_000L, false, false));
         Map<String, Map<String, Object>> k = Resumption.byKind(faults, rs);
         assertThat(k.keySet()).containsExactly("broker-kill", "taskmanager-kill", "telemetry-stall");
-        assertThat(k.get("broker-kill")).containsEntry("faults", 2).containsEntry("resumed", 2)
-                .containsEntry("maxResumeMillis", 2_001L).containsEntry("maxLongestGapMillis", 6_000L)
-                .containsEntry("goalMillis", 2_000L).containsEntry("withinGoal", false);
+        assertThat(k.get("broker-kill")).containsEntry("faults", 3).containsEntry("resumed", 3)
+                .containsEntry("decidingWhenBegan", 2).containsEntry("maxResumeMillis", 30_000L)
+                .containsEntry("maxLongestGapMillis", 80_000L).containsEntry("goalMillis", 2_000L)
+                .containsEntry("withinGoal", false); // 2,001 ms
         assertThat(k.get("taskmanager-kill")).containsEntry("faults", 2).containsEntry("resumed", 1)
-                .containsEntry("maxResumeMillis", 9_000L).containsEntry("withinGoal", false);
+                .containsEntry("maxResumeMillis", 9_000L).containsEntry("withinGoal", false); // one never resumed
         assertThat(k.get("telemetry-stall")).containsEntry("maxResumeMillis", 5L).doesNotContainKey("goalMillis");
-        Map<String, Map<String, Object>> one = Resumption.byKind(faults.subList(0, 1), rs.subList(0, 1));
-        assertThat(one.get("broker-kill")).containsEntry("withinGoal", true);
+        // the one that began with decisions stopped is not judged; one with no decision after the traffic passes
+        assertThat(Resumption.byKind(List.of(faults.get(0), faults.get(5)), List.of(rs.get(0), rs.get(5)))
+                .get("broker-kill")).containsEntry("withinGoal", true);
+        assertThat(Resumption.byKind(List.of(faults.get(5)), List.of(rs.get(5))).get("broker-kill"))
+                .containsEntry("withinGoal", null);
+        assertThat(Resumption.byKind(List.of(faults.get(4)), List.of(new Resumption(40_000, null, null, true, true)))
+                .get("taskmanager-kill")).containsEntry("withinGoal", true).containsEntry("maxResumeMillis", null);
     }
 }

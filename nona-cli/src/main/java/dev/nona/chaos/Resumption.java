@@ -1,6 +1,7 @@
 package dev.nona.chaos;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,8 +45,13 @@ import java.util.Map;
  */
 record Resumption(long endMillis, Long resumeMillis, Long longestGapMillis, boolean decidingWhenBegan,
         boolean afterTraffic) {
-    /** How far after the end a gap may begin and still be the fault's: the TaskManager goal's 10 s. */
-    static final long GAP_WINDOW_MILLIS = 10_000;
+    /**
+     * How far after the end a gap may begin and still be the fault's: the shortest pause the schedule leaves after a
+     * fault ({@link FaultKind}'s {@code minGapMillis}, 5 s), so that the window ends before the next fault is
+     * injected (a kill's beginning is noted when the kill returns, a little after the process died).
+     */
+    static final long GAP_WINDOW_MILLIS = Arrays.stream(FaultKind.values()).mapToLong(k -> k.minGapMillis).min()
+            .orElseThrow();
     /** Decisions were being written when a fault began if one was written this long before it, or less. */
     static final long DECIDING_MILLIS = 1_000;
     /** The goals of the project's requirement: decisions resume within 2 s after the broker accepts writes again,

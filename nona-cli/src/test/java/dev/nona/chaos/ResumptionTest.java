@@ -47,11 +47,22 @@ final class ResumptionTest {
         assertThat(r.longestGapMillis()).isEqualTo(9_499); // 10,500 -> 19,999
     }
 
+    private static final long W = Resumption.GAP_WINDOW_MILLIS;
+
+    @Test
+    void gapWindow_endsBeforeTheScheduleCanInjectTheNextFault() {
+        assertThat(W).isPositive();
+        for (FaultKind k : FaultKind.values()) {
+            assertThat(W).as(k.key()).isLessThanOrEqualTo(k.minGapMillis);
+        }
+    }
+
     @Test
     void longestGap_countsTheGapOpenAtTheBeginning_notOneBeginningAfterTheWindow() {
         every(0, 9_901, 100); // the last at 9,900
-        every(12_000, 30_450, 10); // the last at 30,440: at the window's edge (20,000 + 10,000), after it
-        every(45_000, 50_000, 10); // a gap of 14,560 that begins after the window: not the fault's
+        every(12_000, 20_000 + W, 10); // the last at E + W - 10
+        times.add(S + 20_000 + W); // at the window's edge: the gap after it is not the fault's
+        every(45_000, 50_000, 10);
         Resumption r = one(fault(FaultKind.CONTROLLER_KILL, 10_000, 20_000));
         assertThat(r.resumeMillis()).isEqualTo(10); // 20,010
         assertThat(r.longestGapMillis()).isEqualTo(2_100); // 9,900 -> 12,000, begun before the fault
@@ -60,11 +71,11 @@ final class ResumptionTest {
     @Test
     void longestGap_aGapBeginningJustInsideTheWindowCountsWhole() {
         every(0, 20_011, 10); // the last at 20,010
-        times.add(S + 29_999); // inside [B, E + 10 s)
+        times.add(S + 20_000 + W - 1); // inside [B, E + W)
         times.add(S + 45_000);
         Resumption r = one(fault(FaultKind.TELEMETRY_STALL, 10_000, 20_000));
         assertThat(r.resumeMillis()).isEqualTo(10);
-        assertThat(r.longestGapMillis()).isEqualTo(15_001);
+        assertThat(r.longestGapMillis()).isEqualTo(45_000 - (20_000 + W - 1));
     }
 
     @Test

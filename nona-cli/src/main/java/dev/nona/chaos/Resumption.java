@@ -1,7 +1,6 @@
 package dev.nona.chaos;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +27,8 @@ import java.util.Map;
  * </ul>
  * Then {@code resumeMillis} $= d_E - E$ for the first write time $d_E > E$ (a decision written at or before the end
  * does not count), and {@code longestGapMillis} $= \max (b - a)$ over consecutive write times $a < b$ with $b >$ the
- * fault's beginning $B$ and $a < \min(E + $ {@link #GAP_WINDOW_MILLIS}$, B')$, $B'$ the next fault's beginning (the
+ * fault's beginning $B$ and $a < \min(E + W, B')$, $W$ the pause after the kind ({@link #gapWindowMillis}), $B'$ the
+ * next fault's beginning (the
  * gap around $B$ counts from the last decision at or before $B$, or from $B$ when there was none since the traffic
  * started; a gap that begins in the next fault is that one's): how long decisions were absent during the fault and
  * just after it. Both are null when no decision was written after $E$. Two flags qualify the figures:
@@ -46,12 +46,17 @@ import java.util.Map;
 record Resumption(long endMillis, Long resumeMillis, Long longestGapMillis, boolean decidingWhenBegan,
         boolean afterTraffic) {
     /**
-     * How far after the end a gap may begin and still be the fault's: the shortest pause the schedule leaves after a
-     * fault ({@link FaultKind}'s {@code minGapMillis}, 5 s), so that the window ends before the next fault is
-     * injected (a kill's beginning is noted when the kill returns, a little after the process died).
+     * How far after the end $E$ of a fault of {@code kind} a gap may begin and still be the fault's: the pause the
+     * schedule leaves after that kind ({@link FaultKind}'s {@code minGapMillis}: 5 s after a traffic fault, 12 s
+     * after a broker or controller kill, 15 s after a TaskManager kill, 25 s after a JobManager kill, whose standby
+     * takes over once ZooKeeper's 10 s session expires). The next fault begins no earlier than that after the end
+     * ({@link FaultRunner} moves the schedule by a late end), so the window ends before the next injection (a kill's
+     * beginning is noted when the kill returns, a little after the process died).
      */
-    static final long GAP_WINDOW_MILLIS = Arrays.stream(FaultKind.values()).mapToLong(k -> k.minGapMillis).min()
-            .orElseThrow();
+    static long gapWindowMillis(FaultKind kind) {
+        return kind.minGapMillis;
+    }
+
     /** Decisions were being written when a fault began if one was written this long before it, or less. */
     static final long DECIDING_MILLIS = 1_000;
     /** The goals of the project's requirement: decisions resume within 2 s after the broker accepts writes again,
@@ -101,7 +106,7 @@ record Resumption(long endMillis, Long resumeMillis, Long longestGapMillis, bool
             return new Resumption(endRel, null, null, deciding, afterTraffic);
         }
         long a = before < 0 ? began : before;
-        long until = Math.min(end + GAP_WINDOW_MILLIS, nextBegan);
+        long until = Math.min(end + gapWindowMillis(f.fault().kind()), nextBegan);
         long longest = 0;
         while (a < until) {
             long b = times.firstAfter(a);

@@ -47,21 +47,25 @@ final class ResumptionTest {
         assertThat(r.longestGapMillis()).isEqualTo(9_499); // 10,500 -> 19,999
     }
 
-    private static final long W = Resumption.GAP_WINDOW_MILLIS;
-
     @Test
-    void gapWindow_endsBeforeTheScheduleCanInjectTheNextFault() {
-        assertThat(W).isPositive();
-        for (FaultKind k : FaultKind.values()) {
-            assertThat(W).as(k.key()).isLessThanOrEqualTo(k.minGapMillis);
+    void gapWindow_endsBeforeTheScheduleInjectsTheNextFault() {
+        for (long seed = 0; seed < 400; seed++) {
+            List<ScheduledFault> fs = ChaosSchedule.draw(seed, 600_000,
+                    seed % 2 == 0 ? FaultKind.embedded() : FaultKind.onCluster(), 16).faults();
+            for (int i = 0; i + 1 < fs.size(); i++) {
+                ScheduledFault f = fs.get(i);
+                assertThat(fs.get(i + 1).atMillis()).as("seed %d, after %s", seed, f)
+                        .isGreaterThanOrEqualTo(f.endMillis() + Resumption.gapWindowMillis(f.kind()));
+            }
         }
     }
 
     @Test
     void longestGap_countsTheGapOpenAtTheBeginning_notOneBeginningAfterTheWindow() {
+        long w = Resumption.gapWindowMillis(FaultKind.CONTROLLER_KILL);
         every(0, 9_901, 100); // the last at 9,900
-        every(12_000, 20_000 + W, 10); // the last at E + W - 10
-        times.add(S + 20_000 + W); // at the window's edge: the gap after it is not the fault's
+        every(12_000, 20_000 + w, 10); // the last at E + W - 10
+        times.add(S + 20_000 + w); // at the window's edge: the gap after it is not the fault's
         every(45_000, 50_000, 10);
         Resumption r = one(fault(FaultKind.CONTROLLER_KILL, 10_000, 20_000));
         assertThat(r.resumeMillis()).isEqualTo(10); // 20,010
@@ -70,12 +74,24 @@ final class ResumptionTest {
 
     @Test
     void longestGap_aGapBeginningJustInsideTheWindowCountsWhole() {
+        long w = Resumption.gapWindowMillis(FaultKind.TELEMETRY_STALL);
         every(0, 20_011, 10); // the last at 20,010
-        times.add(S + 20_000 + W - 1); // inside [B, E + W)
+        times.add(S + 20_000 + w - 1); // inside [B, E + W)
         times.add(S + 45_000);
         Resumption r = one(fault(FaultKind.TELEMETRY_STALL, 10_000, 20_000));
         assertThat(r.resumeMillis()).isEqualTo(10);
-        assertThat(r.longestGapMillis()).isEqualTo(45_000 - (20_000 + W - 1));
+        assertThat(r.longestGapMillis()).isEqualTo(45_000 - (20_000 + w - 1));
+    }
+
+    @Test
+    void jobManagerKill_theFailoverGapSecondsAfterTheKillIsItsOwn() {
+        every(0, 22_001, 10); // the tasks go on deciding after the kill at 10,000, until the failover at 22,000
+        every(40_000, 60_000, 10);
+        Resumption r = one(fault(FaultKind.JOBMANAGER_KILL, 10_000, 14_000));
+        assertThat(r.resumeMillis()).isEqualTo(10);
+        assertThat(r.longestGapMillis()).isEqualTo(18_000);
+        Resumption stall = one(fault(FaultKind.TELEMETRY_STALL, 5_000, 10_000));
+        assertThat(stall.longestGapMillis()).isEqualTo(10); // 22,000 is past its 5 s
     }
 
     @Test

@@ -7,9 +7,13 @@ import java.util.BitSet;
  * a decision's record timestamp falls in it. A record timestamp is in milliseconds, so what it answers is exact:
  * the first write after a time, the last at or before it. Decisions arrive out of their write order (partitions,
  * lag); the bits do not care. Its memory is a bit per millisecond of the run (450 KB an hour), whatever the rate.
- * Write times before the origin, or 24 days or more after it, are not kept ({@link #untimed()}). Not thread safe.
+ * Write times before the origin, or {@link #SPAN_MILLIS} (a day) or more after it, are not kept
+ * ({@link #untimed()}): a stray far-future timestamp must not grow the bits. Not thread safe.
  */
 final class DecisionTimes {
+    /** How long after the origin write times are kept: a day (11 MB of bits at most). */
+    static final int SPAN_MILLIS = 86_400_000;
+
     private final long origin;
     private final BitSet written = new BitSet();
     private long untimed;
@@ -22,7 +26,7 @@ final class DecisionTimes {
     /** A decision written (its record timestamp) at {@code writtenAt}, epoch ms. */
     void add(long writtenAt) {
         long i = writtenAt - origin;
-        if (i < 0 || i >= Integer.MAX_VALUE) {
+        if (i < 0 || i >= SPAN_MILLIS) {
             untimed++;
             return;
         }

@@ -113,6 +113,9 @@ record Resumption(long endMillis, Long resumeMillis, Long longestGapMillis, bool
             if (b < 0) {
                 break;
             }
+            if (b <= a) {
+                throw new IllegalStateException("BUG: the write after " + a + " is at " + b);
+            }
             longest = Math.max(longest, b - a);
             a = b;
         }

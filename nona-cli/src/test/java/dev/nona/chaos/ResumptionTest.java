@@ -139,10 +139,11 @@ final class ResumptionTest {
     }
 
     @Test
-    void decisionTimes_beforeTheOrigin_areNotKept() {
+    void decisionTimes_beforeTheOrigin_orADayAfterIt_areNotKept() {
         times.add(S - 60_001);
         times.add(S - 60_000);
-        assertThat(times.untimed()).isEqualTo(1);
+        times.add(S - 60_000 + DecisionTimes.SPAN_MILLIS); // a stray far-future timestamp
+        assertThat(times.untimed()).isEqualTo(2);
         assertThat(times.firstAfter(S - 120_000)).isEqualTo(S - 60_000);
         assertThat(times.lastAtOrBefore(S - 60_001)).isEqualTo(-1);
         assertThat(times.firstAfter(S - 60_000)).isEqualTo(-1);

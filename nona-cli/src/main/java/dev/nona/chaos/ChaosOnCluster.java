@@ -37,21 +37,23 @@ public final class ChaosOnCluster {
         Files.createDirectories(s.workDir());
         ServerOutages outages = new ServerOutages();
         InvariantChecker checker = new InvariantChecker(s.seed(), s.livenessTimeoutMillis(), outages,
-                v -> log.accept("VIOLATION " + v));
+                v -> log.accept("VIOLATION " + v), System.currentTimeMillis());
         try (LocalZooKeeper zooKeeper = LocalZooKeeper.builder().dataDir(s.workDir().resolve("zookeeper"))
                 .startTimeout(START_TIMEOUT).build().start();
                 LocalKafkaBroker broker = LocalKafkaBroker.builder().dataDir(s.workDir().resolve("kafka"))
                         .startTimeout(ChaosRun.BROKER_START_TIMEOUT).build().start()) {
             String bootstrap = broker.bootstrapServers();
             ChaosRun.createTopics(bootstrap);
-            try (ControllerOnCluster controller = new ControllerOnCluster(bootstrap, s.controller(), s.workDir(), jobJar)
+            try (BrokerFaults brokerFaults = new BrokerFaults(broker);
+                    ControllerOnCluster controller = new ControllerOnCluster(bootstrap, s.controller(), s.workDir(), jobJar)
                     .highAvailability(FlinkHighAvailability.zooKeeper(zooKeeper.connectString()));
                     TelemetryAgent telemetry = new TelemetryAgent(bootstrap, s.models(), s.servers(),
                             ChaosRun.REPORT_PERIOD, outages);
                     RequestStream requests = new RequestStream(bootstrap, s.models());
                     ChaosObserver observer = new ChaosObserver(bootstrap, checker).start()) {
                 TrafficFaults traffic = new TrafficFaults(bootstrap, telemetry);
-                List<FaultInjector> injectors = List.of(new ClusterFaults(broker, controller, log), traffic);
+                List<FaultInjector> injectors = List.of(brokerFaults, new ClusterFaults(controller, log),
+                        traffic);
                 if (!FaultRunner.kinds(injectors).equals(FaultKind.onCluster())) {
                     throw new IllegalStateException("BUG: the cluster's injectors do " + FaultRunner.kinds(injectors)
                             + ", not " + FaultKind.onCluster());

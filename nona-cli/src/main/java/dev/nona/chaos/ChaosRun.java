@@ -101,20 +101,21 @@ public final class ChaosRun {
         Files.createDirectories(s.workDir());
         ServerOutages outages = new ServerOutages();
         InvariantChecker checker = new InvariantChecker(s.seed(), s.livenessTimeoutMillis(), outages,
-                v -> log.accept("VIOLATION " + v));
+                v -> log.accept("VIOLATION " + v), System.currentTimeMillis());
         try (LocalKafkaBroker broker = LocalKafkaBroker.builder().dataDir(s.workDir().resolve("kafka"))
                 .startTimeout(BROKER_START_TIMEOUT).build()
                 .start()) {
             String bootstrap = broker.bootstrapServers();
             createTopics(bootstrap);
-            try (ControllerChildJvm controller = new ControllerChildJvm(bootstrap, s.controller(), s.workDir());
+            try (BrokerFaults brokerFaults = new BrokerFaults(broker);
+                    ControllerChildJvm controller = new ControllerChildJvm(bootstrap, s.controller(), s.workDir());
                     TelemetryAgent telemetry = new TelemetryAgent(bootstrap, s.models(), s.servers(), REPORT_PERIOD,
                             outages);
                     RequestStream requests = new RequestStream(bootstrap, s.models());
                     ChaosObserver observer = new ChaosObserver(bootstrap, checker).start()) {
                 TrafficFaults traffic = new TrafficFaults(bootstrap, telemetry);
                 Rig rig = new Rig(broker, controller, telemetry, requests, observer, traffic,
-                        List.of(new ProcessFaults(broker, controller), traffic));
+                        List.of(brokerFaults, new ProcessFaults(controller), traffic));
                 return drive(s, "", rig, checker, started, log);
             }
         }
@@ -151,6 +152,7 @@ public final class ChaosRun {
         controller.awaitCheckpoint(READY_TIMEOUT);
         FaultRunner faults = new FaultRunner(schedule, rig.injectors(), log);
         long t0 = System.nanoTime();
+        long t0Epoch = System.currentTimeMillis();
         requests.start(s.rate(), (int) Math.round(s.rate() * s.trafficSeconds()));
         faults.start(t0);
         watch(t0, requests, faults, checker, rig.observer(), controller, log);
@@ -160,7 +162,20 @@ public final class ChaosRun {
             log.accept("the controller ended failed: " + controller.logTail(3000));
         }
         TrafficFaults traffic = rig.traffic();
-        return new ChaosResult(s, schedule, faults.injected(), checker.counts(), checker.violations(),
+        List<FaultRunner.Injected> injected = faults.injected();
+        int sent = requests.sent();
+        List<Resumption> resumptions = checker.resumptions(injected, t0Epoch,
+                sent == 0 ? t0Epoch : requests.sentAt(sent - 1));
+        for (int i = 0; i < injected.size(); i++) {
+            Resumption r = resumptions.get(i);
+            log.accept("fault " + injected.get(i).fault().kind().key() + " ending at " + r.endMillis() / 1000.0
+                    + " s: " + (r.resumeMillis() == null ? "no decision after it"
+                            : "decisions resumed " + r.resumeMillis() + " ms after, longest gap "
+                                    + r.longestGapMillis() + " ms")
+                    + (r.decidingWhenBegan() ? "" : "; decisions had stopped before it began")
+                    + (r.afterTraffic() ? "; after the traffic" : ""));
+        }
+        return new ChaosResult(s, schedule, injected, resumptions, checker.counts(), checker.violations(),
                 checker.violationCount(), requests.sent(), checker.decided(requests.sent()),
                 checker.duplicates(), checker.counts().get(Violation.Invariant.NO_VALID_REQUEST_DEAD_LETTERED
                         .key()).get("violations"), checker.deadLetters(), checker.decisions(),

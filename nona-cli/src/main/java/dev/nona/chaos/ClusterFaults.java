@@ -2,7 +2,6 @@ package dev.nona.chaos;
 
 import dev.nona.bench.ControllerOnCluster;
 import dev.nona.local.LocalFlinkCluster;
-import dev.nona.local.LocalKafkaBroker;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
@@ -10,38 +9,35 @@ import java.util.function.Consumer;
 
 /**
  * Kills with SIGKILL the processes of the controller job on a multi-process Flink cluster with ZooKeeper high
- * availability ({@link ControllerOnCluster}), and brings each back after the fault's duration: the broker (as
- * {@link ProcessFaults} does), the TaskManager that runs the job (a new spare TaskManager is started at the end,
+ * availability ({@link ControllerOnCluster}), and brings each back after the fault's duration: the TaskManager that runs the job (a new spare TaskManager is started at the end,
  * so that the next kill has one too) and the leading JobManager (started again at the end, to stand by or to lead,
  * as ZooKeeper's election goes). The ends start the process and return (a JVM's start took 30-40 s at load 50-70,
  * which moved the rest of the schedule past the traffic); a kill waits first (at most {@link #RUNNING_TIMEOUT})
  * until the job runs, and a TaskManager kill until the spare has registered: a fault on a job still restoring from
- * the one before would test nothing new, and the schedule moves with the wait.
+ * the one before would test nothing new, and the schedule moves with the wait. The broker's kill is
+ * {@link BrokerFaults}'.
  */
 final class ClusterFaults implements FaultInjector {
     static final Duration RUNNING_TIMEOUT = Duration.ofSeconds(300);
 
-    private final LocalKafkaBroker broker;
     private final ControllerOnCluster controller;
     private final Consumer<String> log;
     private int killedJobManager = -1;
 
-    ClusterFaults(LocalKafkaBroker broker, ControllerOnCluster controller, Consumer<String> log) {
-        this.broker = broker;
+    ClusterFaults(ControllerOnCluster controller, Consumer<String> log) {
         this.controller = controller;
         this.log = log;
     }
 
     @Override
     public Set<FaultKind> kinds() {
-        return EnumSet.of(FaultKind.BROKER_KILL, FaultKind.TASKMANAGER_KILL, FaultKind.JOBMANAGER_KILL);
+        return EnumSet.of(FaultKind.TASKMANAGER_KILL, FaultKind.JOBMANAGER_KILL);
     }
 
     @Override
     public void begin(ScheduledFault fault) {
         LocalFlinkCluster cluster = controller.cluster();
         switch (fault.kind()) {
-            case BROKER_KILL -> broker.kill();
             case TASKMANAGER_KILL -> {
                 awaitSpareTaskManager(cluster);
                 cluster.awaitRunning(controller.job(), RUNNING_TIMEOUT);
@@ -79,7 +75,6 @@ final class ClusterFaults implements FaultInjector {
     public void end(ScheduledFault fault) {
         LocalFlinkCluster cluster = controller.cluster();
         switch (fault.kind()) {
-            case BROKER_KILL -> broker.start();
             case TASKMANAGER_KILL -> cluster.startTaskManager();
             case JOBMANAGER_KILL -> {
                 cluster.startJobManager(killedJobManager);

@@ -13,7 +13,8 @@ import java.util.Set;
  * cluster with ZooKeeper high availability ({@link ChaosOnCluster}) all but the controller process's kill.
  */
 public enum FaultKind {
-    /** The broker killed with SIGKILL, started again after the duration (same data directory and port). */
+    /** The broker killed with SIGKILL, started again after the duration (same data directory and port); it ends when
+     *  the restarted broker accepts writes again ({@link BrokerFaults}). */
     BROKER_KILL("broker-kill", 2_000, 10_000, 12_000, 20_000),
     /** The controller process ({@code bin/nona run}) killed with SIGKILL, started again after the duration (same
      *  state directory): it resumes from its newest checkpoint. */

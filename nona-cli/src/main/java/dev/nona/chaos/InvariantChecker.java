@@ -38,8 +38,9 @@ import java.util.function.IntToLongFunction;
  *   <li>no valid request dead-lettered: a dead letter of {@code inference-requests} whose raw value parses as a
  *       request is a violation.</li>
  * </ul>
- * Also notes which models were decided from a solved table for the readiness checks ({@code ready-<model>-<k>}).
- * Thread safe (one lock); its memory is a bit per request.
+ * Also notes which models were decided from a solved table for the readiness checks ({@code ready-<model>-<k>}),
+ * and when each decision was written ({@link DecisionTimes}), for how soon decisions resumed after each fault
+ * ({@link #resumptions}). Thread safe (one lock); its memory is a bit per request and a bit per millisecond.
  */
 final class InvariantChecker {
     static final String PREFIX = "c-";
@@ -60,14 +61,20 @@ final class InvariantChecker {
     private final Map<Invariant, Long> checked = new EnumMap<>(Invariant.class);
     private final Map<Invariant, Long> broken = new EnumMap<>(Invariant.class);
     private final List<Violation> violations = new ArrayList<>();
+    private final DecisionTimes times;
     private long decisions;
     private long duplicates;
     private long deadLetters;
     private long tables;
 
-    /** {@code onViolation} hears of each violation as it is found (while the run goes on), under the lock. */
-    InvariantChecker(long seed, long livenessTimeoutMillis, ServerOutages outages, Consumer<Violation> onViolation) {
+    /**
+     * {@code onViolation} hears of each violation as it is found (while the run goes on), under the lock; decisions
+     * written before {@code originEpochMillis} are not timed ({@link DecisionTimes}).
+     */
+    InvariantChecker(long seed, long livenessTimeoutMillis, ServerOutages outages, Consumer<Violation> onViolation,
+            long originEpochMillis) {
         this.seed = seed;
+        this.times = new DecisionTimes(originEpochMillis);
         this.livenessTimeoutMillis = livenessTimeoutMillis;
         this.outages = Objects.requireNonNull(outages, "outages");
         this.onViolation = Objects.requireNonNull(onViolation, "violation listener");
@@ -80,6 +87,7 @@ final class InvariantChecker {
     /** A decision, written (its record timestamp) at {@code writtenAt}. */
     synchronized void decision(PlacementDecision d, long writtenAt) {
         decisions++;
+        times.add(writtenAt);
         String id = d.requestId();
         if (id.startsWith(READY)) {
             if (d.tableVersion() > 0 && !d.fallback()) {
@@ -153,6 +161,15 @@ final class InvariantChecker {
             violate(Invariant.EVERY_REQUEST_DECIDED, PREFIX + i, sentAt.applyAsLong(i),
                     "no decision by the end of the drain");
         }
+    }
+
+    /**
+     * How soon decisions resumed after each of {@code injected} (in its order), whose times are from the start of the
+     * traffic at {@code trafficStartEpochMillis}; the last request was sent at {@code lastSentEpochMillis}.
+     */
+    synchronized List<Resumption> resumptions(List<FaultRunner.Injected> injected, long trafficStartEpochMillis,
+            long lastSentEpochMillis) {
+        return Resumption.of(injected, trafficStartEpochMillis, lastSentEpochMillis, times);
     }
 
     synchronized int decided(int sent) {

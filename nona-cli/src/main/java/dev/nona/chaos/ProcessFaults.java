@@ -1,44 +1,42 @@
 package dev.nona.chaos;
 
 import dev.nona.bench.ControllerChildJvm;
-import dev.nona.local.LocalKafkaBroker;
 import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Kills with SIGKILL the processes of the embedded controller's setup, and starts them again after the fault's
- * duration: the broker (a child JVM, same data directory and ports; {@link #end} returns once it answers) and the
- * controller process (same state directory; {@link #end} returns once it is started, not once it places again).
+ * Kills with SIGKILL the controller process of the embedded controller's setup ({@code bin/nona run}), and starts it
+ * again after the fault's duration (same state directory; {@link #end} returns once it is started, not once it
+ * places again). The broker's kill is {@link BrokerFaults}'.
  */
 final class ProcessFaults implements FaultInjector {
-    private final LocalKafkaBroker broker;
     private final ControllerChildJvm controller;
 
-    ProcessFaults(LocalKafkaBroker broker, ControllerChildJvm controller) {
-        this.broker = broker;
+    ProcessFaults(ControllerChildJvm controller) {
         this.controller = controller;
     }
 
     @Override
     public Set<FaultKind> kinds() {
-        return EnumSet.of(FaultKind.BROKER_KILL, FaultKind.CONTROLLER_KILL);
+        return EnumSet.of(FaultKind.CONTROLLER_KILL);
     }
 
     @Override
     public void begin(ScheduledFault fault) {
-        switch (fault.kind()) {
-            case BROKER_KILL -> broker.kill();
-            case CONTROLLER_KILL -> controller.kill();
-            default -> throw new IllegalArgumentException("fault kind " + fault.kind().key() + " is not a process's");
-        }
+        check(fault);
+        controller.kill();
     }
 
     @Override
     public void end(ScheduledFault fault) {
-        switch (fault.kind()) {
-            case BROKER_KILL -> broker.start();
-            case CONTROLLER_KILL -> controller.start();
-            default -> throw new IllegalArgumentException("fault kind " + fault.kind().key() + " is not a process's");
+        check(fault);
+        controller.start();
+    }
+
+    private static void check(ScheduledFault fault) {
+        if (fault.kind() != FaultKind.CONTROLLER_KILL) {
+            throw new IllegalArgumentException("fault kind " + fault.kind().key() + " is not the controller "
+                    + "process's");
         }
     }
 }

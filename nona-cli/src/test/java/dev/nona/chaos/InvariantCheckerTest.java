@@ -24,7 +24,7 @@ final class InvariantCheckerTest {
 
     private final ServerOutages outages = new ServerOutages();
     private final List<Violation> heard = new ArrayList<>();
-    private final InvariantChecker checker = new InvariantChecker(SEED, T, outages, heard::add);
+    private final InvariantChecker checker = new InvariantChecker(SEED, T, outages, heard::add, 0);
 
     private static PlacementDecision decision(String id, long madeAt, String... servers) {
         List<StageAssignment> stages = new ArrayList<>();
@@ -119,5 +119,19 @@ final class InvariantCheckerTest {
         assertThat(checker.readyModels()).isEmpty();
         checker.decision(decision("ready-m-1", 1, "s0"), 2);
         assertThat(checker.readyModels()).containsExactly("m");
+    }
+
+    @Test
+    void resumptions_timeEveryDecisionByItsWriteTime_duplicatesAndReadyChecksToo() {
+        FaultRunner.Injected kill = new FaultRunner.Injected(
+                new ScheduledFault(FaultKind.CONTROLLER_KILL, 1_000, 1_000, "", 0), 1_000, 2_000);
+        checker.decision(decision("c-0", 500, "s0"), 900);
+        checker.decision(decision("c-1", 1_900, "s0"), 2_000); // at the end: not after it
+        checker.decision(decision("c-1", 1_900, "s0"), 2_300); // a duplicate is the controller deciding again
+        checker.decision(decision("ready-m-0", 1_900, "s0"), 2_200);
+        assertThat(checker.resumptions(List.of(kill), 0, 10_000)).singleElement().satisfies(r -> {
+            assertThat(r.resumeMillis()).isEqualTo(200);
+            assertThat(r.longestGapMillis()).isEqualTo(1_100); // 900 -> 2,000
+        });
     }
 }

@@ -88,23 +88,11 @@ public final class LeastExpectedFinish {
         double[] lambda = new double[n];
         double[] lambdaS = new double[n];
         double[] lambdaS2 = new double[n];
+        int[] best = new int[k];
         for (int c = 0; c < n; c++) {
-            double l = 0;
-            double ls = 0;
-            double ls2 = 0;
-            for (int i = 0, at = c * k; i < k; i++, at++) {
-                double r = rates[i] * f[at];
-                double rs = r * service[at];
-                l += r;
-                ls += rs;
-                ls2 += rs * service[at];
-            }
-            lambda[c] = l;
-            lambdaS[c] = ls;
-            lambdaS2[c] = ls2;
+            moveAndSum(c, k, rates, f, service, best, 0, 1, lambda, lambdaS, lambdaS2);
         }
         double[] w = new double[n];
-        int[] best = new int[k];
         double[] bestT = new double[k];
         for (int round = 0; round < ROUNDS; round++) {
             classWaits(counts, lambda, lambdaS, lambdaS2, w, null);
@@ -162,21 +150,7 @@ public final class LeastExpectedFinish {
                 lambdaS2[d] = ls2D;
             }
             if (c < n) {
-                double l = 0;
-                double ls = 0;
-                double ls2 = 0;
-                for (int i = 0, at = c * k; i < k; i++, at++) {
-                    double share = keep * f[at] + (best[i] == c ? eta : 0);
-                    f[at] = share;
-                    double r = rates[i] * share;
-                    double rs = r * service[at];
-                    l += r;
-                    ls += rs;
-                    ls2 += rs * service[at];
-                }
-                lambda[c] = l;
-                lambdaS[c] = ls;
-                lambdaS2[c] = ls2;
+                moveAndSum(c, k, rates, f, service, best, eta, keep, lambda, lambdaS, lambdaS2);
             }
         }
         double[] u = new double[n];
@@ -197,6 +171,31 @@ public final class LeastExpectedFinish {
             speed[i] = 1 / perOp;
         }
         return new Routing(wait, speed, w, u);
+    }
+
+    /**
+     * Class {@code c}: every type moves a share {@code eta} to its best class ({@code f} becomes
+     * {@code keep f + eta} where {@code best[i] == c}, else {@code keep f}), then the class's sums
+     * $\sum_i \lambda_i f_{ic}$, $\sum_i \lambda_i f_{ic} s_{ic}$, $\sum_i \lambda_i f_{ic} s_{ic}^2$ over $i$ in
+     * increasing order. With {@code eta = 0, keep = 1} it only sums (the shares stay the same to the bit).
+     */
+    private static void moveAndSum(int c, int k, double[] rates, double[] f, double[] service, int[] best, double eta,
+            double keep, double[] lambda, double[] lambdaS, double[] lambdaS2) {
+        double l = 0;
+        double ls = 0;
+        double ls2 = 0;
+        for (int i = 0, at = c * k; i < k; i++, at++) {
+            double share = keep * f[at] + (best[i] == c ? eta : 0);
+            f[at] = share;
+            double r = rates[i] * share;
+            double rs = r * service[at];
+            l += r;
+            ls += rs;
+            ls2 += rs * service[at];
+        }
+        lambda[c] = l;
+        lambdaS[c] = ls;
+        lambdaS2[c] = ls2;
     }
 
     /** $W_c$ (mean, Allen&ndash;Cunneen) per class from its sums; also the utilisations when {@code u != null}. */

@@ -57,5 +57,10 @@ final class ChaosIT {
         assertThat(r.controllerStarts()).isGreaterThanOrEqualTo(2);
         assertThat(r.brokerStarts()).isGreaterThanOrEqualTo(2);
         assertThat(r.invariants().values()).allSatisfy(c -> assertThat(c.get("checked")).isPositive());
+        // decisions resumed after every fault that ended while requests were still sent (resumeMillis: the time from
+        // the fault's end to the first decision written after it; none only when nothing was left to decide)
+        assertThat(r.resumptions()).as("resumptions, seed %d: %s", seed, json).hasSameSizeAs(r.injected())
+                .filteredOn(x -> !x.afterTraffic())
+                .allSatisfy(x -> assertThat(x.resumeMillis()).isNotNull().isPositive());
     }
 }

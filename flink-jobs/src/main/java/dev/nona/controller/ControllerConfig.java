@@ -58,6 +58,8 @@ import org.apache.flink.configuration.Configuration;
  *                              {@code controller-mapping} (the default: the controller's own mapping),
  *                              {@code server-queueing} (a uniform mapping) or {@code paper}
  * @param parallelism           parallelism of the request path
+ * @param controlSlotSharingGroup the control loop's slot sharing group, empty for the job's one group
+ *                              ({@code control.slot-sharing-group})
  * @param startFromEarliest     read topics from the earliest offset when the group has none (else latest)
  * @param controlLimits         largest catalog DAG accepted, and the known servers (empty: any server)
  * @param outcomes              how decisions are joined with their outcomes
@@ -92,6 +94,7 @@ public record ControllerConfig(
         boolean paperCostModel,
         String solverCostModel,
         int parallelism,
+        String controlSlotSharingGroup,
         boolean startFromEarliest,
         ControlLimits controlLimits,
         OutcomeSettings outcomes,
@@ -372,6 +375,7 @@ public record ControllerConfig(
                 costModelName(v.string(SOLVER_COST_MODEL)).equals("paper"),
                 costModelName(v.string(SOLVER_COST_MODEL)),
                 v.integer(PARALLELISM),
+                v.string(CONTROL_SLOT_SHARING_GROUP).strip(),
                 v.bool(SOURCE_START_FROM_EARLIEST),
                 new ControlLimits(v.integer(CATALOG_MAX_TASKS), v.integer(CATALOG_MAX_EDGES),
                         ControlLimits.parseServers(v.string(CLUSTER_SERVERS))),

@@ -6,6 +6,7 @@ import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -45,6 +46,11 @@ public final class ControllerEnvironment {
         conf.set(CheckpointingOptions.FS_SMALL_FILE_THRESHOLD, INLINE_STATE_THRESHOLD);
         if (!config.checkpointDir().isBlank()) {
             conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, config.checkpointDir());
+        }
+        if (!config.controlSlotSharingGroup().isEmpty()) {
+            // the embedded MiniCluster's TaskManager has as many slots as the job's parallelism: one more for the
+            // control loop's own slot sharing group (ignored by a cluster's TaskManagers, which have their own)
+            conf.set(TaskManagerOptions.NUM_TASK_SLOTS, config.parallelism() + 1);
         }
         config.flink().forEach(conf::setString);
         return conf;

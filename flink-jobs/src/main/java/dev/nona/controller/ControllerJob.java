@@ -253,6 +253,10 @@ public final class ControllerJob {
                         lastTableVersion, published))
                 .returns(JsonRecordTypeInfo.of(ControllerTable.class))
                 .setParallelism(1).setMaxParallelism(1).uid("control-loop").name("control loop");
+        if (!config.controlSlotSharingGroup().isEmpty()) {
+            // its own slot: on a cluster the job then spans two TaskManagers (control.slot-sharing-group)
+            tables.slotSharingGroup(config.controlSlotSharingGroup());
+        }
         DataStream<ControllerEvent> events = tables.getSideOutput(ControlLoopFunction.EVENTS);
 
         DataStream<ControlInput> toPlacement = telemetry.union(catalog);

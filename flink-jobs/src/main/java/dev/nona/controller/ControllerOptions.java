@@ -289,6 +289,16 @@ public final class ControllerOptions {
             .withDescription("parallelism of the request path (sources, parsing, rate estimation, placement, "
                     + "decision sink); the control loop always runs with 1");
 
+    public static final ConfigOption<String> CONTROL_SLOT_SHARING_GROUP = ConfigOptions.key("control.slot-sharing-group")
+            .stringType()
+            .defaultValue("")
+            .withDescription("a slot sharing group of this name for the control loop (empty: one group, the whole job "
+                    + "in one slot at parallelism 1). On a cluster of several TaskManagers the job then holds a slot on "
+                    + "two of them, so when one is lost the restart runs on the other, whose copy of the job's code is "
+                    + "loaded already, instead of on a TaskManager that must fetch and load it first "
+                    + "(docs/deployment.md, \"Losing a TaskManager\"); the embedded MiniCluster gets the extra slot "
+                    + "itself");
+
     public static final ConfigOption<Boolean> SOURCE_START_FROM_EARLIEST =
             ConfigOptions.key("source.start-from-earliest")
             .booleanType()
@@ -356,7 +366,7 @@ public final class ControllerOptions {
             CLUSTER_LIVENESS_TIMEOUT, PLACEMENT_TARGET_ONGOING_REQUESTS, PLACEMENT_COLD_START_FIXED_SECONDS,
             PLACEMENT_COLD_START_LOAD_BYTES_PER_SECOND, PLACEMENT_STARTUP_BUFFER,
             PLACEMENT_HOLD_TIMEOUT, CHECKPOINT_INTERVAL, DECISIONS_DELIVERY, DECISIONS_FORMAT, DECISIONS_LINGER, NETWORK_BUFFER_TIMEOUT,
-            CHECKPOINT_DIR, STATE_BACKEND, CHECKPOINT_INCREMENTAL, PARALLELISM, SOURCE_START_FROM_EARLIEST,
+            CHECKPOINT_DIR, STATE_BACKEND, CHECKPOINT_INCREMENTAL, PARALLELISM, CONTROL_SLOT_SHARING_GROUP, SOURCE_START_FROM_EARLIEST,
             CATALOG_MAX_TASKS, CATALOG_MAX_EDGES, CLUSTER_SERVERS, OUTCOMES_MAX_WAIT, OUTCOMES_DECISION_WAIT,
             ROLLBACK_MARGIN, ROLLBACK_MIN_SAMPLES);
 

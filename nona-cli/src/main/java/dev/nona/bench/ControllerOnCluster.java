@@ -108,6 +108,8 @@ public final class ControllerOnCluster implements ControllerUnderTest {
         cluster = b.build().start();
         Map<String, String> settings = new TreeMap<>(controller);
         settings.put("bootstrap.servers", bootstrap);
+        // the job on both TaskManagers: a restart after one is lost runs where its code is loaded already
+        settings.putIfAbsent("control.slot-sharing-group", "control");
         StringBuilder text = new StringBuilder();
         settings.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
         Path file = workDir.resolve("controller.properties");

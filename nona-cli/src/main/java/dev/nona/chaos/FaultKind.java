@@ -19,9 +19,10 @@ public enum FaultKind {
     /** The controller process ({@code bin/nona run}) killed with SIGKILL, started again after the duration (same
      *  state directory): it resumes from its newest checkpoint. */
     CONTROLLER_KILL("controller-kill", 0, 5_000, 12_000, 20_000),
-    /** The TaskManager that runs the controller job killed with SIGKILL: Flink restarts the job from its latest
-     *  checkpoint on the spare TaskManager; after the duration a new spare TaskManager is started. The gap covers the
-     *  loss's detection (heartbeats) and the restore. */
+    /** A TaskManager that runs the controller job killed with SIGKILL: Flink restarts the job from its latest
+     *  checkpoint on the slots left (the other TaskManager, which holds the control loop's or the request path's slot
+     *  and so has the job loaded, or a spare); after the duration a new spare TaskManager is started. The gap covers
+     *  the loss's detection (heartbeats) and the restore. */
     TASKMANAGER_KILL("taskmanager-kill", 0, 3_000, 15_000, 25_000),
     /** The leading JobManager killed with SIGKILL: the standby takes over once ZooKeeper expires the leader's session
      *  (10 s) and recovers the job from its latest checkpoint; after the duration the killed one is started again as

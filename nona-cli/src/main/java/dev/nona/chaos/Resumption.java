@@ -64,6 +64,22 @@ record Resumption(long endMillis, Long resumeMillis, Long longestGapMillis, bool
     static final Map<FaultKind, Long> GOAL_MILLIS = Map.of(FaultKind.BROKER_KILL, 2_000L,
             FaultKind.TASKMANAGER_KILL, 10_000L);
 
+    /**
+     * The time a fault is judged on against its goal ({@link #GOAL_MILLIS}). For a broker kill, {@code resumeMillis}:
+     * from the broker accepting writes again (the outage itself, in the longest gap, is not the controller's). For a
+     * TaskManager kill, the larger of {@code resumeMillis} and {@code longestGapMillis}: the kill is its end, and when
+     * the job also holds a slot on another TaskManager ({@code control.slot-sharing-group}) the tasks there may write
+     * a decision in the moment after the kill, before the failover cancels them; the gap that follows, until the
+     * restarted job decides, is the recovery. Null when no decision came after the end.
+     */
+    Long judgedMillis(FaultKind kind) {
+        if (resumeMillis == null) {
+            return null;
+        }
+        return kind == FaultKind.TASKMANAGER_KILL && longestGapMillis != null
+                ? Math.max(resumeMillis, longestGapMillis) : resumeMillis;
+    }
+
     /** $E$ of {@code f} (from the start of the traffic): see the class comment. */
     static long endMillis(FaultRunner.Injected f) {
         return switch (f.fault().kind()) {
@@ -139,7 +155,8 @@ record Resumption(long endMillis, Long resumeMillis, Long longestGapMillis, bool
      * and {@code maxLongestGapMillis} (over those resumed; null when none did), and for a kind with a goal
      * ({@link #GOAL_MILLIS}) {@code goalMillis} and {@code withinGoal}: over the faults of the kind that began while
      * decisions were being written (the goal is about a controller that was deciding), whether each resumed within
-     * the goal or, with no decision after it, ended after the traffic; null when none began so.
+     * the goal ({@link #judgedMillis}) or, with no decision after it, ended after the traffic; null when none began
+     * so.
      * {@code resumptions} is parallel to {@code injected}.
      */
     static Map<String, Map<String, Object>> byKind(List<FaultRunner.Injected> injected,
@@ -167,7 +184,7 @@ record Resumption(long endMillis, Long resumeMillis, Long longestGapMillis, bool
                 List<Resumption> judged = rs.stream().filter(Resumption::decidingWhenBegan).toList();
                 m.put("goalMillis", goal);
                 m.put("withinGoal", judged.isEmpty() ? null : judged.stream().allMatch(r -> r.resumeMillis() == null
-                        ? r.afterTraffic() : r.resumeMillis() <= goal));
+                        ? r.afterTraffic() : r.judgedMillis(kind) <= goal));
             }
             json.put(kind.key(), m);
         });

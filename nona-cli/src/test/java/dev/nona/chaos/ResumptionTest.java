@@ -209,4 +209,24 @@ final class ResumptionTest {
         assertThat(Resumption.byKind(List.of(faults.get(4)), List.of(new Resumption(40_000, null, null, true, true)))
                 .get("taskmanager-kill")).containsEntry("withinGoal", true).containsEntry("maxResumeMillis", null);
     }
+
+    @Test
+    void taskManagerKill_isJudgedOnTheGapAfterIt_whenTheSurvivorDecidedAMomentAfterTheKill() {
+        // the job holds a slot on the other TaskManager too: its tasks write a decision 5 ms after the kill, then
+        // nothing until the restarted job decides
+        FaultRunner.Injected kill = fault(FaultKind.TASKMANAGER_KILL, 30_000, 33_000);
+        every(20_000, 30_006, 5);
+        every(42_005, 60_000, 5);
+        Resumption r = one(kill);
+        assertThat(r.resumeMillis()).isEqualTo(5L);
+        assertThat(r.longestGapMillis()).isEqualTo(12_000L);
+        assertThat(r.judgedMillis(FaultKind.TASKMANAGER_KILL)).isEqualTo(12_000L);
+        assertThat(Resumption.byKind(List.of(kill), List.of(r)).get("taskmanager-kill"))
+                .containsEntry("maxResumeMillis", 5L).containsEntry("withinGoal", false);
+        // a broker kill is judged from the broker's return: its outage is not the controller's
+        Resumption broker = new Resumption(5_000, 300L, 30_000L, true, false);
+        assertThat(broker.judgedMillis(FaultKind.BROKER_KILL)).isEqualTo(300L);
+        assertThat(Resumption.byKind(List.of(fault(FaultKind.BROKER_KILL, 0, 5_000)), List.of(broker))
+                .get("broker-kill")).containsEntry("withinGoal", true);
+    }
 }

@@ -2,12 +2,8 @@ package dev.nona.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nona.controller.optimize.NonaTableSolver;
-import dev.nona.controller.placement.NonaPlacerFactory;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.graph.NonChainedOutput;
@@ -55,7 +51,7 @@ final class BufferTimeoutTest {
      * an operator with several network outputs must give them one timeout.
      */
     private static Map<String, Long> networkOutputs(Map<String, String> settings) {
-        StreamGraph graph = graph(settings);
+        StreamGraph graph = StreamGraphs.of(settings);
         JobGraph job = StreamingJobGraphGenerator.createJobGraph(graph);
         Map<String, Long> out = new TreeMap<>();
         ClassLoader cl = BufferTimeoutTest.class.getClassLoader();
@@ -67,15 +63,5 @@ final class BufferTimeoutTest {
             }
         }
         return out;
-    }
-
-    private static StreamGraph graph(Map<String, String> settings) {
-        ControllerConfig config = ControllerConfig.fromMap(settings);
-        Configuration conf = ControllerEnvironment.configuration(config);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        boolean outcomes = !config.topics().outcomes().isBlank();
-        new ControllerJob(config, KafkaIo.sources(config, outcomes).withCommands(KafkaIo.commandSource(config)),
-                KafkaIo.sinks(config), new NonaTableSolver(false), new NonaPlacerFactory()).addTo(env);
-        return env.getStreamGraph();
     }
 }

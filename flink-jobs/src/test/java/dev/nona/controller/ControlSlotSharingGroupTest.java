@@ -2,13 +2,10 @@ package dev.nona.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nona.controller.optimize.NonaTableSolver;
-import dev.nona.controller.placement.NonaPlacerFactory;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.TaskManagerOptions;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.junit.jupiter.api.Test;
 
@@ -54,14 +51,8 @@ final class ControlSlotSharingGroupTest {
 
     /** The slot sharing group of each operator, by name. */
     private static Map<String, String> groups(Map<String, String> settings) {
-        ControllerConfig config = ControllerConfig.fromMap(settings);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                ControllerEnvironment.configuration(config));
-        boolean outcomes = !config.topics().outcomes().isBlank();
-        new ControllerJob(config, KafkaIo.sources(config, outcomes).withCommands(KafkaIo.commandSource(config)),
-                KafkaIo.sinks(config), new NonaTableSolver(false), new NonaPlacerFactory()).addTo(env);
         Map<String, String> out = new TreeMap<>();
-        for (StreamNode n : env.getStreamGraph().getStreamNodes()) {
+        for (StreamNode n : StreamGraphs.of(settings).getStreamNodes()) {
             out.put(n.getOperatorName(), n.getSlotSharingGroup());
         }
         return out;

@@ -175,7 +175,12 @@ public final class SoakBenchmark {
         }
 
         private static String percent(SoakTrend t) {
-            return Double.isNaN(t.growth()) ? "n/a" : String.format(Locale.ROOT, "%+.1f%%", 100 * t.growth());
+            if (Double.isNaN(t.growth())) {
+                return "n/a";
+            }
+            String growth = String.format(Locale.ROOT, "%+.1f%%", 100 * t.growth());
+            return Double.isNaN(t.growthMargin()) ? growth
+                    : growth + String.format(Locale.ROOT, " (95%%: +/-%.1f%%)", 100 * t.growthMargin());
         }
     }
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.commons.math3.distribution.TDistribution;
 
 /**
  * The trend of one per-minute series of the soak benchmark (heap after GC, checkpoint size, p99): the least-squares
@@ -12,12 +13,20 @@ import java.util.Map;
  * $\bar{y}_{first}$ the mean of the first {@link #FIRST_LEVEL_MINUTES} values fitted. The goal: $g \le$
  * {@link #GOAL} for every series. Non-finite values (a minute without a figure) are left out of the fit.
  *
+ * <p>How well the minutes pin $g$ down: the half-width of its 95% confidence interval under the least-squares
+ * model, $t_{0.975,\,n-2} \cdot \mathrm{SE}(b) \cdot (m_{last} - m_{first}) / \bar{y}_{first}$ with
+ * $\mathrm{SE}(b) = \sqrt{\sum_i r_i^2 / ((n-2) \sum_i (m_i - \bar{m})^2)}$ and $r_i$ the residuals. A per-minute p99
+ * that moves with the machine's load by tens of percent from minute to minute gives a margin wider than the
+ * goal: its growth is then neither shown within the goal nor shown beyond it by that run.
+ *
  * @param minutes        the minutes fitted (those after the warm-up with a finite value)
  * @param slopePerMinute $b$, in the series' unit per minute; NaN with fewer than two minutes
  * @param firstLevel     $\bar{y}_{first}$; NaN with no minute
  * @param growth         $g$, a fraction (0.05 is 5%); NaN when the slope is, or the first level is not positive
+ * @param growthMargin   the half-width of $g$'s 95% confidence interval (class comment); NaN with fewer than three
+ *                       minutes, or when $g$ is NaN
  */
-record SoakTrend(int minutes, double slopePerMinute, double firstLevel, double growth) {
+record SoakTrend(int minutes, double slopePerMinute, double firstLevel, double growth, double growthMargin) {
     /** The most a series may grow over the run. */
     static final double GOAL = 0.05;
     /** How many of the first minutes fitted make the level that growth is relative to. */
@@ -42,7 +51,7 @@ record SoakTrend(int minutes, double slopePerMinute, double firstLevel, double g
             level = sum / k;
         }
         if (n < 2) {
-            return new SoakTrend(n, Double.NaN, level, Double.NaN);
+            return new SoakTrend(n, Double.NaN, level, Double.NaN, Double.NaN);
         }
         double mx = 0;
         double my = 0;
@@ -61,7 +70,18 @@ record SoakTrend(int minutes, double slopePerMinute, double firstLevel, double g
         double slope = sxy / sxx;
         double span = points.get(n - 1)[0] - points.get(0)[0];
         double growth = level > 0 ? slope * span / level : Double.NaN;
-        return new SoakTrend(n, slope, level, growth);
+        double margin = Double.NaN;
+        if (n > 2 && !Double.isNaN(growth)) {
+            double squares = 0;
+            for (double[] p : points) {
+                double r = p[1] - (my + slope * (p[0] - mx));
+                squares += r * r;
+            }
+            double slopeError = Math.sqrt(squares / ((n - 2) * sxx));
+            double t = new TDistribution(null, n - 2).inverseCumulativeProbability(0.975);
+            margin = t * slopeError * span / level;
+        }
+        return new SoakTrend(n, slope, level, growth, margin);
     }
 
     /** Whether the series grew no more than {@link #GOAL}; null when its growth is unknown. */
@@ -76,6 +96,7 @@ record SoakTrend(int minutes, double slopePerMinute, double firstLevel, double g
         m.put("slopePerMinute", finite(slopePerMinute, 1e4));
         m.put("firstLevel", finite(firstLevel, 1e2));
         m.put("growthOverRun", finite(growth, 1e4));
+        m.put("growthMargin95", finite(growthMargin, 1e4));
         m.put("withinGoal", withinGoal());
         return m;
     }

@@ -62,4 +62,25 @@ final class SoakTrendTest {
         assertThat(zero.growth()).isNaN();
         assertThat(zero.withinGoal()).isNull();
     }
+
+    @Test
+    void growthMargin_isTheHalfWidthOfTheNinetyFivePercentInterval_workedExample() {
+        // minutes 0..3 at 1, 3, 2, 4: mean minute 1.5, mean value 2.5, sxx 5, sxy 4, slope b = 0.8;
+        // residuals -0.3, 0.9, -0.9, 0.3: sum of squares 1.8, SE(b) = sqrt(1.8 / (2 * 5)) = sqrt(0.18);
+        // t(0.975, 2 degrees of freedom) = 4.302653; span 3, first level mean(1, 3, 2) = 2;
+        // growth 0.8 * 3 / 2 = 1.2, margin 4.302653 * sqrt(0.18) * 3 / 2 = 2.738189
+        SoakTrend t = SoakTrend.of(new double[] {1, 3, 2, 4}, 0);
+        assertThat(t.growth()).isCloseTo(1.2, within(1e-12));
+        assertThat(t.growthMargin()).isCloseTo(4.302653 * Math.sqrt(0.18) * 1.5, within(1e-6));
+        assertThat(t.toJson()).containsEntry("growthMargin95", 2.7382);
+    }
+
+    @Test
+    void growthMargin_isZeroOnALine_andUnknownWithTwoMinutes() {
+        assertThat(SoakTrend.of(new double[] {100, 102, 104, 106}, 0).growthMargin()).isCloseTo(0.0, within(1e-12));
+        SoakTrend two = SoakTrend.of(new double[] {100, 110}, 0);
+        assertThat(two.growth()).isCloseTo(10.0 / 105, within(1e-12)); // first level mean(100, 110)
+        assertThat(two.growthMargin()).isNaN();
+        assertThat(two.toJson()).containsEntry("growthMargin95", null);
+    }
 }

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.commons.math3.stat.regression.SimpleRegression;
 
 /**
  * The trend of one per-minute series of the soak benchmark (heap after GC, checkpoint size, p99): the least-squares
@@ -53,34 +53,15 @@ record SoakTrend(int minutes, double slopePerMinute, double firstLevel, double g
         if (n < 2) {
             return new SoakTrend(n, Double.NaN, level, Double.NaN, Double.NaN);
         }
-        double mx = 0;
-        double my = 0;
+        SimpleRegression fit = new SimpleRegression();
         for (double[] p : points) {
-            mx += p[0];
-            my += p[1];
+            fit.addData(p[0], p[1]);
         }
-        mx /= n;
-        my /= n;
-        double sxy = 0;
-        double sxx = 0;
-        for (double[] p : points) {
-            sxy += (p[0] - mx) * (p[1] - my);
-            sxx += (p[0] - mx) * (p[0] - mx);
-        }
-        double slope = sxy / sxx;
+        double slope = fit.getSlope();
         double span = points.get(n - 1)[0] - points.get(0)[0];
         double growth = level > 0 ? slope * span / level : Double.NaN;
-        double margin = Double.NaN;
-        if (n > 2 && !Double.isNaN(growth)) {
-            double squares = 0;
-            for (double[] p : points) {
-                double r = p[1] - (my + slope * (p[0] - mx));
-                squares += r * r;
-            }
-            double slopeError = Math.sqrt(squares / ((n - 2) * sxx));
-            double t = new TDistribution(null, n - 2).inverseCumulativeProbability(0.975);
-            margin = t * slopeError * span / level;
-        }
+        // Student's t at 95% times SE(b); NaN with fewer than three points
+        double margin = Double.isNaN(growth) ? Double.NaN : fit.getSlopeConfidenceInterval() * span / level;
         return new SoakTrend(n, slope, level, growth, margin);
     }
 

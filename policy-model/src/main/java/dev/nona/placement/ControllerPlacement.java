@@ -27,8 +27,9 @@ import java.util.random.RandomGenerator;
  * <p><b>Memory, speed classes and cold starts.</b> Once a server's reports give its class or memory
  * ({@link LiveServers#describesMemory}), each part is placed knowing its operations and bytes over the whole request
  * ({@link PlacementSampler#placeSized}): only on a live server it fits beside the request's other parts there, by
- * {@link LiveServers.Rule} (the earliest predicted finish, weighing the server's backlog against the part's load
- * when the server does not hold the model, at the server's own speed; or today's warm-first rule with memory as a
+ * {@link LiveServers.Rule} (the least marginal cost: the predicted finish, weighing the server's backlog against the
+ * part's load when the server does not hold the model, at the server's own speed, plus the delay the part adds to the
+ * requests there; or today's warm-first rule with memory as a
  * filter). A part that fits no live server is a {@link PartDoesNotFitException}. The request is recorded with each
  * predicted cold start as work on its server ({@link #withLoads}), so the ledger's backlog counts the load. Without
  * class or memory, placement is exactly as before (same picks, same random stream, same ledger).

@@ -1,23 +1,26 @@
 package dev.nona.placement;
 
+import dev.nona.queueing.MarginalCost;
 import dev.nona.workload.ColdStartCost;
 import java.util.Arrays;
 import java.util.random.RandomGenerator;
 
 /**
  * {@link LiveServers.Rule#EXPECTED_FINISH}: per part, among the live servers it fits beside the request's other parts
- * there, the one with the earliest predicted finish $B_s(t) + T_{CS,s} + p/\nu_s$ (its predicted backlog, the part's
- * load when the server does not hold the model, the part's operations at the server's own rate), with a model's load
- * bought where its parts would finish first once what they lost without it reaches the load (rent or buy, see
- * {@link #pick}). The state it keeps of its own is the cold-start cost and, per warm pool, the model's rent and
- * bytes; the servers' backlogs, rates and warm pools are {@link LiveServers}'s ledger, their memory its
+ * there, the one of least marginal cost ({@link MarginalCost}): the part's predicted finish
+ * $B_s(t) + T_{CS,s} + p/\nu_s$ (its predicted backlog, the part's load when the server does not hold the model, the
+ * part's operations at the server's own rate) plus the delay it adds to the requests the server already holds, with
+ * a model's load bought where its parts would cost least once what they lost without it reaches the load (rent or
+ * buy, see {@link #pick}). The state it keeps of its own is the cold-start cost and, per warm pool, the model's rent
+ * and bytes; the servers' backlogs, counts, rates and warm pools are {@link LiveServers}'s ledger, their memory its
  * {@link ServerMemory}.
  *
  * <p>Cost: $O(N)$ per part (a scan). Not thread-safe: one per {@link LiveServers}.
  *
  * <p>Based on: the model-aware scheduling thesis's analytical model (a part's finish with and without a cold start);
  * Karlin, Manasse, McGeoch and Owicki, "Competitive randomized algorithms for nonuniform problems", Algorithmica
- * 1994 (rent or buy).
+ * 1994 (rent or buy); Roughgarden and Tardos, "How bad is selfish routing?", J. ACM 2002 (a request's own best
+ * against the marginal cost it imposes).
  */
 final class ExpectedFinishRule {
     private final ServerLedger ledger;
@@ -47,9 +50,10 @@ final class ExpectedFinishRule {
     /**
      * A scan from a random server over the live servers {@code filter} allows where the part fits beside
      * {@code footprint} ({@code fitNow}: in their free memory now, else in their whole memory), preferring one not in
-     * {@code taken[0..n)}; ties go to a server this placer owns, then the first met. The scan also finds the server
-     * where the part would finish first if every server held the model ($\min_s B_s(t) + p/\nu_s$); when that one is
-     * cold, the difference to the pick is what not loading the model there cost this part, and the model's
+     * {@code taken[0..n)}, of least {@link MarginalCost marginal cost}; ties go to a server this placer owns,
+     * then the first met. The scan also finds the server where the part would cost least if every server held the
+     * model (its $C_s$ with $T_{CS} = 0$); when that one is
+     * cold, the difference to the pick is what not loading the model there cost, and the model's
      * {@link #rent} adds it up. Once the rent reaches the load's $T_{CS}$ the part goes there instead (it loads the
      * model) and the rent starts again from 0: rent or buy, whose cost is at most twice that of the best choice made
      * knowing the requests to come. It buys only where buying costs just the load: a server predicted idle (a load
@@ -85,8 +89,11 @@ final class ExpectedFinishRule {
             }
             double rate = ledger.rate(s);
             boolean free = !contains(taken, n, s);
-            double compute = finishIfWarmSeconds(s, ops, rate, now);
-            double t = compute + loadSeconds(s, warm, bytes);
+            double work = rate > 0 ? ops / rate : 0;
+            double backlog = ledger.backlog(s, now);
+            int held = ledger.ongoing(s, now);
+            double compute = MarginalCost.seconds(backlog, held, work);
+            double t = MarginalCost.seconds(backlog, held, work + loadSeconds(s, warm, bytes));
             boolean owned = ledger.owns(s);
             if (best < 0 || (free && !bestFree) || (free == bestFree && (t < bestT || (t == bestT && owned && !bestOwned)))) {
                 best = s;

@@ -107,14 +107,16 @@ public final class LiveServers {
      */
     public enum Rule {
         /**
-         * Per part, among the live servers it fits beside the request's other parts there, the one with the earliest
-         * predicted finish $B_s(t) + T_{CS,s} + p/\nu_s$: its predicted backlog, then the part's load when the server
+         * Per part, among the live servers it fits beside the request's other parts there, the one of least marginal
+         * cost: the predicted finish $B_s(t) + T_{CS,s} + p/\nu_s$ plus the delay the part adds to the requests the
+         * server holds ({@link dev.nona.queueing.MarginalCost}). The finish: its predicted backlog, then the
+         * part's load when the server
          * does not hold the model, then the part's operations at the server's own (learned, else reported) rate. The
          * load queues behind the backlog because an executor loads a part when its first task starts (the
          * simulator's engine, which the executor twin runs); the thesis's Eq. (1) overlaps them,
          * $\max(B_s, T_{CS}) + T_I$, which under-predicts a busy cold server (measured: {@code hetero} at load 0.6,
          * mean JCT 0.440 s with the overlap against 0.286 s, 3,000 jobs, seed 1). A model's load is also bought where
-         * a part would finish first once what its parts lost without it reaches the load (rent or buy, see
+         * a part would cost least once what its parts lost without it reaches the load (rent or buy, see
          * {@link ExpectedFinishRule}). $O(N)$ per part.
          */
         EXPECTED_FINISH,

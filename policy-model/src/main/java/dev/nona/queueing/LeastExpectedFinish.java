@@ -5,16 +5,20 @@ package dev.nona.queueing;
  * classes, and what each request then waits and computes at (our model of the controller's mapping on a heterogeneous
  * cluster, beyond the Nona paper; docs/optimizer.md, "Per-class speed").
  *
- * <p>The controller sends a request to the server with the least predicted finish $B_s + p/\nu_s$ among those that
- * hold it ({@code LiveServers.Rule.EXPECTED_FINISH}): a large request waits for a fast server when its backlog costs
- * less than the speed lost on a slower idle one, a small request takes the slower one. So where a request computes
- * depends on its size $p$. Model: each class $c$ ($N_c$ servers of speed $\nu_c$) is a pooled M/G/$N_c$ queue of the
- * requests routed to it, with the mean wait $W_c$ of the Allen&ndash;Cunneen approximation ({@link PooledServers#waits},
- * service times $p/\nu_c$); a request type $i$ (rate $\lambda_i$, $p_i$ operations, feasible classes $F_i$) goes to the
- * classes of least expected finish
- * $$c^*_i = \arg\min_{c \in F_i} \big(W_c + p_i/\nu_c\big),$$
- * and the waits are those of the loads this routing sends: a fixed point (a Wardrop equilibrium: at it, no type
- * gains by moving its requests; a type split between classes finishes equally soon on each). Found by fictitious play:
+ * <p>The controller sends a request to the server of least {@link MarginalCost marginal cost}
+ * $B_s + p/\nu_s + \min(n_s p/\nu_s, B_s)$ among those that hold it ({@code LiveServers.Rule.EXPECTED_FINISH}): a
+ * large request waits for a fast server when its backlog costs less than the speed lost on a slower idle one, a small
+ * request takes the slower one. So where a request computes depends on its size $p$. Model: each class $c$ ($N_c$
+ * servers of speed $\nu_c$) is a pooled M/G/$N_c$ queue of the requests routed to it, with the mean wait $W_c$ of the
+ * Allen&ndash;Cunneen approximation ({@link PooledServers#waits}, service times $s_{ic} = p_i/\nu_c$) and
+ * $\bar n_c = \lambda_c (W_c + \bar s_c)/N_c$ requests per server (Little's law; $\lambda_c \bar s_c = \sum_i
+ * \lambda_i f_{ic} s_{ic}$); a request type $i$ (rate $\lambda_i$, $p_i$ operations, feasible classes $F_i$) goes to
+ * the classes of least marginal cost at the class's means,
+ * $$c^*_i = \arg\min_{c \in F_i} \big(W_c + s_{ic} + \min(\bar n_c s_{ic},\ W_c)\big),$$
+ * and the waits are those of the loads this routing sends: a fixed point (an equilibrium of these picks: at it, no
+ * type lowers its marginal cost by moving its requests; a type split between classes costs the same on each; with the
+ * own finish $W_c + s_{ic}$ alone it is a Wardrop equilibrium, and the model over-predicted the controller by up to
+ * 21% once it picked by marginal cost, {@code hetero} at load 0.7). Found by fictitious play:
  * from the routing in proportion to the feasible classes' capacities $N_c\nu_c$, each round every type moves a share
  * $\eta_k = 1/(k + 5)$ of its requests to its best class of the round, for $R$ = {@value #ROUNDS} rounds. A class a
  * type left keeps a remnant of $(5 f_0 + m)/(R + 5)$ of it ($f_0$ its first share, $m$ the rounds it was the type's
@@ -93,19 +97,24 @@ public final class LeastExpectedFinish {
             moveAndSum(c, k, rates, f, service, best, 0, 1, lambda, lambdaS, lambdaS2);
         }
         double[] w = new double[n];
+        double[] held = new double[n];
         double[] bestT = new double[k];
         for (int round = 0; round < ROUNDS; round++) {
             classWaits(counts, lambda, lambdaS, lambdaS2, w, null);
             // each type's best class of the round: its first feasible class, then any class of a strictly earlier
             // finish, the classes taken in increasing order (one it may not use finishes at +infinity: never earlier)
+            for (int c = 0; c < n; c++) {
+                held[c] = (lambdaS[c] + lambda[c] * w[c]) / counts[c];
+            }
             for (int i = 0; i < k; i++) {
                 best[i] = firstFeasible[i];
-                bestT[i] = w[best[i]] + service[best[i] * k + i];
+                bestT[i] = MarginalCost.seconds(w[best[i]], held[best[i]], service[best[i] * k + i]);
             }
             for (int c = 0; c < n; c++) {
                 double wc = w[c];
+                double nc = held[c];
                 for (int i = 0, at = c * k; i < k; i++, at++) {
-                    double t = wc + compute[at];
+                    double t = MarginalCost.seconds(wc, nc, compute[at]); // +infinity where i may not use c
                     if (t < bestT[i]) {
                         best[i] = c;
                         bestT[i] = t;

@@ -71,7 +71,8 @@ final class MemoryAwarePlacementTest {
      * The thesis's Eqs. (1) and (2) (§6.5) with $T_P = 0$: a part of $T_I$ = 1 s (1e9 ops at 1e9 ops/s) whose load is
      * $T_{CS}$ = 1 + 2e9 / 1e9 = 3 s. Queuing behind $n$ requests on the warm server finishes at $(n + 1) T_I$; a cold
      * start on an idle server at $0 + T_{CS} + T_I$ = 4 s. With n = 1: 2 s against 4 s, it queues; with n = 4:
-     * 5 s against 4 s, it starts cold.
+     * 5 s against 4 s, it starts cold. The pick is by marginal cost, which adds the delay to the n requests there,
+     * min(n * 1, n): 3 s against 4 s, and 9 s against 4 s, the same picks.
      */
     @Test
     void expectedFinish_weighsQueueingAgainstAColdStart_asTheThesisModel() {
@@ -96,22 +97,23 @@ final class MemoryAwarePlacementTest {
 
     /**
      * The executors load a part when its first task starts (the simulator's engine, which the executor twin runs), so
-     * a load queues behind the backlog: $\hat F_s = B_s + T_{CS} + T_I$. A cold server with 2 s of backlog: 2 + 3 + 1
-     * = 6 s (overlapping the load with the backlog, $\max(B_s, T_{CS}) + T_I$, would say 4 s); the warm one behind
-     * n = 4 requests: 5 s, so it queues. Once placed cold, the load is in the ledger: an idle cold server's backlog
-     * grows by $T_{CS} + T_I$ = 4 s, a warm one's by $T_I$ = 1 s.
+     * a load queues behind the backlog: $\hat F_s = B_s + T_{CS} + T_I$. A cold server with 2 s of backlog (one
+     * request): 2 + 3 + 1 = 6 s (overlapping the load with the backlog, $\max(B_s, T_{CS}) + T_I$, would say 4 s), a
+     * marginal cost of 6 + min(1 * 4, 2) = 8 s (4 + 2 = 6 s with the overlap); the warm one behind n = 3 requests of
+     * 3 s: 4 s, a marginal cost of 4 + min(3 * 1, 3) = 7 s, so it queues. Once placed cold, the load is in the ledger:
+     * an idle cold server's backlog grows by $T_{CS} + T_I$ = 4 s, a warm one's by $T_I$ = 1 s.
      */
     @Test
     void expectedFinish_aColdStartQueuesBehindTheBacklog_andTheLedgerCountsIt() {
         LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
         servers.coldStart(new ColdStartCost(1, 1e9));
-        servers.report("warm", true, 1e9, 4, 4.0, List.of("m"), "gpu", 1e10, T, 0);
-        servers.report("cold", true, 1e9, 2, 2.0, List.of(), "gpu", 1e10, T, 0);
+        servers.report("warm", true, 1e9, 3, 3.0, List.of("m"), "gpu", 1e10, T, 0);
+        servers.report("cold", true, 1e9, 1, 2.0, List.of(), "gpu", 1e10, T, 0);
         int warm = servers.warm("m");
         assertThat(servers.expectedFinishSeconds(1, warm, 1e9, 2e9, T)).isCloseTo(6.0, within(1e-9));
         ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {1e9}, new double[] {2e9}, 0);
         assertThat(servers.id(local.place(servers, T, new SplittableRandom(1))[0])).isEqualTo("warm");
-        assertThat(servers.backlogSeconds(0, T)).isCloseTo(5.0, within(1e-9));
+        assertThat(servers.backlogSeconds(0, T)).isCloseTo(4.0, within(1e-9));
 
         LiveServers idle = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
         idle.coldStart(new ColdStartCost(1, 1e9));
@@ -128,11 +130,12 @@ final class MemoryAwarePlacementTest {
     }
 
     /**
-     * Rent or buy. Parts of $T_I$ = 1 s whose load is $T_{CS}$ = 3 s; the warm server holds 1.5 s of backlog, the
-     * cold one is idle. The first request finishes at 2.5 s warm against 4 s cold, so it queues; had the cold server
-     * held the model it would have finished at 1 s: the rent is 1.5 s. The second finishes at 3.5 s warm against 4 s
-     * cold, the earliest finish alone queues it too, but the rent reaches 1.5 + 2.5 = 4 s >= 3 s: it loads the model on
-     * the cold server. It does not when the cold server has a backlog, or when the load would evict a model it holds.
+     * Rent or buy. Parts of $T_I$ = 1 s whose load is $T_{CS}$ = 3 s; the warm server holds one request of 0.4 s, the
+     * cold one is idle. The first request costs 0.4 + 1 + min(1 * 1, 0.4) = 1.8 s warm against 4 s cold, so it
+     * queues; had the cold server held the model it would have cost 1 s: the rent is 0.8 s. The second costs 1.4 + 1 +
+     * min(2 * 1, 1.4) = 3.8 s warm against 4 s cold, the least cost alone queues it too, but the rent reaches 0.8 + 2.8
+     * = 3.6 s >= 3 s: it loads the model on the cold server. It does not when the cold server has a backlog, or when
+     * the load would evict a model it holds.
      */
     @Test
     void expectedFinish_loadsTheModelOnceTheRentReachesTheLoad() {
@@ -140,7 +143,7 @@ final class MemoryAwarePlacementTest {
         for (String c : List.of("idle", "busy", "full")) {
             LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
             servers.coldStart(new ColdStartCost(1, 1e9));
-            servers.report("warm", true, 1e9, 1, 1.5, List.of("m"), "gpu", 1e10, T, 0);
+            servers.report("warm", true, 1e9, 1, 0.4, List.of("m"), "gpu", 1e10, T, 0);
             if (c.equals("full")) {
                 ControllerPlacement other = ControllerPlacement.local("other", List.of("t"), new double[] {1e9},
                         new double[] {9e9}, 0);

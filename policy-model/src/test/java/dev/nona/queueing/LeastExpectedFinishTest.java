@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Worked examples by hand: a fast server (4 ops/s) and a slow one (1 op/s), requests of fixed size (so every class is
- * an M/D/1 queue: $W = u s / (2(1 - u))$). A class a type leaves keeps a remnant of $(5 f_0 + m)/(R + 5)$ of it
+ * an M/D/1 queue: $W = u s / (2(1 - u))$), each sent where its marginal cost $W_c + s + \min(\bar n_c s, W_c)$ is
+ * least. A class a type leaves keeps a remnant of $(5 f_0 + m)/(R + 5)$ of it
  * after the $R$ rounds ({@link LeastExpectedFinish#ROUNDS}; $f_0$ its first share, $m$ the rounds it was the type's
  * best), so a finish is checked to 0.5%, or 2% where the type went back and forth early.
  */
@@ -20,8 +21,9 @@ final class LeastExpectedFinishTest {
 
     @Test
     void workedExample_aRequestWaitsForTheFastServer_ratherThanTakeTheIdleSlowOne() {
-        // 2 requests/s of 1 op: all on the fast server, u = 0.5, s = 0.25: W = 0.5 * 0.25 / (2 * 0.5) = 0.125;
-        // 0.125 + 0.25 < 1 (the slow server, idle), so none goes there
+        // 2 requests/s of 1 op: all on the fast server, u = 0.5, s = 0.25: W = 0.5 * 0.25 / (2 * 0.5) = 0.125,
+        // n = 2 * 0.375 = 0.75; its marginal cost 0.125 + 0.25 + min(0.1875, 0.125) = 0.5 < 1 (the slow server, idle),
+        // so none goes there
         LeastExpectedFinish.Routing r = LeastExpectedFinish.route(COUNTS, SPEEDS, new double[] {2}, new double[] {1},
                 new boolean[][] {BOTH});
         assertThat(r.typeWait()[0]).isCloseTo(0.125, withinPercentage(0.5));
@@ -32,8 +34,9 @@ final class LeastExpectedFinishTest {
 
     @Test
     void workedExample_theRequestSizeDecides_smallOnesTakeTheSlowServer() {
-        // add 2 requests/s of 0.05 ops: on the fast server they would finish at 0.125 + 0.0125, on the slow one at
-        // 0.05 plus its M/D/1 wait at u = 0.1, s = 0.05: 0.1 * 0.05 / (2 * 0.9) = 1/360; the large ones keep the fast
+        // add 2 requests/s of 0.05 ops: on the fast server they would cost at least 0.125 + 0.0125, on the slow one
+        // 0.05 plus its M/D/1 wait at u = 0.1, s = 0.05, 0.1 * 0.05 / (2 * 0.9) = 1/360, plus at most that wait again;
+        // the large ones keep the fast
         LeastExpectedFinish.Routing r = LeastExpectedFinish.route(COUNTS, SPEEDS, new double[] {2, 2},
                 new double[] {1, 0.05}, new boolean[][] {BOTH, BOTH});
         assertThat(r.typeWait()[0] + 1 / r.typeSpeed()[0]).isCloseTo(0.375, withinPercentage(0.5));
@@ -42,16 +45,20 @@ final class LeastExpectedFinishTest {
     }
 
     @Test
-    void workedExample_betweenTwoClasses_bothFinishEquallySoon() {
+    void workedExample_betweenTwoClasses_bothCostTheSame() {
         // 4 requests/s of 1 op overload the fast server alone; lambda_f of them go there: W_f = lambda_f/(8(4 - lambda_f)),
-        // the rest load the slow one to u_s = 4 - lambda_f: W_s = u_s/(2(1 - u_s)); W_f + 1/4 = W_s + 1 gives
-        // lambda_f = 3.59067 (by bisection) and a finish of 1.34650 s on either
+        // n_f = lambda_f (W_f + 1/4) (Little), the rest load the slow one to u_s = 4 - lambda_f: W_s = u_s/(2(1 - u_s)),
+        // n_s = u_s (W_s + 1). At lambda_f = 3.5 both marginal costs are 2: fast 0.875 + 0.25 + min(3.9375/4, 0.875),
+        // slow 0.5 + 1 + min(0.75, 0.5). The own finishes then differ, 1.125 s and 1.5 s, mean
+        // (3.5 * 1.125 + 0.5 * 1.5)/4 = 1.171875 s: by the own finish alone (a Wardrop equilibrium) both would finish
+        // at 1.34650 s, lambda_f = 3.59067 (by bisection): the requests that moved to the fast server would have
+        // delayed those there by more than they gained
         LeastExpectedFinish.Routing r = LeastExpectedFinish.route(COUNTS, SPEEDS, new double[] {4}, new double[] {1},
                 new boolean[][] {BOTH});
-        assertThat(r.classUtilisation()[0] * 4).isCloseTo(3.59067, within(2e-3));
-        assertThat(r.classWait()[0] + 0.25).isCloseTo(1.34650, within(5e-3));
-        assertThat(r.classWait()[1] + 1).isCloseTo(1.34650, within(5e-3));
-        assertThat(r.typeWait()[0] + 1 / r.typeSpeed()[0]).isCloseTo(1.34650, within(5e-3));
+        assertThat(r.classUtilisation()[0] * 4).isCloseTo(3.5, within(2e-3));
+        assertThat(r.classWait()[0]).isCloseTo(0.875, within(5e-3));
+        assertThat(r.classWait()[1]).isCloseTo(0.5, within(5e-3));
+        assertThat(r.typeWait()[0] + 1 / r.typeSpeed()[0]).isCloseTo(1.171875, within(5e-3));
     }
 
     @Test
@@ -116,7 +123,10 @@ final class LeastExpectedFinishTest {
         }
     }
 
-    /** The class comment's rounds, plainly: every round, every class's sums from every type's shares. */
+    /**
+     * The class comment's rounds, plainly: every round, every class's sums from every type's shares, and each type's
+     * best class by its marginal cost written out.
+     */
     private static LeastExpectedFinish.Routing plainRoute(int[] counts, double[] speeds, double[] rates, double[] ops,
             boolean[][] feasible) {
         int n = counts.length;
@@ -133,6 +143,7 @@ final class LeastExpectedFinishTest {
         }
         double[] w = new double[n];
         double[] u = new double[n];
+        double[] held = new double[n];
         for (int round = 0; round <= LeastExpectedFinish.ROUNDS; round++) {
             for (int c = 0; c < n; c++) {
                 double lambda = 0;
@@ -147,6 +158,7 @@ final class LeastExpectedFinishTest {
                 }
                 w[c] = PooledServers.waits(counts[c], lambdaS, lambdaS2, lambda).mean();
                 u[c] = lambdaS / counts[c];
+                held[c] = (lambdaS + lambda * w[c]) / counts[c];
             }
             if (round == LeastExpectedFinish.ROUNDS) {
                 break;
@@ -156,7 +168,8 @@ final class LeastExpectedFinishTest {
                 int best = -1;
                 double bestT = Double.POSITIVE_INFINITY;
                 for (int c = 0; c < n; c++) {
-                    double t = w[c] + ops[i] / speeds[c];
+                    double s = ops[i] / speeds[c];
+                    double t = w[c] + s + Math.min(held[c] * s, w[c]);
                     if (feasible[i][c] && (best < 0 || t < bestT)) {
                         best = c;
                         bestT = t;

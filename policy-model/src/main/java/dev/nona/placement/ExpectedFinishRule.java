@@ -87,9 +87,8 @@ final class ExpectedFinishRule {
                     || !memory.fits(s, bytes, footprint, fitNow)) {
                 continue;
             }
-            double rate = ledger.rate(s);
             boolean free = !contains(taken, n, s);
-            double work = rate > 0 ? ops / rate : 0;
+            double work = computeSeconds(s, ops);
             double backlog = ledger.backlog(s, now);
             int held = ledger.ongoing(s, now);
             double compute = MarginalCost.seconds(backlog, held, work);
@@ -164,12 +163,13 @@ final class ExpectedFinishRule {
      * $T_{CS} = 0$ when the server holds the model ({@code warm}: its pool, {@link ServerLedger#EVERY_SERVER}: all).
      */
     double expectedFinishSeconds(int s, int warm, double ops, double bytes, double now) {
-        return finishIfWarmSeconds(s, ops, ledger.rate(s), now) + loadSeconds(s, warm, bytes);
+        return ledger.backlog(s, now) + computeSeconds(s, ops) + loadSeconds(s, warm, bytes);
     }
 
-    /** $B_s(t) + p/\nu_s$: the predicted finish of a part on server {@code s} if it held the model. */
-    private double finishIfWarmSeconds(int s, double ops, double rate, double now) {
-        return ledger.backlog(s, now) + (rate > 0 ? ops / rate : 0);
+    /** $p/\nu_s$: the part's operations at server {@code s}'s rate (0 on a server of rate 0). */
+    private double computeSeconds(int s, double ops) {
+        double rate = ledger.rate(s);
+        return rate > 0 ? ops / rate : 0;
     }
 
     /** $T_{CS}$ on server {@code s}: 0 when it holds the model of pool {@code warm}. */

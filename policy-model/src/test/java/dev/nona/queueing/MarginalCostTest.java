@@ -29,7 +29,8 @@ final class MarginalCostTest {
         // a fast server holding 4 requests with 1.6 s left together (0.4 s each), a part of 0.25 s there; an idle
         // slow server, 2 s there: 1.85 s against 2 s by the own finish (the fast one), 1.85 + min(4 * 0.25, 1.6) =
         // 2.85 s against 2 s by the marginal cost (the slow one)
-        assertThat(1.6 + 0.25).isLessThan(2);
+        assertThat(MarginalCost.seconds(1.6, 0, 0.25)).as("counting no requests there: the own finish")
+                .isCloseTo(1.85, within(1e-12)).isLessThan(MarginalCost.seconds(0, 0, 2));
         assertThat(MarginalCost.seconds(1.6, 4, 0.25)).isCloseTo(2.85, within(1e-12))
                 .isGreaterThan(MarginalCost.seconds(0, 0, 2));
     }

@@ -72,8 +72,9 @@ public final class LocalFlinkCluster implements AutoCloseable {
         }
         this.ownsWorkDir = b.workDir == null;
         this.workDir = ownsWorkDir ? Files.createTempDirectory("nona-flink-") : b.workDir.toAbsolutePath();
+        int[] ports = FreePorts.distinct(2 * b.jobManagers);
         for (int i = 0; i < b.jobManagers; i++) {
-            jobManagers.add(new JobManager(i, FreePorts.next(), FreePorts.next()));
+            jobManagers.add(new JobManager(i, ports[2 * i], ports[2 * i + 1]));
         }
         this.initialTaskManagers = b.taskManagers;
         this.classpath = b.classpath != null ? b.classpath : JvmClasspath.current().filter(LocalFlinkCluster::isFlinkSide);

@@ -55,10 +55,15 @@ public final class LocalKafkaBroker implements AutoCloseable {
     private int starts;
 
     private LocalKafkaBroker(Builder b) throws IOException {
+        if (b.brokerPort > 0 && b.brokerPort == b.controllerPort) {
+            throw new IllegalArgumentException("broker port and controller port are both " + b.brokerPort
+                    + "; the two listeners need different ports");
+        }
+        int[] free = FreePorts.distinct(2, b.brokerPort, b.controllerPort);
+        this.brokerPort = b.brokerPort > 0 ? b.brokerPort : free[0];
+        this.controllerPort = b.controllerPort > 0 ? b.controllerPort : free[1];
         this.ownsDataDir = b.dataDir == null;
         this.dataDir = ownsDataDir ? Files.createTempDirectory("nona-kafka-") : b.dataDir.toAbsolutePath();
-        this.brokerPort = b.brokerPort > 0 ? b.brokerPort : FreePorts.next();
-        this.controllerPort = b.controllerPort > 0 ? b.controllerPort : FreePorts.next();
         this.classpath = b.classpath != null ? b.classpath : JvmClasspath.current();
         this.jvmOptions = List.copyOf(b.jvmOptions);
         this.overrides = Map.copyOf(b.overrides);

@@ -32,9 +32,26 @@ final class LocalKafkaBrokerTest {
     }
 
     @Test
+    void listenerPorts_chosenByTheOs_differ_evenWhenOneIsGiven(@TempDir Path dir) throws Exception {
+        for (int i = 0; i < 20; i++) {
+            LocalKafkaBroker broker = LocalKafkaBroker.builder().dataDir(dir).build();
+            var listeners = broker.serverProperties().get("listeners").toString();
+            String[] ports = listeners.replaceAll("[^0-9,:]", "").split(",");
+            assertThat(ports[0].substring(ports[0].lastIndexOf(':') + 1))
+                    .as(listeners).isNotEqualTo(ports[1].substring(ports[1].lastIndexOf(':') + 1));
+        }
+        int given = FreePorts.next();
+        LocalKafkaBroker broker = LocalKafkaBroker.builder().dataDir(dir).brokerPort(given).build();
+        assertThat(broker.serverProperties().get("controller.quorum.voters"))
+                .isNotEqualTo("1@127.0.0.1:" + given);
+    }
+
+    @Test
     void builder_rejectsBadValues_namingThem() {
         assertThatThrownBy(() -> LocalKafkaBroker.builder().brokerPort(70000))
                 .hasMessage("broker port (70000) must be in 1..65535");
+        assertThatThrownBy(() -> LocalKafkaBroker.builder().brokerPort(19092).controllerPort(19092).build())
+                .hasMessage("broker port and controller port are both 19092; the two listeners need different ports");
         assertThatThrownBy(() -> LocalKafkaBroker.builder().startTimeout(Duration.ZERO))
                 .hasMessage("start timeout (PT0S) must be > 0");
     }

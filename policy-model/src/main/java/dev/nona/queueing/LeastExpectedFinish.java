@@ -21,8 +21,10 @@ package dev.nona.queueing;
  * 21% once it picked by marginal cost, {@code hetero} at load 0.7). Found by fictitious play:
  * from the routing in proportion to the feasible classes' capacities $N_c\nu_c$, each round every type moves a share
  * $\eta_k = 1/(k + 5)$ of its requests to its best class of the round, for $R$ = {@value #ROUNDS} rounds. A class a
- * type left keeps a remnant of $(5 f_0 + m)/(R + 5)$ of it ($f_0$ its first share, $m$ the rounds it was the type's
- * best; $\prod_{k > k_0} (1 - \eta_k) = (k_0 + 5)/(R + 5)$): 0.25% to a few percent. (Dropping the remnants of
+ * type left keeps a remnant of $(4 f_0 + m)/(R + 4)$ of it ($f_0$ its first share, $m$ the rounds it was the type's
+ * best: after $r$ rounds every share is $(4 f_0 + m)/(r + 4)$, since $(1 - \eta_r)/(r + 4) = 1/(r + 5)$): 0.2% to a few
+ * percent. The rounds keep the counts $m$, not the shares, so a round adds each type's pick to its class's sums in
+ * $O(k)$. (Dropping the remnants of
  * the classes more than 1% slower for a type was tried: at {@code hetero} loads 0.7&ndash;0.9 it pushed the fast
  * class to $u \ge 1$ and the predictions to $+123\%$ and $+\infty$.) With routing fractions $f_{ic}$, type $i$ waits
  * $\sum_c f_{ic} W_c$ and computes at $\nu_{eff,i} = 1/\sum_c (f_{ic}/\nu_c)$:
@@ -59,9 +61,10 @@ public final class LeastExpectedFinish {
             throw new IllegalArgumentException("counts (" + n + "), speeds (" + speeds.length + "), rates (" + k + "), ops ("
                     + ops.length + ") and feasible (" + feasible.length + ") do not match");
         }
-        // class by class (the layout of the loops below): f[c k + i] = f_{ic}, service[c k + i] = p_i / nu_c, and
-        // compute[c k + i] the same where type i may use class c, else +infinity (no finish there beats another)
-        double[] f = new double[n * k];
+        // class by class (the layout of the loops below): f0[c k + i] = f_{ic} before the first round,
+        // service[c k + i] = s_ic = p_i / nu_c, and compute[c k + i] the same where type i may use class c, else
+        // +infinity (no cost there beats another)
+        double[] f0 = new double[n * k];
         double[] service = new double[n * k];
         double[] compute = new double[n * k];
         int[] firstFeasible = new int[k];
@@ -79,7 +82,7 @@ public final class LeastExpectedFinish {
             }
             firstFeasible[i] = -1;
             for (int c = 0; c < n; c++) {
-                f[c * k + i] = feasible[i][c] ? counts[c] * speeds[c] / capacity : 0;
+                f0[c * k + i] = feasible[i][c] ? counts[c] * speeds[c] / capacity : 0;
                 service[c * k + i] = ops[i] / speeds[c];
                 compute[c * k + i] = feasible[i][c] ? service[c * k + i] : Double.POSITIVE_INFINITY;
                 if (feasible[i][c] && firstFeasible[i] < 0) {
@@ -87,81 +90,51 @@ public final class LeastExpectedFinish {
                 }
             }
         }
-        // per class the sums of the routing's loads, over the types in increasing order: sum_i lambda_i f_ic,
-        // sum_i lambda_i f_ic s_ic and sum_i lambda_i f_ic s_ic^2 (a type adds 0 to a class it may not use)
+        // The shares in closed form: a round r (from 0) moves eta_r = 1/(r + 5) of every type to its best class, so
+        // after r rounds f_ic = (4 f0_ic + m_ic)/(r + 4), m_ic the rounds of the r in which c was type i's best
+        // ((1 - eta_r)(4 f0 + m)/(r + 4) = (4 f0 + m)/(r + 5)). A class's sums are then
+        // (4 sum_i lambda_i f0_ic s_ic^j + sum_i lambda_i m_ic s_ic^j)/(r + 4), j = 0, 1, 2: the first sums once, the
+        // second by adding each round's picks, O(k) a round instead of O(n k).
+        double[] first0 = new double[n];
+        double[] first1 = new double[n];
+        double[] first2 = new double[n];
+        for (int c = 0; c < n; c++) {
+            for (int i = 0, at = c * k; i < k; i++, at++) {
+                double r = rates[i] * f0[at];
+                first0[c] += r;
+                first1[c] += r * service[at];
+                first2[c] += r * service[at] * service[at];
+            }
+        }
+        double[] picked0 = new double[n];
+        double[] picked1 = new double[n];
+        double[] picked2 = new double[n];
+        int[] picks = new int[n * k];
         double[] lambda = new double[n];
         double[] lambdaS = new double[n];
         double[] lambdaS2 = new double[n];
-        int[] best = new int[k];
-        for (int c = 0; c < n; c++) {
-            moveAndSum(c, k, rates, f, service, best, 0, 1, lambda, lambdaS, lambdaS2);
-        }
         double[] w = new double[n];
         double[] held = new double[n];
+        int[] best = new int[k];
         double[] bestT = new double[k];
         for (int round = 0; round < ROUNDS; round++) {
+            sums(round, first0, first1, first2, picked0, picked1, picked2, lambda, lambdaS, lambdaS2);
             classWaits(counts, lambda, lambdaS, lambdaS2, w, null);
-            // each type's best class of the round: its first feasible class, then any class of a strictly earlier
-            // finish, the classes taken in increasing order (one it may not use finishes at +infinity: never earlier)
             for (int c = 0; c < n; c++) {
                 held[c] = (lambdaS[c] + lambda[c] * w[c]) / counts[c];
             }
+            pick(k, w, held, firstFeasible, service, compute, best, bestT);
             for (int i = 0; i < k; i++) {
-                best[i] = firstFeasible[i];
-                bestT[i] = MarginalCost.seconds(w[best[i]], held[best[i]], service[best[i] * k + i]);
-            }
-            for (int c = 0; c < n; c++) {
-                double wc = w[c];
-                double nc = held[c];
-                for (int i = 0, at = c * k; i < k; i++, at++) {
-                    double t = MarginalCost.seconds(wc, nc, compute[at]); // +infinity where i may not use c
-                    if (t < bestT[i]) {
-                        best[i] = c;
-                        bestT[i] = t;
-                    }
-                }
-            }
-            // every type moves a share eta to its best class; the next round's sums, of the moved shares (two classes
-            // at a time: their sums are independent chains of additions, each class's still over i in increasing order)
-            double eta = 1.0 / (round + 5);
-            double keep = 1 - eta;
-            int c = 0;
-            for (; c + 1 < n; c += 2) {
-                int d = c + 1;
-                double l = 0;
-                double ls = 0;
-                double ls2 = 0;
-                double lD = 0;
-                double lsD = 0;
-                double ls2D = 0;
-                for (int i = 0, at = c * k, atD = d * k; i < k; i++, at++, atD++) {
-                    double rate = rates[i];
-                    double share = keep * f[at] + (best[i] == c ? eta : 0);
-                    f[at] = share;
-                    double r = rate * share;
-                    double rs = r * service[at];
-                    l += r;
-                    ls += rs;
-                    ls2 += rs * service[at];
-                    double shareD = keep * f[atD] + (best[i] == d ? eta : 0);
-                    f[atD] = shareD;
-                    double rD = rate * shareD;
-                    double rsD = rD * service[atD];
-                    lD += rD;
-                    lsD += rsD;
-                    ls2D += rsD * service[atD];
-                }
-                lambda[c] = l;
-                lambdaS[c] = ls;
-                lambdaS2[c] = ls2;
-                lambda[d] = lD;
-                lambdaS[d] = lsD;
-                lambdaS2[d] = ls2D;
-            }
-            if (c < n) {
-                moveAndSum(c, k, rates, f, service, best, eta, keep, lambda, lambdaS, lambdaS2);
+                int at = best[i] * k + i;
+                picks[at]++;
+                double r = rates[i];
+                double rs = r * service[at];
+                picked0[best[i]] += r;
+                picked1[best[i]] += rs;
+                picked2[best[i]] += rs * service[at];
             }
         }
+        sums(ROUNDS, first0, first1, first2, picked0, picked1, picked2, lambda, lambdaS, lambdaS2);
         double[] u = new double[n];
         classWaits(counts, lambda, lambdaS, lambdaS2, w, u);
         double[] wait = new double[k];
@@ -170,7 +143,7 @@ public final class LeastExpectedFinish {
             double mean = 0;
             double perOp = 0;
             for (int c = 0; c < n; c++) {
-                double share = f[c * k + i];
+                double share = (4 * f0[c * k + i] + picks[c * k + i]) / (ROUNDS + 4);
                 if (share > 0) {
                     mean += share * w[c];
                     perOp += share / speeds[c];
@@ -183,28 +156,37 @@ public final class LeastExpectedFinish {
     }
 
     /**
-     * Class {@code c}: every type moves a share {@code eta} to its best class ({@code f} becomes
-     * {@code keep f + eta} where {@code best[i] == c}, else {@code keep f}), then the class's sums
-     * $\sum_i \lambda_i f_{ic}$, $\sum_i \lambda_i f_{ic} s_{ic}$, $\sum_i \lambda_i f_{ic} s_{ic}^2$ over $i$ in
-     * increasing order. With {@code eta = 0, keep = 1} it only sums (the shares stay the same to the bit).
+     * Each type's best class of the round: its first feasible class, then any class of a strictly lower cost, the
+     * classes taken in increasing order (one it may not use costs +infinity: never lower).
      */
-    private static void moveAndSum(int c, int k, double[] rates, double[] f, double[] service, int[] best, double eta,
-            double keep, double[] lambda, double[] lambdaS, double[] lambdaS2) {
-        double l = 0;
-        double ls = 0;
-        double ls2 = 0;
-        for (int i = 0, at = c * k; i < k; i++, at++) {
-            double share = keep * f[at] + (best[i] == c ? eta : 0);
-            f[at] = share;
-            double r = rates[i] * share;
-            double rs = r * service[at];
-            l += r;
-            ls += rs;
-            ls2 += rs * service[at];
+    private static void pick(int k, double[] w, double[] held, int[] firstFeasible, double[] service,
+            double[] compute, int[] best, double[] bestT) {
+        for (int i = 0; i < k; i++) {
+            best[i] = firstFeasible[i];
+            bestT[i] = MarginalCost.seconds(w[best[i]], held[best[i]], service[best[i] * k + i]);
         }
-        lambda[c] = l;
-        lambdaS[c] = ls;
-        lambdaS2[c] = ls2;
+        for (int c = 0; c < w.length; c++) {
+            double wc = w[c];
+            double nc = held[c];
+            for (int i = 0, at = c * k; i < k; i++, at++) {
+                double t = MarginalCost.seconds(wc, nc, compute[at]); // +infinity where i may not use c
+                if (t < bestT[i]) {
+                    best[i] = c;
+                    bestT[i] = t;
+                }
+            }
+        }
+    }
+
+    /** After {@code round} rounds, each class's sums $\sum_i \lambda_i f_{ic} s_{ic}^j$, j = 0, 1, 2 (route's comment). */
+    private static void sums(int round, double[] first0, double[] first1, double[] first2, double[] picked0,
+            double[] picked1, double[] picked2, double[] lambda, double[] lambdaS, double[] lambdaS2) {
+        double after = round + 4;
+        for (int c = 0; c < lambda.length; c++) {
+            lambda[c] = (4 * first0[c] + picked0[c]) / after;
+            lambdaS[c] = (4 * first1[c] + picked1[c]) / after;
+            lambdaS2[c] = (4 * first2[c] + picked2[c]) / after;
+        }
     }
 
     /** $W_c$ (mean, Allen&ndash;Cunneen) per class from its sums; also the utilisations when {@code u != null}. */

@@ -18,6 +18,7 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntFunction;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
@@ -42,11 +43,17 @@ public final class LocalKafkaBroker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LocalKafkaBroker.class);
     private static final String STORAGE_TOOL = "kafka.tools.StorageTool";
     private static final String KAFKA_MAIN = "kafka.Kafka";
+    /** Start attempts on OS-chosen ports found taken (see {@link #start()}). */
+    static final int PORT_ATTEMPTS = 3;
 
     private final Path dataDir;
     private final boolean ownsDataDir;
-    private final int brokerPort;
-    private final int controllerPort;
+    private int brokerPort;
+    private int controllerPort;
+    /** Whether the OS chose the ports (then a first start that finds one taken tries two new ones). */
+    private final boolean portsChosen;
+    private final IntFunction<int[]> portChooser;
+    private boolean everReady;
     private final JvmClasspath classpath;
     private final List<String> jvmOptions;
     private final Map<String, String> overrides;
@@ -59,7 +66,9 @@ public final class LocalKafkaBroker implements AutoCloseable {
             throw new IllegalArgumentException("broker port and controller port are both " + b.brokerPort
                     + "; the two listeners need different ports");
         }
-        int[] free = FreePorts.distinct(2, b.brokerPort, b.controllerPort);
+        this.portChooser = b.portChooser;
+        this.portsChosen = b.brokerPort == 0 && b.controllerPort == 0;
+        int[] free = portsChosen ? portChooser.apply(2) : FreePorts.distinct(2, b.brokerPort, b.controllerPort);
         this.brokerPort = b.brokerPort > 0 ? b.brokerPort : free[0];
         this.controllerPort = b.controllerPort > 0 ? b.controllerPort : free[1];
         this.ownsDataDir = b.dataDir == null;
@@ -103,8 +112,35 @@ public final class LocalKafkaBroker implements AutoCloseable {
         return process.pid();
     }
 
-    /** Formats on first use, starts the broker and waits until it answers; a no-op when it is running. */
+    /**
+     * Formats on first use, starts the broker and waits until it answers; a no-op when it is running.
+     *
+     * <p>Ports the OS chose were free when chosen, but another process may bind one before the broker starts (its JVM
+     * takes a second or two). Until the broker has once been ready, a start that fails with "Address already in use"
+     * on such ports tries two new ones, up to {@value #PORT_ATTEMPTS} attempts. Ports the builder was given, and every
+     * restart after the first ready start (clients hold the address), are never changed.
+     */
     public LocalKafkaBroker start() {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                LocalKafkaBroker started = startOnce();
+                everReady = true;
+                return started;
+            } catch (IllegalStateException e) {
+                if (everReady || !portsChosen || attempt >= PORT_ATTEMPTS
+                        || !String.valueOf(e.getMessage()).contains("Address already in use")) {
+                    throw e;
+                }
+                int[] free = portChooser.apply(2);
+                LOG.warn("Kafka broker ports {} and {} were taken before it bound them (attempt {} of {}); trying {} and {}",
+                        brokerPort, controllerPort, attempt, PORT_ATTEMPTS, free[0], free[1]);
+                brokerPort = free[0];
+                controllerPort = free[1];
+            }
+        }
+    }
+
+    private LocalKafkaBroker startOnce() {
         if (isRunning()) {
             return this;
         }
@@ -303,8 +339,15 @@ public final class LocalKafkaBroker implements AutoCloseable {
                 "-XX:+UseG1GC", "-XX:G1HeapRegionSize=4m", "-Djava.awt.headless=true"));
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private Duration startTimeout = Duration.ofSeconds(90);
+        private IntFunction<int[]> portChooser = FreePorts::distinct;
 
         private Builder() {}
+
+        /** Where OS-chosen ports come from: {@code n} distinct ports (tests; default {@link FreePorts#distinct}). */
+        Builder portChooser(IntFunction<int[]> chooser) {
+            this.portChooser = Objects.requireNonNull(chooser, "port chooser");
+            return this;
+        }
 
         /** Data directory to keep (default: a temporary one, deleted by {@link #close()}). */
         public Builder dataDir(Path dir) {

@@ -19,13 +19,12 @@ package dev.nona.queueing;
  * type lowers its marginal cost by moving its requests; a type split between classes costs the same on each; with the
  * own finish $W_c + s_{ic}$ alone it is a Wardrop equilibrium, and the model over-predicted the controller by up to
  * 21% once it picked by marginal cost, {@code hetero} at load 0.7). Found by fictitious play:
- * from the routing in proportion to the feasible classes' capacities $N_c\nu_c$, each round every type moves a share
- * $\eta_k = 1/(k + 5)$ of its requests to its best class of the round, for $R$ = {@value #ROUNDS} rounds. A class a
- * type left keeps a remnant of $(4 f_0 + m)/(R + 4)$ of it ($f_0$ its first share, $m$ the rounds it was the type's
- * best: after $r$ rounds every share is $(4 f_0 + m)/(r + 4)$, since $(1 - \eta_r)/(r + 4) = 1/(r + 5)$): 0.2% to a few
- * percent. The rounds keep the counts $m$, not the shares, so a round adds each type's pick to its class's sums in
- * $O(k)$. (Dropping the remnants of
- * the classes more than 1% slower for a type was tried: at {@code hetero} loads 0.7&ndash;0.9 it pushed the fast
+ * from the routing in proportion to the feasible classes' capacities $N_c\nu_c$, round $r = 0, 1, \dots$ moves a share
+ * $\eta_r = 1/(r + 5)$ of every type's requests to its best class of the round, for $R$ = {@value #ROUNDS} rounds. A
+ * class a type left keeps a remnant of $(4 f_0 + m)/(R + 4)$ of it ($f_0$ its first share, $m$ the rounds it was the
+ * type's best: after $r$ rounds every share is $(4 f_0 + m)/(r + 4)$, since $(1 - \eta_r)/(r + 4) = 1/(r + 5)$): 0.2%
+ * to a few percent. The rounds keep the counts $m$, not the shares, so a round adds each type's pick to its class's
+ * sums in $O(k)$. (Dropping the remnants of the classes more than 1% slower for a type was tried: at {@code hetero} loads 0.7&ndash;0.9 it pushed the fast
  * class to $u \ge 1$ and the predictions to $+123\%$ and $+\infty$.) With routing fractions $f_{ic}$, type $i$ waits
  * $\sum_c f_{ic} W_c$ and computes at $\nu_{eff,i} = 1/\sum_c (f_{ic}/\nu_c)$:
  * $$E[T_i] = \sum_c f_{ic}\,\big(W_c + p_i/\nu_c\big).$$

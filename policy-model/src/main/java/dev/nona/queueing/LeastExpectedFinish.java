@@ -24,8 +24,8 @@ package dev.nona.queueing;
  * class a type left keeps a remnant of $(4 f_0 + m)/(R + 4)$ of it ($f_0$ its first share, $m$ the rounds it was the
  * type's best: after $r$ rounds every share is $(4 f_0 + m)/(r + 4)$, since $(1 - \eta_r)/(r + 4) = 1/(r + 5)$): 0.2%
  * to a few percent. The rounds keep the counts $m$, not the shares, so a round adds each type's pick to its class's
- * sums in $O(k)$. (Dropping the remnants of the classes more than 1% slower for a type was tried: at {@code hetero} loads 0.7&ndash;0.9 it pushed the fast
- * class to $u \ge 1$ and the predictions to $+123\%$ and $+\infty$.) With routing fractions $f_{ic}$, type $i$ waits
+ * sums in $O(k)$. (Dropping the remnants of the classes more than 1% slower for a type was tried: at {@code hetero}
+ * loads 0.7&ndash;0.9 it pushed the fast class to $u \ge 1$ and the predictions to $+123\%$ and $+\infty$.) With routing fractions $f_{ic}$, type $i$ waits
  * $\sum_c f_{ic} W_c$ and computes at $\nu_{eff,i} = 1/\sum_c (f_{ic}/\nu_c)$:
  * $$E[T_i] = \sum_c f_{ic}\,\big(W_c + p_i/\nu_c\big).$$
  * With one speed class it is one M/G/N queue: no wait at low load, that speed exactly. Deterministic, $O(R \cdot

@@ -122,7 +122,7 @@ public final class LeastExpectedFinish {
             for (int c = 0; c < n; c++) {
                 held[c] = (lambdaS[c] + lambda[c] * w[c]) / counts[c];
             }
-            pick(k, w, held, firstFeasible, service, compute, best, bestT);
+            pick(k, w, held, firstFeasible, compute, best, bestT);
             for (int i = 0; i < k; i++) {
                 int at = best[i] * k + i;
                 picks[at]++;
@@ -142,7 +142,7 @@ public final class LeastExpectedFinish {
             double mean = 0;
             double perOp = 0;
             for (int c = 0; c < n; c++) {
-                double share = (4 * f0[c * k + i] + picks[c * k + i]) / (ROUNDS + 4);
+                double share = afterRounds(ROUNDS, f0[c * k + i], picks[c * k + i]);
                 if (share > 0) {
                     mean += share * w[c];
                     perOp += share / speeds[c];
@@ -158,11 +158,11 @@ public final class LeastExpectedFinish {
      * Each type's best class of the round: its first feasible class, then any class of a strictly lower cost, the
      * classes taken in increasing order (one it may not use costs +infinity: never lower).
      */
-    private static void pick(int k, double[] w, double[] held, int[] firstFeasible, double[] service,
-            double[] compute, int[] best, double[] bestT) {
+    private static void pick(int k, double[] w, double[] held, int[] firstFeasible, double[] compute, int[] best,
+            double[] bestT) {
         for (int i = 0; i < k; i++) {
-            best[i] = firstFeasible[i];
-            bestT[i] = MarginalCost.seconds(w[best[i]], held[best[i]], service[best[i] * k + i]);
+            best[i] = firstFeasible[i]; // kept if every feasible class costs +infinity, else replaced below
+            bestT[i] = Double.POSITIVE_INFINITY;
         }
         for (int c = 0; c < w.length; c++) {
             double wc = w[c];
@@ -180,12 +180,20 @@ public final class LeastExpectedFinish {
     /** After {@code round} rounds, each class's sums $\sum_i \lambda_i f_{ic} s_{ic}^j$, j = 0, 1, 2 (route's comment). */
     private static void sums(int round, double[] first0, double[] first1, double[] first2, double[] picked0,
             double[] picked1, double[] picked2, double[] lambda, double[] lambdaS, double[] lambdaS2) {
-        double after = round + 4;
         for (int c = 0; c < lambda.length; c++) {
-            lambda[c] = (4 * first0[c] + picked0[c]) / after;
-            lambdaS[c] = (4 * first1[c] + picked1[c]) / after;
-            lambdaS2[c] = (4 * first2[c] + picked2[c]) / after;
+            lambda[c] = afterRounds(round, first0[c], picked0[c]);
+            lambdaS[c] = afterRounds(round, first1[c], picked1[c]);
+            lambdaS2[c] = afterRounds(round, first2[c], picked2[c]);
         }
+    }
+
+    /**
+     * The closed form of the rounds: after {@code rounds} rounds a share is $(4 f_0 + m)/(r + 4)$, $f_0$ its first
+     * value and $m$ the rounds it was picked; and so is any sum of shares weighted alike ({@code first} the weighted
+     * first shares, {@code picked} the weights of the picks).
+     */
+    private static double afterRounds(int rounds, double first, double picked) {
+        return (4 * first + picked) / (rounds + 4);
     }
 
     /** $W_c$ (mean, Allen&ndash;Cunneen) per class from its sums; also the utilisations when {@code u != null}. */

@@ -64,6 +64,11 @@ public record JobClass(String name, double ratePerSecond, Map<String, Contracted
         return new JobClass(name, rate, nodes, source, subgraphs, taskBytes);
     }
 
+    /** The same job class under another name (a model sharing this one's graph). */
+    public JobClass withName(String newName) {
+        return new JobClass(newName, ratePerSecond, nodes, source, subgraphs, taskBytes);
+    }
+
     /** The same job class with other contracted nodes (e.g. their ops scaled), its bytes kept. */
     public JobClass withNodes(Map<String, ContractedNode> newNodes) {
         return new JobClass(name, ratePerSecond, newNodes, source, subgraphs, taskBytes);

@@ -38,16 +38,27 @@ final class BadInputProcess implements AutoCloseable {
 
     /** Launches the publisher for {@code rate} records per second; it sends nothing before {@link #go}. */
     static BadInputProcess start(String bootstrap, double rate, Path workDir) {
+        return start(bootstrap, rate, 0, workDir);
+    }
+
+    /** {@link #start(String, double, Path)}, sending at most {@code limit} records (0: until closed). */
+    static BadInputProcess start(String bootstrap, double rate, long limit, Path workDir) {
         Path log = workDir.resolve("bad-input.log");
         Path go = workDir.resolve("bad-input.go");
         ChildJvm child = ChildJvm.start("bad-input", List.of("-Xmx512m"), JvmClasspath.current(),
                 BadInputPublisher.class.getName(), List.of(bootstrap, String.format(Locale.ROOT, "%s", rate),
-                        go.toString()), log);
+                        go.toString(), Long.toString(limit)), log);
         return new BadInputProcess(child, go);
     }
 
     /** Waits until the publisher is connected, then lets it send. */
     void go() throws IOException {
+        awaitReady();
+        Files.createFile(goFile);
+    }
+
+    /** Waits until the publisher is connected (then {@link #go} starts it within a millisecond). */
+    void awaitReady() {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (!process.logTail(1 << 16).contains(BadInputPublisher.READY)) {
             if (!process.isAlive() || System.nanoTime() > deadline) {
@@ -55,7 +66,24 @@ final class BadInputProcess implements AutoCloseable {
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
         }
-        Files.createFile(goFile);
+    }
+
+    /**
+     * Waits until a publisher with a limit has sent it all and had the broker's answers (at most {@code timeout});
+     * returns the milliseconds it took from its first send, or -1 if it did not finish in time.
+     */
+    long awaitDone(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline && process.isAlive()) {
+            String log = process.logTail(1 << 16);
+            int at = log.lastIndexOf(BadInputPublisher.DONE);
+            if (at >= 0) {
+                String[] parts = log.substring(at + BadInputPublisher.DONE.length()).strip().split("\\s+");
+                return Long.parseLong(parts[1]);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+        return -1;
     }
 
     /** Stops the publisher and reads what it counted. */

@@ -31,6 +31,7 @@ public final class BadInputPublisher implements AutoCloseable {
     private final BadInput input = new BadInput();
     private final KafkaProducer<byte[], byte[]> producer;
     private final double rate;
+    private final long limit;
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong acked = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
@@ -38,7 +39,16 @@ public final class BadInputPublisher implements AutoCloseable {
     private volatile boolean running = true;
 
     public BadInputPublisher(String bootstrap, double rate) {
+        this(bootstrap, rate, 0);
+    }
+
+    /** Sends at most {@code limit} records ({@code 0}: until stopped). */
+    public BadInputPublisher(String bootstrap, double rate, long limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit (" + limit + ") must be >= 0");
+        }
         this.rate = rate;
+        this.limit = limit;
         Properties p = ClientProperties.producer(bootstrap, 0);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "nona-latency-bad-input");
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(MAX_REQUEST_BYTES));
@@ -56,7 +66,7 @@ public final class BadInputPublisher implements AutoCloseable {
     private void loop() {
         double periodNanos = 1e9 / rate;
         long t0 = System.nanoTime();
-        for (long i = 0; running; i++) {
+        for (long i = 0; running && (limit == 0 || i < limit); i++) {
             long due = t0 + Math.round(i * periodNanos);
             long wait;
             while (running && (wait = due - System.nanoTime()) > 0) {
@@ -100,19 +110,26 @@ public final class BadInputPublisher implements AutoCloseable {
 
     /** The line a child process prints when its producer is ready: {@value}. */
     static final String READY = "bad-input ready";
+    /**
+     * The start of the line a child process with a limit prints once it has sent them all and had the broker's
+     * answers: {@value}, then sent and the milliseconds from the first send to the last answer.
+     */
+    static final String DONE = "bad-input done";
     /** The start of the line a child process prints when it stops: {@value}, then sent, acked and refused. */
     static final String COUNTS = "bad-input counts";
 
     /**
-     * The child process of {@link BadInputProcess}: {@code <bootstrap> <rate> <go-file>}. Prints {@link #READY} once
-     * its producer is connected, starts sending when {@code go-file} exists, and on SIGTERM stops, waits for the
-     * broker's answers and prints {@link #COUNTS}.
+     * The child process of {@link BadInputProcess}: {@code <bootstrap> <rate> <go-file> [<limit>]}. Prints
+     * {@link #READY} once its producer is connected, starts sending when {@code go-file} exists (at most
+     * {@code limit} records; 0 or none: until stopped), and on SIGTERM stops, waits for the broker's answers and
+     * prints {@link #COUNTS}.
      */
     public static void main(String[] args) throws Exception {
-        if (args.length != 3) {
-            throw new IllegalArgumentException("usage: BadInputPublisher <bootstrap> <rate> <go-file>");
+        if (args.length != 3 && args.length != 4) {
+            throw new IllegalArgumentException("usage: BadInputPublisher <bootstrap> <rate> <go-file> [<limit>]");
         }
-        BadInputPublisher publisher = new BadInputPublisher(args[0], Double.parseDouble(args[1]));
+        BadInputPublisher publisher = new BadInputPublisher(args[0], Double.parseDouble(args[1]),
+                args.length == 4 ? Long.parseLong(args[3]) : 0);
         Thread stopped = new Thread(() -> {
             publisher.close();
             System.out.println(counts(publisher.sent(), publisher.acked(), publisher.refused()));
@@ -127,7 +144,15 @@ public final class BadInputPublisher implements AutoCloseable {
         while (!Files.exists(go)) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
+        long startNanos = System.nanoTime();
         publisher.start();
+        if (publisher.limit > 0) {
+            publisher.thread.join();
+            publisher.producer.flush();
+            System.out.println(String.format(Locale.ROOT, "%s %d %d", DONE, publisher.sent(),
+                    (System.nanoTime() - startNanos) / 1_000_000));
+            System.out.flush();
+        }
         Thread.currentThread().join(); // until SIGTERM
     }
 

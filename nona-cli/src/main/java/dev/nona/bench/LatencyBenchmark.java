@@ -1,5 +1,6 @@
 package dev.nona.bench;
 
+import dev.nona.calibration.NearestRank;
 import dev.nona.check.Checks;
 import dev.nona.controller.ControllerConfig;
 import dev.nona.controller.ControllerEnvironment;
@@ -10,9 +11,11 @@ import dev.nona.local.LocalKafkaBroker;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +24,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
@@ -67,10 +71,22 @@ public final class LatencyBenchmark {
      * @param badInputAtBrokerDefaults with bad input, leave {@code inference-requests} and {@code model-catalog} at the
      *                           broker's default record limit (1 MiB: the 5 MB values and the 30,000-task DAGs are
      *                           refused by the broker), instead of letting them through (the worst case)
+     * @param readBackRequests   also read {@code inference-requests} back, for the Kafka-alone leg
+     *                           ({@code requestRead*}); false leaves that second consumer of every request (and of
+     *                           the malformed records) out, as no deployment has it
+     * @param badInputCount      with bad input, send only this many malformed records, from the start of the
+     *                           burst window ({@link #burstWindow}) on; 0 sends them through the measured seconds
      */
     public record Settings(double rate, int seconds, int servers, List<String> models, DecisionDelivery delivery,
             Duration checkpointInterval, int warmupSeconds, Map<String, String> extra, Optional<Path> brokerDir,
-            double badInputRate, boolean badInputAtBrokerDefaults) {
+            double badInputRate, boolean badInputAtBrokerDefaults, boolean readBackRequests, long badInputCount) {
+        public Settings(double rate, int seconds, int servers, List<String> models, DecisionDelivery delivery,
+                Duration checkpointInterval, int warmupSeconds, Map<String, String> extra, Optional<Path> brokerDir,
+                double badInputRate, boolean badInputAtBrokerDefaults) {
+            this(rate, seconds, servers, models, delivery, checkpointInterval, warmupSeconds, extra, brokerDir,
+                    badInputRate, badInputAtBrokerDefaults, true, 0);
+        }
+
         public Settings(double rate, int seconds, int servers, List<String> models, DecisionDelivery delivery,
                 Duration checkpointInterval, int warmupSeconds, Map<String, String> extra) {
             this(rate, seconds, servers, models, delivery, checkpointInterval, warmupSeconds, extra, Optional.empty());
@@ -115,6 +131,32 @@ public final class LatencyBenchmark {
             if (!(badInputRate >= 0) || Double.isInfinite(badInputRate)) {
                 throw new IllegalArgumentException("--bad-input-rate (" + badInputRate + ") must be finite and >= 0");
             }
+            if (badInputCount < 0) {
+                throw new IllegalArgumentException("--bad-input-count (" + badInputCount + ") must be >= 0");
+            }
+            if (badInputCount > 0 && badInputRate == 0) {
+                throw new IllegalArgumentException("--bad-input-count (" + badInputCount + ") needs --bad-input-rate");
+            }
+            if (badInputCount > 0 && burstWindow(seconds, badInputRate, badInputCount)[1] > seconds) {
+                throw new IllegalArgumentException("--bad-input-count (" + badInputCount + ") at --bad-input-rate ("
+                        + badInputRate + ") does not fit in the second half of --seconds (" + seconds + ")");
+            }
+        }
+
+        /**
+         * The burst window, {@code [from, to)} in measured seconds: from the middle of the measured seconds
+         * ({@code seconds / 2}, rounded down) for as many whole seconds as a bounded burst lasts at its rate (one
+         * second without one). Runs with and without bad input report the good requests' latency in it
+         * ({@code window*}), so a one-second burst compares with the same second of a run without it.
+         */
+        public int[] burstWindow() {
+            return burstWindow(seconds, badInputRate, badInputCount);
+        }
+
+        private static int[] burstWindow(int seconds, double badInputRate, long badInputCount) {
+            int from = seconds / 2;
+            long length = badInputCount > 0 ? (long) Math.ceil(badInputCount / badInputRate) : 1;
+            return new int[] {from, (int) Math.min(Integer.MAX_VALUE, from + Math.max(1, length))};
         }
 
         int requests() {
@@ -139,12 +181,19 @@ public final class LatencyBenchmark {
      * @param brokerDir                   the directory the broker's log was kept in (a temporary one inside it)
      * @param brokerStorage               {@code memory} when that directory is a tmpfs, else {@code disk}
      * @param badInput                    what the malformed records' publisher sent and the controller made of them
+     * @param window                      the latency of the measured requests scheduled in the burst window
+     *                                    ({@link Settings#burstWindow}), in runs with and without bad input
+     * @param burstMillis                 a bounded burst's time from its first send to the broker's last answer
+     *                                    (-1: none, or not finished)
+     * @param p99MillisBySecond           the p99 of the measured requests scheduled in each second (by index at the
+     *                                    rate), to compare a burst's seconds with the same seconds of another run
      */
     public record Result(Settings settings, long requests, long decided, long duplicates,
             LatencyRecorder.Percentiles latency, LatencyRecorder.Percentiles requestsRead,
             LatencyRecorder.Percentiles requestsAcked, double maxSendLagMillis, double[] maxMillisBySecond,
             double[] requestReadMaxMillisBySecond, double[] requestAckMaxMillisBySecond,
-            long measuredFromEpochMillis, Path brokerDir, String brokerStorage, BadInputCount badInput) {}
+            long measuredFromEpochMillis, Path brokerDir, String brokerStorage, BadInputCount badInput,
+            LatencyRecorder.Percentiles window, long burstMillis, double[] p99MillisBySecond) {}
 
     /**
      * The malformed records of a run with {@code --bad-input-rate}.
@@ -178,21 +227,38 @@ public final class LatencyBenchmark {
             LatencyRecorder recorder = new LatencyRecorder(s.requests());
             LatencyRecorder requestsRead = new LatencyRecorder(s.requests());
             LatencyRecorder requestsAcked = new LatencyRecorder(s.requests());
-            try (LatencyReader reader = new LatencyReader(bootstrap, recorder, requestsRead).start();
+            try (LatencyReader reader = new LatencyReader(bootstrap, recorder,
+                    s.readBackRequests() ? requestsRead : null).start();
                     LatencyPublisher publisher = new LatencyPublisher(bootstrap, s.models(), s.servers())) {
                 publisher.publishCatalogAndServers();
                 awaitFirstTable(publisher, reader, job, s.models());
                 BadInputProcess bad = s.badInputRate() > 0
-                        ? BadInputProcess.start(bootstrap, s.badInputRate(), work) : null;
+                        ? BadInputProcess.start(bootstrap, s.badInputRate(), s.badInputCount(), work) : null;
                 publisher.publishAtRate(s.rate(), s.warmupSeconds() * (long) Math.round(s.rate()), "w-", null);
                 double lag;
+                int[] window = s.burstWindow();
+                long windowFrom = Math.round(window[0] * s.rate());
+                long windowTo = Math.min(s.requests(), Math.round(window[1] * s.rate()));
+                Thread burst = null;
+                long burstMillis = -1;
                 try {
-                    if (bad != null) {
+                    if (bad != null && s.badInputCount() == 0) {
                         bad.go();
+                    } else if (bad != null) {
+                        bad.awaitReady();
+                        burst = startBurstAt(bad, recorder, windowFrom);
                     }
                     lag = publisher.publishAtRate(s.rate(), s.requests(), LatencyReader.MEASURED, requestsAcked,
                             recorder, requestsRead);
+                    if (burst != null) {
+                        burst.join();
+                        burstMillis = bad.awaitDone(BURST_TIMEOUT);
+                    }
                 } finally {
+                    if (burst != null) {
+                        burst.interrupt();
+                        burst.join();
+                    }
                     if (bad != null) {
                         bad.close();
                     }
@@ -206,7 +272,8 @@ public final class LatencyBenchmark {
                         requestsRead.percentiles(), requestsAcked.percentiles(), lag,
                         recorder.maxByBucket(1_000_000_000L), requestsRead.maxByBucket(1_000_000_000L),
                         requestsAcked.maxByBucket(1_000_000_000L), recorder.firstScheduledEpochMillis(), parent,
-                        storage(parent), badInput);
+                        storage(parent), badInput, percentiles(recorder.latenciesScheduledBetween(windowFrom, windowTo)),
+                        burstMillis, p99BySecond(recorder, s));
             } finally {
                 LocalJobs.stop(job);
             }
@@ -346,6 +413,53 @@ public final class LatencyBenchmark {
     }
 
     /** One warm-up request per model every 500 ms until each model has a decision. */
+    /** How long a bounded burst may take to be sent and answered after the measured seconds end. */
+    private static final Duration BURST_TIMEOUT = Duration.ofSeconds(60);
+
+    /**
+     * Lets the bounded burst go once the publisher has scheduled request {@code index} (the burst window's first):
+     * the malformed records then share their seconds with the window's good requests.
+     */
+    private static Thread startBurstAt(BadInputProcess bad, LatencyRecorder recorder, long index) {
+        Thread t = new Thread(() -> {
+            while (recorder.scheduledCount() <= index) {
+                if (Thread.currentThread().isInterrupted()) {
+                    return;
+                }
+                LockSupport.parkNanos(200_000);
+            }
+            try {
+                bad.go();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, "nona-latency-burst");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** The p99 of the measured requests scheduled in each second, by index at the rate. */
+    private static double[] p99BySecond(LatencyRecorder recorder, Settings s) {
+        double[] out = new double[s.seconds()];
+        for (int k = 0; k < out.length; k++) {
+            out[k] = percentiles(recorder.latenciesScheduledBetween(Math.round(k * s.rate()),
+                    Math.min(s.requests(), Math.round((k + 1) * s.rate())))).p99();
+        }
+        return out;
+    }
+
+    /** Nearest-rank p50, p90, p99 and max of {@code millis}; all zero when empty. */
+    static LatencyRecorder.Percentiles percentiles(double[] millis) {
+        if (millis.length == 0) {
+            return new LatencyRecorder.Percentiles(0, 0, 0, 0);
+        }
+        double[] sorted = millis.clone();
+        Arrays.sort(sorted);
+        return new LatencyRecorder.Percentiles(NearestRank.of(sorted, 0.50), NearestRank.of(sorted, 0.90),
+                NearestRank.of(sorted, 0.99), sorted[sorted.length - 1]);
+    }
+
     private static void awaitFirstTable(LatencyPublisher publisher, LatencyReader reader, JobClient job,
             List<String> models) throws Exception {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();

@@ -21,7 +21,8 @@ import org.apache.kafka.common.serialization.ByteBufferDeserializer;
  * measured request itself became readable: the latency of Kafka alone on this machine at this moment, the floor
  * under the controller's. Two readers, so that a malformed burst's large values on {@code inference-requests}
  * ({@code --bad-input-rate}) never sit in the decisions' fetches or ahead of them in one poll loop: the benchmark
- * would measure its own reader.
+ * would measure its own reader. Without a recorder for it ({@code requestsRead} null: {@code --no-request-read-back})
+ * the second reader is not started.
  */
 final class LatencyReader implements AutoCloseable {
     static final String MEASURED = "m-";
@@ -39,9 +40,9 @@ final class LatencyReader implements AutoCloseable {
     LatencyReader(String bootstrap, LatencyRecorder recorder, LatencyRecorder requestsRead) {
         this.recorder = recorder;
         this.requestsRead = requestsRead;
-        this.readers = List.of(
-                new TopicReader<>(bootstrap, "nona-latency-reader", List.of(Topics.PLACEMENT_DECISIONS.name()),
-                        new ByteBufferDeserializer(), this::note),
+        TopicReader<ByteBuffer> decisionsReader = new TopicReader<>(bootstrap, "nona-latency-reader",
+                List.of(Topics.PLACEMENT_DECISIONS.name()), new ByteBufferDeserializer(), this::note);
+        this.readers = requestsRead == null ? List.of(decisionsReader) : List.of(decisionsReader,
                 new TopicReader<>(bootstrap, "nona-latency-request-reader",
                         List.of(Topics.INFERENCE_REQUESTS.name()), new ByteBufferDeserializer(), this::note));
     }

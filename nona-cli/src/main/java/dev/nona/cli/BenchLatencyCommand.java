@@ -59,6 +59,18 @@ final class BenchLatencyCommand implements Callable<Integer> {
                     + "and the large DAGs; without it they are let through to the controller (the worst case)")
     boolean badInputAtBrokerDefaults;
 
+    @Option(names = "--bad-input-count", paramLabel = "N", defaultValue = "0",
+            description = "With --bad-input-rate: send only N malformed records, starting at the middle of the "
+                    + "measured seconds (a burst; --bad-input-count 1000 --bad-input-rate 1000 is one second of "
+                    + "1,000); default ${DEFAULT-VALUE}: through all the measured seconds. Every run reports the "
+                    + "good requests' latency in that window (window*)")
+    long badInputCount;
+
+    @Option(names = "--no-request-read-back", negatable = false,
+            description = "Do not read inference-requests back: no Kafka-alone leg (requestRead* left out of the "
+                    + "JSON), and no second consumer of every request and malformed record beside the controller")
+    boolean noRequestReadBack;
+
     @Spec
     CommandSpec spec;
 
@@ -73,7 +85,8 @@ final class BenchLatencyCommand implements Callable<Integer> {
         ControllerConfig config = ControllerConfig.fromMap(probe);
         LatencyBenchmark.Result r = LatencyBenchmark.run(new LatencyBenchmark.Settings(run.rate, seconds,
                 workload.servers, workload.models, mode, config.checkpointInterval(), warmupSeconds, run.settings,
-                Optional.ofNullable(brokerDir), badInputRate, badInputAtBrokerDefaults));
+                Optional.ofNullable(brokerDir), badInputRate, badInputAtBrokerDefaults, !noRequestReadBack,
+                badInputCount));
         spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(json(r)));
         spec.commandLine().getOut().flush();
         return 0;
@@ -98,12 +111,17 @@ final class BenchLatencyCommand implements Callable<Integer> {
                 : s.extra().get("checkpoint.dir"));
         out.put("warmupSeconds", s.warmupSeconds());
         out.put("maxSendLagMillis", r.maxSendLagMillis());
-        out.put("requestReadP50Millis", r.requestsRead().p50());
-        out.put("requestReadP99Millis", r.requestsRead().p99());
+        out.put("requestReadBack", s.readBackRequests());
+        if (s.readBackRequests()) {
+            out.put("requestReadP50Millis", r.requestsRead().p50());
+            out.put("requestReadP99Millis", r.requestsRead().p99());
+        }
         out.put("requestAckP50Millis", r.requestsAcked().p50());
         out.put("requestAckP99Millis", r.requestsAcked().p99());
         out.put("maxMillisBySecond", r.maxMillisBySecond());
-        out.put("requestReadMaxMillisBySecond", r.requestReadMaxMillisBySecond());
+        if (s.readBackRequests()) {
+            out.put("requestReadMaxMillisBySecond", r.requestReadMaxMillisBySecond());
+        }
         out.put("requestAckMaxMillisBySecond", r.requestAckMaxMillisBySecond());
         out.put("measuredFromEpochMillis", r.measuredFromEpochMillis());
         out.put("brokerDir", r.brokerDir().toString());
@@ -114,6 +132,17 @@ final class BenchLatencyCommand implements Callable<Integer> {
         out.put("badInputSent", r.badInput().sent());
         out.put("badInputRefused", r.badInput().refused());
         out.put("deadLettered", r.badInput().deadLettered());
+        out.put("badInputCount", s.badInputCount());
+        if (s.badInputCount() > 0) {
+            out.put("badInputBurstMillis", r.burstMillis());
+        }
+        int[] window = s.burstWindow();
+        out.put("windowFromSecond", window[0]);
+        out.put("windowToSecond", window[1]);
+        out.put("windowP50Millis", r.window().p50());
+        out.put("windowP99Millis", r.window().p99());
+        out.put("windowMaxMillis", r.window().max());
+        out.put("p99MillisBySecond", r.p99MillisBySecond());
         return out;
     }
 }

@@ -80,4 +80,41 @@ final class LatencyBenchmarkSettingsTest {
         assertThat(LatencyBenchmark.bytesNeeded(bad) - LatencyBenchmark.bytesNeeded(settings(Map.of())))
                 .isEqualTo(500L * 10 * LatencyBenchmark.BYTES_PER_BAD_RECORD);
     }
+
+    private static LatencyBenchmark.Settings burst(int seconds, double rate, long count) {
+        return new LatencyBenchmark.Settings(1000, seconds, 16, List.of("fig1"), DecisionDelivery.AT_LEAST_ONCE,
+                Duration.ofMillis(200), 3, Map.of(), Optional.empty(), rate, true, true, count);
+    }
+
+    @Test
+    void burstWindow_startsAtTheMiddleSecond_andLastsAsLongAsTheBurstAtItsRate() {
+        assertThat(burst(20, 1000, 1000).burstWindow()).containsExactly(10, 11);
+        assertThat(burst(20, 1000, 2500).burstWindow()).containsExactly(10, 13);
+        assertThat(burst(21, 0, 0).burstWindow()).as("no burst: the middle second").containsExactly(10, 11);
+        assertThat(burst(20, 1000, 0).burstWindow()).as("unbounded: the middle second").containsExactly(10, 11);
+    }
+
+    @Test
+    void badInputCount_negative_withoutARate_orLongerThanTheSecondHalf_isAnErrorNamingTheFlag() {
+        assertThatThrownBy(() -> burst(20, 1000, -1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--bad-input-count (-1) must be >= 0");
+        assertThatThrownBy(() -> burst(20, 0, 1000)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--bad-input-count (1000) needs --bad-input-rate");
+        assertThatThrownBy(() -> burst(20, 1000, 10_001)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--bad-input-count (10001)").hasMessageContaining("--seconds (20)");
+        assertThat(burst(20, 1000, 10_000).burstWindow()).containsExactly(10, 20);
+    }
+
+    @Test
+    void percentiles_areNearestRank_andZeroWhenEmpty() {
+        double[] ms = new double[100];
+        for (int i = 0; i < ms.length; i++) {
+            ms[i] = 100 - i;
+        }
+        LatencyRecorder.Percentiles p = LatencyBenchmark.percentiles(ms);
+        assertThat(p.p50()).isEqualTo(50);
+        assertThat(p.p99()).isEqualTo(99);
+        assertThat(p.max()).isEqualTo(100);
+        assertThat(LatencyBenchmark.percentiles(new double[0]).p99()).isZero();
+    }
 }

@@ -75,11 +75,9 @@ final class BadInputProcess implements AutoCloseable {
     long awaitDone(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline && process.isAlive()) {
-            String log = process.logTail(1 << 16);
-            int at = log.lastIndexOf(BadInputPublisher.DONE);
-            if (at >= 0) {
-                String[] parts = log.substring(at + BadInputPublisher.DONE.length()).strip().split("\\s+");
-                return Long.parseLong(parts[1]);
+            long[] done = lastLine(process.logTail(1 << 16), BadInputPublisher.DONE, 2);
+            if (done != null) {
+                return done[1];
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
         }
@@ -98,16 +96,36 @@ final class BadInputProcess implements AutoCloseable {
 
     /** The sent, acked and refused counts of the publisher's last {@link BadInputPublisher#COUNTS} line in {@code log}. */
     static long[] parseCounts(String log) {
-        int at = log.lastIndexOf(BadInputPublisher.COUNTS);
-        if (at < 0) {
+        long[] counts = lastLine(log, BadInputPublisher.COUNTS, 3);
+        if (counts == null) {
             throw new IllegalStateException("the bad-input publisher did not report its counts: "
                     + log.substring(Math.max(0, log.length() - 2000)));
         }
-        String[] parts = log.substring(at + BadInputPublisher.COUNTS.length()).strip().split("\\s+");
+        return counts;
+    }
+
+    /**
+     * The {@code n} numbers after {@code prefix} on the last complete line of {@code log} that starts with it; null
+     * when there is none yet.
+     *
+     * @throws IllegalStateException if that line does not hold {@code n} numbers
+     */
+    static long[] lastLine(String log, String prefix, int n) {
+        int at = log.lastIndexOf(prefix);
+        int end = at < 0 ? -1 : log.indexOf('\n', at);
+        if (end < 0) {
+            return null;
+        }
+        String line = log.substring(at, end);
+        String[] parts = line.substring(prefix.length()).strip().split("\\s+");
         try {
-            return new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1]), Long.parseLong(parts[2])};
+            long[] out = new long[n];
+            for (int k = 0; k < n; k++) {
+                out[k] = Long.parseLong(parts[k]);
+            }
+            return out;
         } catch (RuntimeException e) {
-            throw new IllegalStateException("unreadable counts of the bad-input publisher: " + log.substring(at), e);
+            throw new IllegalStateException("unreadable line of the bad-input publisher: " + line, e);
         }
     }
 

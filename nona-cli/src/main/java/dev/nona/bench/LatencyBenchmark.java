@@ -1,6 +1,5 @@
 package dev.nona.bench;
 
-import dev.nona.calibration.NearestRank;
 import dev.nona.check.Checks;
 import dev.nona.controller.ControllerConfig;
 import dev.nona.controller.ControllerEnvironment;
@@ -15,7 +14,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -272,7 +270,7 @@ public final class LatencyBenchmark {
                         requestsRead.percentiles(), requestsAcked.percentiles(), lag,
                         recorder.maxByBucket(1_000_000_000L), requestsRead.maxByBucket(1_000_000_000L),
                         requestsAcked.maxByBucket(1_000_000_000L), recorder.firstScheduledEpochMillis(), parent,
-                        storage(parent), badInput, percentiles(recorder.latenciesScheduledBetween(windowFrom, windowTo)),
+                        storage(parent), badInput, recorder.percentilesBetween(windowFrom, windowTo),
                         burstMillis, p99BySecond(recorder, s));
             } finally {
                 LocalJobs.stop(job);
@@ -443,21 +441,10 @@ public final class LatencyBenchmark {
     private static double[] p99BySecond(LatencyRecorder recorder, Settings s) {
         double[] out = new double[s.seconds()];
         for (int k = 0; k < out.length; k++) {
-            out[k] = percentiles(recorder.latenciesScheduledBetween(Math.round(k * s.rate()),
-                    Math.min(s.requests(), Math.round((k + 1) * s.rate())))).p99();
+            out[k] = recorder.percentilesBetween(Math.round(k * s.rate()),
+                    Math.min(s.requests(), Math.round((k + 1) * s.rate()))).p99();
         }
         return out;
-    }
-
-    /** Nearest-rank p50, p90, p99 and max of {@code millis}; all zero when empty. */
-    static LatencyRecorder.Percentiles percentiles(double[] millis) {
-        if (millis.length == 0) {
-            return new LatencyRecorder.Percentiles(0, 0, 0, 0);
-        }
-        double[] sorted = millis.clone();
-        Arrays.sort(sorted);
-        return new LatencyRecorder.Percentiles(NearestRank.of(sorted, 0.50), NearestRank.of(sorted, 0.90),
-                NearestRank.of(sorted, 0.99), sorted[sorted.length - 1]);
     }
 
     private static void awaitFirstTable(LatencyPublisher publisher, LatencyReader reader, JobClient job,

@@ -103,13 +103,21 @@ public final class LatencyRecorder {
      * below it) of the decided requests; all zero when none is decided.
      */
     public synchronized Percentiles percentiles() {
-        long[] lat = new long[(int) decided];
+        return percentilesBetween(0, received.length);
+    }
+
+    /** {@link #percentiles()} of the decided requests with index in {@code [from, to)}. */
+    public synchronized Percentiles percentilesBetween(long from, long to) {
+        int lo = (int) Math.max(0, from);
+        int hi = (int) Math.min(to, received.length);
+        long[] lat = new long[Math.max(0, hi - lo)];
         int k = 0;
-        for (int i = 0; i < received.length; i++) {
+        for (int i = lo; i < hi; i++) {
             if (received[i] != 0) {
                 lat[k++] = received[i] - scheduled[i];
             }
         }
+        lat = Arrays.copyOf(lat, k);
         Arrays.sort(lat);
         return new Percentiles(millis(rank(lat, 0.50)), millis(rank(lat, 0.90)), millis(rank(lat, 0.99)),
                 millis(lat.length == 0 ? 0 : lat[lat.length - 1]));

@@ -23,4 +23,14 @@ final class BadInputProcessTest {
                 .hasMessageContaining("did not report its counts")
                 .hasMessageContaining("no broker");
     }
+
+    @Test
+    void lastLine_readsOnlyACompleteLine_soAHalfWrittenDoneLineIsNotYetDone() {
+        assertThat(BadInputProcess.lastLine(BadInputPublisher.READY + "\n" + BadInputPublisher.DONE + " 1000 39",
+                BadInputPublisher.DONE, 2)).isNull();
+        assertThat(BadInputProcess.lastLine(BadInputPublisher.READY + "\n" + BadInputPublisher.DONE + " 1000 3974\n",
+                BadInputPublisher.DONE, 2)).containsExactly(1000, 3974);
+        assertThatThrownBy(() -> BadInputProcess.lastLine(BadInputPublisher.DONE + " x\n", BadInputPublisher.DONE, 2))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining(BadInputPublisher.DONE + " x");
+    }
 }

@@ -104,17 +104,4 @@ final class LatencyBenchmarkSettingsTest {
                 .hasMessageContaining("--bad-input-count (10001)").hasMessageContaining("--seconds (20)");
         assertThat(burst(20, 1000, 10_000).burstWindow()).containsExactly(10, 20);
     }
-
-    @Test
-    void percentiles_areNearestRank_andZeroWhenEmpty() {
-        double[] ms = new double[100];
-        for (int i = 0; i < ms.length; i++) {
-            ms[i] = 100 - i;
-        }
-        LatencyRecorder.Percentiles p = LatencyBenchmark.percentiles(ms);
-        assertThat(p.p50()).isEqualTo(50);
-        assertThat(p.p99()).isEqualTo(99);
-        assertThat(p.max()).isEqualTo(100);
-        assertThat(LatencyBenchmark.percentiles(new double[0]).p99()).isZero();
-    }
 }

@@ -58,4 +58,20 @@ final class LatencyRecorderTest {
     void nothingDecided_allZero() {
         assertThat(new LatencyRecorder(3).percentiles()).isEqualTo(new LatencyRecorder.Percentiles(0, 0, 0, 0));
     }
+
+    @Test
+    void percentilesBetween_areNearestRank_overTheIndicesInRange_andZeroWhenEmpty() {
+        LatencyRecorder r = new LatencyRecorder(300);
+        for (int i = 0; i < 300; i++) {
+            r.scheduled(i, 0);
+            // indices 100..199 take 100..1 ms; the others 1,000 ms, outside the window
+            r.received(i, (i >= 100 && i < 200 ? 200 - i : 1_000) * MS);
+        }
+        LatencyRecorder.Percentiles p = r.percentilesBetween(100, 200);
+        assertThat(p.p50()).isEqualTo(50);
+        assertThat(p.p99()).isEqualTo(99);
+        assertThat(p.max()).isEqualTo(100);
+        assertThat(r.percentilesBetween(300, 400).p99()).isZero();
+        assertThat(new LatencyRecorder(3).percentilesBetween(0, 3).p99()).isZero();
+    }
 }

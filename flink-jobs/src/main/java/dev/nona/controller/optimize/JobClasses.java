@@ -56,7 +56,9 @@ final class JobClasses {
 
     /** Forgets models no longer in the catalog, and graphs no model has any more. */
     void retain(Set<String> models) {
-        byModel.keySet().retainAll(models);
+        if (!byModel.keySet().retainAll(models)) {
+            return; // every cached model is still in the catalog: so is every graph
+        }
         Set<Graph> used = new HashSet<>();
         byModel.values().forEach(c -> used.add(Graph.of(c.dag())));
         byGraph.keySet().retainAll(used);

@@ -97,7 +97,7 @@ final class SimulateCommand implements Callable<Integer> {
                     + "seconds; stopped with the figures so far (%d measured jobs completed)%n", r.inFlightLimit(), r.simulatedSeconds(),
                     r.all().count());
         }
-        spec.commandLine().getOut().println(JsonReport.toJson(r));
+        spec.commandLine().getOut().println(JsonReport.toJson(r, w));
         spec.commandLine().getOut().flush();
         return 0;
     }

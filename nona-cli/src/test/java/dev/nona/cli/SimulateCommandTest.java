@@ -199,6 +199,8 @@ final class SimulateCommandTest {
         assertThat(classes.get(0).get("name").asText()).isEqualTo("a100");
         assertThat(classes.get(0).get("partsRun").asLong()).isPositive();
         assertThat(classes.get(0).get("utilisation").asDouble()).isBetween(0.0, 1.0);
+        assertThat(json.get("inferenceJctLowerBoundSeconds").asDouble()).isPositive()
+                .isLessThanOrEqualTo(json.get("inferenceMeanJctSeconds").asDouble());
     }
 
     @Test
@@ -213,5 +215,7 @@ final class SimulateCommandTest {
         assertThat(json.get("memoryViolations").asLong()).isZero();
         assertThat(json.get("classes").get(0).get("name").asText()).isEqualTo("default");
         assertThat(json.get("classes").get(0).get("utilisation").asDouble()).isCloseTo(0.5, within(0.1));
+        // alexnet is a chain: its longest path is all of its 1.430070888e9 ops, at 1e11 ops/s
+        assertThat(json.get("inferenceJctLowerBoundSeconds").asDouble()).isCloseTo(0.01430070888, within(1e-12));
     }
 }

@@ -181,6 +181,24 @@ public final class SimJobClass {
         return sum;
     }
 
+    /**
+     * The most operations on any path of the DAG (a path's tasks' ops summed): the compute a job must do one task after
+     * another, however its tasks are placed. Task indices are a topological order, so one pass in index order settles
+     * each task's longest path ending there.
+     */
+    public double longestPathOps() {
+        double[] ending = taskOps.clone();
+        double most = 0;
+        for (int t = 0; t < taskOps.length; t++) {
+            most = Math.max(most, ending[t]);
+            for (int i = outStart[t]; i < outStart[t + 1]; i++) {
+                int to = edgeTo[outEdges[i]];
+                ending[to] = Math.max(ending[to], ending[t] + taskOps[to]);
+            }
+        }
+        return most;
+    }
+
     /** The model's bytes: the sum of its tasks'. */
     public double totalBytes() {
         double sum = 0;

@@ -1,6 +1,7 @@
 package dev.nona.sim;
 
 import dev.nona.check.Checks;
+import dev.nona.workload.ServerClass;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -38,6 +39,27 @@ public record SimWorkload(SimCluster cluster, List<SimJobClass> classes) {
             sum += c.ratePerSecond() * c.totalOps() / cluster.opsPerSecond();
         }
         return sum / cluster.servers();
+    }
+
+    /**
+     * A lower bound on the mean JCT of the inference jobs under any placement: each model's {@link
+     * SimJobClass#longestPathOps() longest path} computed at the fastest class's speed $\max_c \nu_c$, with no
+     * transfer, wait or cold start, averaged with the models' arrival rates as weights,
+     * $\sum_j \beta_j L_j / \max_c \nu_c \,/\, \sum_j \beta_j$. A job's tasks on one path run one after another,
+     * each for its ops over its server's speed, so no policy's expected mean JCT is below it. It does not change
+     * with the load ({@link #withLoad} scales every rate by one factor). NaN if no model arrives.
+     */
+    public double inferenceJctLowerBoundSeconds() {
+        double fastest = cluster.classes().stream().mapToDouble(ServerClass::opsPerSecond).max().orElseThrow();
+        double weighted = 0;
+        double rate = 0;
+        for (SimJobClass c : classes) {
+            if (c.kind() == JobKind.INFERENCE && c.ratePerSecond() > 0) {
+                weighted += c.ratePerSecond() * c.longestPathOps();
+                rate += c.ratePerSecond();
+            }
+        }
+        return rate > 0 ? weighted / rate / fastest : Double.NaN;
     }
 
     /** Link load of the background communication jobs alone: $\sum \beta b / \mu$. */

@@ -189,7 +189,7 @@ public final class Quality implements Experiment {
                 QualityRow row = QualityRow.of(p.workload().name(), p.load(), w.computeLoad(), seed, policy, r, split);
                 rows.add(row);
                 if (p.workload().memory()) {
-                    memoryRows.add(QualityMemoryRow.of(row, r));
+                    memoryRows.add(QualityMemoryRow.of(row, r, w));
                 }
             }
         }

@@ -1,5 +1,6 @@
 package dev.nona.sim.experiment;
 
+import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimResult;
 import dev.nona.sim.report.CsvTable;
 import java.nio.file.Path;
@@ -19,14 +20,18 @@ import java.util.stream.Stream;
  * @param memoryViolations placements refused because the server could not hold the part (0 for every policy)
  * @param jobs             the measured jobs
  * @param classUtilisation per server class, {@code name:utilisation}, separated by {@code ;}
+ * @param jctLowerBound    the workload's {@link SimWorkload#inferenceJctLowerBoundSeconds()}: no policy's mean JCT is lower
  */
-record QualityMemoryRow(QualityRow row, long coldStarts, long evictions, long memoryViolations, long jobs, String classUtilisation) {
-    static final String[] EXTRA = {"coldStarts", "evictions", "memoryViolations", "coldStartsPer1000Jobs", "classUtilisation"};
+record QualityMemoryRow(QualityRow row, long coldStarts, long evictions, long memoryViolations, long jobs, String classUtilisation,
+                        double jctLowerBound) {
+    static final String[] EXTRA = {"coldStarts", "evictions", "memoryViolations", "coldStartsPer1000Jobs", "classUtilisation",
+            "inferenceJctLowerBoundSeconds"};
 
-    static QualityMemoryRow of(QualityRow row, SimResult r) {
+    static QualityMemoryRow of(QualityRow row, SimResult r, SimWorkload w) {
         String classes = r.serverClasses().stream()
                 .map(c -> String.format(Locale.ROOT, "%s:%.3f", c.name(), c.utilisation())).collect(Collectors.joining(";"));
-        return new QualityMemoryRow(row, r.coldStarts(), r.evictions(), r.memoryViolations(), r.jobs(), classes);
+        return new QualityMemoryRow(row, r.coldStarts(), r.evictions(), r.memoryViolations(), r.jobs(), classes,
+                w.inferenceJctLowerBoundSeconds());
     }
 
     /** Cold starts per 1,000 measured jobs (the cold starts of the whole run, warm-up included, over the measured jobs). */
@@ -40,7 +45,8 @@ record QualityMemoryRow(QualityRow row, long coldStarts, long evictions, long me
             QualityRow r = m.row();
             csv.add(r.workload(), r.load(), r.perServerLoad(), r.seed(), r.policy(), r.meanJct(), r.p99Jct(), r.inferenceMeanJct(),
                     r.linkUtilization(), r.meanLinkWait(), r.transfersPerJob(), r.tableSplit(), r.arrivalsStopped(), r.wallSeconds(),
-                    m.coldStarts(), m.evictions(), m.memoryViolations(), m.coldStartsPer1000(), m.classUtilisation());
+                    m.coldStarts(), m.evictions(), m.memoryViolations(), m.coldStartsPer1000(), m.classUtilisation(),
+                    m.jctLowerBound());
         }
         csv.write(file);
     }

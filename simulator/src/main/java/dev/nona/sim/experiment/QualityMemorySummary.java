@@ -17,7 +17,9 @@ import java.util.stream.Collectors;
  * {@link Quality#MEMORY_BASELINES} at every load, (b) on {@code memory-bound} at 0.7-0.9 at least
  * {@value #MEMORY_GAIN} lower than that best, (c) on {@code hetero} at 0.7-0.9 at least {@value #HETERO_GAIN} lower
  * than {@value Quality#UNIFORM}, (d) cold starts per 1,000 jobs; and, where a goal fails, the terms the runs show
- * (per-class utilisation: queueing; cold starts; link utilisation and transfers).
+ * (per-class utilisation: queueing; cold starts; link utilisation and transfers), and where (b)'s target is below the
+ * workload's lower bound on any policy's mean JCT ({@link dev.nona.sim.SimWorkload#inferenceJctLowerBoundSeconds()}),
+ * that no placement could meet it there.
  */
 final class QualityMemorySummary {
     static final double MEMORY_GAIN = 0.15;
@@ -38,9 +40,19 @@ final class QualityMemorySummary {
     /** One (workload, load): seed means per policy. */
     record Point(String workload, double load, List<String> policies, double[] meanJct, double[] coldPer1000,
                  double[] linkUtil, double[] transfers, long violations, String controllerClasses, String bestClasses,
-                 String best, double ratioBest, double ratioUniform) {
+                 String best, double ratioBest, double ratioUniform, double lowerBound) {
         double of(double[] v, String policy) {
             return v[policies.indexOf(policy)];
+        }
+
+        /** Goal (b)'s target here: the best baseline's mean less {@link #MEMORY_GAIN}. */
+        double memoryTarget() {
+            return (1 - MEMORY_GAIN) * of(meanJct, best);
+        }
+
+        /** True if goal (b)'s target is below the mean JCT no placement can beat: no policy could meet it here. */
+        boolean memoryTargetUnattainable() {
+            return memoryTarget() < lowerBound;
         }
     }
 
@@ -68,7 +80,7 @@ final class QualityMemorySummary {
             long violations = at.stream().mapToLong(QualityMemoryRow::memoryViolations).sum();
             out.add(new Point(at.get(0).row().workload(), at.get(0).row().load(), policies, jct, cold, link, transfers, violations,
                     classes(at, Quality.CONTROLLER), classes(at, best), best, controller / jct[policies.indexOf(best)],
-                    controller / uniform));
+                    controller / uniform, at.stream().mapToDouble(QualityMemoryRow::jctLowerBound).max().orElse(Double.NaN)));
         });
         return out;
     }
@@ -133,6 +145,14 @@ final class QualityMemorySummary {
         line("- **(a)** `%s` <= the best baseline at every load on every workload: %s", Quality.CONTROLLER, verdict(failA, points.size()));
         line("- **(b)** `memory-bound` at 0.7-0.9: `%s` at least %.0f%% below the best baseline (ratio <= %.2f): %s",
                 Quality.CONTROLLER, 100 * MEMORY_GAIN, 1 - MEMORY_GAIN, verdict(failB, memory.size()));
+        List<Point> unattainable = failB.stream().filter(Point::memoryTargetUnattainable).toList();
+        if (!unattainable.isEmpty()) {
+            line("  - unattainable by any placement at %s: the target (%.2f of the best baseline) is below the workload's lower "
+                            + "bound on the mean JCT (each model's longest path of operations at the fastest class's speed, no "
+                            + "transfer, wait or cold start, weighted by the models' rates: `inferenceJctLowerBoundSeconds`)",
+                    unattainable.stream().map(p -> String.format(Locale.ROOT, "%s %.1f (target %.4f s, bound %.4f s)", p.workload(),
+                            p.load(), p.memoryTarget(), p.lowerBound())).collect(Collectors.joining(", ")), 1 - MEMORY_GAIN);
+        }
         line("- **(c)** `hetero` at 0.7-0.9: `%s` at least %.0f%% below `%s` (ratio <= %.2f): %s", Quality.CONTROLLER,
                 100 * HETERO_GAIN, Quality.UNIFORM, 1 - HETERO_GAIN, verdict(failC, hetero.size()));
         line("- **(d)** cold starts per 1,000 jobs by policy: the tables below (column group `cold/1000`); the colocation "
@@ -174,7 +194,9 @@ final class QualityMemorySummary {
         List<String> policies = w.policies();
         line("%n## %s (`%s`)%n", w.name(), w.file());
         line("Mean JCT (s) per policy, seed means; the ratios of `%s` to the best baseline and to `%s`; cold starts per 1,000 jobs "
-                + "per policy (same order).%n", Quality.CONTROLLER, Quality.UNIFORM);
+                + "per policy (same order). No placement's mean JCT can be below %.4f s here (`inferenceJctLowerBoundSeconds`: each "
+                + "model's longest path of operations at the fastest class's speed, weighted by the models' rates).%n",
+                Quality.CONTROLLER, Quality.UNIFORM, points.get(0).lowerBound());
         line("| load | %s | / best (best) | / %s | cold/1000: %s |", String.join(" | ", policies), Quality.UNIFORM,
                 String.join(", ", policies));
         line("| --- |%s --- | --- | --- |", " --- |".repeat(policies.size()));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nona.sim.JobKind;
+import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimResult;
 import dev.nona.sim.stats.LogHistogram;
 
@@ -68,5 +69,15 @@ public final class JsonReport {
 
     public static String toJson(SimResult r) {
         return of(r).toString();
+    }
+
+    /**
+     * The run's JSON with the workload's {@code inferenceJctLowerBoundSeconds} ({@link
+     * SimWorkload#inferenceJctLowerBoundSeconds()}): no placement's mean inference JCT can be lower.
+     */
+    public static String toJson(SimResult r, SimWorkload w) {
+        ObjectNode o = of(r);
+        put(o, "inferenceJctLowerBoundSeconds", w.inferenceJctLowerBoundSeconds());
+        return o.toString();
     }
 }

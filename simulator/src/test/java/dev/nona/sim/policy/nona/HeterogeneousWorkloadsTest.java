@@ -3,10 +3,12 @@ package dev.nona.sim.policy.nona;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nona.optimize.CostModel;
+import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimResult;
 import dev.nona.sim.experiment.ExperimentContext;
 import dev.nona.sim.policy.expert.ExpertSearch;
 import dev.nona.sim.workload.SimWorkloads;
+import dev.nona.workload.ServerClass;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,7 +16,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The controller's policies on the shipped heterogeneous workloads, at load 0.7: neither places a part where it does
- * not fit (the engine refuses and counts such placements), and each runs every job.
+ * not fit (the engine refuses and counts such placements), and each runs every job; and no model's mean JCT is below
+ * its longest path of ops at the fastest class's speed, the bound ({@link SimWorkload#inferenceJctLowerBoundSeconds})
+ * that the quality summary holds goal (b)'s target against.
  */
 final class HeterogeneousWorkloadsTest {
     private static final long JOBS = 3_000;
@@ -29,6 +33,14 @@ final class HeterogeneousWorkloadsTest {
             System.out.printf(Locale.ROOT, "%s %s load 0.7: mean JCT %.4f s, cold starts %d, evictions %d, memory "
                     + "violations %d%n", file, policy, r.meanJctSeconds(), r.coldStarts(), r.evictions(), r.memoryViolations());
             assertThat(r.memoryViolations()).as(policy).isZero();
+            SimWorkload w = ctx.atLoad(0.7);
+            double fastest = w.cluster().classes().stream().mapToDouble(ServerClass::opsPerSecond).max().orElseThrow();
+            for (SimResult.ClassResult c : r.classes()) {
+                double bound = w.classes().get(w.indexOf(c.name())).longestPathOps() / fastest;
+                assertThat(c.jct().count()).as(policy + " " + c.name()).isPositive();
+                assertThat(c.jct().mean()).as(policy + " " + c.name() + ": mean JCT against the longest path at the fastest speed")
+                        .isGreaterThanOrEqualTo(bound * (1 - 1e-9));
+            }
         }
     }
 }

@@ -1,0 +1,48 @@
+package dev.nona.sim.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Goal (b)'s target against the workload's lower bound: a point where no placement could meet it is told apart. */
+final class QualityMemorySummaryTest {
+    private static final double BOUND = 0.1408;
+
+    @Test
+    void points_targetBelowTheLowerBound_isUnattainable_aboveIt_isNot() {
+        List<QualityMemoryRow> rows = new ArrayList<>();
+        // load 0.7: the best baseline 0.1630 s, so the target is 0.85 * 0.1630 = 0.13855 s, below the bound
+        rows.addAll(point(0.7, 0.1492, 0.1630));
+        // load 0.9: the best baseline 0.1824 s, the target 0.15504 s, above the bound (missed, not unattainable)
+        rows.addAll(point(0.9, 0.1677, 0.1824));
+        List<QualityMemorySummary.Point> points = QualityMemorySummary.points(rows);
+
+        assertThat(points).hasSize(2);
+        QualityMemorySummary.Point low = points.get(0);
+        assertThat(low.best()).isEqualTo("least-expected-finish");
+        assertThat(low.memoryTarget()).isCloseTo(0.85 * 0.1630, within(1e-12));
+        assertThat(low.lowerBound()).isEqualTo(BOUND);
+        assertThat(low.memoryTargetUnattainable()).isTrue();
+        QualityMemorySummary.Point high = points.get(1);
+        assertThat(high.memoryTarget()).isCloseTo(0.85 * 0.1824, within(1e-12));
+        assertThat(high.memoryTargetUnattainable()).isFalse();
+    }
+
+    private static List<QualityMemoryRow> point(double load, double controller, double best) {
+        List<QualityMemoryRow> rows = new ArrayList<>();
+        rows.add(row(load, Quality.CONTROLLER, controller));
+        rows.add(row(load, Quality.UNIFORM, controller));
+        rows.add(row(load, "least-expected-finish", best));
+        rows.add(row(load, "jsq", 2 * best));
+        return rows;
+    }
+
+    private static QualityMemoryRow row(double load, String policy, double meanJct) {
+        QualityRow r = new QualityRow("memory-bound", load, load, 1, policy, meanJct, 2 * meanJct, meanJct, 0.1, 0, 1, Double.NaN,
+                false, 1);
+        return new QualityMemoryRow(r, 10, 0, 0, 1000, "large:0.5;small:0.5", BOUND);
+    }
+}

@@ -74,15 +74,26 @@ final class ModelAwareCliTest {
 
     @Test
     void simulate_modelAwarePolicyOnANonaWorkload_isAOneLineError(@TempDir Path dir) throws Exception {
-        Path w = dir.resolve("w.json");
-        Files.writeString(w, """
-                {"cluster": {"servers": 2, "opsPerSecond": 1e12, "linkBitsPerSecond": 8e10},
-                 "models": [{"name": "a", "dag": {"zoo": "alexnet"}, "ratePerSecond": 1}]}""");
+        Path w = alexnetOnTwoServers(dir);
 
-        Object[] r = run("simulate", "--workload", w.toString(), "--policy", "colocation");
+        Object[] r = run("simulate", "--workload", w.toString(), "--policy", "registry");
 
         assertThat((int) r[0]).isNotZero();
-        assertThat(err.toString()).contains("--policy (colocation) needs a model-aware workload").doesNotContain("\tat ");
+        assertThat(err.toString()).contains("--policy (registry) needs a model-aware workload").doesNotContain("\tat ");
+    }
+
+    @Test
+    void simulate_colocationOnANonaWorkload_runsTheDagEnginesColocation(@TempDir Path dir) throws Exception {
+        Path w = alexnetOnTwoServers(dir);
+
+        for (String policy : new String[] {"colocation", "colocation-queuing"}) {
+            Object[] r = run("simulate", "--workload", w.toString(), "--policy", policy, "--jobs", "200");
+
+            assertThat((int) r[0]).as(err.toString()).isZero();
+            JsonNode out = JSON.readTree((String) r[1]);
+            assertThat(out.get("policy").asText()).isEqualTo(policy);
+            assertThat(out.get("linkUtilization").asDouble()).as("a job runs whole").isZero();
+        }
     }
 
     @Test
@@ -96,5 +107,14 @@ final class ModelAwareCliTest {
         // Nothing warm: every request loads its 3 s model, spread over the parts that load in parallel.
         assertThat(jctPaper).isLessThan(0.1);
         assertThat(jct).isGreaterThan(1.0).isLessThan(3.0 + 2.0);
+    }
+
+    /** A DAG workload (not a model-aware one): alexnet on two servers. */
+    private static Path alexnetOnTwoServers(Path dir) throws Exception {
+        Path w = dir.resolve("w.json");
+        Files.writeString(w, """
+                {"cluster": {"servers": 2, "opsPerSecond": 1e12, "linkBitsPerSecond": 8e10},
+                 "models": [{"name": "a", "dag": {"zoo": "alexnet"}, "ratePerSecond": 1}]}""");
+        return w;
     }
 }

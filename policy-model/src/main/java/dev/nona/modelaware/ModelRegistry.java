@@ -2,7 +2,6 @@ package dev.nona.modelaware;
 
 import dev.nona.check.Checks;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -101,10 +100,10 @@ public final class ModelRegistry {
      * cores): the one rule for "warm, under the target, least loaded", whatever else a caller requires.
      */
     public Optional<String> locateProxy(String model, Predicate<String> eligible) {
-        return residentServers(model).stream()
-                .filter(this::underTarget)
-                .filter(eligible)
-                .min(Comparator.comparingInt(this::ongoing));
+        List<String> ids = servers();
+        int s = Colocation.locateProxy(ids.size(), i -> isResident(ids.get(i), model), i -> ongoing(ids.get(i)),
+                targetOngoingRequests, i -> eligible.test(ids.get(i)));
+        return s < 0 ? Optional.empty() : Optional.of(ids.get(s));
     }
 
     /**

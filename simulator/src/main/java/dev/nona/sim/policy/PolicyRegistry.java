@@ -4,6 +4,7 @@ import dev.nona.sim.policy.baseline.LocalPolicy;
 import dev.nona.sim.policy.baseline.OpportunisticPolicy;
 import dev.nona.sim.policy.baseline.RandomPolicy;
 import dev.nona.sim.policy.expert.ExpertPolicy;
+import dev.nona.sim.policy.live.ColocationJobPolicy;
 import dev.nona.sim.policy.live.JsqPolicy;
 import dev.nona.sim.policy.live.LeastExpectedFinishPolicy;
 import dev.nona.sim.policy.live.P2cPolicy;
@@ -47,6 +48,8 @@ public final class PolicyRegistry {
         register("jsq", c -> new JsqPolicy(c.random()));
         register("p2c", c -> new P2cPolicy(c.random()));
         register("least-expected-finish", c -> new LeastExpectedFinishPolicy(c.random()));
+        register(ColocationJobPolicy.NAME, c -> ColocationJobPolicy.withoutQueuing(c.random()));
+        register(ColocationJobPolicy.QUEUING_NAME, c -> ColocationJobPolicy.withQueuing(c.random()));
     }
 
     private PolicyRegistry() {

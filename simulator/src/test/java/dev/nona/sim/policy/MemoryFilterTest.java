@@ -30,7 +30,8 @@ final class MemoryFilterTest {
         SimJobClass job = TestingWorkloads.forkJoin(1.0).withTaskBytes(new double[] {1e8, 1e8, 1e8, 1e8});
         SimWorkload w = new SimWorkload(CLUSTER, List.of(job));
 
-        for (String policy : List.of("random", "opportunistic", "spark-fair", "local", "jsq", "p2c", "least-expected-finish")) {
+        for (String policy : List.of("random", "opportunistic", "spark-fair", "local", "jsq", "p2c", "least-expected-finish", "colocation",
+                "colocation-queuing")) {
             SimResult r = run(policy, w);
             assertThat(r.memoryViolations()).as(policy).isZero();
             assertThat(r.coldStarts()).as(policy).isPositive();

@@ -1,5 +1,6 @@
 package dev.nona.sim.modelaware.policy;
 
+import dev.nona.modelaware.Colocation;
 import java.util.List;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
@@ -24,13 +25,13 @@ final class Candidates {
 
     /**
      * A uniformly random server with free cores that does not hold the model (the thesis's "other machines");
-     * if every server with room holds it, any of them.
+     * if every server with room holds it, any of them: {@link Colocation#elsewhere}.
      */
     static Optional<String> elsewhereWithRoom(ModelAwareRequest request, ModelAwareView cluster, RandomGenerator random) {
-        List<String> free = cluster.serversWithRoom(request.cores());
-        List<String> cold = free.stream().filter(s -> !cluster.registry().isResident(s, request.model())).toList();
-        List<String> pool = cold.isEmpty() ? free : cold;
-        return pool.isEmpty() ? Optional.empty() : Optional.of(pool.get(random.nextInt(pool.size())));
+        List<String> ids = cluster.registry().servers();
+        int s = Colocation.elsewhere(ids.size(), i -> cluster.hasRoom(ids.get(i), request.cores()),
+                i -> cluster.registry().isResident(ids.get(i), request.model()), random);
+        return s < 0 ? Optional.empty() : Optional.of(ids.get(s));
     }
 
     static Decision.Wait noRoom(ModelAwareRequest request) {

@@ -4,6 +4,7 @@ import dev.nona.sim.SimJobClass;
 import dev.nona.sim.engine.ClusterView;
 import dev.nona.sim.policy.MemoryFilter;
 import dev.nona.sim.policy.Policy;
+import dev.nona.sim.policy.WholeJob;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -21,7 +22,7 @@ import java.util.SplittableRandom;
 public final class LeastExpectedFinishPolicy implements Policy {
     private final SplittableRandom random;
     private final MemoryFilter memory = new MemoryFilter();
-    private int[] part = new int[16];
+    private final WholeJob job = new WholeJob();
 
     public LeastExpectedFinishPolicy(SplittableRandom random) {
         this.random = random;
@@ -30,15 +31,8 @@ public final class LeastExpectedFinishPolicy implements Policy {
     @Override
     public void place(int classIndex, SimJobClass jobClass, ClusterView view, int[] servers) {
         int n = jobClass.tasks();
-        if (part.length < n) {
-            part = new int[2 * n];
-        }
-        int k = 0;
-        for (int t = 0; t < n; t++) {
-            if (jobClass.taskOps(t) > 0) {
-                part[k++] = t;
-            }
-        }
+        int k = job.of(jobClass);
+        int[] part = job.tasks();
         double ops = jobClass.totalOps();
         int count = view.servers();
         int offset = random.nextInt(count);

@@ -55,10 +55,6 @@ public final class NonaPolicy {
     }
 
     /**
-     * The controller's placement with telemetry every {@code reportSeconds} (0: exact, before every job), at
-     * {@code placers} placement subtasks, with or without its ledger of its own requests.
-     */
-    /**
      * Today's controller on a heterogeneous cluster ({@code nona-controller-uniform}): the controller's placement with
      * one mean speed for every server, memory only as a filter, loads not weighed; the "before" of the comparison
      * with {@code nona-controller}. On the paper's cluster it places exactly as {@code nona-controller}. Not in the
@@ -70,6 +66,10 @@ public final class NonaPolicy {
                 ControllerHeterogeneity.of(context.workload(), true), context.random());
     }
 
+    /**
+     * The controller's placement with telemetry every {@code reportSeconds} (0: exact, before every job), at
+     * {@code placers} placement subtasks, with or without its ledger of its own requests.
+     */
     public static Policy controller(PolicyContext context, double reportSeconds, int placers, boolean countOwn) {
         return new ControllerPolicy(context.workload().classes(), context.controller().solve(context.workload()),
                 context.workload().cluster().opsPerSecond(), reportSeconds, placers, countOwn,

@@ -2,6 +2,7 @@ package dev.nona.sim.experiment;
 
 import dev.nona.sim.SimWorkload;
 import dev.nona.sim.engine.SimResult;
+import dev.nona.sim.policy.live.ColocationJobPolicy;
 import dev.nona.sim.report.Charts;
 import dev.nona.sim.workload.SimWorkloads;
 import java.nio.file.Path;
@@ -38,7 +39,10 @@ public final class Quality implements Experiment {
     /** The controller with one mean speed and memory only as a filter: the "before" of the heterogeneous workloads. */
     static final String UNIFORM = "nona-controller-uniform";
     /** The baselines of the heterogeneous/memory workloads (goal (a) there). */
-    static final List<String> MEMORY_BASELINES = List.of("random", "jsq", "p2c", "spark-fair", "least-expected-finish");
+    static final List<String> MEMORY_BASELINES = List.of("random", "jsq", "p2c", "spark-fair", "least-expected-finish",
+            ColocationJobPolicy.NAME, ColocationJobPolicy.QUEUING_NAME);
+    /** The thesis's colocation policies among the baselines: goal (d) compares cold starts with theirs. */
+    static final List<String> COLOCATION = List.of(ColocationJobPolicy.NAME, ColocationJobPolicy.QUEUING_NAME);
     /**
      * Without {@value #EXPERT}: its search took 15-145 s per point on these workloads on the shared machine, and no goal
      * of theirs reads it.

@@ -31,6 +31,23 @@ final class QualityMemorySummaryTest {
         assertThat(high.memoryTargetUnattainable()).isFalse();
     }
 
+    @Test
+    void points_goalD_comparesColdStartsWithEachColocationPolicy_andMarksUnstableRuns() {
+        List<QualityMemoryRow> rows = new ArrayList<>(point(0.5, 0.15, 0.16));
+        rows.add(row(0.5, "colocation", 0.17, 12, false));
+        rows.add(row(0.5, "colocation-queuing", 600, 1, true));
+        QualityMemorySummary.Point p = QualityMemorySummary.points(rows).get(0);
+
+        // the controller's 10 cold starts per 1,000 jobs: fewer than colocation's 12, more than colocation-queuing's 1
+        assertThat(p.of(p.coldPer1000(), Quality.CONTROLLER)).isEqualTo(10.0);
+        assertThat(p.fewerColdStartsThan("colocation")).isTrue();
+        assertThat(p.fewerColdStartsThan("colocation-queuing")).isFalse();
+        assertThat(p.fewerColdStartsThan("not-run")).isTrue();
+        assertThat(p.unstable("colocation-queuing")).isTrue();
+        assertThat(p.unstable("colocation")).isFalse();
+        assertThat(p.best()).isEqualTo("least-expected-finish");
+    }
+
     private static List<QualityMemoryRow> point(double load, double controller, double best) {
         List<QualityMemoryRow> rows = new ArrayList<>();
         rows.add(row(load, Quality.CONTROLLER, controller));
@@ -41,8 +58,12 @@ final class QualityMemorySummaryTest {
     }
 
     private static QualityMemoryRow row(double load, String policy, double meanJct) {
+        return row(load, policy, meanJct, 10, false);
+    }
+
+    private static QualityMemoryRow row(double load, String policy, double meanJct, long coldStarts, boolean arrivalsStopped) {
         QualityRow r = new QualityRow("memory-bound", load, load, 1, policy, meanJct, 2 * meanJct, meanJct, 0.1, 0, 1, Double.NaN,
-                false, 1);
-        return new QualityMemoryRow(r, 10, 0, 0, 1000, "large:0.5;small:0.5", BOUND);
+                arrivalsStopped, 1);
+        return new QualityMemoryRow(r, coldStarts, 0, 0, 1000, "large:0.5;small:0.5", BOUND);
     }
 }

@@ -136,9 +136,9 @@ final class QualityMemorySummary {
             perLoad(w, points.stream().filter(p -> p.workload().equals(w.name())).toList());
         }
         timing();
-        line("%nRegenerate: `%s=%s bin/nona experiment quality --out docs/results/quality --jobs %d --seed %d --seeds %d "
+        line("%nRegenerate: `%s=%s bin/nona experiment quality --out %s --jobs %d --seed %d --seeds %d "
                         + "--expert-jobs %d` (%.0f s of wall-clock time on the shared 2-core machine).", Quality.SELECT,
-                workloads.stream().map(QualityWorkload::name).collect(Collectors.joining(",")), ctx.jobs(), ctx.seed(), seeds,
+                workloads.stream().map(QualityWorkload::name).collect(Collectors.joining(",")), ctx.out(), ctx.jobs(), ctx.seed(), seeds,
                 ctx.expertSettings().jobs(), ctx.wallSeconds());
         try {
             Files.writeString(file, md.toString());

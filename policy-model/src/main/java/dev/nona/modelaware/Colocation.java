@@ -7,8 +7,8 @@ import java.util.random.RandomGenerator;
 
 /**
  * The thesis's two colocation choices over servers numbered {@code 0..servers-1}, the one rule for every scheduler
- * that makes them: the {@link ModelRegistry} (servers by id, in registration order: the model-aware simulator's
- * policies and the controller's registry) and the DAG simulator's colocation baselines (servers by index).
+ * that makes them: the {@link ModelRegistry} and the model-aware simulator's policies (servers by id, in registration
+ * order) and the DAG simulator's colocation baselines (servers by index).
  *
  * <p>Based on: K. Liu, <i>Enabling Efficient ML Inference in SigmaOS with Model-Aware Scheduling</i>, MEng
  * thesis, MIT, 2025, Sections 4.5 ("preferred machines", "other machines") and 4.6 ({@code LocateModelProxy}).

@@ -8,7 +8,6 @@ import dev.nona.sim.SimJobClass;
  */
 public final class WholeJob {
     private int[] tasks = new int[16];
-    private int count;
 
     /** Collects the tasks of {@code jobClass} with operations; returns their count ({@link #tasks()}{@code [0..count)}). */
     public int of(SimJobClass jobClass) {
@@ -16,7 +15,7 @@ public final class WholeJob {
         if (tasks.length < n) {
             tasks = new int[2 * n];
         }
-        count = 0;
+        int count = 0;
         for (int t = 0; t < n; t++) {
             if (jobClass.taskOps(t) > 0) {
                 tasks[count++] = t;
@@ -25,12 +24,8 @@ public final class WholeJob {
         return count;
     }
 
-    /** The tasks {@link #of} collected, the first {@link #count()} of this array. */
+    /** The tasks {@link #of} collected, the first as many of this array as it returned. */
     public int[] tasks() {
         return tasks;
-    }
-
-    public int count() {
-        return count;
     }
 }

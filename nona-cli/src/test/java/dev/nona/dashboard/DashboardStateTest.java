@@ -225,7 +225,7 @@ final class DashboardStateTest {
         PlacementTable solved = new PlacementTable(version, T0, new PlacementTable.SolvedFor(new Cluster(4, 1e12, 1e10),
                 Map.of("m", rate), Background.NONE, CostModel.DEFAULT), true, "", 1.5, 0.25, 0.001, 3.0,
                 List.of(new PlacementTable.ModelPlacement("m", rate, 0.05, List.of("a", "b", "c", "d"), List.of("a"),
-                        List.of(sub))));
+                        List.of(sub))), 0);
         ControllerTable table = new ControllerTable(version, false, T0 + version, "rate drift", Map.of("m", rate),
                 new ClusterSnapshot(List.of("s0", "s1"), 1e12, 1e10), 1.5, 0.25, Map.of("m", 0.05), solved.toJson());
         return new TableRecordSerializer("placement-tables", "nona").toRecord(table);

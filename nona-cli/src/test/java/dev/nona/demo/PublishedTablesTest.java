@@ -49,7 +49,7 @@ final class PublishedTablesTest {
     void accept_keepsWhatEachTableWasSolvedFor_byVersion() throws Exception {
         PlacementTable solved = new PlacementTable(3, 1_000, new PlacementTable.SolvedFor(new Cluster(2, 5e11, 1e11),
                 Map.of("m", 2.0), Background.NONE, CostModel.CONTROLLER_MAPPING), true, "", 0.1, 0.0, 0.0, 1.0,
-                List.of(model("m", List.of(new SubgraphPlacement("r", "s", List.of(), List.of(split(1.0)))))));
+                List.of(model("m", List.of(new SubgraphPlacement("r", "s", List.of(), List.of(split(1.0)))))), 0);
         ControllerTable table = new ControllerTable(3, false, 1_000, "calibration: server s-1 runs at 2.500e+11 ops/s",
                 Map.of("m", 2.0), new ClusterSnapshot(List.of("s-1", "s-0"), 5e11, 1e11), 0.1, 0.0, Map.of("m", 0.05),
                 solved.toJson());

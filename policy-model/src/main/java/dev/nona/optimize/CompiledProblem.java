@@ -85,6 +85,8 @@ final class CompiledProblem {
      */
     private final double[] jobWait;
     private final double[] jobSpeed;
+    /** The placement rule's idle gate $\kappa$ this problem's routing assumes ({@link #idleGate()}). */
+    private final double idleGate;
     /** With {@code cluster.coldStart} set: the steady-state cold probability, or NaN when the problem gives a cache state. */
     private final double steadyCold;
     private final ColdStartCost coldStart;
@@ -190,9 +192,11 @@ final class CompiledProblem {
             double[][] routed = routeRequests(p, jobWork, nu);
             jobWait = routed[0];
             jobSpeed = routed[1];
+            idleGate = routed[2][0];
         } else {
             jobWait = null;
             jobSpeed = null;
+            idleGate = 0;
         }
         coldStart = p.cluster().coldStart();
         steadyCold = coldStart == null || p.coldProbability() != null ? Double.NaN : SteadyStateCache.coldProbability(p);
@@ -360,7 +364,10 @@ final class CompiledProblem {
      * point $c^*_j = \arg\min_{c \in F_j}(W_c + p_j/\nu_c)$, $W_c$ the M/G/$N_c$ wait of what it routes to $c$, model
      * $j$ waits $\bar W_j = \sum_c f_{jc} W_c$ (in its fixed time, instead of $W_N$) and its parts compute at
      * $\nu_j = 1/\sum_c (f_{jc}/\nu_c)$ (in $\chi_i$ of Eq. (X)). Returns {$\bar W_j$, $\nu_j$} per job, NaN for a job no
-     * class holds whole (it must be split; its parts keep their levels' speeds and it waits $W_N$) or with no requests.
+     * class holds whole (it must be split; its parts keep their levels' speeds and it waits $W_N$) or with no requests;
+     * third, {$\kappa$}: the placement rule's idle gate, of 0 and {@link LeastExpectedFinish#GATES}, whose routing
+     * predicts the least mean of the types' times (rates weighted; ties to the smaller gate). Types times classes
+     * squared above {@link LeastExpectedFinish#GATED_SIZE} keep 0 (the gated rounds cost $O(k n^2)$ each).
      */
     private static double[][] routeRequests(NonaProblem p, double[] jobWork, double nu) {
         List<ServerClass> classes = p.cluster().classes();
@@ -395,15 +402,31 @@ final class CompiledProblem {
             types.add(new double[] {bc.ratePerSecond(), bc.ops()});
             feasible.add(all);
         }
-        double[][] out = new double[2][jobs];
+        double[][] out = new double[3][];
+        out[0] = new double[jobs];
+        out[1] = new double[jobs];
+        out[2] = new double[] {0};
         Arrays.fill(out[0], Double.NaN);
         Arrays.fill(out[1], Double.NaN);
         if (types.isEmpty()) {
             return out;
         }
-        LeastExpectedFinish.Routing r = LeastExpectedFinish.route(counts, speeds,
-                types.stream().mapToDouble(t -> t[0]).toArray(), types.stream().mapToDouble(t -> t[1]).toArray(),
-                feasible.toArray(new boolean[0][]));
+        double[] rates = types.stream().mapToDouble(t -> t[0]).toArray();
+        double[] ops = types.stream().mapToDouble(t -> t[1]).toArray();
+        boolean[][] holds = feasible.toArray(new boolean[0][]);
+        LeastExpectedFinish.Routing r = LeastExpectedFinish.route(counts, speeds, rates, ops, holds);
+        if ((long) rates.length * n * n <= LeastExpectedFinish.GATED_SIZE) {
+            double least = LeastExpectedFinish.meanSeconds(r, rates, ops);
+            for (double gate : LeastExpectedFinish.GATES) {
+                LeastExpectedFinish.Routing g = LeastExpectedFinish.route(counts, speeds, rates, ops, holds, gate);
+                double mean = LeastExpectedFinish.meanSeconds(g, rates, ops);
+                if (mean < least) {
+                    least = mean;
+                    r = g;
+                    out[2][0] = gate;
+                }
+            }
+        }
         for (int j = 0; j < jobs; j++) {
             if (typeOf[j] >= 0) {
                 out[0][j] = r.typeWait()[typeOf[j]];
@@ -411,6 +434,14 @@ final class CompiledProblem {
             }
         }
         return out;
+    }
+
+    /**
+     * The idle gate $\kappa$ of the placement rule under which this problem's routing predicts the least mean JCT
+     * ({@link LeastExpectedFinish#GATES}, or 0: the rule without it); 0 without per-class speeds.
+     */
+    double idleGate() {
+        return idleGate;
     }
 
     /** Per part of {@code t}: its expected cold start $P_i T_{CS}(b_i)$ (docs/optimizer.md, "Cold starts"). */

@@ -128,11 +128,11 @@ public final class NonaOptimizer {
         if (rest == null) {
             double inf = Double.POSITIVE_INFINITY;
             return new Solution(false, "no model fits the servers' memory: " + String.join("; ", r.reasons()), inf, 0, inf,
-                    0, 0, System.nanoTime() - start, 0, problem.costModel(), jobs, r.unplaceable(), r.reasons());
+                    0, 0, System.nanoTime() - start, 0, problem.costModel(), jobs, r.unplaceable(), r.reasons(), 0);
         }
         return new Solution(rest.feasible(), rest.diagnostic(), rest.objective(), rest.rho(), rest.phi(),
                 rest.serverUtilisation(), rest.serverWaitSeconds(), rest.solveNanos(), rest.iterations(), rest.costModel(),
-                jobs, r.unplaceable(), r.reasons());
+                jobs, r.unplaceable(), r.reasons(), rest.idleGate());
     }
 
     /**

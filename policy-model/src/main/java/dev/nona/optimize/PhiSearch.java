@@ -215,6 +215,6 @@ final class PhiSearch {
         }
         return new Solution(feasible, diagnostic, feasible ? e.objective() : Double.POSITIVE_INFINITY, e.rho(),
                 feasible ? e.phi() : Double.POSITIVE_INFINITY, cp.serverUtilisation, cp.serverWait,
-                System.nanoTime() - start, iters, cp.problem.costModel(), jobs);
+                System.nanoTime() - start, iters, cp.problem.costModel(), jobs, List.of(), List.of(), cp.idleGate());
     }
 }

@@ -26,11 +26,13 @@ import java.util.Objects;
  *                          cannot go to distinct servers that hold them), in problem order; the rest was solved
  *                          without them and the other fields describe that solve
  * @param unplaceableReasons one line per unplaceable model, same order
+ * @param idleGate          the placement rule's idle gate $\kappa$ the predictions assume (0: none;
+ *                          {@code queueing.LeastExpectedFinish})
  */
 public record Solution(boolean feasible, String diagnostic, double objective, double rho, double phi,
                        double serverUtilisation, double serverWaitSeconds, long solveNanos, int iterations,
                        CostModel costModel, List<JobResult> jobs, List<String> unplaceable,
-                       List<String> unplaceableReasons) {
+                       List<String> unplaceableReasons, double idleGate) {
     public Solution {
         Objects.requireNonNull(diagnostic, "diagnostic");
         jobs = List.copyOf(jobs);
@@ -47,7 +49,7 @@ public record Solution(boolean feasible, String diagnostic, double objective, do
                     double serverUtilisation, double serverWaitSeconds, long solveNanos, int iterations,
                     CostModel costModel, List<JobResult> jobs) {
         this(feasible, diagnostic, objective, rho, phi, serverUtilisation, serverWaitSeconds, solveNanos, iterations,
-                costModel, jobs, List.of(), List.of());
+                costModel, jobs, List.of(), List.of(), 0);
     }
 
     /** Whether the model {@code name} could not be placed anywhere ({@link #unplaceable}). */

@@ -37,6 +37,23 @@ final class ExpectedFinishRule {
         this.memory = memory;
     }
 
+    /** The idle gate $\kappa$ ({@link #idleGate(double)}; 0: none). */
+    private double idleGate;
+
+    /**
+     * The idle gate $\kappa$ from now on (0: none, else finite and {@code >= 1}): when the part's server of least
+     * marginal cost has work queued, the part goes instead to the fastest up server the filter allows that holds its
+     * model, is predicted idle with no request ongoing, fits it and holds no other part of the request, if the part
+     * computes there within $\kappa$ times that least cost. The optimiser picks $\kappa$ by its model of this rule
+     * ({@code queueing.LeastExpectedFinish}) and the table carries it.
+     */
+    void idleGate(double kappa) {
+        if (!(kappa == 0 || kappa >= 1 && Double.isFinite(kappa))) {
+            throw new IllegalArgumentException("idle gate (" + kappa + ") must be 0 or finite and >= 1");
+        }
+        this.idleGate = kappa;
+    }
+
     /** What loading a part is predicted to cost on a server that does not hold its model ({@code null}: 0 s). */
     void coldStart(ColdStartCost cost) {
         this.coldStart = cost;
@@ -106,6 +123,12 @@ final class ExpectedFinishRule {
                 warmestFree = free;
             }
         }
+        if (idleGate > 0 && best >= 0 && ledger.backlog(best, now) > 0) {
+            int idle = idle(warm, taken, n, ops, bytes, footprint, filter, now, fitNow, idleGate * bestT);
+            if (idle >= 0) {
+                return idle;
+            }
+        }
         if (best < 0 || warm < 0 || warmest == best || held(warmest, warm) || warmestFree != bestFree) {
             return best;
         }
@@ -116,6 +139,25 @@ final class ExpectedFinishRule {
         }
         rent[warm] = paid;
         return best;
+    }
+
+    /**
+     * The fastest up server {@code filter} allows that holds the model of pool {@code warm}, is predicted idle with no
+     * request ongoing, fits the part, is not in {@code taken[0..n)} and computes the part within {@code limit}
+     * seconds; -1 if none ({@link #idleGate(double)}).
+     */
+    private int idle(int warm, int[] taken, int n, double ops, double bytes, Footprint footprint, ServerFilter filter,
+            double now, boolean fitNow, double limit) {
+        int idle = -1;
+        for (int s = 0, servers = ledger.servers(); s < servers; s++) {
+            if (ledger.isUp(s) && (filter == null || filter.allows(s)) && held(s, warm) && ledger.backlog(s, now) == 0
+                    && ledger.ongoing(s, now) == 0 && (idle < 0 || ledger.rate(s) > ledger.rate(idle))
+                    && computeSeconds(s, ops) <= limit && !contains(taken, n, s)
+                    && memory.fits(s, bytes, footprint, fitNow)) {
+                idle = s;
+            }
+        }
+        return idle;
     }
 
     /**

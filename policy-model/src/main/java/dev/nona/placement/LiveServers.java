@@ -517,6 +517,14 @@ public final class LiveServers {
         expectedFinish.coldStart(cost);
     }
 
+    /**
+     * The idle gate $\kappa$ of {@link Rule#EXPECTED_FINISH} from now on: the table's {@link PlacementTable#idleGate}
+     * (0: none; else finite and {@code >= 1}).
+     */
+    public void idleGate(double kappa) {
+        expectedFinish.idleGate(kappa);
+    }
+
     /** The predicted seconds to load a part of {@code bytes} on a server that does not hold it (0 when not modelled). */
     public double coldStartSeconds(double bytes) {
         return expectedFinish.coldStartSeconds(bytes);

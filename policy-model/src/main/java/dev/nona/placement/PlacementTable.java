@@ -29,10 +29,14 @@ import java.util.Objects;
  * @param linkWaitSeconds   $\phi$
  * @param solveMillis       how long the optimiser took
  * @param models            one entry per model, in workload order
+ * @param idleGate          the placement rule's idle gate $\kappa$ the predictions assume (0, and absent in JSON
+ *                          from older writers: none): with a gate, a part whose best server has work queued goes to
+ *                          the fastest idle server holding its model when it computes there within $\kappa$ times
+ *                          the best server's cost ({@link LiveServers#idleGate})
  */
 public record PlacementTable(long version, long createdAtMillis, SolvedFor solvedFor, boolean feasible, String diagnostic,
                              double objective, double linkLoad, double linkWaitSeconds, double solveMillis,
-                             List<ModelPlacement> models) {
+                             List<ModelPlacement> models, double idleGate) {
     private static final ObjectMapper JSON = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
@@ -41,6 +45,9 @@ public record PlacementTable(long version, long createdAtMillis, SolvedFor solve
             throw new IllegalArgumentException("table version (" + version + ") must be >= 0");
         }
         Objects.requireNonNull(solvedFor, "solvedFor");
+        if (!(idleGate == 0 || idleGate >= 1 && Double.isFinite(idleGate))) {
+            throw new IllegalArgumentException("table: idleGate (" + idleGate + ") must be 0 or finite and >= 1");
+        }
         diagnostic = diagnostic == null ? "" : diagnostic;
         models = List.copyOf(models);
         var names = new HashSet<String>();
@@ -64,7 +71,7 @@ public record PlacementTable(long version, long createdAtMillis, SolvedFor solve
     /** This table with another version number. */
     public PlacementTable withVersion(long v) {
         return new PlacementTable(v, createdAtMillis, solvedFor, feasible, diagnostic, objective, linkLoad, linkWaitSeconds,
-                solveMillis, models);
+                solveMillis, models, idleGate);
     }
 
     /** JSON text of this table (non-finite numbers as the strings "Infinity"/"NaN"). */

@@ -44,7 +44,7 @@ public final class PlacementTables {
         }
         var solvedFor = new PlacementTable.SolvedFor(problem.cluster(), rates, problem.background(), problem.costModel());
         return new PlacementTable(version, createdAtMillis, solvedFor, solution.feasible(), solution.diagnostic(),
-                solution.objective(), solution.rho(), solution.phi(), solution.solveMillis(), models);
+                solution.objective(), solution.rho(), solution.phi(), solution.solveMillis(), models, solution.idleGate());
     }
 
     private static PlacementTable.SubgraphPlacement subgraph(Map<String, ContractedNode> nodes, Solution.SubgraphResult sr) {

@@ -169,6 +169,31 @@ final class MemoryAwarePlacementTest {
         assertThat(servers.id(local.place(servers, T, new SplittableRandom(1))[0])).isEqualTo("fast");
     }
 
+    /**
+     * The idle gate. The fast server holds 1.5 s of work (one request) and computes the part in 1 s: a marginal cost
+     * of 1.5 + 1 + min(1 * 1, 1.5) = 3.5 s. The idle slow one computes it in 4 s, more, so without a gate the part
+     * waits for the fast one. With $\kappa = 2$ (7 s) the slow one takes it; with $\kappa = 1.1$ (3.85 s) it does
+     * not, nor with $\kappa = 2$ when the slow server does not hold the model or holds a request (of 0.01 s).
+     */
+    @Test
+    void expectedFinish_theIdleGate_takesAnIdleSlowerServerWithinKappaOfTheLeastCost() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {4e9}, new double[] {1}, 0);
+        record Case(double kappa, List<String> slowHolds, int slowOngoing, String expected) {}
+        for (Case c : List.of(new Case(0, List.of("m"), 0, "fast"), new Case(2, List.of("m"), 0, "slow"),
+                new Case(1.1, List.of("m"), 0, "fast"), new Case(2, List.of("other"), 0, "fast"),
+                new Case(2, List.of("m"), 1, "fast"))) {
+            LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+            servers.report("slow", true, 1e9, c.slowOngoing(), c.slowOngoing() * 0.01, c.slowHolds(), "slow", 1e10, T, 0);
+            servers.report("fast", true, 4e9, 1, 1.5, List.of("m"), "fast", 1e10, T, 0);
+            servers.idleGate(c.kappa());
+            assertThat(servers.id(local.place(servers, T, new SplittableRandom(1))[0])).as(c.toString())
+                    .isEqualTo(c.expected());
+        }
+        LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        assertThatThrownBy(() -> servers.idleGate(0.5)).hasMessageContaining("idle gate (0.5)");
+        assertThatThrownBy(() -> servers.idleGate(Double.NaN)).hasMessageContaining("idle gate (NaN)");
+    }
+
     @Test
     void warmFirst_keepsTodaysRuleAmongTheServersAPartFits() {
         ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {1e9}, new double[] {6}, 0);

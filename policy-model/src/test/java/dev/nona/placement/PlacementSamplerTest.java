@@ -25,7 +25,7 @@ final class PlacementSamplerTest {
                 List.of("a1", "a2", "b", "c", "d", "e", "f", "g"), List.of("a1", "a2"), List.of(first, second));
         var solvedFor = new PlacementTable.SolvedFor(PlacementFixtures.problem(servers).cluster(), Map.of("m", 20.0), null,
                 CostModel.DEFAULT);
-        return new PlacementTable(1, 0, solvedFor, true, "", 1, 0.1, 0.001, 1, List.of(model));
+        return new PlacementTable(1, 0, solvedFor, true, "", 1, 0.1, 0.001, 1, List.of(model), 0);
     }
 
     @Test
@@ -111,7 +111,7 @@ final class PlacementSamplerTest {
         PlacementTable.ModelPlacement m = good.models().get(0);
         var broken = new PlacementTable.ModelPlacement(m.name(), m.ratePerSecond(), m.predictedJctSeconds(),
                 List.of("a1", "a2", "b", "c", "d", "e", "f"), m.sourceTasks(), m.subgraphs()); // "g" missing
-        PlacementTable t = new PlacementTable(1, 0, good.solvedFor(), true, "", 1, 0.1, 0.001, 1, List.of(broken));
+        PlacementTable t = new PlacementTable(1, 0, good.solvedFor(), true, "", 1, 0.1, 0.001, 1, List.of(broken), 0);
 
         Assertions.assertThatThrownBy(() -> new PlacementSampler(t))
                 .hasMessage("table model 'm': task 'g' is not in its task list");

@@ -3,6 +3,8 @@ package dev.nona.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nona.optimize.NonaOptimizer;
 import dev.nona.optimize.NonaProblem;
 import dev.nona.optimize.Solution;
@@ -41,6 +43,26 @@ final class PlacementTableTest {
         PlacementTable t = PlacementTables.from(p, NonaOptimizer.solve(p), 1, 42);
 
         assertThat(PlacementTable.fromJson(t.toJson())).isEqualTo(t);
+    }
+
+    /** The idle gate round-trips; a table from a writer before it reads as 0 (none); a gate below 1 is refused. */
+    @Test
+    void json_idleGate() throws Exception {
+        NonaProblem p = PlacementFixtures.problem(8);
+        PlacementTable t = PlacementTables.from(p, NonaOptimizer.solve(p), 1, 42);
+        assertThat(t.idleGate()).as("one speed: no gate").isZero();
+        PlacementTable gated = new PlacementTable(t.version(), t.createdAtMillis(), t.solvedFor(), t.feasible(),
+                t.diagnostic(), t.objective(), t.linkLoad(), t.linkWaitSeconds(), t.solveMillis(), t.models(), 4);
+        assertThat(PlacementTable.fromJson(gated.toJson())).isEqualTo(gated);
+
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode older = (ObjectNode) json.readTree(gated.toJson());
+        older.remove("idleGate");
+        assertThat(PlacementTable.fromJson(json.writeValueAsString(older)).idleGate()).isZero();
+
+        assertThatThrownBy(() -> new PlacementTable(t.version(), t.createdAtMillis(), t.solvedFor(), t.feasible(),
+                t.diagnostic(), t.objective(), t.linkLoad(), t.linkWaitSeconds(), t.solveMillis(), t.models(), 0.5))
+                .hasMessageContaining("idleGate (0.5)");
     }
 
     @Test

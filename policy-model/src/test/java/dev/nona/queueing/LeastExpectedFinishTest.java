@@ -32,6 +32,64 @@ final class LeastExpectedFinishTest {
         assertThat(r.classUtilisation()[1]).isLessThan(0.003 * 2);
     }
 
+    /**
+     * The idle gate's probabilities, by hand: class b all busy with $\pi_b = 0.5$, two slower classes it may take
+     * with $\pi = 0.4$ and $0.8$. At once on b: 0.5; on the first: 0.5 * 0.6 = 0.3; on the second: 0.5 * 0.4 * 0.2 =
+     * 0.04; on b after a wait: 0.5 * 0.4 * 0.8 = 0.16.
+     */
+    @Test
+    void divert_workedExample() {
+        double[] q = new double[3];
+        double wait = LeastExpectedFinish.divert(0, new double[] {0.5, 0.4, 0.8}, new int[] {1, 2}, 2, q);
+        assertThat(wait).isCloseTo(0.16, within(1e-12));
+        assertThat(q[0]).isCloseTo(0.5 + 0.16, within(1e-12));
+        assertThat(q[1]).isCloseTo(0.3, within(1e-12));
+        assertThat(q[2]).isCloseTo(0.04, within(1e-12));
+    }
+
+    /**
+     * The gate's fixed point by hand, on the first example's servers and load (2 requests/s of 1 op, s = 0.25 s fast,
+     * 1 s slow). One server per class, so $\pi$ is each one's utilisation. With $\kappa = 2$ a request that finds
+     * the fast one busy (probability x) takes the slow one when idle (1 - y): y = 2x(1 - y) and x = 0.25 (2(1 - x) +
+     * 2xy), so 2x^2 + 0.5x - 0.5 = 0: x = 0.3904, y = 2x/(1 + 2x) = 0.4385. Its cost there, W/x = 0.2050 (M/D/1: W =
+     * 0.3904 * 0.25 / (2 * 0.6096) = 0.0801) + 0.25 + min(0.515 * 0.25, 0.2050) = 0.584 s, is over 1/2 s: the slow
+     * server's 1 s is within 2 times it. Mean wait xy W/x = 0.0351 s; time per op (1 - x)/4 + x(1 - y)/1 + xy/4 =
+     * 0.4144 s: speed 2.413. The request takes 0.0351 + 0.4144 = 0.4495 s against 0.375 s without the gate (the
+     * optimiser would keep none here). With $\kappa = 1.25$ nothing is diverted: without it the fast server's cost
+     * is W/u = 0.25 + 0.25 + min(0.75 * 0.25, 0.25) = 0.6875 s, and 1.25 times that, 0.86 s, is under the slow 1 s.
+     */
+    @Test
+    void workedExample_theIdleGate_divertsWhenTheFastServerIsBusy_andTheSlowOneIdle() {
+        LeastExpectedFinish.Routing r = LeastExpectedFinish.route(COUNTS, SPEEDS, new double[] {2}, new double[] {1},
+                new boolean[][] {BOTH}, 2);
+        assertThat(r.classUtilisation()[0]).isCloseTo(0.3904, withinPercentage(1));
+        assertThat(r.classUtilisation()[1]).isCloseTo(0.4385, withinPercentage(1));
+        assertThat(r.typeWait()[0]).isCloseTo(0.0351, withinPercentage(1.5));
+        assertThat(r.typeSpeed()[0]).isCloseTo(2.413, withinPercentage(1));
+        assertThat(LeastExpectedFinish.meanSeconds(r, new double[] {2}, new double[] {1})).isCloseTo(0.4495,
+                withinPercentage(1));
+
+        LeastExpectedFinish.Routing narrow = LeastExpectedFinish.route(COUNTS, SPEEDS, new double[] {2},
+                new double[] {1}, new boolean[][] {BOTH}, 1.25);
+        assertThat(narrow.classUtilisation()[1]).isLessThan(0.003 * 2);
+        // the gated rounds' waits are of the flows averaged over the rounds, whose early rounds sent a fifth of the
+        // requests to the slow server: u = 0.4985 here, not 0.5, and W 0.6% under 0.125
+        assertThat(narrow.typeWait()[0]).isCloseTo(0.125, withinPercentage(1));
+    }
+
+    @Test
+    void theIdleGate_onOneSpeed_isTheRoutingWithoutIt() {
+        int[] counts = {3, 5};
+        double[] speeds = {2, 2};
+        double[] rates = {1.5, 2.5};
+        double[] ops = {1, 0.5};
+        boolean[][] feasible = {{true, false}, {true, true}};
+        LeastExpectedFinish.Routing without = LeastExpectedFinish.route(counts, speeds, rates, ops, feasible);
+        LeastExpectedFinish.Routing with = LeastExpectedFinish.route(counts, speeds, rates, ops, feasible, 4);
+        assertThat(with.typeWait()).containsExactly(without.typeWait());
+        assertThat(with.typeSpeed()).containsExactly(without.typeSpeed());
+    }
+
     @Test
     void workedExample_theRequestSizeDecides_smallOnesTakeTheSlowServer() {
         // add 2 requests/s of 0.05 ops: on the fast server they would cost at least 0.125 + 0.0125, on the slow one

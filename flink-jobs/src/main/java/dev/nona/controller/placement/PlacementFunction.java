@@ -13,6 +13,7 @@ import dev.nona.check.Checks;
 import dev.nona.placement.ControllerPlacement;
 import dev.nona.placement.LiveServers;
 import dev.nona.placement.PartDoesNotFitException;
+import dev.nona.placement.PlacementTable;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
@@ -170,6 +171,10 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient boolean heldOtherwise;
     /** The server mapping; null until the first request or held release builds it from the reports. */
     private transient LiveServers servers;
+    /** Whether {@link #gateVersion}'s idle gate is applied to {@link #servers} ({@link #idleGate}). */
+    private transient boolean gateRead;
+    /** The table version whose idle gate {@link #servers} has (-1: none). */
+    private transient long gateVersion;
     private transient Counter decisions;
     private transient Counter unplaced;
     private transient Counter silenced;
@@ -350,6 +355,19 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
                 ? StartupHold.Reason.NO_CATALOG : StartupHold.Reason.TELEMETRY_BEHIND;
     }
 
+    /**
+     * The placement rule's idle gate from {@code table} (its solved table's {@code idleGate}; 0 without a table or
+     * under a fallback one), read once per table version.
+     */
+    private void idleGate(ControllerTable table) {
+        long version = table == null ? -1 : table.version();
+        if (!gateRead || version != gateVersion) {
+            servers.idleGate(table == null || table.fallback() ? 0 : PlacementTable.fromJson(table.tableJson()).idleGate());
+            gateVersion = version;
+            gateRead = true;
+        }
+    }
+
     /** Newest table version wins. */
     private void storeTable(BroadcastState<String, ControllerTable> state, ControllerTable table) throws Exception {
         ControllerTable stored = state.get(CURRENT);
@@ -430,7 +448,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             buildServers(states.get(SERVERS), states.get(LEARNED), now);
         }
         if (placers.isStale()) {
-            placers.use(bootstrap.newer(states.get(TABLE).get(CURRENT)));
+            ControllerTable table = bootstrap.newer(states.get(TABLE).get(CURRENT));
+            placers.use(table);
+            idleGate(table);
         }
         expireSilent(now);
         if (commandRules.refresh(() -> states.get(COMMANDS), servers, bootstrap::commands)) {

@@ -128,6 +128,11 @@ public final class ControllerPolicy implements Policy {
         }
         SimTable.ControllerForm form = table.controllerForm();
         PlacementSampler sampler = form == null ? null : new PlacementSampler(form.table());
+        if (form != null && hetero != null && !hetero.uniform()) {
+            for (LiveServers placer : this.placers) {
+                placer.idleGate(form.table().idleGate()); // the gate the table's predictions assume
+            }
+        }
         int n = classes.size();
         placements = new ControllerPlacement[n];
         taskOf = new int[n][];

@@ -11,6 +11,7 @@ import dev.nona.sim.workload.SimWorkloads;
 import dev.nona.workload.ServerClass;
 import java.nio.file.Path;
 import java.util.Locale;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -22,6 +23,27 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 final class HeterogeneousWorkloadsTest {
     private static final long JOBS = 3_000;
+
+    /**
+     * The table carries the idle gate under which the cost model predicts the least mean JCT: none at load 0.3 on
+     * {@code hetero} (a request would take a T4, four times slower, whenever an A100 has work), 4 at 0.9 (the small
+     * models' requests then leave the A100s' queues to the large ones); never on {@code memory-bound}, whose classes
+     * have one speed.
+     */
+    @Test
+    void controllerTable_carriesTheIdleGateTheCostModelPrefers() {
+        ExperimentContext hetero = new ExperimentContext(SimWorkloads.read(Path.of("..", "examples", "hetero.json")),
+                Path.of("."), JOBS, 1, CostModel.DEFAULT, ExpertSearch.Settings.defaults(), m -> { });
+        assertThat(gate(hetero, 0.3)).isZero();
+        assertThat(gate(hetero, 0.9)).isEqualTo(4.0);
+        ExperimentContext memory = new ExperimentContext(SimWorkloads.read(Path.of("..", "examples", "memory-bound.json")),
+                Path.of("."), JOBS, 1, CostModel.DEFAULT, ExpertSearch.Settings.defaults(), m -> { });
+        assertThat(gate(memory, 0.9)).isZero();
+    }
+
+    private static double gate(ExperimentContext ctx, double load) {
+        return ctx.scenario().controllerTable(ctx.atLoad(load)).controllerForm().table().idleGate();
+    }
 
     @ParameterizedTest
     @ValueSource(strings = {"hetero.json", "memory-bound.json"})

@@ -136,7 +136,7 @@ public final class LeastExpectedFinish {
             }
         }
         if (kappa > 0 && Arrays.stream(speeds).distinct().count() > 1) {
-            return diverted(counts, speeds, rates, ops, feasible, kappa, f0, service, compute, firstFeasible);
+            return diverted(counts, speeds, rates, feasible, kappa, f0, service, compute, firstFeasible);
         }
         double[] picked0 = new double[n];
         double[] picked1 = new double[n];
@@ -220,8 +220,8 @@ public final class LeastExpectedFinish {
     }
 
     /** The rounds under idle gate {@code kappa} ({@link #route(int[], double[], double[], double[], boolean[][], double)}). */
-    private static Routing diverted(int[] counts, double[] speeds, double[] rates, double[] ops, boolean[][] feasible,
-            double kappa, double[] f0, double[] service, double[] compute, int[] firstFeasible) {
+    private static Routing diverted(int[] counts, double[] speeds, double[] rates, boolean[][] feasible, double kappa,
+            double[] f0, double[] service, double[] compute, int[] firstFeasible) {
         int n = counts.length;
         int k = rates.length;
         Integer[] order = new Integer[n];

@@ -769,4 +769,43 @@ final class PlacementFunctionTest {
             assertThat(deadLetters(h)).isEmpty();
         }
     }
+
+    /**
+     * The idle gate comes from the table, read again for each new version. A one-task model of 1 ms at $\nu$ = 1e12
+     * ops/s, warm on two servers of named classes (so the rule is the expected finish): s0 four times as fast, reporting 0.4 ms of backlog and one request ongoing (marginal
+     * cost 0.4 + 0.25 + min(0.25, 0.4) = 0.9 ms), s1 idle (1 ms). The rule's least cost is s0; under a table whose gate
+     * is 4 the request goes to s1 instead (1 ms is within 4 &times; 0.9 ms), under 1.05 it stays on s0 (1 ms is above
+     * 0.945 ms). One operator, a request a second, both servers reporting the same again before each, under tables of
+     * gates 4, 0, 1.05 and 4 in turn.
+     */
+    @Test
+    void idleGate_ofEachTableVersion_sendsAPartToAnIdleSlowerServer() throws Exception {
+        CatalogDag one = new CatalogDag("one", List.of(new CatalogTask("x", 1e9)), List.of());
+        SolveInput in = new SolveInput(Map.of("one", one), Map.of("one", 10.0), TestingCluster.snapshot(2), "test");
+        SolveResult r = new NonaTableSolver(false).solve(in, null);
+        double[] gates = {4, 0, 1.05, 4};
+        List<String> first = new ArrayList<>();
+        try (var h = harness()) {
+            h.processBroadcastElement(BroadcastUpdate.of(ModelCatalogEntry.of("one", one)), 0);
+            for (int v = 0; v < gates.length; v++) {
+                long now = 1_000L * (v + 1);
+                h.setProcessingTime(now);
+                List<CachedModel> warm = List.of(new CachedModel("one", 1000));
+                h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s0", true,
+                        4 * TestingCluster.OPS_PER_SECOND, 1, warm, TestingCluster.LINK_BITS_PER_SECOND, now, 4.0e-4).withClass("fast", 1.0e10)), now);
+                h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s1", true,
+                        TestingCluster.OPS_PER_SECOND, 0, warm, TestingCluster.LINK_BITS_PER_SECOND, now, 0.0).withClass("slow", 1.0e10)), now);
+                var json = (com.fasterxml.jackson.databind.node.ObjectNode) new com.fasterxml.jackson.databind
+                        .ObjectMapper().readTree(r.tableJson());
+                json.put("idleGate", gates[v]);
+                h.processBroadcastElement(BroadcastUpdate.of(new ControllerTable(v + 1, false, 0, "test", in.rates(),
+                        in.cluster(), r.objective(), r.linkLoad(), r.predictedJctSeconds(), json.toString())), now);
+                h.processElement(request("r" + v, "one"), now);
+            }
+            for (PlacementDecision d : h.extractOutputValues()) {
+                first.add(d.tableVersion() + ":" + d.stages().get(0).server());
+            }
+        }
+        assertThat(first).containsExactly("1:s1", "2:s0", "3:s0", "4:s1");
+    }
 }

@@ -70,4 +70,13 @@ public final class CatalogDags {
         }
         return out;
     }
+
+    /** A (sized) catalog DAG's bytes, whole: the sum of its tasks' ({@link #taskBytes}; 0 when none has any). */
+    public static double bytes(CatalogDag dag) {
+        double sum = 0;
+        for (double b : taskBytes(dag)) {
+            sum += b;
+        }
+        return sum;
+    }
 }

@@ -30,6 +30,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import java.util.function.ToDoubleFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.ListState;
@@ -390,7 +391,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         if (stored == null || report.eventTime() >= stored.eventTime()) {
             state.put(report.serverId(), report); // the facts, the same on every subtask
             if (servers != null && clock.applies(made, now, isLive(report.serverId()))) {
-                ServerReports.apply(servers, report, ctx.getBroadcastState(LEARNED).get(report.serverId()), made);
+                ServerReports.apply(servers, report, ctx.getBroadcastState(LEARNED).get(report.serverId()),
+                        modelBytes(ctx.getBroadcastState(MODELS)), made);
                 serversChanged();
             }
         }
@@ -445,7 +447,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
      */
     private void prepare(States states, long now) throws Exception {
         if (servers == null) {
-            buildServers(states.get(SERVERS), states.get(LEARNED), now);
+            buildServers(states.get(SERVERS), states.get(LEARNED), modelBytes(states.get(MODELS)), now);
         }
         if (placers.isStale()) {
             ControllerTable table = bootstrap.newer(states.get(TABLE).get(CURRENT));
@@ -463,7 +465,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
      * report updates the mapping in place ({@link #storeReport}).
      */
     private void buildServers(ReadOnlyBroadcastState<String, ServerTelemetry> reports,
-            ReadOnlyBroadcastState<String, Double> learned, long now) throws Exception {
+            ReadOnlyBroadcastState<String, Double> learned, ToDoubleFunction<String> bytes, long now) throws Exception {
         var task = getRuntimeContext().getTaskInfo();
         servers = new LiveServers(targetOngoingRequests, task.getIndexOfThisSubtask(),
                 task.getNumberOfParallelSubtasks(), livenessTimeoutMillis);
@@ -471,7 +473,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         List<ServerTelemetry> latest = TelemetryClock.inReportOrder(bootstrap.latestReports(reports.immutableEntries()));
         for (ServerTelemetry s : latest) {
             long made = TelemetryClock.reportTime(s.eventTime(), now);
-            ServerReports.apply(servers, s, learned.get(s.serverId()), made); // heard when made, as they arrive now
+            ServerReports.apply(servers, s, learned.get(s.serverId()), bytes, made); // heard when made, as they arrive now
         }
         clock.restore(latest, now);
         serversChanged();
@@ -589,6 +591,25 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         deadLetters.accept(DeadLetter.of(raw, requestsTopic, record.partition(), record.offset(), reason,
                 System.currentTimeMillis()));
         unplaced.inc();
+    }
+
+    /**
+     * Each model's bytes by the catalog ({@link CatalogDags#bytes}; 0 for a model not in it): the operator's catalog,
+     * else the one read at the start. A server's report counts a model warm only where it holds them whole
+     * ({@link ServerReports#heldWhole}).
+     */
+    private ToDoubleFunction<String> modelBytes(ReadOnlyBroadcastState<String, CatalogDag> models) {
+        return model -> {
+            try {
+                CatalogDag dag = models.get(model);
+                if (dag == null && !removedModels.contains(model)) {
+                    dag = bootstrap.models().get(model);
+                }
+                return dag == null ? 0 : CatalogDags.bytes(dag);
+            } catch (Exception e) {
+                throw new IllegalStateException("reading the model catalog state failed", e);
+            }
+        };
     }
 
     /** Reads a broadcast state: both sides' contexts can ({@code ctx::getBroadcastState}), under different types. */

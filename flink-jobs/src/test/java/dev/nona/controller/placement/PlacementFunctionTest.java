@@ -808,4 +808,44 @@ final class PlacementFunctionTest {
         }
         assertThat(first).containsExactly("1:s1", "2:s0", "3:s0", "4:s1");
     }
+
+    /**
+     * A server is warm for a model only where its report covers the model's bytes by the catalog. A one-task model of
+     * 1 ms and 50 MB, a cold start of 0.2 s: s0 idle, reporting 25 MB of it loaded (an executor evicted part of it),
+     * s1 holding all 50 MB with 50 ms of backlog and one request ongoing (0.05 + 0.001 + 0.001 s). s0 counted warm
+     * would take the request (1 ms); it is cold (0.201 s), so s1 does. Once s0 reports all 50 MB, the next request
+     * goes to it. Without the model's bytes in the catalog, the reported models are warm as they stand.
+     */
+    @Test
+    void partlyLoadedModel_isColdThere_untilTheServerHoldsItWhole() throws Exception {
+        assertThat(placeAfterReports(5.0e7, 2.5e7)).containsExactly("s1", "s0");
+        assertThat(placeAfterReports(5.0e7, 5.0e7)).first().isEqualTo("s0");
+        assertThat(placeAfterReports(null, 2.5e7)).first().isEqualTo("s0");
+    }
+
+    /**
+     * The servers of two requests: the first after s0 reports {@code s0Bytes} of model "one" ({@code modelBytes} by
+     * the catalog, null: not given) and s1 all of it, the second after s0 reports holding all of it.
+     */
+    private static List<String> placeAfterReports(Double modelBytes, double s0Bytes) throws Exception {
+        CatalogDag one = new CatalogDag("one", List.of(new CatalogTask("x", 1e9, modelBytes)), List.of());
+        try (var h = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
+                new PlacementFunction("inference-requests", 3, new NonaPlacerFactory()).coldStart(0.2, 0),
+                PlacementFunction.BROADCAST_STATES)) {
+            h.setProcessingTime(1_000);
+            h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s0", true, TestingCluster.OPS_PER_SECOND,
+                    0, List.of(new CachedModel("one", Math.round(s0Bytes))), TestingCluster.LINK_BITS_PER_SECOND, 1_000,
+                    0.0).withClass("gpu", 1.0e8)), 1_000);
+            h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s1", true, TestingCluster.OPS_PER_SECOND,
+                    1, List.of(new CachedModel("one", 50_000_000)), TestingCluster.LINK_BITS_PER_SECOND, 1_000, 0.05)
+                    .withClass("gpu", 1.0e8)), 1_000);
+            h.processBroadcastElement(BroadcastUpdate.of(ModelCatalogEntry.of("one", one)), 1_000);
+            h.processElement(request("r0", "one"), 1_000);
+            h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s0", true, TestingCluster.OPS_PER_SECOND,
+                    0, List.of(new CachedModel("one", 50_000_000)), TestingCluster.LINK_BITS_PER_SECOND, 1_001, 0.0)
+                    .withClass("gpu", 1.0e8)), 1_001);
+            h.processElement(request("r1", "one"), 1_001);
+            return h.extractOutputValues().stream().map(d -> d.stages().get(0).server()).toList();
+        }
+    }
 }

@@ -8,8 +8,11 @@ import dev.nona.dag.ModelDag;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.CatalogEdge;
 import dev.nona.topics.record.CatalogTask;
+import dev.nona.topics.record.OutcomePart;
 import dev.nona.topics.record.OutcomeStatus;
 import dev.nona.topics.record.PlacementOutcome;
+import dev.nona.workload.ColdStartCost;
+import dev.nona.workload.ServerClass;
 import dev.nona.zoo.ModelZoo;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,5 +82,26 @@ final class BaselineReplayTest {
                 .hasMessage("baseline policy 'nona' is not one of [jsq, local, p2c, random, spark-fair]");
         assertThatThrownBy(() -> BaselineReplay.run("random", OPTIONS, PAIR, arrivals("other", 1, 1), 1))
                 .hasMessage("arrival 'r-0' names model 'other', not in the catalog");
+    }
+
+    /**
+     * Where the classes bound memory, every baseline keeps each part off the servers too small for it, as in the
+     * simulator: a chain of two 4 MB tasks on one server of 1 GB and two of 1 MB. Random, spark-fair, jsq and p2c
+     * run every request, every part on s-0; none is refused by the twin.
+     */
+    @Test
+    void memoryBoundClasses_everyBaselineKeepsPartsOffTheServersTooSmall() {
+        TwinOptions twoClasses = TwinOptions.ofClasses(List.of(new ServerClass("big", 1, 1e12, 1e9),
+                new ServerClass("small", 2, 1e12, 1e6)), new ColdStartCost(0.01, 1e9), 1e9, 10, Map.of(), Map.of());
+        Map<String, CatalogDag> sized = Map.of("pair", new CatalogDag("pair",
+                List.of(new CatalogTask("a", 2e9, 4e6), new CatalogTask("b", 3e9, 4e6)),
+                List.of(new CatalogEdge("a", "b", 1e6))));
+        for (String policy : List.of("random", "spark-fair", "jsq", "p2c")) {
+            List<PlacementOutcome> out = BaselineReplay.run(policy, twoClasses, sized, arrivals("pair", 30, 1), 5);
+            assertThat(out).as(policy).hasSize(30).allSatisfy(o -> {
+                assertThat(o.status()).isEqualTo(OutcomeStatus.OK);
+                assertThat(o.parts()).extracting(OutcomePart::server).containsOnly("s-0");
+            });
+        }
     }
 }

@@ -25,10 +25,7 @@ public final class NonaPlacerFactory implements PlacerFactory {
         if (table == null || table.fallback()) {
             return null;
         }
-        if (sampler == null || samplerVersion != table.version()) {
-            sampler = new PlacementSampler(PlacementTable.fromJson(table.tableJson()));
-            samplerVersion = table.version();
-        }
+        PlacementSampler sampler = sampler(table);
         int index = sampler.modelIndex(model);
         if (index < 0) {
             return null;
@@ -41,5 +38,19 @@ public final class NonaPlacerFactory implements PlacerFactory {
             return null;
         }
         return new NonaPlacer(sampler, model, dag);
+    }
+
+    @Override
+    public double idleGate(ControllerTable table) {
+        return table == null || table.fallback() ? 0 : sampler(table).table().idleGate();
+    }
+
+    /** The sampler of {@code table}'s version: its JSON read once per version. */
+    private PlacementSampler sampler(ControllerTable table) {
+        if (sampler == null || samplerVersion != table.version()) {
+            sampler = new PlacementSampler(PlacementTable.fromJson(table.tableJson()));
+            samplerVersion = table.version();
+        }
+        return sampler;
     }
 }

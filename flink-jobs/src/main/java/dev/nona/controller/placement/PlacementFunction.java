@@ -13,7 +13,6 @@ import dev.nona.check.Checks;
 import dev.nona.placement.ControllerPlacement;
 import dev.nona.placement.LiveServers;
 import dev.nona.placement.PartDoesNotFitException;
-import dev.nona.placement.PlacementTable;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
@@ -23,6 +22,7 @@ import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.workload.ColdStartCost;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -172,10 +172,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient boolean heldOtherwise;
     /** The server mapping; null until the first request or held release builds it from the reports. */
     private transient LiveServers servers;
-    /** Whether {@link #gateVersion}'s idle gate is applied to {@link #servers} ({@link #idleGate}). */
-    private transient boolean gateRead;
-    /** The table version whose idle gate {@link #servers} has (-1: none). */
-    private transient long gateVersion;
+    /** Each model's bytes by the catalog, as {@link #modelBytes} last read them; cleared when the catalog changes. */
+    private transient Map<String, Double> catalogBytes;
     private transient Counter decisions;
     private transient Counter unplaced;
     private transient Counter silenced;
@@ -269,6 +267,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         requestSerde = new JsonSerde<>(InferenceRequest.class, JsonSerde.DEFAULT_MAX_RECORD_BYTES);
         bootstrap = BootstrapSnapshot.decode(bootstrapBytes);
         removedModels = new HashSet<>();
+        catalogBytes = new HashMap<>();
         commandRules = new PlacementRules();
         unplaceable = new UnplaceableModels();
         clock = new TelemetryClock(livenessTimeoutMillis);
@@ -308,6 +307,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         } else if (update.catalog() != null) {
             ctx.getBroadcastState(MODELS).put(update.catalog().model(), CatalogDags.sized(update.catalog()));
             removedModels.remove(update.catalog().model());
+            catalogBytes.remove(update.catalog().model());
             placers.markStale();
         } else if (update.commands() != null) {
             commandRules.store(ctx.getBroadcastState(COMMANDS), update.commands());
@@ -316,6 +316,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         } else {
             ctx.getBroadcastState(MODELS).remove(update.removedModel());
             removedModels.add(update.removedModel());
+            catalogBytes.remove(update.removedModel());
             placers.markStale();
         }
         bind(ctx::getBroadcastState, out);
@@ -354,19 +355,6 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         long now = timeService().getCurrentProcessingTime();
         return gate.admits(TelemetryGate.requestTime(held.record().request().eventTime(), held.since()), now)
                 ? StartupHold.Reason.NO_CATALOG : StartupHold.Reason.TELEMETRY_BEHIND;
-    }
-
-    /**
-     * The placement rule's idle gate from {@code table} (its solved table's {@code idleGate}; 0 without a table or
-     * under a fallback one), read once per table version.
-     */
-    private void idleGate(ControllerTable table) {
-        long version = table == null ? -1 : table.version();
-        if (!gateRead || version != gateVersion) {
-            servers.idleGate(table == null || table.fallback() ? 0 : PlacementTable.fromJson(table.tableJson()).idleGate());
-            gateVersion = version;
-            gateRead = true;
-        }
     }
 
     /** Newest table version wins. */
@@ -452,7 +440,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         if (placers.isStale()) {
             ControllerTable table = bootstrap.newer(states.get(TABLE).get(CURRENT));
             placers.use(table);
-            idleGate(table);
+            servers.idleGate(placerFactory.idleGate(table)); // the table's JSON is read where its placers' is
         }
         expireSilent(now);
         if (commandRules.refresh(() -> states.get(COMMANDS), servers, bootstrap::commands)) {
@@ -600,12 +588,18 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
      */
     private ToDoubleFunction<String> modelBytes(ReadOnlyBroadcastState<String, CatalogDag> models) {
         return model -> {
+            Double known = catalogBytes.get(model); // every report names its models: summed once per catalog entry
+            if (known != null) {
+                return known;
+            }
             try {
                 CatalogDag dag = models.get(model);
                 if (dag == null && !removedModels.contains(model)) {
                     dag = bootstrap.models().get(model);
                 }
-                return dag == null ? 0 : CatalogDags.bytes(dag);
+                double bytes = dag == null ? 0 : CatalogDags.bytes(dag);
+                catalogBytes.put(model, bytes);
+                return bytes;
             } catch (Exception e) {
                 throw new IllegalStateException("reading the model catalog state failed", e);
             }

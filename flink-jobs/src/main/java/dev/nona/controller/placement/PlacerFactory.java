@@ -18,4 +18,13 @@ public interface PlacerFactory extends Serializable {
      *         places the request locally)
      */
     RequestPlacer create(String model, CatalogDag dag, ControllerTable table, double opsPerSecond);
+
+    /**
+     * The placement rule's idle gate $\kappa$ under {@code table}: the solved table's {@code idleGate}; 0 without a
+     * table, under a fallback one, or from a factory that reads none. Read where the factory reads the table, once
+     * per version.
+     */
+    default double idleGate(ControllerTable table) {
+        return 0;
+    }
 }

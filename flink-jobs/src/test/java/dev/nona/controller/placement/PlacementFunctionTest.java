@@ -848,4 +848,35 @@ final class PlacementFunctionTest {
             return h.extractOutputValues().stream().map(d -> d.stages().get(0).server()).toList();
         }
     }
+
+    /**
+     * The model's bytes are read again when its catalog entry changes: without bytes, s0's 25 MB of the model count
+     * as warm and the first request goes there; once the entry gives 50 MB, s0's next report of 25 MB is cold
+     * (0.2 s to load the rest) and the request goes to s1, which holds all of it behind 50 ms of backlog.
+     */
+    @Test
+    void catalogEntryGivingTheModelsBytes_rejudgesTheNextReports() throws Exception {
+        try (var h = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
+                new PlacementFunction("inference-requests", 3, new NonaPlacerFactory()).coldStart(0.2, 0),
+                PlacementFunction.BROADCAST_STATES)) {
+            h.setProcessingTime(1_000);
+            h.processBroadcastElement(BroadcastUpdate.of(ModelCatalogEntry.of("one",
+                    new CatalogDag("one", List.of(new CatalogTask("x", 1e9)), List.of()))), 1_000);
+            for (int i = 0; i < 2; i++) {
+                long now = 1_000 + i;
+                if (i == 1) {
+                    h.processBroadcastElement(BroadcastUpdate.of(ModelCatalogEntry.of("one",
+                            new CatalogDag("one", List.of(new CatalogTask("x", 1e9, 5.0e7)), List.of()))), now);
+                }
+                h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s0", true,
+                        TestingCluster.OPS_PER_SECOND, 0, List.of(new CachedModel("one", 25_000_000)),
+                        TestingCluster.LINK_BITS_PER_SECOND, now, 0.0).withClass("gpu", 1.0e8)), now);
+                h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s1", true,
+                        TestingCluster.OPS_PER_SECOND, 1, List.of(new CachedModel("one", 50_000_000)),
+                        TestingCluster.LINK_BITS_PER_SECOND, now, 0.05).withClass("gpu", 1.0e8)), now);
+                h.processElement(request("r" + i, "one"), now);
+            }
+            assertThat(h.extractOutputValues()).extracting(d -> d.stages().get(0).server()).containsExactly("s0", "s1");
+        }
+    }
 }

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nona.controller.command.ActiveCommands;
+import dev.nona.dashboard.CatalogBytes;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.KafkaClientConfig;
-import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.CommandKind;
 import dev.nona.topics.record.ControllerCommand;
 import dev.nona.topics.record.PlacementTableRecord;
@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
  * {@code nona status --bootstrap H:P}: the controller as its topics show it, as JSON: the current table (the newest
  * on {@code placement-tables}), the servers with their states (from their latest {@code cluster-telemetry} report
  * and the drains in force: {@code up}, {@code down}, {@code silent} — no report for longer than
- * {@code --liveness-timeout} — or {@code drained}), the rates the current table was solved for, the commands in
+ * {@code --liveness-timeout} — or {@code drained}; warm models by {@code model-catalog}'s bytes, as the controller
+ * counts them), the rates the current table was solved for, the commands in
  * force (the latest per scope on {@code controller-commands}), and the last events.
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
@@ -87,7 +88,12 @@ final class StatusCommand implements Callable<Integer> {
             ActiveCommands commands = commands(tail.last(Topics.CONTROLLER_COMMANDS.name(), Long.MAX_VALUE));
             JsonNode table = table(tail.last(Topics.PLACEMENT_TABLES.name(), 100));
             out.put("table", table);
-            out.put("servers", servers(tail.last(Topics.CLUSTER_TELEMETRY.name(), TELEMETRY_TAIL), commands.drained(), now));
+            CatalogBytes catalog = new CatalogBytes();
+            for (ConsumerRecord<byte[], byte[]> r : tail.last(Topics.MODEL_CATALOG.name(), Long.MAX_VALUE)) {
+                catalog.accept(r.key(), r.value());
+            }
+            out.put("servers", servers(tail.last(Topics.CLUSTER_TELEMETRY.name(), TELEMETRY_TAIL), commands.drained(),
+                    catalog, now));
             out.put("rates", table == null ? Map.of() : table.get("rates"));
             List<JsonNode> active = new ArrayList<>();
             for (ControllerCommand c : commands.byScope().values()) {
@@ -145,8 +151,12 @@ final class StatusCommand implements Callable<Integer> {
         return t;
     }
 
-    /** Each server's latest report and state. */
-    private List<Map<String, Object>> servers(List<ConsumerRecord<byte[], byte[]>> records, Set<String> drained, long now) {
+    /**
+     * Each server's latest report and state; its warm models are those it holds whole by the catalog's bytes, as the
+     * controller counts them, and the models it holds only some of are {@code partlyHeldModels}.
+     */
+    private List<Map<String, Object>> servers(List<ConsumerRecord<byte[], byte[]>> records, Set<String> drained,
+            CatalogBytes catalog, long now) {
         JsonSerde<ServerTelemetry> serde = JsonSerde.forTopic(Topics.CLUSTER_TELEMETRY);
         Map<String, ServerTelemetry> latest = new TreeMap<>();
         Map<String, Long> heard = new TreeMap<>();
@@ -172,7 +182,8 @@ final class StatusCommand implements Callable<Integer> {
             if (s != null) {
                 m.put("opsPerSecond", s.opsPerSecond());
                 m.put("ongoingRequests", s.ongoingRequests());
-                m.put("warmModels", s.cachedModels().stream().map(CachedModel::model).toList());
+                m.put("warmModels", catalog.whole(s.cachedModels()));
+                m.put("partlyHeldModels", catalog.partly(s.cachedModels()));
                 m.put("lastReportAt", s.eventTime());
             }
             out.add(m);

@@ -88,12 +88,14 @@ public record DashboardSnapshot(String bootstrap, long generatedAt, Map<String, 
      * @param stagesPerSecond   stages (tasks) placed on it per second over the last full seconds of event time
      * @param requestsPerSecond requests with at least one stage on it, per second, over the same seconds
      * @param ongoingRequests as last reported
-     * @param warmModels      models it holds warm, as last reported
+     * @param warmModels      models it holds warm, as last reported: whole, by the catalog's bytes (as the
+     *                        controller counts them)
+     * @param partlyHeldModels models it holds only some of (cold for a request of the whole model)
      * @param lastReportAt    when its last report was sent (the record's timestamp), epoch milliseconds
      */
     public record ServerView(String id, String state, double stagesPerSecond, double requestsPerSecond,
             int ongoingRequests,
-            List<String> warmModels, long lastReportAt) {}
+            List<String> warmModels, List<String> partlyHeldModels, long lastReportAt) {}
 
     /** A controller event, with its details. */
     public record EventView(String type, long time, Map<String, Object> details) {}

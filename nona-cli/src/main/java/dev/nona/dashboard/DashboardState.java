@@ -51,6 +51,7 @@ public final class DashboardState {
     private final TreeMap<Long, TableView> tables = new TreeMap<>();
     private final Map<String, ServerTelemetry> telemetry = new TreeMap<>();
     private final Map<String, Long> reportTimes = new TreeMap<>();
+    private final CatalogBytes catalog = new CatalogBytes();
     private final Set<String> drained = new TreeSet<>();
     private final Deque<EventView> events = new ArrayDeque<>();
     private final Deque<Mark> marks = new ArrayDeque<>();
@@ -121,6 +122,12 @@ public final class DashboardState {
         reportTimes.put(t.serverId(), recordTimestamp);
     }
 
+    /** A {@code model-catalog} record (a null value: the key's model removed): which models servers hold whole. */
+    synchronized void catalog(byte[] key, byte[] value) {
+        count("catalog");
+        catalog.accept(key, value);
+    }
+
     synchronized void outcome(PlacementOutcome o) {
         count("outcomes");
         outcomes.merge(o.model(), 1L, Long::sum);
@@ -174,7 +181,8 @@ public final class DashboardState {
                 models(newestFirst.isEmpty() ? null : newestFirst.get(0)),
                 new DashboardSnapshot.Chart(modelRates.seconds(), modelRates.perKey()), new ArrayList<>(marks),
                 newestFirst, ServerViews.of(telemetry, reportTimes, serverStages.meanPerSecond(RATE_SECONDS),
-                        serverRequests.meanPerSecond(RATE_SECONDS), nowMillis, livenessTimeout, drained),
+                        serverRequests.meanPerSecond(RATE_SECONDS), nowMillis, livenessTimeout, drained,
+                        catalog),
                 ServerViews.drainedLine(drained), new ArrayList<>(events), jcts.windowSeconds());
     }
 

@@ -1,7 +1,6 @@
 package dev.nona.dashboard;
 
 import dev.nona.dashboard.DashboardSnapshot.ServerView;
-import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.ServerTelemetry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,9 +23,13 @@ final class ServerViews {
 
     private ServerViews() {}
 
+    private static List<String> sorted(List<String> models) {
+        return models.stream().sorted().toList();
+    }
+
     static List<ServerView> of(Map<String, ServerTelemetry> reports, Map<String, Long> reportTimes,
             Map<String, Double> stagesPerSecond, Map<String, Double> requestsPerSecond, long nowMillis,
-            Duration livenessTimeout, Set<String> drained) {
+            Duration livenessTimeout, Set<String> drained, CatalogBytes catalog) {
         TreeSet<String> ids = new TreeSet<>(reports.keySet());
         ids.addAll(stagesPerSecond.keySet());
         List<ServerView> out = new ArrayList<>();
@@ -35,14 +38,14 @@ final class ServerViews {
             double stages = stagesPerSecond.getOrDefault(id, 0.0);
             double requests = requestsPerSecond.getOrDefault(id, 0.0);
             if (t == null) {
-                out.add(new ServerView(id, "silent", stages, requests, 0, List.of(), 0L)); // placed on, never heard
+                out.add(new ServerView(id, "silent", stages, requests, 0, List.of(), List.of(), 0L)); // placed on, never heard
                 continue;
             }
             long at = reportTimes.get(id);
             String state = !t.up() ? "down" : nowMillis - at > livenessTimeout.toMillis() ? "silent"
                     : drained.contains(id) ? "drained" : "up";
             out.add(new ServerView(id, state, stages, requests, t.ongoingRequests(),
-                    t.cachedModels().stream().map(CachedModel::model).sorted().toList(), at));
+                    sorted(catalog.whole(t.cachedModels())), sorted(catalog.partly(t.cachedModels())), at));
         }
         return out;
     }

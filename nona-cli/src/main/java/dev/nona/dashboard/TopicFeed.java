@@ -38,7 +38,7 @@ final class TopicFeed implements Runnable, AutoCloseable {
     /** The topics read. */
     static final List<String> TOPICS = List.of(Topics.PLACEMENT_DECISIONS.name(), Topics.PLACEMENT_TABLES.name(),
             Topics.CONTROLLER_EVENTS.name(), Topics.CLUSTER_TELEMETRY.name(), Topics.PLACEMENT_OUTCOMES.name(),
-            Topics.DEAD_LETTERS.name(), Topics.CONTROLLER_COMMANDS.name());
+            Topics.DEAD_LETTERS.name(), Topics.CONTROLLER_COMMANDS.name(), Topics.MODEL_CATALOG.name());
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final DashboardState state;
@@ -111,6 +111,8 @@ final class TopicFeed implements Runnable, AutoCloseable {
             fold(telemetry.parse(r.value()), t -> state.telemetry(t, r.timestamp()));
         } else if (topic.equals(Topics.PLACEMENT_OUTCOMES.name())) {
             fold(outcomes.parse(r.value()), state::outcome);
+        } else if (topic.equals(Topics.MODEL_CATALOG.name())) {
+            state.catalog(r.key(), r.value());
         } else if (topic.equals(Topics.CONTROLLER_COMMANDS.name())) {
             if (r.value() != null) { // a tombstone of the compacted topic removes nothing the page shows
                 fold(commands.parse(r.value()), state::command);

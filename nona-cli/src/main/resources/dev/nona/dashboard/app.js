@@ -122,7 +122,7 @@ function renderServers(s) {
     el("td", { class: "stages" }, num(v.stagesPerSecond, 0)),
     el("td", { class: "requests" }, num(v.requestsPerSecond, 1)),
     el("td", {}, v.ongoingRequests),
-    el("td", { class: "text" }, v.warmModels.join(", ")))));
+    el("td", { class: "text" }, v.warmModels.concat(v.partlyHeldModels.map(m => m + " (part)")).join(", ")))));
   document.getElementById("drained").textContent = s.drained;
 }
 

@@ -13,10 +13,15 @@ import dev.nona.dashboard.DashboardSnapshot.ServerView;
 import dev.nona.dashboard.DashboardSnapshot.TableView;
 import dev.nona.optimize.CostModel;
 import dev.nona.placement.PlacementTable;
+import dev.nona.topics.Topics;
 import dev.nona.topics.record.CachedModel;
+import dev.nona.topics.record.CatalogDag;
+import dev.nona.topics.record.CatalogEdge;
+import dev.nona.topics.record.CatalogTask;
 import dev.nona.topics.record.ControllerCommand;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
+import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.OutcomePart;
 import dev.nona.topics.record.OutcomeStatus;
 import dev.nona.topics.record.PlacementDecision;
@@ -24,8 +29,10 @@ import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.topics.record.PlacementTableRecord;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.record.StageAssignment;
+import dev.nona.topics.serde.JsonSerde;
 import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -99,6 +106,28 @@ final class DashboardStateTest {
         assertThat(t.linkLoad()).isNull();
         assertThat(t.objective()).isNull();
         assertThat(t.models()).singleElement().satisfies(m -> assertThat(m.subgraphs()).isEmpty());
+    }
+
+    @Test
+    void servers_warmModels_areThoseTheyHoldWhole_byTheCatalogsBytes() {
+        JsonSerde<ModelCatalogEntry> serde = JsonSerde.forTopic(Topics.MODEL_CATALOG);
+        CatalogDag dag = new CatalogDag("g", List.of(new CatalogTask("a", 1e9), new CatalogTask("b", 3e9)),
+                List.of(new CatalogEdge("a", "b", 1e6)));
+        state.catalog("alexnet".getBytes(StandardCharsets.UTF_8),
+                serde.serialize(ModelCatalogEntry.of("alexnet", dag, 2_000.0)));
+        state.catalog("vgg16".getBytes(StandardCharsets.UTF_8),
+                serde.serialize(ModelCatalogEntry.of("vgg16", dag, 500.0)));
+        state.telemetry(report("s-0", true, "vgg16", "alexnet"), T0 - 500); // 1,000 bytes of each
+
+        ServerView s0 = state.snapshot(T0).servers().get(0);
+
+        assertThat(s0.warmModels()).containsExactly("vgg16");
+        assertThat(s0.partlyHeldModels()).as("1,000 of its 2,000 bytes").containsExactly("alexnet");
+
+        state.catalog("alexnet".getBytes(StandardCharsets.UTF_8), null); // removed: warm as reported
+        ServerView after = state.snapshot(T0).servers().get(0);
+        assertThat(after.warmModels()).containsExactly("alexnet", "vgg16");
+        assertThat(after.partlyHeldModels()).isEmpty();
     }
 
     @Test

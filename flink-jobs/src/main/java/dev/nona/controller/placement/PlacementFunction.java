@@ -584,7 +584,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     /**
      * Each model's bytes by the catalog ({@link CatalogDags#bytes}; 0 for a model not in it): the operator's catalog,
      * else the one read at the start. A server's report counts a model warm only where it holds them whole
-     * ({@link ServerReports#heldWhole}).
+     * ({@link dev.nona.topics.record.CachedModel#holdsWhole}).
      */
     private ToDoubleFunction<String> modelBytes(ReadOnlyBroadcastState<String, CatalogDag> models) {
         return model -> {

@@ -14,7 +14,8 @@ import java.util.List;
  * @param opsPerSecond      its compute rate $\nu$ in operations per second, finite and {@code >= 0}
  *                          (0 only makes sense for a server that is down)
  * @param ongoingRequests   requests it has in flight, {@code >= 0}
- * @param cachedModels      models it holds warm (copied; model names unique)
+ * @param cachedModels      models it holds bytes of, whole or in part ({@link CachedModel#holdsWhole}; copied;
+ *                          model names unique)
  * @param linkBitsPerSecond optional measured capacity $\mu$ of its bottleneck link in bits/s, finite and {@code > 0}
  *                          when present
  * @param eventTime         when the status was measured, epoch milliseconds, {@code >= 0}

@@ -193,6 +193,7 @@ final class SimulateCommandTest {
         JsonNode json = new ObjectMapper().readTree(cli.out());
         assertThat(json.get("memoryViolations").asLong()).isZero();
         assertThat(json.get("coldStarts").asLong()).isPositive();
+        assertThat(json.get("reloads").asLong()).isBetween(0L, json.get("coldStarts").asLong());
         assertThat(json.get("evictions").asLong()).isNotNegative();
         JsonNode classes = json.get("classes");
         assertThat(classes).hasSize(3);
@@ -211,6 +212,7 @@ final class SimulateCommandTest {
         assertThat(exit).as(cli.err()).isZero();
         JsonNode json = new ObjectMapper().readTree(cli.out());
         assertThat(json.get("coldStarts").asLong()).isZero();
+        assertThat(json.get("reloads").asLong()).isZero();
         assertThat(json.get("evictions").asLong()).isZero();
         assertThat(json.get("memoryViolations").asLong()).isZero();
         assertThat(json.get("classes").get(0).get("name").asText()).isEqualTo("default");

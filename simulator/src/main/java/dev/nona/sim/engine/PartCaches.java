@@ -54,6 +54,9 @@ public final class PartCaches {
     private final double[] pinned;
     private long clock;
     private long evictions;
+    private long reloads;
+    /** Per unit on a server: whether its bytes were ever loaded there. */
+    private boolean[] seen = new boolean[0];
 
     /**
      * Empty caches, holding no model yet.
@@ -119,7 +122,9 @@ public final class PartCaches {
         int[] newPins = new int[(int) cells];
         int[] newWants = new int[(int) cells];
         long[] newLastUse = new long[(int) cells];
+        boolean[] newSeen = new boolean[(int) cells];
         for (int s = 0; s < servers; s++) {
+            System.arraycopy(seen, s * units, newSeen, s * grown, units);
             System.arraycopy(state, s * units, newState, s * grown, units);
             System.arraycopy(pins, s * units, newPins, s * grown, units);
             System.arraycopy(wants, s * units, newWants, s * grown, units);
@@ -129,6 +134,7 @@ public final class PartCaches {
         pins = newPins;
         wants = newWants;
         lastUse = newLastUse;
+        seen = newSeen;
         unitBytes = Arrays.copyOf(unitBytes, grown);
         System.arraycopy(taskBytes, 0, unitBytes, units, k);
         offset = Arrays.copyOf(offset, offset.length + 1);
@@ -354,6 +360,7 @@ public final class PartCaches {
     /** The part's first task starts on {@code s}: its units not loaded are loaded now; returns their bytes. */
     public double load(int s, int c, int[] tasks, int k) {
         double missing = 0;
+        boolean again = false;
         for (int i = 0; i < k; i++) {
             int t = tasks[i];
             double b = taskBytes(c, t);
@@ -362,10 +369,15 @@ public final class PartCaches {
                 if (state[x] == ABSENT) {
                     throw new IllegalStateException("BUG: task " + t + " of " + names.get(c) + " starts on server " + s + " unreserved");
                 }
+                again |= seen[x];
+                seen[x] = true;
                 state[x] = LOADED;
                 missing += b;
                 lastUse[x] = ++clock;
             }
+        }
+        if (again) {
+            reloads++;
         }
         return missing;
     }
@@ -384,6 +396,11 @@ public final class PartCaches {
     /** Servers covered. */
     public int servers() {
         return servers;
+    }
+
+    /** Loads ({@link #load} calls that loaded bytes) that brought back a unit its server had loaded before and evicted. */
+    public long reloads() {
+        return reloads;
     }
 
     /** Units evicted so far. */

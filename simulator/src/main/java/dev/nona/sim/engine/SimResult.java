@@ -26,6 +26,9 @@ import java.util.List;
  * @param stoppedAtInFlightLimit true if the jobs in flight reached {@code inFlightLimit} (an unstable run) and the
  *                            run stopped there; the figures are those of the measured jobs completed by then
  * @param coldStarts          cold starts over the run (parts loaded on first use; 0 without model caches)
+ * @param reloads             of those, the cold starts that loaded again a unit (a model's contracted task) its server
+ *                            had loaded before and evicted; the rest are first loads, at most one per server and unit,
+ *                            so only reloads recur at a steady rate however long the run
  * @param evictions           cached units (a model's contracted task) evicted over the run
  * @param memoryViolations    placements of a part on a server that could not hold it, refused by the caches
  * @param serverClasses       per server class, in the cluster's order
@@ -34,7 +37,7 @@ public record SimResult(String policy, long jobs, LogHistogram all, LogHistogram
                         double linkUtilization, double meanLinkWaitSeconds, long transfers, long events,
                         double simulatedSeconds, double wallSeconds, int maxJobsInFlight, boolean truncated,
                         boolean arrivalsStopped, int inFlightLimit, boolean stoppedAtInFlightLimit, long coldStarts,
-                        long evictions, long memoryViolations, List<ServerClassResult> serverClasses) {
+                        long reloads, long evictions, long memoryViolations, List<ServerClassResult> serverClasses) {
     public SimResult {
         classes = List.copyOf(classes);
         serverClasses = List.copyOf(serverClasses);
@@ -46,14 +49,15 @@ public record SimResult(String policy, long jobs, LogHistogram all, LogHistogram
                      double simulatedSeconds, double wallSeconds, int maxJobsInFlight, boolean truncated,
                      boolean arrivalsStopped, int inFlightLimit, boolean stoppedAtInFlightLimit) {
         this(policy, jobs, all, inference, classes, linkUtilization, meanLinkWaitSeconds, transfers, events, simulatedSeconds,
-                wallSeconds, maxJobsInFlight, truncated, arrivalsStopped, inFlightLimit, stoppedAtInFlightLimit, 0, 0, 0, List.of());
+                wallSeconds, maxJobsInFlight, truncated, arrivalsStopped, inFlightLimit, stoppedAtInFlightLimit, 0, 0, 0, 0, List.of());
     }
 
     /** The same result with the run's model-cache and server-class figures. */
-    public SimResult withPlacementStats(long coldStarts, long evictions, long memoryViolations, List<ServerClassResult> serverClasses) {
+    public SimResult withPlacementStats(long coldStarts, long reloads, long evictions, long memoryViolations,
+                                        List<ServerClassResult> serverClasses) {
         return new SimResult(policy, jobs, all, inference, classes, linkUtilization, meanLinkWaitSeconds, transfers, events,
                 simulatedSeconds, wallSeconds, maxJobsInFlight, truncated, arrivalsStopped, inFlightLimit,
-                stoppedAtInFlightLimit, coldStarts, evictions, memoryViolations, serverClasses);
+                stoppedAtInFlightLimit, coldStarts, reloads, evictions, memoryViolations, serverClasses);
     }
 
     /**

@@ -154,7 +154,8 @@ public final class Simulator implements ClusterView, Engine.Driver {
         double wall = (System.nanoTime() - start) / 1e9;
         return measurement.result(policyName, engine.now(), engine.linkBusySeconds(), engine.events(), wall,
                 jobs.maxInFlight(), truncated)
-                .withPlacementStats(engine.coldStarts(), parts == null ? 0 : parts.evictions(), memoryViolations, serverClassResults());
+                .withPlacementStats(engine.coldStarts(), parts == null ? 0 : parts.reloads(), parts == null ? 0 : parts.evictions(),
+                        memoryViolations, serverClassResults());
     }
 
     /** Per server class: the fraction of the run its servers were busy, and the parts placed on them. */

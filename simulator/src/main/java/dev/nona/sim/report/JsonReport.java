@@ -47,6 +47,7 @@ public final class JsonReport {
         o.put("unstable", r.unstable());
         o.put("percentileRelativeAccuracy", new LogHistogram().relativeAccuracy());
         o.put("coldStarts", r.coldStarts());
+        o.put("reloads", r.reloads());
         o.put("evictions", r.evictions());
         o.put("memoryViolations", r.memoryViolations());
         ArrayNode classes = o.putArray("classes");

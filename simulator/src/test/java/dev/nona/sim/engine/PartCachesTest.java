@@ -60,6 +60,7 @@ final class PartCachesTest {
         // two parts (tasks 0, 1, 3 and task 2): one cold start each, once
         assertThat(run(w, TestingWorkloads.fixed(0, 0, 1, 0), 20).coldStarts()).isEqualTo(2);
         assertThat(local.evictions()).isZero();
+        assertThat(local.reloads()).isZero();
         assertThat(local.memoryViolations()).isZero();
     }
 
@@ -72,11 +73,14 @@ final class PartCachesTest {
         SimResult roomy = run(new SimWorkload(twoServers(1e9, 4.5e8, COLD), List.of(a, b)), onServer0, 200);
         assertThat(roomy.coldStarts()).isEqualTo(2);
         assertThat(roomy.evictions()).isZero();
+        assertThat(roomy.reloads()).isZero();
 
         SimResult tight = run(new SimWorkload(twoServers(1e9, 2.5e8, COLD), List.of(a, b)), onServer0, 200);
         // one model at a time: every switch of model loads it and evicts the other (idle: jobs never overlap)
         assertThat(tight.coldStarts()).isGreaterThan(2);
         assertThat(tight.evictions()).isEqualTo(tight.coldStarts() - 1);
+        // the first load of each model is a first load; every later one brings back what was evicted
+        assertThat(tight.reloads()).isEqualTo(tight.coldStarts() - 2);
         assertThat(tight.memoryViolations()).isZero();
     }
 
@@ -164,5 +168,29 @@ final class PartCachesTest {
         caches.release(0, m, 2);
         caches.place(0, m, b, 1); // b again: now a, unwanted and least recently used, goes
         assertThat(caches.holds(0, m, 0)).isFalse();
+    }
+
+    @Test
+    void reloads_countLoadsThatBringBackAnEvictedUnit_notFirstLoads() {
+        PartCaches caches = new PartCaches(new double[] {1e9, 1e9}, null);
+        int m = caches.addModel("m", new double[] {6e8, 6e8});
+        int[] a = {0};
+        int[] b = {1};
+        caches.place(0, m, a, 1);
+        caches.load(0, m, a, 1);
+        caches.release(0, m, 0);
+        caches.place(0, m, b, 1); // 1.2e9 > 1e9: a goes
+        caches.load(0, m, b, 1);
+        caches.release(0, m, 1);
+        caches.place(1, m, a, 1); // a on server 1 for the first time: a first load there
+        caches.load(1, m, a, 1);
+        assertThat(caches.reloads()).isZero();
+
+        caches.place(0, m, a, 1); // a back on server 0, where it was evicted: a reload (b goes)
+        assertThat(caches.load(0, m, a, 1)).isEqualTo(6e8);
+        assertThat(caches.reloads()).isEqualTo(1);
+        assertThat(caches.evictions()).isEqualTo(2);
+        assertThat(caches.load(0, m, a, 1)).isZero(); // loaded already: no load, no reload
+        assertThat(caches.reloads()).isEqualTo(1);
     }
 }

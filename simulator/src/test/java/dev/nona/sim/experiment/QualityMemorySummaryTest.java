@@ -48,6 +48,21 @@ final class QualityMemorySummaryTest {
         assertThat(p.best()).isEqualTo("least-expected-finish");
     }
 
+    @Test
+    void points_goalD_onReloads_comparesTheReloadsAlone() {
+        List<QualityMemoryRow> rows = new ArrayList<>(point(0.5, 0.15, 0.16));
+        rows.add(row(0.5, "colocation", 0.17, 4, 3, false));
+        rows.add(row(0.5, "colocation-queuing", 600, 1, 0, true));
+        QualityMemorySummary.Point p = QualityMemorySummary.points(rows).get(0);
+
+        // the controller: 10 cold starts per 1,000 jobs, 2 of them reloads; colocation 4 and 3; colocation-queuing 1 and 0
+        assertThat(p.of(p.reloadPer1000(), Quality.CONTROLLER)).isEqualTo(2.0);
+        assertThat(p.fewerColdStartsThan("colocation")).isFalse();
+        assertThat(p.fewerReloadsThan("colocation")).isTrue();
+        assertThat(p.fewerReloadsThan("colocation-queuing")).isFalse();
+        assertThat(p.fewerReloadsThan("not-run")).isTrue();
+    }
+
     private static List<QualityMemoryRow> point(double load, double controller, double best) {
         List<QualityMemoryRow> rows = new ArrayList<>();
         rows.add(row(load, Quality.CONTROLLER, controller));
@@ -62,8 +77,13 @@ final class QualityMemorySummaryTest {
     }
 
     private static QualityMemoryRow row(double load, String policy, double meanJct, long coldStarts, boolean arrivalsStopped) {
+        return row(load, policy, meanJct, coldStarts, 2, arrivalsStopped);
+    }
+
+    private static QualityMemoryRow row(double load, String policy, double meanJct, long coldStarts, long reloads,
+            boolean arrivalsStopped) {
         QualityRow r = new QualityRow("memory-bound", load, load, 1, policy, meanJct, 2 * meanJct, meanJct, 0.1, 0, 1, Double.NaN,
                 arrivalsStopped, 1);
-        return new QualityMemoryRow(r, coldStarts, 0, 0, 1000, "large:0.5;small:0.5", BOUND);
+        return new QualityMemoryRow(r, coldStarts, reloads, 0, 0, 1000, "large:0.5;small:0.5", BOUND);
     }
 }

@@ -209,11 +209,14 @@ public record ControllerConfig(
      * @param fixedSeconds       $F$, finite and {@code >= 0} ({@code placement.cold-start.fixed-seconds})
      * @param loadBytesPerSecond $B$, finite and {@code >= 0}; 0: bytes add nothing
      *                           ({@code placement.cold-start.load-bytes-per-second})
+     * @param weight             $w$, finite and {@code > 0}: what the placement rule charges per second of a load
+     *                           ({@code placement.cold-start.weight}, {@link dev.nona.workload.ColdStartCost#weight})
      */
-    public record ColdStart(double fixedSeconds, double loadBytesPerSecond) implements Serializable {
+    public record ColdStart(double fixedSeconds, double loadBytesPerSecond, double weight) implements Serializable {
         public ColdStart {
             Checks.nonNegative(fixedSeconds, "placement.cold-start.fixed-seconds");
             Checks.nonNegative(loadBytesPerSecond, "placement.cold-start.load-bytes-per-second");
+            Checks.positive(weight, "placement.cold-start.weight");
         }
 
         /** Whether a load is predicted to take any time. */
@@ -359,7 +362,7 @@ public record ControllerConfig(
                 new RetryBackoff(v.duration(SOLVE_RETRY_BACKOFF), v.duration(SOLVE_RETRY_MAX_BACKOFF)),
                 v.integer(PLACEMENT_TARGET_ONGOING_REQUESTS),
                 new ColdStart(v.number(PLACEMENT_COLD_START_FIXED_SECONDS),
-                        v.number(PLACEMENT_COLD_START_LOAD_BYTES_PER_SECOND)),
+                        v.number(PLACEMENT_COLD_START_LOAD_BYTES_PER_SECOND), v.number(PLACEMENT_COLD_START_WEIGHT)),
                 v.integer(PLACEMENT_STARTUP_BUFFER),
                 v.duration(PLACEMENT_HOLD_TIMEOUT),
                 v.duration(CHECKPOINT_INTERVAL),

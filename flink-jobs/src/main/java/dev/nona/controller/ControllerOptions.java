@@ -215,6 +215,15 @@ public final class ControllerOptions {
             .withDescription("bytes per second a server loads a model part at: a part of b bytes is predicted to load in "
                     + "`placement.cold-start.fixed-seconds` + b / this; 0: the part's bytes add nothing");
 
+    public static final ConfigOption<Double> PLACEMENT_COLD_START_WEIGHT =
+            ConfigOptions.key("placement.cold-start.weight")
+            .doubleType()
+            .defaultValue(1.0)
+            .withDescription("seconds of requests' time the placement rule charges for each second a load is predicted "
+                    + "to take, when it weighs loading a model against waiting for a server that holds it: 1, the load's "
+                    + "own time; above 1, models are loaded on fewer servers, at some mean JCT (where a load costs more "
+                    + "than its time, in storage reads or memory churn). Predictions keep the load's own time");
+
     public static final ConfigOption<Integer> PLACEMENT_STARTUP_BUFFER = ConfigOptions.key("placement.startup-buffer")
             .intType()
             .defaultValue(100000)
@@ -364,7 +373,7 @@ public final class ControllerOptions {
             DRIFT_THRESHOLD_SIGNIFICANCE, DRIFT_WINDOWS, DRIFT_DEBOUNCE, DRIFT_MIN_RATE, SOLVE_TIMEOUT, SOLVE_POLL, SOLVE_RETRY_BACKOFF,
             SOLVE_RETRY_MAX_BACKOFF, SOLVER_COST_MODEL, CLUSTER_DEFAULT_LINK_BITS_PER_SECOND,
             CLUSTER_LIVENESS_TIMEOUT, PLACEMENT_TARGET_ONGOING_REQUESTS, PLACEMENT_COLD_START_FIXED_SECONDS,
-            PLACEMENT_COLD_START_LOAD_BYTES_PER_SECOND, PLACEMENT_STARTUP_BUFFER,
+            PLACEMENT_COLD_START_LOAD_BYTES_PER_SECOND, PLACEMENT_COLD_START_WEIGHT, PLACEMENT_STARTUP_BUFFER,
             PLACEMENT_HOLD_TIMEOUT, CHECKPOINT_INTERVAL, DECISIONS_DELIVERY, DECISIONS_FORMAT, DECISIONS_LINGER, NETWORK_BUFFER_TIMEOUT,
             CHECKPOINT_DIR, STATE_BACKEND, CHECKPOINT_INCREMENTAL, PARALLELISM, CONTROL_SLOT_SHARING_GROUP, SOURCE_START_FROM_EARLIEST,
             CATALOG_MAX_TASKS, CATALOG_MAX_EDGES, CLUSTER_SERVERS, OUTCOMES_MAX_WAIT, OUTCOMES_DECISION_WAIT,

@@ -28,6 +28,7 @@ final class ControllerConfigTest {
         assertThat(c.topics().requests()).isEqualTo("inference-requests");
         assertThat(c.stateBackend()).isEqualTo("hashmap");
         assertThat(c.targetOngoingRequests()).isEqualTo(2);
+        assertThat(c.coldStart().weight()).isEqualTo(1.0);
         assertThat(c.controlLimits().maxTasks()).isEqualTo(10_000);
         assertThat(c.controlLimits().maxEdges()).isEqualTo(20_000);
         assertThat(c.controlLimits().knownServers()).as("cluster.servers unset: every server").isEmpty();
@@ -121,6 +122,10 @@ final class ControllerConfigTest {
                 .hasMessage("drift.debounce (soon) is not a duration like 250ms, 10s, 5m or 1h");
         assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of()))
                 .hasMessage("bootstrap.servers ('null') must be set");
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "placement.cold-start.weight", "0")))
+                .hasMessage("placement.cold-start.weight (0.0) must be finite and > 0");
+        assertThat(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "placement.cold-start.weight", "4"))
+                .coldStart().weight()).isEqualTo(4.0);
     }
 
     @Test

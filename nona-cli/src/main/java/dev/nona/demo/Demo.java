@@ -19,6 +19,7 @@ import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.twin.BaselineReplay;
 import dev.nona.twin.RunningTwin;
 import dev.nona.twin.TwinOptions;
+import dev.nona.workload.ColdStartCost;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -201,6 +202,9 @@ public final class Demo {
         if (twinOptions.coldStart() != null) {
             out.append(String.format(Locale.ROOT, ", cold start %s s + bytes / %.3g B/s",
                     twinOptions.coldStart().fixedSeconds(), twinOptions.coldStart().loadBytesPerSecond()));
+            if (twinOptions.coldStart().weight() != ColdStartCost.DEFAULT_WEIGHT) {
+                out.append(String.format(Locale.ROOT, " (priced %sx by the placement rule)", twinOptions.coldStart().weight()));
+            }
         }
         return out.toString();
     }

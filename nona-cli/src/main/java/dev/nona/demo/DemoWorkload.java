@@ -68,6 +68,7 @@ public record DemoWorkload(DemoScenario scenario, Map<String, ModelCatalogEntry>
             settings.put(ControllerOptions.PLACEMENT_COLD_START_FIXED_SECONDS.key(), String.valueOf(cold.fixedSeconds()));
             settings.put(ControllerOptions.PLACEMENT_COLD_START_LOAD_BYTES_PER_SECOND.key(),
                     String.valueOf(cold.loadBytesPerSecond()));
+            settings.put(ControllerOptions.PLACEMENT_COLD_START_WEIGHT.key(), String.valueOf(cold.weight()));
         }
         return new DemoWorkload(scenario, catalog, twin, settings);
     }

@@ -31,7 +31,8 @@ final class DemoWorkloadTest {
         assertThat(w.catalog().get("vgg16").sizeBytes()).isEqualTo(553430176.0);
         assertThat(w.catalog().get("vgg16").dag().tasks()).isNotEmpty();
         assertThat(w.controllerSettings()).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "placement.cold-start.fixed-seconds", "0.2", "placement.cold-start.load-bytes-per-second", "2.0E9"));
+                "placement.cold-start.fixed-seconds", "0.2", "placement.cold-start.load-bytes-per-second", "2.0E9",
+                "placement.cold-start.weight", "1.0"));
     }
 
     @Test

@@ -71,9 +71,11 @@ final class ExpectedFinishRule {
      * then the first met. The scan also finds the server where the part would cost least if every server held the
      * model (its $C_s$ with $T_{CS} = 0$); when that one is
      * cold, the difference to the pick is what not loading the model there cost, and the model's
-     * {@link #rent} adds it up. Once the rent reaches the load's $T_{CS}$ the part goes there instead (it loads the
-     * model) and the rent starts again from 0: rent or buy, whose cost is at most twice that of the best choice made
-     * knowing the requests to come. It buys only where buying costs just the load: a server predicted idle (a load
+     * {@link #rent} adds it up. Once the rent reaches the load's price $w \cdot T_{CS}$ the part goes there instead
+     * (it loads the model) and the rent starts again from 0: rent or buy, whose cost is at most twice that of the best
+     * choice made knowing the requests to come. A load is priced at its seconds times the cold-start cost's weight $w$
+     * ({@link #coldStartPrice}; 1 unless the user gives one), here and in the marginal cost of a server that does not
+     * hold the model; a weight above 1 loads models on fewer servers, for some mean JCT. It buys only where buying costs just the load: a server predicted idle (a load
      * behind a backlog would hold up the requests queued after it) whose memory holds the model beside the models it
      * has warm, as far as this placer knows their bytes ({@link #evictsNothing}: a load that evicts a model takes its
      * warmth elsewhere; on {@code memory-bound} at load 0.9 buying regardless of both took the mean JCT from 0.380 s
@@ -109,7 +111,7 @@ final class ExpectedFinishRule {
             double backlog = ledger.backlog(s, now);
             int held = ledger.ongoing(s, now);
             double compute = MarginalCost.seconds(backlog, held, work);
-            double t = MarginalCost.seconds(backlog, held, work + loadSeconds(s, warm, bytes));
+            double t = MarginalCost.seconds(backlog, held, work + loadPrice(s, warm, bytes));
             boolean owned = ledger.owns(s);
             if (best < 0 || (free && !bestFree) || (free == bestFree && (t < bestT || (t == bestT && owned && !bestOwned)))) {
                 best = s;
@@ -133,7 +135,7 @@ final class ExpectedFinishRule {
             return best;
         }
         double paid = rent(warm) + (bestT - warmestT);
-        if (paid >= coldStartSeconds(bytes) && ledger.backlog(warmest, now) == 0 && evictsNothing(warmest, bytes)) {
+        if (paid >= coldStartPrice(bytes) && ledger.backlog(warmest, now) == 0 && evictsNothing(warmest, bytes)) {
             rent[warm] = 0;
             return warmest;
         }
@@ -206,6 +208,20 @@ final class ExpectedFinishRule {
      */
     double expectedFinishSeconds(int s, int warm, double ops, double bytes, double now) {
         return ledger.backlog(s, now) + computeSeconds(s, ops) + loadSeconds(s, warm, bytes);
+    }
+
+    /**
+     * What the rule charges for loading a part of {@code bytes}: $w \cdot T_{CS}$, the load's seconds at the cold-start
+     * cost's {@link ColdStartCost#weight weight} (0 when not modelled). The predictions ({@link #expectedFinishSeconds})
+     * and the ledger's backlog keep the load's own seconds.
+     */
+    private double coldStartPrice(double bytes) {
+        return coldStart == null ? 0 : coldStart.pricedSeconds(bytes);
+    }
+
+    /** {@link #coldStartPrice} on server {@code s}: 0 when it holds the model of pool {@code warm}. */
+    private double loadPrice(int s, int warm, double bytes) {
+        return held(s, warm) ? 0 : coldStartPrice(bytes);
     }
 
     /** $p/\nu_s$: the part's operations at server {@code s}'s rate (0 on a server of rate 0). */

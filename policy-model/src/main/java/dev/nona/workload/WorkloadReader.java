@@ -122,9 +122,10 @@ public final class WorkloadReader {
             if (n == null || n.isNull()) {
                 return null;
             }
-            allow(n, "cluster.coldStart", Set.of("fixedSeconds", "loadBytesPerSecond"));
+            allow(n, "cluster.coldStart", Set.of("fixedSeconds", "loadBytesPerSecond", "weight"));
             return new ColdStartCost(finite(n, "cluster.coldStart", "fixedSeconds", true),
-                    finite(n, "cluster.coldStart", "loadBytesPerSecond", false));
+                    finite(n, "cluster.coldStart", "loadBytesPerSecond", false),
+                    n.has("weight") ? finite(n, "cluster.coldStart", "weight", false) : ColdStartCost.DEFAULT_WEIGHT);
         }
 
         ModelSpec model(JsonNode n, String path) {

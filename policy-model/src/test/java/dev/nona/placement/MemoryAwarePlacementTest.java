@@ -159,6 +159,30 @@ final class MemoryAwarePlacementTest {
         }
     }
 
+    /**
+     * The load's weight $w$. As above ($T_I$ = 1 s, $T_{CS}$ = 3 s, the warm server holding 0.4 s), with $w$ = 2 a load
+     * is priced 6 s: the cold server costs 1 + 6 = 7 s. The first two requests queue on the warm one (1.8 s, 3.8 s),
+     * and the rent, 0.8 + 2.8 = 3.6 s, is below 6 s, so the second does not load the model (with $w$ = 1 it did). The
+     * third costs 2.4 + 1 + min(3 * 1, 2.4) = 5.8 s warm against 7 s cold, and the rent reaches 3.6 + 4.8 = 8.4 s
+     * >= 6 s: it loads the model. The predicted load stays 3 s: the weight prices a load, it does not lengthen it.
+     */
+    @Test
+    void expectedFinish_aLoadsWeight_pricesItsSeconds_andDelaysTheBuy() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {1e9}, new double[] {2e9}, 0);
+        LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.coldStart(new ColdStartCost(1, 1e9, 2));
+        servers.report("warm", true, 1e9, 1, 0.4, List.of("m"), "gpu", 1e10, T, 0);
+        servers.report("cold", true, 1e9, 0, 0.0, List.of(), "gpu", 1e10, T, 0);
+
+        assertThat(servers.id(local.place(servers, T, new SplittableRandom(1))[0])).isEqualTo("warm");
+        assertThat(servers.id(local.place(servers, T, new SplittableRandom(2))[0])).isEqualTo("warm");
+        assertThat(servers.id(local.place(servers, T, new SplittableRandom(3))[0])).isEqualTo("cold");
+        assertThat(servers.coldStartSeconds(2e9)).isCloseTo(3.0, within(1e-12));
+        assertThat(new ColdStartCost(1, 1e9)).isEqualTo(new ColdStartCost(1, 1e9, ColdStartCost.DEFAULT_WEIGHT));
+        assertThatThrownBy(() -> new ColdStartCost(1, 1e9, 0)).hasMessageContaining("cluster.coldStart.weight (0.0)");
+        assertThatThrownBy(() -> new ColdStartCost(1, 1e9, Double.NaN)).hasMessageContaining("cluster.coldStart.weight (NaN)");
+    }
+
     @Test
     void expectedFinish_takesEachServersOwnSpeed() {
         ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {4e9}, new double[] {1}, 0);

@@ -2,6 +2,7 @@ package dev.nona.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -55,6 +56,18 @@ final class WorkloadReaderClassesTest {
 
         assertThat(w.cluster().classes()).containsExactly(new ServerClass("default", 4, 1.0e12, ServerClass.UNBOUNDED));
         assertThat(w.cluster().coldStart()).isEqualTo(new ColdStartCost(0, 1.0e9));
+        assertThat(w.cluster().coldStart().weight()).isEqualTo(ColdStartCost.DEFAULT_WEIGHT);
+    }
+
+    @Test
+    void contract_coldStartWeight_isReadWhenGiven() {
+        Workload w = parse("""
+                {"servers": 4, "opsPerSecond": 1.0e12, "linkBitsPerSecond": 1.0e10,
+                 "coldStart": {"fixedSeconds": 0.2, "loadBytesPerSecond": 1.0e9, "weight": 10}}""");
+
+        assertThat(w.cluster().coldStart()).isEqualTo(new ColdStartCost(0.2, 1.0e9, 10));
+        assertThat(w.cluster().coldStart().seconds(1e9)).isCloseTo(1.2, within(1e-12));
+        assertThat(w.cluster().coldStart().pricedSeconds(1e9)).isCloseTo(12.0, within(1e-12));
     }
 
     @Test
@@ -125,6 +138,14 @@ final class WorkloadReaderClassesTest {
                 {"servers": 1, "opsPerSecond": 1, "linkBitsPerSecond": 1,
                  "coldStart": {"fixedSeconds": 1, "loadBytesPerSecond": 0}}"""))
                 .hasMessageContaining("cluster.coldStart.loadBytesPerSecond (0) must be finite and > 0");
+        assertThatThrownBy(() -> parse("""
+                {"servers": 1, "opsPerSecond": 1, "linkBitsPerSecond": 1,
+                 "coldStart": {"fixedSeconds": 1, "loadBytesPerSecond": 1, "weight": 0}}"""))
+                .hasMessageContaining("cluster.coldStart.weight (0) must be finite and > 0");
+        assertThatThrownBy(() -> parse("""
+                {"servers": 1, "opsPerSecond": 1, "linkBitsPerSecond": 1,
+                 "coldStart": {"fixedSeconds": 1, "loadBytesPerSecond": 1, "weight": "heavy"}}"""))
+                .hasMessageContaining("cluster.coldStart.weight").hasMessageContaining("heavy");
     }
 
     @Test

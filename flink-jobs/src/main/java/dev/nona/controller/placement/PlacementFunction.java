@@ -144,6 +144,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     /** The predicted load of a part, $F + b/B$ ({@code placement.cold-start.*}); both 0: not weighed. */
     private double coldStartFixedSeconds;
     private double coldStartLoadBytesPerSecond;
+    /** What the placement rule charges per second of a load ({@code placement.cold-start.weight}). */
+    private double coldStartWeight = ColdStartCost.DEFAULT_WEIGHT;
 
     private transient JsonSerde<InferenceRequest> requestSerde;
     private transient BootstrapSnapshot bootstrap;
@@ -232,10 +234,20 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
      * add nothing); both 0, the default: loads are not weighed. Returns this function.
      */
     public PlacementFunction coldStart(double fixedSeconds, double loadBytesPerSecond) {
+        return coldStart(fixedSeconds, loadBytesPerSecond, ColdStartCost.DEFAULT_WEIGHT);
+    }
+
+    /**
+     * As {@link #coldStart(double, double)}, the placement rule charging {@code weight} seconds for each second of a
+     * load ({@code placement.cold-start.weight}, {@link ColdStartCost#weight}). Returns this function.
+     */
+    public PlacementFunction coldStart(double fixedSeconds, double loadBytesPerSecond, double weight) {
         Checks.nonNegative(fixedSeconds, "placement.cold-start.fixed-seconds");
         Checks.nonNegative(loadBytesPerSecond, "placement.cold-start.load-bytes-per-second");
+        Checks.positive(weight, "placement.cold-start.weight");
         this.coldStartFixedSeconds = fixedSeconds;
         this.coldStartLoadBytesPerSecond = loadBytesPerSecond;
+        this.coldStartWeight = weight;
         return this;
     }
 
@@ -245,7 +257,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             return null;
         }
         return new ColdStartCost(coldStartFixedSeconds,
-                coldStartLoadBytesPerSecond > 0 ? coldStartLoadBytesPerSecond : Double.MAX_VALUE);
+                coldStartLoadBytesPerSecond > 0 ? coldStartLoadBytesPerSecond : Double.MAX_VALUE, coldStartWeight);
     }
 
     @Override

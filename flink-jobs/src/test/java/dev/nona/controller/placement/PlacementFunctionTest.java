@@ -850,6 +850,34 @@ final class PlacementFunctionTest {
     }
 
     /**
+     * {@code placement.cold-start.weight} reaches the rule: s0 is idle and does not hold the model (a 0.2 s load), s1
+     * holds it behind 0.5 s of work. At weight 1 the load is cheaper than the wait and the request goes to s0; at
+     * weight 10 the load is priced 2 s, and it waits on s1.
+     */
+    @Test
+    void coldStartWeight_pricesTheLoad_inTheOperatorsRule() throws Exception {
+        assertThat(placeWithWeight(1)).isEqualTo("s0");
+        assertThat(placeWithWeight(10)).isEqualTo("s1");
+    }
+
+    private static String placeWithWeight(double weight) throws Exception {
+        try (var h = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
+                new PlacementFunction("inference-requests", 3, new NonaPlacerFactory()).coldStart(0.2, 0, weight),
+                PlacementFunction.BROADCAST_STATES)) {
+            h.setProcessingTime(1_000);
+            h.processBroadcastElement(BroadcastUpdate.of(ModelCatalogEntry.of("one",
+                    new CatalogDag("one", List.of(new CatalogTask("x", 1e9, 5.0e7)), List.of()))), 1_000);
+            h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s0", true, TestingCluster.OPS_PER_SECOND,
+                    0, List.of(), TestingCluster.LINK_BITS_PER_SECOND, 1_000, 0.0).withClass("gpu", 1.0e8)), 1_000);
+            h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s1", true, TestingCluster.OPS_PER_SECOND,
+                    1, List.of(new CachedModel("one", 50_000_000)), TestingCluster.LINK_BITS_PER_SECOND, 1_000, 0.5)
+                    .withClass("gpu", 1.0e8)), 1_000);
+            h.processElement(request("r0", "one"), 1_000);
+            return h.extractOutputValues().get(0).stages().get(0).server();
+        }
+    }
+
+    /**
      * The model's bytes are read again when its catalog entry changes: without bytes, s0's 25 MB of the model count
      * as warm and the first request goes there; once the entry gives 50 MB, s0's next report of 25 MB is cold
      * (0.2 s to load the rest) and the request goes to s1, which holds all of it behind 50 ms of backlog.

@@ -75,9 +75,9 @@ final class ExpectedFinishRule {
      * (it loads the model) and the rent starts again from 0: rent or buy, whose cost is at most twice that of the best
      * choice made knowing the requests to come. A load is priced at its seconds times the cold-start cost's weight $w$
      * ({@link #coldStartPrice}; 1 unless the user gives one), here and in the marginal cost of a server that does not
-     * hold the model; a weight above 1 loads models on fewer servers, for some mean JCT. It buys only where buying costs just the load: a server predicted idle (a load
-     * behind a backlog would hold up the requests queued after it) whose memory holds the model beside the models it
-     * has warm, as far as this placer knows their bytes ({@link #evictsNothing}: a load that evicts a model takes its
+     * hold the model; a weight above 1 loads models on fewer servers, for some mean JCT. It buys only where buying
+     * costs just the load: a server predicted idle (a load behind a backlog would hold up the requests queued after
+     * it) whose memory holds the model beside the models it has warm, as far as this placer knows their bytes ({@link #evictsNothing}: a load that evicts a model takes its
      * warmth elsewhere; on {@code memory-bound} at load 0.9 buying regardless of both took the mean JCT from 0.380 s
      * to 0.838 s, 5 seeds). Charging each request the whole load, as the earliest finish alone does, warms a model on
      * too few fast servers while they start up and leaves it there: on {@code examples/hetero.json} at load 0.3
@@ -100,6 +100,7 @@ final class ExpectedFinishRule {
         int warmest = -1;
         double warmestT = Double.POSITIVE_INFINITY;
         boolean warmestFree = false;
+        double price = coldStartPrice(bytes); // the same on every server that does not hold the model
         for (int i = 0; i < servers; i++) {
             int s = start + i < servers ? start + i : start + i - servers;
             if (!ledger.isUp(s) || (filter != null && !filter.allows(s))
@@ -111,7 +112,7 @@ final class ExpectedFinishRule {
             double backlog = ledger.backlog(s, now);
             int held = ledger.ongoing(s, now);
             double compute = MarginalCost.seconds(backlog, held, work);
-            double t = MarginalCost.seconds(backlog, held, work + loadPrice(s, warm, bytes));
+            double t = MarginalCost.seconds(backlog, held, work + (held(s, warm) ? 0 : price));
             boolean owned = ledger.owns(s);
             if (best < 0 || (free && !bestFree) || (free == bestFree && (t < bestT || (t == bestT && owned && !bestOwned)))) {
                 best = s;
@@ -135,7 +136,7 @@ final class ExpectedFinishRule {
             return best;
         }
         double paid = rent(warm) + (bestT - warmestT);
-        if (paid >= coldStartPrice(bytes) && ledger.backlog(warmest, now) == 0 && evictsNothing(warmest, bytes)) {
+        if (paid >= price && ledger.backlog(warmest, now) == 0 && evictsNothing(warmest, bytes)) {
             rent[warm] = 0;
             return warmest;
         }
@@ -217,11 +218,6 @@ final class ExpectedFinishRule {
      */
     private double coldStartPrice(double bytes) {
         return coldStart == null ? 0 : coldStart.pricedSeconds(bytes);
-    }
-
-    /** {@link #coldStartPrice} on server {@code s}: 0 when it holds the model of pool {@code warm}. */
-    private double loadPrice(int s, int warm, double bytes) {
-        return held(s, warm) ? 0 : coldStartPrice(bytes);
     }
 
     /** $p/\nu_s$: the part's operations at server {@code s}'s rate (0 on a server of rate 0). */

@@ -23,8 +23,8 @@ import java.util.stream.Stream;
  * @param classUtilisation per server class, {@code name:utilisation}, separated by {@code ;}
  * @param jctLowerBound    the workload's {@link SimWorkload#inferenceJctLowerBoundSeconds()}: no policy's mean JCT is lower
  */
-record QualityMemoryRow(QualityRow row, long coldStarts, long reloads, long evictions, long memoryViolations, long jobs, String classUtilisation,
-                        double jctLowerBound) {
+record QualityMemoryRow(QualityRow row, long coldStarts, long reloads, long evictions, long memoryViolations, long jobs,
+                        String classUtilisation, double jctLowerBound) {
     static final String[] EXTRA = {"coldStarts", "evictions", "memoryViolations", "coldStartsPer1000Jobs", "classUtilisation",
             "inferenceJctLowerBoundSeconds", "reloads", "reloadsPer1000Jobs"};
 

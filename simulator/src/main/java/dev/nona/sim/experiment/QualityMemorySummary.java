@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BiPredicate;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
@@ -39,8 +40,8 @@ final class QualityMemorySummary {
     }
 
     /** One (workload, load): seed means per policy. */
-    record Point(String workload, double load, List<String> policies, double[] meanJct, double[] coldPer1000, double[] reloadPer1000,
-                 boolean[] unstable, double[] linkUtil, double[] transfers, long violations, String controllerClasses, String bestClasses,
+    record Point(String workload, double load, List<String> policies, double[] meanJct, double[] coldPer1000,
+                 double[] reloadPer1000, boolean[] unstable, double[] linkUtil, double[] transfers, long violations, String controllerClasses, String bestClasses,
                  String best, double ratioBest, double ratioUniform, double lowerBound) {
         double of(double[] v, String policy) {
             return v[policies.indexOf(policy)];
@@ -178,14 +179,10 @@ final class QualityMemorySummary {
         line("- **(c)** `hetero` at 0.7-0.9: `%s` at least %.0f%% below `%s` (ratio <= %.2f): %s", Quality.CONTROLLER,
                 100 * HETERO_GAIN, Quality.UNIFORM, 1 - HETERO_GAIN, verdict(failC, hetero.size()));
         line("- **(d)** `%s`'s cold starts per 1,000 jobs no more than each of the thesis's colocation policies' (column group "
-                + "`cold/1000` below): %s", Quality.CONTROLLER, Quality.COLOCATION.stream().map(c -> String.format(Locale.ROOT,
-                "against `%s` %s", c, verdict(points.stream().filter(p -> !p.fewerColdStartsThan(c)).toList(),
-                        (int) points.stream().filter(p -> p.policies().contains(c)).count()))).collect(Collectors.joining("; ")));
+                + "`cold/1000` below): %s", Quality.CONTROLLER, againstEachColocation(points, Point::fewerColdStartsThan));
         line("  - on reloads alone (column group `reloads/1000`: a cold start that loads again what its server had loaded and "
                 + "evicted; the others are first loads, at most one per server and part, so their share per 1,000 jobs falls as a "
-                + "run grows while reloads recur): %s", Quality.COLOCATION.stream().map(c -> String.format(Locale.ROOT,
-                "against `%s` %s", c, verdict(points.stream().filter(p -> !p.fewerReloadsThan(c)).toList(),
-                        (int) points.stream().filter(p -> p.policies().contains(c)).count()))).collect(Collectors.joining("; ")));
+                + "run grows while reloads recur): %s", againstEachColocation(points, Point::fewerReloadsThan));
         for (String c : Quality.COLOCATION) {
             List<Point> unstable = points.stream().filter(p -> p.policies().contains(c) && p.unstable(c)).toList();
             if (!unstable.isEmpty()) {
@@ -214,6 +211,13 @@ final class QualityMemorySummary {
         }
     }
 
+    /** Goal (d)'s verdict against each of {@link Quality#COLOCATION}, by {@code holds(point, colocation policy)}. */
+    private static String againstEachColocation(List<Point> points, BiPredicate<Point, String> holds) {
+        return Quality.COLOCATION.stream().map(c -> String.format(Locale.ROOT, "against `%s` %s", c,
+                verdict(points.stream().filter(p -> !holds.test(p, c)).toList(),
+                        (int) points.stream().filter(p -> p.policies().contains(c)).count()))).collect(Collectors.joining("; "));
+    }
+
     private static String verdict(List<Point> failures, int of) {
         if (of == 0) {
             return "not measured (no such points in this run)";
@@ -231,8 +235,9 @@ final class QualityMemorySummary {
         List<String> policies = w.policies();
         line("%n## %s (`%s`)%n", w.name(), w.file());
         line("Mean JCT (s) per policy, seed means; the ratios of `%s` to the best baseline and to `%s`; cold starts per 1,000 jobs "
-                + "per policy (same order), and of those the reloads (a part loaded again where it had been evicted). No placement's mean JCT can be below %.4f s here (`inferenceJctLowerBoundSeconds`: each "
-                + "model's longest path of operations at the fastest class's speed, weighted by the models' rates).%n",
+                + "per policy (same order), and of those the reloads (a part loaded again where it had been evicted). No "
+                + "placement's mean JCT can be below %.4f s here (`inferenceJctLowerBoundSeconds`: each model's longest path "
+                + "of operations at the fastest class's speed, weighted by the models' rates).%n",
                 Quality.CONTROLLER, Quality.UNIFORM, points.get(0).lowerBound());
         line("| load | %s | / best (best) | / %s | cold/1000: %s | reloads/1000 (same order) |", String.join(" | ", policies),
                 Quality.UNIFORM, String.join(", ", policies));

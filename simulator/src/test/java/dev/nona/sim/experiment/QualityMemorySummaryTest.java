@@ -33,10 +33,7 @@ final class QualityMemorySummaryTest {
 
     @Test
     void points_goalD_comparesColdStartsWithEachColocationPolicy_andMarksUnstableRuns() {
-        List<QualityMemoryRow> rows = new ArrayList<>(point(0.5, 0.15, 0.16));
-        rows.add(row(0.5, "colocation", 0.17, 12, false));
-        rows.add(row(0.5, "colocation-queuing", 600, 1, true));
-        QualityMemorySummary.Point p = QualityMemorySummary.points(rows).get(0);
+        QualityMemorySummary.Point p = withColocation(12, 2);
 
         // the controller's 10 cold starts per 1,000 jobs: fewer than colocation's 12, more than colocation-queuing's 1
         assertThat(p.of(p.coldPer1000(), Quality.CONTROLLER)).isEqualTo(10.0);
@@ -50,10 +47,7 @@ final class QualityMemorySummaryTest {
 
     @Test
     void points_goalD_onReloads_comparesTheReloadsAlone() {
-        List<QualityMemoryRow> rows = new ArrayList<>(point(0.5, 0.15, 0.16));
-        rows.add(row(0.5, "colocation", 0.17, 4, 3, false));
-        rows.add(row(0.5, "colocation-queuing", 600, 1, 0, true));
-        QualityMemorySummary.Point p = QualityMemorySummary.points(rows).get(0);
+        QualityMemorySummary.Point p = withColocation(4, 3);
 
         // the controller: 10 cold starts per 1,000 jobs, 2 of them reloads; colocation 4 and 3; colocation-queuing 1 and 0
         assertThat(p.of(p.reloadPer1000(), Quality.CONTROLLER)).isEqualTo(2.0);
@@ -61,6 +55,17 @@ final class QualityMemorySummaryTest {
         assertThat(p.fewerReloadsThan("colocation")).isTrue();
         assertThat(p.fewerReloadsThan("colocation-queuing")).isFalse();
         assertThat(p.fewerReloadsThan("not-run")).isTrue();
+    }
+
+    /**
+     * Load 0.5: {@link #point}'s policies (10 cold starts per 1,000 jobs each, 2 of them reloads), {@code colocation}
+     * with {@code coldStarts} and {@code reloads}, and an unstable {@code colocation-queuing} with 1 and 0.
+     */
+    private static QualityMemorySummary.Point withColocation(long coldStarts, long reloads) {
+        List<QualityMemoryRow> rows = new ArrayList<>(point(0.5, 0.15, 0.16));
+        rows.add(row(0.5, "colocation", 0.17, coldStarts, reloads, false));
+        rows.add(row(0.5, "colocation-queuing", 600, 1, 0, true));
+        return QualityMemorySummary.points(rows).get(0);
     }
 
     private static List<QualityMemoryRow> point(double load, double controller, double best) {
@@ -73,11 +78,7 @@ final class QualityMemorySummaryTest {
     }
 
     private static QualityMemoryRow row(double load, String policy, double meanJct) {
-        return row(load, policy, meanJct, 10, false);
-    }
-
-    private static QualityMemoryRow row(double load, String policy, double meanJct, long coldStarts, boolean arrivalsStopped) {
-        return row(load, policy, meanJct, coldStarts, 2, arrivalsStopped);
+        return row(load, policy, meanJct, 10, 2, false);
     }
 
     private static QualityMemoryRow row(double load, String policy, double meanJct, long coldStarts, long reloads,

@@ -211,12 +211,21 @@ public record ControllerConfig(
      *                           ({@code placement.cold-start.load-bytes-per-second})
      * @param weight             $w$, finite and {@code > 0}: what the placement rule charges per second of a load
      *                           ({@code placement.cold-start.weight}, {@link dev.nona.workload.ColdStartCost#weight})
+     * @param rentHalfLife       $H$, {@code > 0}: the half-life of the placement rule's rent
+     *                           ({@code placement.cold-start.rent-half-life},
+     *                           {@link dev.nona.workload.ColdStartCost#rentHalfLifeSeconds})
      */
-    public record ColdStart(double fixedSeconds, double loadBytesPerSecond, double weight) implements Serializable {
+    public record ColdStart(double fixedSeconds, double loadBytesPerSecond, double weight, Duration rentHalfLife)
+            implements Serializable {
         public ColdStart {
             Checks.nonNegative(fixedSeconds, "placement.cold-start.fixed-seconds");
             Checks.nonNegative(loadBytesPerSecond, "placement.cold-start.load-bytes-per-second");
             Checks.positive(weight, "placement.cold-start.weight");
+            Objects.requireNonNull(rentHalfLife, "placement.cold-start.rent-half-life");
+            if (rentHalfLife.isNegative() || rentHalfLife.isZero()) {
+                throw new IllegalArgumentException("placement.cold-start.rent-half-life (" + rentHalfLife
+                        + ") must be > 0");
+            }
         }
 
         /** Whether a load is predicted to take any time. */
@@ -362,7 +371,8 @@ public record ControllerConfig(
                 new RetryBackoff(v.duration(SOLVE_RETRY_BACKOFF), v.duration(SOLVE_RETRY_MAX_BACKOFF)),
                 v.integer(PLACEMENT_TARGET_ONGOING_REQUESTS),
                 new ColdStart(v.number(PLACEMENT_COLD_START_FIXED_SECONDS),
-                        v.number(PLACEMENT_COLD_START_LOAD_BYTES_PER_SECOND), v.number(PLACEMENT_COLD_START_WEIGHT)),
+                        v.number(PLACEMENT_COLD_START_LOAD_BYTES_PER_SECOND), v.number(PLACEMENT_COLD_START_WEIGHT),
+                        v.duration(PLACEMENT_COLD_START_RENT_HALF_LIFE)),
                 v.integer(PLACEMENT_STARTUP_BUFFER),
                 v.duration(PLACEMENT_HOLD_TIMEOUT),
                 v.duration(CHECKPOINT_INTERVAL),

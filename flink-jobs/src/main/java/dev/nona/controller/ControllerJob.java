@@ -282,7 +282,8 @@ public final class ControllerJob {
                 .process(new PlacementFunction(config.topics().requests(), config.targetOngoingRequests(), placers,
                         bootstrap, config.startupBuffer(), config.livenessTimeout().toMillis(), config.decisionsFormat(),
                         config.holdTimeout().toMillis()).coldStart(config.coldStart().fixedSeconds(),
-                        config.coldStart().loadBytesPerSecond(), config.coldStart().weight()))
+                        config.coldStart().loadBytesPerSecond(), config.coldStart().weight())
+                        .rentHalfLife(config.coldStart().rentHalfLife()))
                 .returns(JsonRecordTypeInfo.of(PlacementDecision.class)) // immutable: chained operators pass it on uncopied
                 .setParallelism(p).uid("placement").name("placement");
 

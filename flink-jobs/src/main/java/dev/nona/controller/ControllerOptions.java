@@ -224,6 +224,15 @@ public final class ControllerOptions {
                     + "own time; above 1, models are loaded on fewer servers, at some mean JCT (where a load costs more "
                     + "than its time, in storage reads or memory churn). Predictions keep the load's own time");
 
+    public static final ConfigOption<Duration> PLACEMENT_COLD_START_RENT_HALF_LIFE =
+            ConfigOptions.key("placement.cold-start.rent-half-life")
+            .durationType()
+            .defaultValue(Duration.ofSeconds(5))
+            .withDescription("the half-life of the placement rule's rent: what not loading a model on a server where its "
+                    + "parts would have finished first has cost them, in seconds of event time; the rule loads the model "
+                    + "there once the rent reaches the load's price, so with a shorter half-life only losses that recur "
+                    + "buy a load. Predictions keep the load's own time");
+
     public static final ConfigOption<Integer> PLACEMENT_STARTUP_BUFFER = ConfigOptions.key("placement.startup-buffer")
             .intType()
             .defaultValue(100000)
@@ -373,7 +382,8 @@ public final class ControllerOptions {
             DRIFT_THRESHOLD_SIGNIFICANCE, DRIFT_WINDOWS, DRIFT_DEBOUNCE, DRIFT_MIN_RATE, SOLVE_TIMEOUT, SOLVE_POLL, SOLVE_RETRY_BACKOFF,
             SOLVE_RETRY_MAX_BACKOFF, SOLVER_COST_MODEL, CLUSTER_DEFAULT_LINK_BITS_PER_SECOND,
             CLUSTER_LIVENESS_TIMEOUT, PLACEMENT_TARGET_ONGOING_REQUESTS, PLACEMENT_COLD_START_FIXED_SECONDS,
-            PLACEMENT_COLD_START_LOAD_BYTES_PER_SECOND, PLACEMENT_COLD_START_WEIGHT, PLACEMENT_STARTUP_BUFFER,
+            PLACEMENT_COLD_START_LOAD_BYTES_PER_SECOND, PLACEMENT_COLD_START_WEIGHT, PLACEMENT_COLD_START_RENT_HALF_LIFE,
+            PLACEMENT_STARTUP_BUFFER,
             PLACEMENT_HOLD_TIMEOUT, CHECKPOINT_INTERVAL, DECISIONS_DELIVERY, DECISIONS_FORMAT, DECISIONS_LINGER, NETWORK_BUFFER_TIMEOUT,
             CHECKPOINT_DIR, STATE_BACKEND, CHECKPOINT_INCREMENTAL, PARALLELISM, CONTROL_SLOT_SHARING_GROUP, SOURCE_START_FROM_EARLIEST,
             CATALOG_MAX_TASKS, CATALOG_MAX_EDGES, CLUSTER_SERVERS, OUTCOMES_MAX_WAIT, OUTCOMES_DECISION_WAIT,

@@ -29,6 +29,7 @@ final class ControllerConfigTest {
         assertThat(c.stateBackend()).isEqualTo("hashmap");
         assertThat(c.targetOngoingRequests()).isEqualTo(2);
         assertThat(c.coldStart().weight()).isEqualTo(1.0);
+        assertThat(c.coldStart().rentHalfLife()).isEqualTo(Duration.ofSeconds(5));
         assertThat(c.controlLimits().maxTasks()).isEqualTo(10_000);
         assertThat(c.controlLimits().maxEdges()).isEqualTo(20_000);
         assertThat(c.controlLimits().knownServers()).as("cluster.servers unset: every server").isEmpty();
@@ -126,6 +127,11 @@ final class ControllerConfigTest {
                 .hasMessage("placement.cold-start.weight (0.0) must be finite and > 0");
         assertThat(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "placement.cold-start.weight", "4"))
                 .coldStart().weight()).isEqualTo(4.0);
+        assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b",
+                "placement.cold-start.rent-half-life", "0s")))
+                .hasMessage("placement.cold-start.rent-half-life (PT0S) must be > 0");
+        assertThat(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "placement.cold-start.rent-half-life",
+                "2min")).coldStart().rentHalfLife()).isEqualTo(Duration.ofMinutes(2));
     }
 
     @Test

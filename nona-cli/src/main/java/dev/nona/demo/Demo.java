@@ -205,6 +205,10 @@ public final class Demo {
             if (twinOptions.coldStart().weight() != ColdStartCost.DEFAULT_WEIGHT) {
                 out.append(String.format(Locale.ROOT, " (priced %sx by the placement rule)", twinOptions.coldStart().weight()));
             }
+            if (twinOptions.coldStart().rentHalfLifeSeconds() != ColdStartCost.DEFAULT_RENT_HALF_LIFE_SECONDS) {
+                out.append(String.format(Locale.ROOT, " (the rule's rent halving every %s s)",
+                        twinOptions.coldStart().rentHalfLifeSeconds()));
+            }
         }
         return out.toString();
     }

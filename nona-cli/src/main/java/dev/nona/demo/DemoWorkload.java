@@ -69,6 +69,8 @@ public record DemoWorkload(DemoScenario scenario, Map<String, ModelCatalogEntry>
             settings.put(ControllerOptions.PLACEMENT_COLD_START_LOAD_BYTES_PER_SECOND.key(),
                     String.valueOf(cold.loadBytesPerSecond()));
             settings.put(ControllerOptions.PLACEMENT_COLD_START_WEIGHT.key(), String.valueOf(cold.weight()));
+            settings.put(ControllerOptions.PLACEMENT_COLD_START_RENT_HALF_LIFE.key(),
+                    Math.round(cold.rentHalfLifeSeconds() * 1e9) + " ns");
         }
         return new DemoWorkload(scenario, catalog, twin, settings);
     }

@@ -32,7 +32,7 @@ final class DemoWorkloadTest {
         assertThat(w.catalog().get("vgg16").dag().tasks()).isNotEmpty();
         assertThat(w.controllerSettings()).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "placement.cold-start.fixed-seconds", "0.2", "placement.cold-start.load-bytes-per-second", "2.0E9",
-                "placement.cold-start.weight", "1.0"));
+                "placement.cold-start.weight", "1.0", "placement.cold-start.rent-half-life", "5000000000 ns"));
     }
 
     @Test

@@ -122,10 +122,12 @@ public final class WorkloadReader {
             if (n == null || n.isNull()) {
                 return null;
             }
-            allow(n, "cluster.coldStart", Set.of("fixedSeconds", "loadBytesPerSecond", "weight"));
+            allow(n, "cluster.coldStart", Set.of("fixedSeconds", "loadBytesPerSecond", "weight", "rentHalfLifeSeconds"));
             return new ColdStartCost(finite(n, "cluster.coldStart", "fixedSeconds", true),
                     finite(n, "cluster.coldStart", "loadBytesPerSecond", false),
-                    n.has("weight") ? finite(n, "cluster.coldStart", "weight", false) : ColdStartCost.DEFAULT_WEIGHT);
+                    n.has("weight") ? finite(n, "cluster.coldStart", "weight", false) : ColdStartCost.DEFAULT_WEIGHT,
+                    n.has("rentHalfLifeSeconds") ? finite(n, "cluster.coldStart", "rentHalfLifeSeconds", false)
+                            : ColdStartCost.DEFAULT_RENT_HALF_LIFE_SECONDS);
         }
 
         ModelSpec model(JsonNode n, String path) {

@@ -2,11 +2,13 @@ package dev.nona.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.nona.workload.ColdStartCost;
 import dev.nona.workload.ServerClass;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -181,6 +183,39 @@ final class MemoryAwarePlacementTest {
         assertThat(new ColdStartCost(1, 1e9)).isEqualTo(new ColdStartCost(1, 1e9, ColdStartCost.DEFAULT_WEIGHT));
         assertThatThrownBy(() -> new ColdStartCost(1, 1e9, 0)).hasMessageContaining("cluster.coldStart.weight (0.0)");
         assertThatThrownBy(() -> new ColdStartCost(1, 1e9, Double.NaN)).hasMessageContaining("cluster.coldStart.weight (NaN)");
+    }
+
+    /**
+     * The rent's half-life $H$. As in the rent-or-buy example ($T_I$ = 1 s, $T_{CS}$ = 3 s), a request every 2 s finds
+     * the warm server holding 1 request of 0.4 s and the cold one idle: 0.4 + 1 + min(1 * 1, 0.4) = 1.8 s warm against
+     * 4 s cold, so it queues, and not loading the model cost it 1.8 - 1 = 0.8 s. The rent before the $k$-th request is
+     * $r_k = 0.8 + r_{k-1} \cdot 2^{-2/H}$. At $H$ = 60 s: 0.80, 1.58, 2.35, 3.09 s: the 4th request loads the model
+     * (3.09 >= 3). At the default $H$ = 5 s: 0.80, 1.41, 1.87, 2.21, 2.48, 2.68, 2.83, 2.94, 3.03 s: the 9th. At
+     * $H$ = 1 s the rent tends to 0.8 / (1 - 1/4) = 1.07 s, below the load: no request of the ten loads it.
+     */
+    @Test
+    void expectedFinish_theRentDecays_soOnlyLossesThatRecurBuyALoad() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {1e9}, new double[] {2e9}, 0);
+        Map<Double, Integer> firstLoad = new LinkedHashMap<>();
+        for (double halfLife : new double[] {60, ColdStartCost.DEFAULT_RENT_HALF_LIFE_SECONDS, 1}) {
+            LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+            servers.coldStart(new ColdStartCost(1, 1e9, 1, halfLife));
+            firstLoad.put(halfLife, 0);
+            for (int k = 1; k <= 10; k++) {
+                long t = T + 2_000L * k;
+                servers.report("warm", true, 1e9, 1, 0.4, List.of("m"), "gpu", 1e10, t, 0);
+                servers.report("cold", true, 1e9, 0, 0.0, List.of(), "gpu", 1e10, t, 0);
+                if (servers.id(local.place(servers, t, new SplittableRandom(k))[0]).equals("cold")) {
+                    firstLoad.put(halfLife, k);
+                    break;
+                }
+            }
+        }
+        assertThat(firstLoad).containsExactly(entry(60.0, 4), entry(5.0, 9), entry(1.0, 0));
+        assertThatThrownBy(() -> new ColdStartCost(1, 1e9, 1, 0))
+                .hasMessageContaining("cluster.coldStart.rentHalfLifeSeconds (0.0)");
+        assertThatThrownBy(() -> new ColdStartCost(1, 1e9, 1, Double.NaN))
+                .hasMessageContaining("cluster.coldStart.rentHalfLifeSeconds (NaN)");
     }
 
     @Test

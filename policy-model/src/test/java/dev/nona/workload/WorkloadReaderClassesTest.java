@@ -68,6 +68,24 @@ final class WorkloadReaderClassesTest {
         assertThat(w.cluster().coldStart()).isEqualTo(new ColdStartCost(0.2, 1.0e9, 10));
         assertThat(w.cluster().coldStart().seconds(1e9)).isCloseTo(1.2, within(1e-12));
         assertThat(w.cluster().coldStart().pricedSeconds(1e9)).isCloseTo(12.0, within(1e-12));
+        assertThat(w.cluster().coldStart().rentHalfLifeSeconds()).isEqualTo(ColdStartCost.DEFAULT_RENT_HALF_LIFE_SECONDS);
+    }
+
+    @Test
+    void contract_coldStartRentHalfLife_isReadWhenGiven() {
+        Workload w = parse("""
+                {"servers": 4, "opsPerSecond": 1.0e12, "linkBitsPerSecond": 1.0e10,
+                 "coldStart": {"fixedSeconds": 0.2, "loadBytesPerSecond": 1.0e9, "rentHalfLifeSeconds": 2.5}}""");
+
+        assertThat(w.cluster().coldStart()).isEqualTo(new ColdStartCost(0.2, 1.0e9, 1, 2.5));
+        assertThat(w.cluster().coldStart().rentLeft(5)).isCloseTo(0.25, within(1e-12));
+        for (String bad : List.of("0", "-1", "\"5 s\"")) {
+            assertThatThrownBy(() -> parse("""
+                    {"servers": 4, "opsPerSecond": 1.0e12, "linkBitsPerSecond": 1.0e10,
+                     "coldStart": {"fixedSeconds": 0.2, "loadBytesPerSecond": 1.0e9, "rentHalfLifeSeconds": %s}}"""
+                    .formatted(bad))).isInstanceOf(WorkloadException.class)
+                    .hasMessageContaining("cluster.coldStart.rentHalfLifeSeconds");
+        }
     }
 
     @Test

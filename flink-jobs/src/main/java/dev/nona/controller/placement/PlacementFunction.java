@@ -22,6 +22,7 @@ import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.workload.ColdStartCost;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -146,6 +147,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private double coldStartLoadBytesPerSecond;
     /** What the placement rule charges per second of a load ({@code placement.cold-start.weight}). */
     private double coldStartWeight = ColdStartCost.DEFAULT_WEIGHT;
+    /** The half-life of the placement rule's rent, seconds ({@code placement.cold-start.rent-half-life}). */
+    private double rentHalfLifeSeconds = ColdStartCost.DEFAULT_RENT_HALF_LIFE_SECONDS;
 
     private transient JsonSerde<InferenceRequest> requestSerde;
     private transient BootstrapSnapshot bootstrap;
@@ -251,13 +254,26 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         return this;
     }
 
+    /**
+     * The half-life of the placement rule's rent ({@code placement.cold-start.rent-half-life},
+     * {@link ColdStartCost#rentHalfLifeSeconds}), {@code > 0}. Returns this function.
+     */
+    public PlacementFunction rentHalfLife(Duration halfLife) {
+        if (halfLife.isNegative() || halfLife.isZero()) {
+            throw new IllegalArgumentException("placement.cold-start.rent-half-life (" + halfLife + ") must be > 0");
+        }
+        this.rentHalfLifeSeconds = halfLife.toNanos() / 1e9;
+        return this;
+    }
+
     /** The cold-start cost for {@link LiveServers}, or null when loads are not weighed. */
     private ColdStartCost coldStartCost() {
         if (coldStartFixedSeconds == 0 && coldStartLoadBytesPerSecond == 0) {
             return null;
         }
         return new ColdStartCost(coldStartFixedSeconds,
-                coldStartLoadBytesPerSecond > 0 ? coldStartLoadBytesPerSecond : Double.MAX_VALUE, coldStartWeight);
+                coldStartLoadBytesPerSecond > 0 ? coldStartLoadBytesPerSecond : Double.MAX_VALUE, coldStartWeight,
+                rentHalfLifeSeconds);
     }
 
     @Override

@@ -23,6 +23,7 @@ import dev.nona.topics.record.DecisionPart;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.record.StageAssignment;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -46,7 +47,11 @@ final class PlacementFunctionTest {
     }
 
     private static RequestRecord request(String id, String model) {
-        return new RequestRecord(InferenceRequest.of(id, model, "tenant", 1000, null), null, 2, 42);
+        return request(id, model, 1000);
+    }
+
+    private static RequestRecord request(String id, String model, long eventTime) {
+        return new RequestRecord(InferenceRequest.of(id, model, "tenant", eventTime, null), null, 2, 42);
     }
 
     private static ControllerTable solvedTable(long version, int servers, double rate) {
@@ -874,6 +879,40 @@ final class PlacementFunctionTest {
                     .withClass("gpu", 1.0e8)), 1_000);
             h.processElement(request("r0", "one"), 1_000);
             return h.extractOutputValues().get(0).stages().get(0).server();
+        }
+    }
+
+    /**
+     * {@code placement.cold-start.rent-half-life} reaches the rule. At weight 10 a load of s0 (idle, cold, 0.2 s) is
+     * priced 2 s, so each request waits on s1 (warm, 0.5 s of work); every second a request comes and both servers
+     * report the same, and each time not loading on s0 costs the request 0.501 s. With a half-life of 60 s the rent
+     * adds up (0.50, 1.00, 1.48, 1.96, 2.44 s) and the fifth request loads the model on s0; with 500 ms it is a
+     * quarter of itself a second later, tends to 0.501 / (1 - 1/4) = 0.67 s, and all six wait on s1.
+     */
+    @Test
+    void rentHalfLife_decaysTheRent_inTheOperatorsRule() throws Exception {
+        assertThat(placeEverySecond(Duration.ofSeconds(60))).containsExactly("s1", "s1", "s1", "s1", "s0", "s1");
+        assertThat(placeEverySecond(Duration.ofMillis(500))).containsOnly("s1");
+    }
+
+    private static List<String> placeEverySecond(Duration halfLife) throws Exception {
+        try (var h = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
+                new PlacementFunction("inference-requests", 3, new NonaPlacerFactory()).coldStart(0.2, 0, 10)
+                        .rentHalfLife(halfLife), PlacementFunction.BROADCAST_STATES)) {
+            h.setProcessingTime(1_000);
+            h.processBroadcastElement(BroadcastUpdate.of(ModelCatalogEntry.of("one",
+                    new CatalogDag("one", List.of(new CatalogTask("x", 1e9, 5.0e7)), List.of()))), 1_000);
+            for (int i = 0; i < 6; i++) {
+                long now = 1_000 + 1_000L * i;
+                h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s0", true,
+                        TestingCluster.OPS_PER_SECOND, 0, List.of(), TestingCluster.LINK_BITS_PER_SECOND, now, 0.0)
+                        .withClass("gpu", 1.0e8)), now);
+                h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s1", true,
+                        TestingCluster.OPS_PER_SECOND, 1, List.of(new CachedModel("one", 50_000_000)),
+                        TestingCluster.LINK_BITS_PER_SECOND, now, 0.5).withClass("gpu", 1.0e8)), now);
+                h.processElement(request("r" + i, "one", now), now);
+            }
+            return h.extractOutputValues().stream().map(d -> d.stages().get(0).server()).toList();
         }
     }
 

@@ -222,10 +222,7 @@ public record ControllerConfig(
             Checks.nonNegative(loadBytesPerSecond, "placement.cold-start.load-bytes-per-second");
             Checks.positive(weight, "placement.cold-start.weight");
             Objects.requireNonNull(rentHalfLife, "placement.cold-start.rent-half-life");
-            if (rentHalfLife.isNegative() || rentHalfLife.isZero()) {
-                throw new IllegalArgumentException("placement.cold-start.rent-half-life (" + rentHalfLife
-                        + ") must be > 0");
-            }
+            requirePositive("placement.cold-start.rent-half-life", rentHalfLife);
         }
 
         /** Whether a load is predicted to take any time. */
@@ -459,9 +456,7 @@ public record ControllerConfig(
     }
 
     private static void requirePositive(String key, Duration d) {
-        if (d.isZero() || d.isNegative()) {
-            throw new IllegalArgumentException(key + " (" + d.toMillis() + "ms) must be > 0");
-        }
+        Checks.positive(d, key);
     }
 
     private static void requireNonNegative(String key, Duration d) {

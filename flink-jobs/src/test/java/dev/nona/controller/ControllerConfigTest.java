@@ -129,7 +129,7 @@ final class ControllerConfigTest {
                 .coldStart().weight()).isEqualTo(4.0);
         assertThatThrownBy(() -> ControllerConfig.fromMap(Map.of("bootstrap.servers", "b",
                 "placement.cold-start.rent-half-life", "0s")))
-                .hasMessage("placement.cold-start.rent-half-life (PT0S) must be > 0");
+                .hasMessage("placement.cold-start.rent-half-life (0ms) must be > 0");
         assertThat(ControllerConfig.fromMap(Map.of("bootstrap.servers", "b", "placement.cold-start.rent-half-life",
                 "2min")).coldStart().rentHalfLife()).isEqualTo(Duration.ofMinutes(2));
     }

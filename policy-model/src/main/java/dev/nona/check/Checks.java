@@ -1,5 +1,6 @@
 package dev.nona.check;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -21,6 +22,14 @@ public final class Checks {
     public static double positive(double value, String role, Function<String, ? extends RuntimeException> error) {
         if (!(value > 0) || Double.isInfinite(value)) {
             throw error.apply(role + " (" + value + ") must be finite and > 0");
+        }
+        return value;
+    }
+
+    /** {@code value} if longer than zero, else "role (Nms) must be > 0". */
+    public static Duration positive(Duration value, String role) {
+        if (value.isZero() || value.isNegative()) {
+            throw new IllegalArgumentException(role + " (" + value.toMillis() + "ms) must be > 0");
         }
         return value;
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.nona.workload.WorkloadException;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 final class ChecksTest {
@@ -17,6 +18,15 @@ final class ChecksTest {
         for (double bad : new double[] {0, Double.NaN, Double.POSITIVE_INFINITY}) {
             assertThatThrownBy(() -> Checks.positive(bad, "x")).hasMessage("x (" + bad + ") must be finite and > 0");
         }
+    }
+
+    @Test
+    void positive_duration_returnsTheValue_rejectsZeroAndNegative_namingRoleAndMillis() {
+        assertThat(Checks.positive(Duration.ofSeconds(5), "half-life")).isEqualTo(Duration.ofSeconds(5));
+        assertThatThrownBy(() -> Checks.positive(Duration.ZERO, "half-life"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("half-life (0ms) must be > 0");
+        assertThatThrownBy(() -> Checks.positive(Duration.ofMillis(-250), "half-life"))
+                .hasMessage("half-life (-250ms) must be > 0");
     }
 
     @Test

@@ -259,9 +259,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
      * {@link ColdStartCost#rentHalfLifeSeconds}), {@code > 0}. Returns this function.
      */
     public PlacementFunction rentHalfLife(Duration halfLife) {
-        if (halfLife.isNegative() || halfLife.isZero()) {
-            throw new IllegalArgumentException("placement.cold-start.rent-half-life (" + halfLife + ") must be > 0");
-        }
+        Checks.positive(halfLife, "placement.cold-start.rent-half-life");
         this.rentHalfLifeSeconds = halfLife.toNanos() / 1e9;
         return this;
     }

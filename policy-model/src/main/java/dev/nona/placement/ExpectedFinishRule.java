@@ -84,9 +84,9 @@ final class ExpectedFinishRule {
      * ({@link #coldStartPrice}; 1 unless the user gives one), here and in the marginal cost of a server that does not
      * hold the model; a weight above 1 loads models on fewer servers, for some mean JCT. It buys only where buying
      * costs just the load: a server predicted idle (a load behind a backlog would hold up the requests queued after
-     * it) whose memory holds the model beside the models it has warm, as far as this placer knows their bytes ({@link #evictsNothing}: a load that evicts a model takes its
-     * warmth elsewhere; on {@code memory-bound} at load 0.9 buying regardless of both took the mean JCT from 0.380 s
-     * to 0.838 s, 5 seeds). Charging each request the whole load, as the earliest finish alone does, warms a model on
+     * it) whose memory holds the model beside the models it has warm, as far as this placer knows their bytes
+     * ({@link #evictsNothing}: a load that evicts a model takes its warmth elsewhere; on {@code memory-bound} at load
+     * 0.9 buying regardless of both took the mean JCT from 0.380 s to 0.838 s, 5 seeds). Charging each request the whole load, as the earliest finish alone does, warms a model on
      * too few fast servers while they start up and leaves it there: on {@code examples/hetero.json} at load 0.3
      * (seeds 3&ndash;5, 5,000 jobs) the two smallest models were warm on 0&ndash;2 of the 8 fast servers after the
      * warm-up, against 3&ndash;5 under {@code least-expected-finish} (whose read of a server's work leaves out a

@@ -16,7 +16,7 @@ import dev.nona.check.Checks;
  *                           more than the time, in storage reads or in the accelerators' memory churn). It changes
  *                           nothing of what a load takes: an executor, the simulator's engine and the cost model use
  *                           {@link #seconds} alone.
- * @param rentHalfLifeSeconds $H$, finite and $> 0$ (or infinite: never): the half-life of the placement rule's rent,
+ * @param rentHalfLifeSeconds $H$, finite and $> 0$: the half-life of the placement rule's rent,
  *                           what not loading a model where its parts would have finished first has cost them; the
  *                           rule loads the model once the rent reaches the load's price, so with a half-life only
  *                           losses that recur buy a load, not a few spread over a long run (see the rule,
@@ -37,10 +37,7 @@ public record ColdStartCost(double fixedSeconds, double loadBytesPerSecond, doub
         Checks.nonNegative(fixedSeconds, "cluster.coldStart.fixedSeconds", WorkloadException::new);
         Checks.positive(loadBytesPerSecond, "cluster.coldStart.loadBytesPerSecond", WorkloadException::new);
         Checks.positive(weight, "cluster.coldStart.weight", WorkloadException::new);
-        if (!(rentHalfLifeSeconds > 0)) {
-            throw new WorkloadException("cluster.coldStart.rentHalfLifeSeconds (" + rentHalfLifeSeconds
-                    + ") must be > 0");
-        }
+        Checks.positive(rentHalfLifeSeconds, "cluster.coldStart.rentHalfLifeSeconds", WorkloadException::new);
     }
 
     /** $F + b/B$ at the {@link #DEFAULT_WEIGHT} and the {@link #DEFAULT_RENT_HALF_LIFE_SECONDS}. */
@@ -63,7 +60,7 @@ public record ColdStartCost(double fixedSeconds, double loadBytesPerSecond, doub
         return weight * seconds(bytes);
     }
 
-    /** $2^{-\Delta t / H}$: what is left of a rent {@code elapsedSeconds} after it was counted (1 when none elapsed). */
+    /** $2^{-\Delta t / H}$: what is left of a rent {@code elapsedSeconds} after it was counted (1 if none elapsed). */
     public double rentLeft(double elapsedSeconds) {
         return elapsedSeconds <= 0 ? 1 : Math.pow(0.5, elapsedSeconds / rentHalfLifeSeconds);
     }

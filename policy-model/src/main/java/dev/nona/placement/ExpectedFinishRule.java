@@ -15,7 +15,16 @@ import java.util.random.RandomGenerator;
  * and bytes; the servers' backlogs, counts, rates and warm pools are {@link LiveServers}'s ledger, their memory its
  * {@link ServerMemory}.
  *
- * <p>Cost: $O(N)$ per part (a scan). Not thread-safe: one per {@link LiveServers}.
+ * <p>Cost: $O(N)$ per part (a scan); far less while servers that can take the part soon are many. Once the scan holds a
+ * pick that its request does not use yet, it passes over what cannot beat it: a block of 64 servers whose lower bound
+ * on $B_s(t) + p/\nu_s$ ({@link LoadForecast#finishLowerBound}: the least backlog at the greatest rate), or a server
+ * whose own $B_s(t) + p/\nu_s$, exceeds the pick's cost, or equals it once the pick is a server this placer owns. That
+ * sum is at most a server's cost and its cost without the load's price, so such a server can beat neither the pick nor
+ * the warmest server, and the pick is the same as a full scan's (every run of both heterogeneous quality experiments
+ * was identical). On 10,000 servers of two classes the controller's placement went from 17,654 to 114,039 requests
+ * per CPU second (docs/benchmarks.md, "The memory-aware rule's scan"). With one block, only the servers' own bounds.
+ *
+ * <p>Not thread-safe: one per {@link LiveServers}.
  *
  * <p>Based on: the model-aware scheduling thesis's analytical model (a part's finish with and without a cold start);
  * Karlin, Manasse, McGeoch and Owicki, "Competitive randomized algorithms for nonuniform problems", Algorithmica
@@ -108,15 +117,29 @@ final class ExpectedFinishRule {
         double warmestT = Double.POSITIVE_INFINITY;
         boolean warmestFree = false;
         double price = coldStartPrice(bytes); // the same on every server that does not hold the model
+        boolean blocks = servers > LoadForecast.BLOCK; // with one block, the servers' own bounds suffice
         for (int i = 0; i < servers; i++) {
             int s = start + i < servers ? start + i : start + i - servers;
-            if (!ledger.isUp(s) || (filter != null && !filter.allows(s))
-                    || !memory.fits(s, bytes, footprint, fitNow)) {
+            if (bestFree && blocks && (s & (LoadForecast.BLOCK - 1)) == 0) { // a block's first: pass over it?
+                double least = ledger.finishLowerBound(s >>> LoadForecast.BLOCK_SHIFT, ops, now);
+                if (least > bestT || least == bestT && bestOwned) { // none of its servers can beat the pick
+                    i += Math.min(servers, s + LoadForecast.BLOCK) - s - 1;
+                    continue;
+                }
+            }
+            if (!ledger.isUp(s)) {
+                continue;
+            }
+            double work = computeSeconds(s, ops);
+            double backlog = ledger.backlog(s, now);
+            double finish = backlog + work; // at most its cost and its cost without the load's price
+            if (bestFree && (finish > bestT || finish == bestT && bestOwned)) {
+                continue; // it can beat neither the pick nor the warmest (whose cost is at most the pick's)
+            }
+            if ((filter != null && !filter.allows(s)) || !memory.fits(s, bytes, footprint, fitNow)) {
                 continue;
             }
             boolean free = !contains(taken, n, s);
-            double work = computeSeconds(s, ops);
-            double backlog = ledger.backlog(s, now);
             int held = ledger.ongoing(s, now);
             double compute = MarginalCost.seconds(backlog, held, work);
             double t = MarginalCost.seconds(backlog, held, work + (held(s, warm) ? 0 : price));
@@ -154,12 +177,18 @@ final class ExpectedFinishRule {
     /**
      * The fastest up server {@code filter} allows that holds the model of pool {@code warm}, is predicted idle with no
      * request ongoing, fits the part, is not in {@code taken[0..n)} and computes the part within {@code limit}
-     * seconds; -1 if none ({@link #idleGate(double)}).
+     * seconds; -1 if none ({@link #idleGate(double)}). Passes over a block whose bound on $B_s(t) + p/\nu_s$ exceeds
+     * {@code limit}: none of its servers is idle with the part computed within it.
      */
     private int idle(int warm, int[] taken, int n, double ops, double bytes, Footprint footprint, ServerFilter filter,
             double now, boolean fitNow, double limit) {
         int idle = -1;
         for (int s = 0, servers = ledger.servers(); s < servers; s++) {
+            if ((s & (LoadForecast.BLOCK - 1)) == 0
+                    && ledger.finishLowerBound(s >>> LoadForecast.BLOCK_SHIFT, ops, now) > limit) {
+                s += LoadForecast.BLOCK - 1; // none of its servers is idle with the part computed within the limit
+                continue;
+            }
             if (ledger.isUp(s) && (filter == null || filter.allows(s)) && held(s, warm) && ledger.backlog(s, now) == 0
                     && ledger.ongoing(s, now) == 0 && (idle < 0 || ledger.rate(s) > ledger.rate(idle))
                     && computeSeconds(s, ops) <= limit && !contains(taken, n, s)

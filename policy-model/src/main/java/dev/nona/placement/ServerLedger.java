@@ -248,6 +248,14 @@ public final class ServerLedger {
         index.reported(s);
     }
 
+    /**
+     * A lower bound on a server's backlog at {@code now} plus {@code ops} at its rate, over the servers of block
+     * {@code block} (servers $[64 b, 64 b + 64)$, up or not): see {@link LoadForecast#finishLowerBound}.
+     */
+    double finishLowerBound(int block, double ops, double now) {
+        return forecast.finishLowerBound(block, ops, now);
+    }
+
     /** Predicted seconds of work at server {@code s} at time {@code now}. */
     public double backlog(int s, double now) {
         return forecast.backlog(s, now);

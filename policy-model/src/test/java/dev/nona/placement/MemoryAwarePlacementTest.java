@@ -8,10 +8,13 @@ import static org.assertj.core.api.Assertions.within;
 import dev.nona.workload.ColdStartCost;
 import dev.nona.workload.ServerClass;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
@@ -229,6 +232,46 @@ final class MemoryAwarePlacementTest {
     }
 
     /**
+     * Among servers of equal least cost the pick is one this placer owns (the placement subtask whose servers they
+     * are), the first met from the scan's random start: eight idle servers holding the model, of which this subtask
+     * of two owns some. The scan passes over a server that cannot cost less than the pick, and one that can only tie
+     * with it once the pick is owned; passing over ties before that would leave the pick on the first server met.
+     */
+    @Test
+    void expectedFinish_aTieGoesToAServerThisPlacerOwns_whereverTheScanStarts() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {1e9}, new double[] {1}, 0);
+        Set<String> picked = new HashSet<>();
+        for (int seed = 0; seed < 200; seed++) {
+            LiveServers servers = new LiveServers(2, 0, 2, LiveServers.NO_LIVENESS_TIMEOUT);
+            for (int s = 0; s < 8; s++) {
+                servers.report("s" + s, true, 1e9, 0, 0.0, List.of("m"), "big", 10, T, 0);
+            }
+            String id = servers.id(local.place(servers, T, new SplittableRandom(seed))[0]);
+            assertThat(Math.floorMod(id.hashCode(), 2)).as("seed %d picked %s", seed, id).isZero();
+            picked.add(id);
+        }
+        long owned = IntStream.range(0, 8).filter(s -> Math.floorMod(("s" + s).hashCode(), 2) == 0).count();
+        assertThat(owned).as("the case needs owned and other servers").isBetween(2L, 6L);
+        assertThat(picked).as("ties spread over the owned servers").hasSize((int) owned);
+    }
+
+    /**
+     * A part goes to a server its request does not use yet while one fits it, however much sooner a used one would
+     * finish it: the fast server (0.25 s) is taken, so the slow one (1 s) gets the part, wherever the scan starts.
+     */
+    @Test
+    void expectedFinish_aServerTheRequestDoesNotUse_beatsAFasterOneItDoes() {
+        LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        int fast = servers.report("fast", true, 4e9, 0, 0.0, List.of("m"), "big", 10, T, 0);
+        servers.report("slow", true, 1e9, 0, 0.0, List.of("m"), "big", 10, T, 0);
+        for (int seed = 0; seed < 20; seed++) {
+            int s = servers.pickPart(servers.warm("m"), new int[] {fast}, 1, 1e9, 1, new Footprint(), T,
+                    new SplittableRandom(seed));
+            assertThat(servers.id(s)).as("seed %d", seed).isEqualTo("slow");
+        }
+    }
+
+    /**
      * The idle gate. The fast server holds 1.5 s of work (one request) and computes the part in 1 s: a marginal cost
      * of 1.5 + 1 + min(1 * 1, 1.5) = 3.5 s. The idle slow one computes it in 4 s, more, so without a gate the part
      * waits for the fast one. With $\kappa = 2$ (7 s) the slow one takes it; with $\kappa = 1.1$ (3.85 s) it does
@@ -251,6 +294,55 @@ final class MemoryAwarePlacementTest {
         LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
         assertThatThrownBy(() -> servers.idleGate(0.5)).hasMessageContaining("idle gate (0.5)");
         assertThatThrownBy(() -> servers.idleGate(Double.NaN)).hasMessageContaining("idle gate (NaN)");
+    }
+
+    /**
+     * 200 servers holding the model, in blocks of 64: fast ones (4e9 ops/s) holding one request of 1.5 s, but servers
+     * 64-127 slow (1e9 ops/s) holding one of 100 s, and server 128, the first of the third block, idle ({@code slow}:
+     * at 1e9 ops/s, else 4e9).
+     */
+    private static LiveServers threeBlocks(boolean slowIdle) {
+        LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        for (int s = 0; s < 200; s++) {
+            boolean idle = s == 128;
+            boolean slow = s >= 64 && s < 128 || idle && slowIdle;
+            servers.report("s" + s, true, slow ? 1e9 : 4e9, idle ? 0 : 1, idle ? 0.0 : slow ? 100.0 : 1.5,
+                    List.of("m"), slow ? "slow" : "fast", 1e10, T, 0);
+        }
+        return servers;
+    }
+
+    /**
+     * The scan passes over a block of 64 none of whose servers can beat the pick, and resumes at the next block's
+     * first server: among 200 servers holding the model, fast ones holding one request (1.5 s, a marginal cost of
+     * 3.5 s for a part of 1 s there), the second block slow ones holding 100 s, and server 128, the first of the
+     * third block, fast and idle (1 s): the pick wherever the scan starts.
+     */
+    @Test
+    void expectedFinish_theScanPassesOverBlocksThatCannotBeatThePick_andMissesNoServer() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {4e9}, new double[] {1}, 0);
+        for (int seed = 0; seed < 20; seed++) {
+            LiveServers servers = threeBlocks(false);
+            assertThat(servers.id(local.place(servers, T, new SplittableRandom(seed))[0])).as("seed %d", seed)
+                    .isEqualTo("s128");
+        }
+    }
+
+    /**
+     * The idle gate among 200 servers, where the scans pass over blocks of 64 that cannot hold the pick: fast servers
+     * holding one request each (1.5 s, a marginal cost of 3.5 s as above), but the second block slow ones holding
+     * 100 s; the one idle server, slow (4 s, within $\kappa = 2$ times 3.5 s), is the first of the third block, and
+     * takes the part wherever the scan starts.
+     */
+    @Test
+    void expectedFinish_theIdleGate_findsTheIdleServerPastBlocksWithNone() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {4e9}, new double[] {1}, 0);
+        for (int seed = 0; seed < 20; seed++) {
+            LiveServers servers = threeBlocks(true);
+            servers.idleGate(2);
+            assertThat(servers.id(local.place(servers, T, new SplittableRandom(seed))[0])).as("seed %d", seed)
+                    .isEqualTo("s128");
+        }
     }
 
     @Test

@@ -95,7 +95,8 @@ final class ExpectedFinishRule {
      * costs just the load: a server predicted idle (a load behind a backlog would hold up the requests queued after
      * it) whose memory holds the model beside the models it has warm, as far as this placer knows their bytes
      * ({@link #evictsNothing}: a load that evicts a model takes its warmth elsewhere; on {@code memory-bound} at load
-     * 0.9 buying regardless of both took the mean JCT from 0.380 s to 0.838 s, 5 seeds). Charging each request the whole load, as the earliest finish alone does, warms a model on
+     * 0.9 buying regardless of both took the mean JCT from 0.380 s to 0.838 s, 5 seeds). Charging each request the
+     * whole load, as the earliest finish alone does, warms a model on
      * too few fast servers while they start up and leaves it there: on {@code examples/hetero.json} at load 0.3
      * (seeds 3&ndash;5, 5,000 jobs) the two smallest models were warm on 0&ndash;2 of the 8 fast servers after the
      * warm-up, against 3&ndash;5 under {@code least-expected-finish} (whose read of a server's work leaves out a
@@ -178,13 +179,16 @@ final class ExpectedFinishRule {
      * The fastest up server {@code filter} allows that holds the model of pool {@code warm}, is predicted idle with no
      * request ongoing, fits the part, is not in {@code taken[0..n)} and computes the part within {@code limit}
      * seconds; -1 if none ({@link #idleGate(double)}). Passes over a block whose bound on $B_s(t) + p/\nu_s$ exceeds
-     * {@code limit}: none of its servers is idle with the part computed within it.
+     * {@code limit}: none of its servers is idle with the part computed within it (as {@link #pick}, only when there
+     * is more than one block).
      */
     private int idle(int warm, int[] taken, int n, double ops, double bytes, Footprint footprint, ServerFilter filter,
             double now, boolean fitNow, double limit) {
         int idle = -1;
-        for (int s = 0, servers = ledger.servers(); s < servers; s++) {
-            if ((s & (LoadForecast.BLOCK - 1)) == 0
+        int servers = ledger.servers();
+        boolean blocks = servers > LoadForecast.BLOCK; // with one block, its bound would read every server twice
+        for (int s = 0; s < servers; s++) {
+            if (blocks && (s & (LoadForecast.BLOCK - 1)) == 0
                     && ledger.finishLowerBound(s >>> LoadForecast.BLOCK_SHIFT, ops, now) > limit) {
                 s += LoadForecast.BLOCK - 1; // none of its servers is idle with the part computed within the limit
                 continue;

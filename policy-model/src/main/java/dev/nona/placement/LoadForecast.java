@@ -160,7 +160,8 @@ final class LoadForecast {
      * their backlogs at {@code now} at the greatest of their rates. A server's backlog at {@code now} is its stored
      * one while {@code now} is before its update, else its idle time less {@code now}; it is at least the least of
      * both over the block, less 8 units in the last place of the times (more than the rounding of either way of
-     * computing it, for times {@code >= 0}). $O(1)$, or $O(${@link #BLOCK}$)$ when a server of the block changed since the last bound.
+     * computing it, for times {@code >= 0}). $O(1)$, or $O(${@link #BLOCK}$)$ when a server of the block changed
+     * since the last bound.
      */
     double finishLowerBound(int block, double ops, double now) {
         if (blockStale[block]) {

@@ -250,7 +250,8 @@ public final class ServerLedger {
 
     /**
      * A lower bound on a server's backlog at {@code now} plus {@code ops} at its rate, over the servers of block
-     * {@code block} (servers $[64 b, 64 b + 64)$, up or not): see {@link LoadForecast#finishLowerBound}.
+     * {@code block} ({@link LoadForecast#BLOCK} servers from {@code block} times it, up or not): see
+     * {@link LoadForecast#finishLowerBound}.
      */
     double finishLowerBound(int block, double ops, double now) {
         return forecast.finishLowerBound(block, ops, now);

@@ -17,12 +17,15 @@ import java.util.random.RandomGenerator;
  *
  * <p>Cost: $O(N)$ per part (a scan); far less while servers that can take the part soon are many. Once the scan holds a
  * pick that its request does not use yet, it passes over what cannot beat it: a block of 64 servers whose lower bound
- * on $B_s(t) + p/\nu_s$ ({@link LoadForecast#finishLowerBound}: the least backlog at the greatest rate), or a server
- * whose own $B_s(t) + p/\nu_s$, exceeds the pick's cost, or equals it once the pick is a server this placer owns. That
- * sum is at most a server's cost and its cost without the load's price, so such a server can beat neither the pick nor
- * the warmest server, and the pick is the same as a full scan's (every run of both heterogeneous quality experiments
- * was identical). On 10,000 servers of two classes the controller's placement went from 17,654 to 114,039 requests
- * per CPU second (docs/benchmarks.md, "The memory-aware rule's scan"). With one block, only the servers' own bounds.
+ * on $B_s(t) + p/\nu_s$ ({@link BlockBounds#finishLowerBound}: per memory group of its up servers that can hold the
+ * part, the least backlog at the greatest rate), or a server whose own $B_s(t) + p/\nu_s$, exceeds the pick's cost,
+ * or equals it once the pick is a server this placer owns. That sum is at most a server's cost and its cost without
+ * the load's price, so such a server can beat neither the pick nor the warmest server, and the pick is the same as a
+ * full scan's (every run of both heterogeneous quality experiments was identical). On 10,000 servers of two classes
+ * the controller's placement went from 17,654 to 114,039 requests per CPU second (docs/benchmarks.md, "The
+ * memory-aware rule's scan"); with nine in ten servers busy and the idle ones too small for alexnet, bounds by memory
+ * group took it from 16,552 to 91,260 (same page, "Blocks whose idle servers cannot take the part"). With one block,
+ * only the servers' own bounds.
  *
  * <p>Not thread-safe: one per {@link LiveServers}.
  *
@@ -118,13 +121,13 @@ final class ExpectedFinishRule {
         double warmestT = Double.POSITIVE_INFINITY;
         boolean warmestFree = false;
         double price = coldStartPrice(bytes); // the same on every server that does not hold the model
-        boolean blocks = servers > LoadForecast.BLOCK; // with one block, the servers' own bounds suffice
+        boolean blocks = servers > BlockBounds.BLOCK; // with one block, the servers' own bounds suffice
         for (int i = 0; i < servers; i++) {
             int s = start + i < servers ? start + i : start + i - servers;
-            if (bestFree && blocks && (s & (LoadForecast.BLOCK - 1)) == 0) { // a block's first: pass over it?
-                double least = ledger.finishLowerBound(s >>> LoadForecast.BLOCK_SHIFT, ops, now);
+            if (bestFree && blocks && (s & (BlockBounds.BLOCK - 1)) == 0) { // a block's first: pass over it?
+                double least = ledger.finishLowerBound(s >>> BlockBounds.BLOCK_SHIFT, ops, bytes, now);
                 if (least > bestT || least == bestT && bestOwned) { // none of its servers can beat the pick
-                    i += Math.min(servers, s + LoadForecast.BLOCK) - s - 1;
+                    i += Math.min(servers, s + BlockBounds.BLOCK) - s - 1;
                     continue;
                 }
             }
@@ -186,11 +189,11 @@ final class ExpectedFinishRule {
             double now, boolean fitNow, double limit) {
         int idle = -1;
         int servers = ledger.servers();
-        boolean blocks = servers > LoadForecast.BLOCK; // with one block, its bound would read every server twice
+        boolean blocks = servers > BlockBounds.BLOCK; // with one block, its bound would read every server twice
         for (int s = 0; s < servers; s++) {
-            if (blocks && (s & (LoadForecast.BLOCK - 1)) == 0
-                    && ledger.finishLowerBound(s >>> LoadForecast.BLOCK_SHIFT, ops, now) > limit) {
-                s += LoadForecast.BLOCK - 1; // none of its servers is idle with the part computed within the limit
+            if (blocks && (s & (BlockBounds.BLOCK - 1)) == 0
+                    && ledger.finishLowerBound(s >>> BlockBounds.BLOCK_SHIFT, ops, bytes, now) > limit) {
+                s += BlockBounds.BLOCK - 1; // none of its servers is idle with the part computed within the limit
                 continue;
             }
             if (ledger.isUp(s) && (filter == null || filter.allows(s)) && held(s, warm) && ledger.backlog(s, now) == 0

@@ -233,6 +233,7 @@ public final class LiveServers {
         }
         boolean wasLive = ledger.isUp(s);
         memory.set(s, serverClass, memoryBytes);
+        ledger.memory(s, memoryBytes);
         ledger.setRate(s, opsPerSecond);
         ledger.report(s, ongoingRequests, backlogSeconds, seconds(eventTimeMillis));
         if (wasLive) {

@@ -38,22 +38,6 @@ final class LoadForecast {
     private double[] coldUntil = new double[0];
     private double ownWorkSum;
     private long ownCount;
-    /**
-     * Per block of {@link #BLOCK} servers ($s \gg$ {@link #BLOCK_SHIFT}), as of its latest {@link #finishLowerBound}:
-     * the least idle time, the least stored backlog and the greatest rate of its servers (a rate of 0 as
-     * $+\infty$), and whether a server of it changed since ({@code blockStale}: counted again at the next bound, so that
-     * keeping them costs a write per change on paths that never ask).
-     */
-    private double[] blockIdleAt = new double[0];
-    private double[] blockBacklog = new double[0];
-    private double[] blockRate = new double[0];
-    private boolean[] blockStale = new boolean[0];
-
-    /** $\log_2$ of {@link #BLOCK}. */
-    static final int BLOCK_SHIFT = 6;
-    /** Servers per block of {@link #finishLowerBound}. */
-    static final int BLOCK = 1 << BLOCK_SHIFT;
-
     /** @param maxTracked the most requests a server's ring tracks, {@code >= 1} */
     LoadForecast(int maxTracked) {
         this.maxTracked = maxTracked;
@@ -83,15 +67,6 @@ final class LoadForecast {
         n++;
         this.opsPerSecond[s] = opsPerSecond;
         own[s] = new RequestRing();
-        int b = s >>> BLOCK_SHIFT;
-        if (b == blockStale.length) {
-            int c = Math.max(4, 2 * b);
-            blockIdleAt = Arrays.copyOf(blockIdleAt, c);
-            blockBacklog = Arrays.copyOf(blockBacklog, c);
-            blockRate = Arrays.copyOf(blockRate, c);
-            blockStale = Arrays.copyOf(blockStale, c);
-        }
-        blockStale[b] = true;
     }
 
     int servers() {
@@ -101,7 +76,6 @@ final class LoadForecast {
     void setRate(int s, double opsPerSecond) {
         requireRate(s, opsPerSecond);
         this.opsPerSecond[s] = opsPerSecond;
-        blockStale[s >>> BLOCK_SHIFT] = true;
     }
 
     double rate(int s) {
@@ -134,7 +108,6 @@ final class LoadForecast {
             backlog[s] = Math.max(0, backlog[s] - (start - asOf[s])) + q.work(i);
             asOf[s] = start;
         }
-        blockStale[s >>> BLOCK_SHIFT] = true;
     }
 
     /**
@@ -155,34 +128,11 @@ final class LoadForecast {
     }
 
     /**
-     * A lower bound on $B_s(t) + p/\nu_s$ ({@link #backlog} plus {@code ops} at the server's rate, 0 at rate 0, each
-     * as the caller computes it in floating point) over every server of block {@code block}, up or not: the least of
-     * their backlogs at {@code now} at the greatest of their rates. A server's backlog at {@code now} is its stored
-     * one while {@code now} is before its update, else its idle time less {@code now}; it is at least the least of
-     * both over the block, less 8 units in the last place of the times (more than the rounding of either way of
-     * computing it, for times {@code >= 0}). $O(1)$, or $O(${@link #BLOCK}$)$ when a server of the block changed
-     * since the last bound.
+     * Server {@code s}'s backlog as of its last update ({@link #idleAt} less that time): its backlog at any time up to
+     * then, and at least its backlog after ({@link BlockBounds}).
      */
-    double finishLowerBound(int block, double ops, double now) {
-        if (blockStale[block]) {
-            double idle = Double.POSITIVE_INFINITY;
-            double stored = Double.POSITIVE_INFINITY;
-            double fastest = 0;
-            for (int s = block << BLOCK_SHIFT, end = Math.min(n, s + BLOCK); s < end; s++) {
-                idle = Math.min(idle, asOf[s] + backlog[s]);
-                stored = Math.min(stored, backlog[s]);
-                fastest = Math.max(fastest, opsPerSecond[s] > 0 ? opsPerSecond[s] : Double.POSITIVE_INFINITY);
-            }
-            blockIdleAt[block] = idle;
-            blockBacklog[block] = stored;
-            blockRate[block] = fastest;
-            blockStale[block] = false;
-        }
-        double idle = blockIdleAt[block];
-        double slack = 8 * Math.ulp(Math.max(Math.abs(idle), Math.abs(now)));
-        double drained = Math.min(blockBacklog[block], idle - now - slack);
-        double rate = blockRate[block];
-        return (drained > 0 ? drained : 0) + (rate > 0 ? ops / rate : 0);
+    double storedBacklog(int s) {
+        return backlog[s];
     }
 
     /** See {@link ServerLedger#ongoing}. */
@@ -222,7 +172,6 @@ final class LoadForecast {
         RequestRing q = own[s];
         backlog[s] = backlog(s, t) + workSeconds;
         asOf[s] = t;
-        blockStale[s >>> BLOCK_SHIFT] = true;
         double finish = t + backlog[s];
         if (loadSeconds > 0) {
             coldSent[s] = now;

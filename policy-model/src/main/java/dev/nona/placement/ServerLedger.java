@@ -47,9 +47,9 @@ import java.util.random.RandomGenerator;
  *
  * <p><b>Parts.</b> This class states the rule ({@link #pick}) and keeps its parts in step: {@link LoadForecast}
  * predicts each server's backlog and count, {@link WarmPools} holds which pools each server is in, {@link UpServers}
- * the servers that may be picked, {@link PickIndex} the trees a pick reads, and {@link ReadAhead} reads the next
- * pick's server into the CPU caches after each {@link #assignRequest} (from 1,024 servers; nothing a pick reads
- * changes).
+ * the servers that may be picked, {@link PickIndex} the trees a pick reads, {@link BlockBounds} the per-block bounds
+ * by which the memory-aware rule's scan passes over servers, and {@link ReadAhead} reads the next pick's server into
+ * the CPU caches after each {@link #assignRequest} (from 1,024 servers; nothing a pick reads changes).
  *
  * <p>A server's ring tracks at most $\max(64, 4 \cdot target)$ of this placer's requests (the oldest are dropped
  * from the count, not from the backlog), so memory stays bounded when reports stop while requests keep coming.
@@ -90,6 +90,8 @@ public final class ServerLedger {
     private final WarmPools pools = new WarmPools();
     private final UpServers up = new UpServers();
     private final PickIndex index;
+    /** Per block of servers, the lower bound the memory-aware rule's scan passes over blocks by. */
+    private final BlockBounds bounds;
     private final ReadAhead readAhead;
     /** The pool of the latest {@link #pick}: the next request's, most likely (for {@link #readAhead}). */
     private int lastPool = NO_SERVER;
@@ -134,6 +136,7 @@ public final class ServerLedger {
         this.target = targetOngoingRequests;
         this.forecast = new LoadForecast(Math.max(64, 4 * targetOngoingRequests));
         this.index = new PickIndex(forecast, pools, up, targetOngoingRequests);
+        this.bounds = new BlockBounds(forecast, up);
         this.readAhead = readAhead;
     }
 
@@ -164,6 +167,7 @@ public final class ServerLedger {
         int s = forecast.servers();
         LoadForecast.requireRate(s, opsPerSecond);
         forecast.addServer(opsPerSecond);
+        bounds.addServer();
         pools.addServer();
         up.addServer();
         index.addServer(s);
@@ -174,12 +178,14 @@ public final class ServerLedger {
     /** Server {@code s}'s compute rate $\nu$ from now on (finite, {@code >= 0}). */
     public void setRate(int s, double opsPerSecond) {
         forecast.setRate(s, opsPerSecond);
+        bounds.changed(s);
     }
 
     /** Whether server {@code s} may be picked; a down server keeps its entry. $O(w \log N)$. */
     public void setUp(int s, boolean isUp) {
         if (up.set(s, isUp)) {
             index.present(s);
+            bounds.regroup(s);
         }
     }
 
@@ -245,16 +251,25 @@ public final class ServerLedger {
      */
     public void report(int s, int ongoingRequests, double workSeconds, double at) {
         forecast.report(s, ongoingRequests, workSeconds, at);
+        bounds.changed(s);
         index.reported(s);
     }
 
     /**
-     * A lower bound on a server's backlog at {@code now} plus {@code ops} at its rate, over the servers of block
-     * {@code block} ({@link LoadForecast#BLOCK} servers from {@code block} times it, up or not): see
-     * {@link LoadForecast#finishLowerBound}.
+     * A lower bound on a server's backlog at {@code now} plus {@code ops} at its rate, over the up servers of block
+     * {@code block} ({@link BlockBounds#BLOCK} servers from {@code block} times it) whose memory
+     * ({@link #memory(int, double)}) holds {@code bytes}: see {@link BlockBounds#finishLowerBound}.
      */
-    double finishLowerBound(int block, double ops, double now) {
-        return forecast.finishLowerBound(block, ops, now);
+    double finishLowerBound(int block, double ops, double bytes, double now) {
+        return bounds.finishLowerBound(block, ops, bytes, now);
+    }
+
+    /**
+     * Server {@code s}'s memory for parts ({@code > 0}, or {@link dev.nona.workload.ServerClass#UNBOUNDED}: every part
+     * fits), as its reports give it: only {@link #finishLowerBound} reads it.
+     */
+    void memory(int s, double bytes) {
+        bounds.memory(s, bytes);
     }
 
     /** Predicted seconds of work at server {@code s} at time {@code now}. */
@@ -277,6 +292,7 @@ public final class ServerLedger {
      */
     public double assign(int s, double workSeconds, double now) {
         double finish = forecast.assign(s, workSeconds, now);
+        bounds.changed(s);
         index.reranked(s);
         return finish;
     }
@@ -337,6 +353,7 @@ public final class ServerLedger {
             if (requestLoad[i] > 0 && rate > 0) {
                 double work = requestWork[i] / rate;
                 forecast.assign(s, work, Math.min(requestLoad[i], work), now);
+                bounds.changed(s);
                 index.reranked(s);
             } else {
                 assign(s, rate > 0 ? requestWork[i] / rate : 0, now);

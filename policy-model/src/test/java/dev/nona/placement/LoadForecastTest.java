@@ -149,67 +149,6 @@ final class LoadForecastTest {
         assertThat(forecast.underTargetFrom(1, 3)).as("its own requests alone may fall under").isEqualTo(forecast.idleAt(1));
     }
 
-    /**
-     * The block bound is at most every server's backlog plus its compute, as the rule computes them, through random
-     * reports (some made after the request's time, some lowering a backlog), assigns and rate changes, on a clock of
-     * epoch seconds (where a unit in the last place is 0.24 us) and on one from 0; and it is tight enough to use: 0
-     * plus the fastest compute once the block is idle.
-     */
-    @Test
-    void finishLowerBound_neverExceedsAServersFinish_andFollowsEveryChange() {
-        for (double base : new double[] {0, 1.764e9}) {
-            java.util.SplittableRandom rng = new java.util.SplittableRandom(5);
-            LoadForecast forecast = new LoadForecast(64);
-            int servers = 3 * LoadForecast.BLOCK + 7;
-            for (int s = 0; s < servers; s++) {
-                forecast.addServer(s % 5 == 0 ? 0 : 1e9 * (1 + rng.nextInt(4)));
-            }
-            double now = base;
-            for (int step = 0; step < 20_000; step++) {
-                now += rng.nextDouble() * 0.01;
-                int s = rng.nextInt(servers);
-                switch (rng.nextInt(4)) {
-                    case 0 -> forecast.report(s, rng.nextInt(3), rng.nextDouble() * 4, now + rng.nextDouble() * 0.05 - 0.025);
-                    case 1 -> forecast.setRate(s, 1e9 * (1 + rng.nextInt(8)));
-                    default -> forecast.assign(s, rng.nextDouble() * 4, now);
-                }
-                double ops = rng.nextDouble() * 1e9;
-                int block = rng.nextInt(servers / LoadForecast.BLOCK + 1);
-                double bound = forecast.finishLowerBound(block, ops, now);
-                for (int t = block * LoadForecast.BLOCK; t < Math.min(servers, (block + 1) * LoadForecast.BLOCK); t++) {
-                    double rate = forecast.rate(t);
-                    double finish = forecast.backlog(t, now) + (rate > 0 ? ops / rate : 0);
-                    assertThat(bound).as("base %s step %d block %d server %d", base, step, block, t)
-                            .isLessThanOrEqualTo(finish);
-                }
-            }
-            LoadForecast one = new LoadForecast(64); // one server: the bound is its own, to the last unit
-            one.addServer(1e9);
-            double clock = base;
-            for (int step = 0; step < 20_000; step++) {
-                clock += rng.nextDouble() * 0.01;
-                if (rng.nextBoolean()) {
-                    one.report(0, 1, rng.nextDouble() * 0.05, clock + rng.nextDouble() * 0.02 - 0.01);
-                } else {
-                    one.assign(0, rng.nextDouble() * 0.01, clock);
-                }
-                double at = clock + rng.nextDouble() * 0.02 - 0.01;
-                assertThat(one.finishLowerBound(0, 1e6, at)).as("base %s step %d", base, step)
-                        .isLessThanOrEqualTo(one.backlog(0, at) + 1e6 / 1e9);
-            }
-            double later = now + 100;
-            forecast.setRate(65, 0);
-            assertThat(forecast.finishLowerBound(1, 2e9, later)).as("idle: no backlog, and server 65's rate 0 works 0 s")
-                    .isZero();
-            forecast.setRate(65, 4e9);
-            double fastest = 0;
-            for (int t = LoadForecast.BLOCK; t < 2 * LoadForecast.BLOCK; t++) {
-                fastest = Math.max(fastest, forecast.rate(t));
-            }
-            assertThat(forecast.finishLowerBound(1, 2e9, later)).isEqualTo(2e9 / fastest);
-        }
-    }
-
     @Test
     void badArguments_areNamed() {
         LoadForecast forecast = forecast(1, 1);

@@ -345,6 +345,29 @@ final class MemoryAwarePlacementTest {
         }
     }
 
+    /**
+     * Blocks of 64 whose idle servers cannot take the part: among 200 servers holding the model, fast ones (4e9 ops/s,
+     * 10 GB) holding one request of 1.5 s, but servers 64-127 idle with 0.5 bytes of memory (the part has 1) and
+     * servers 5-10 idle and down; server 150 holds 1.0 s, the least cost among the servers the part may use, and is
+     * the pick wherever the scan starts.
+     */
+    @Test
+    void expectedFinish_blocksWhoseIdleServersCannotTakeThePart_missNoServer() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {4e9}, new double[] {1}, 0);
+        for (int seed = 0; seed < 20; seed++) {
+            LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+            for (int s = 0; s < 200; s++) {
+                boolean small = s >= 64 && s < 128;
+                boolean down = s >= 5 && s <= 10;
+                boolean idle = small || down;
+                servers.report("s" + s, !down, 4e9, idle ? 0 : 1, idle ? 0.0 : s == 150 ? 1.0 : 1.5, List.of("m"),
+                        small ? "small" : "large", small ? 0.5 : 1e10, T, 0);
+            }
+            assertThat(servers.id(local.place(servers, T, new SplittableRandom(seed))[0])).as("seed %d", seed)
+                    .isEqualTo("s150");
+        }
+    }
+
     @Test
     void warmFirst_keepsTodaysRuleAmongTheServersAPartFits() {
         ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {1e9}, new double[] {6}, 0);

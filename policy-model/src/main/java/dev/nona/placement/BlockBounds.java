@@ -2,6 +2,7 @@ package dev.nona.placement;
 
 import dev.nona.workload.ServerClass;
 import java.util.Arrays;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * Per block of {@link #BLOCK} servers ($s \gg$ {@link #BLOCK_SHIFT}), a lower bound on $B_s(t) + p/\nu_s$ over the
@@ -27,8 +28,8 @@ final class BlockBounds {
     private final LoadForecast forecast;
     private final UpServers up;
     private int n;
-    /** Each server's memory for parts ({@link ServerClass#UNBOUNDED} until told). */
-    private double[] memory = new double[0];
+    /** Each server's memory for parts (its owner's, {@link ServerLedger#memoryOf}; unbounded until told). */
+    private IntToDoubleFunction memory = s -> ServerClass.UNBOUNDED;
     /** Per server, its group in its block ({@code block * KINDS + k}), or -1 when down; as of its block's layout. */
     private int[] kindOf = new int[0];
     /** Per block: whether a server's values changed since its count, and whether one's memory or liveness did. */
@@ -51,14 +52,12 @@ final class BlockBounds {
         this.up = up;
     }
 
-    /** Adds server {@code n}, of unbounded memory. */
+    /** Adds server {@code n}. */
     void addServer() {
         int s = n;
-        if (s == memory.length) {
-            memory = Arrays.copyOf(memory, Math.max(4, 2 * s));
-            kindOf = Arrays.copyOf(kindOf, memory.length);
+        if (s == kindOf.length) {
+            kindOf = Arrays.copyOf(kindOf, Math.max(4, 2 * s));
         }
-        memory[s] = ServerClass.UNBOUNDED;
         n++;
         int b = s >>> BLOCK_SHIFT;
         if (b == stale.length) {
@@ -87,12 +86,11 @@ final class BlockBounds {
         layoutStale[s >>> BLOCK_SHIFT] = true;
     }
 
-    /** Server {@code s}'s memory for parts ({@code > 0}, or {@link ServerClass#UNBOUNDED}). */
-    void memory(int s, double bytes) {
-        if (memory[s] != bytes) {
-            memory[s] = bytes;
-            regroup(s);
-        }
+    /** Where each server's memory for parts is read from now on; every block is grouped again at its next bound. */
+    void memoryOf(IntToDoubleFunction memory) {
+        this.memory = memory;
+        Arrays.fill(layoutStale, true);
+        Arrays.fill(stale, true);
     }
 
     /**
@@ -164,7 +162,7 @@ final class BlockBounds {
                 kindOf[s] = -1;
                 continue;
             }
-            double m = memory[s];
+            double m = memory.applyAsDouble(s);
             int k = first;
             while (k < first + groups && kindMemory[k] != m) {
                 k++;

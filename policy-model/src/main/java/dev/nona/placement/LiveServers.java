@@ -160,6 +160,7 @@ public final class LiveServers {
         }
         this.ledger = new ServerLedger(targetOngoingRequests);
         this.ledger.readAheadAlso(this::readId);
+        this.ledger.memoryOf(memory::memory);
         this.liveness = new ServerLiveness(livenessTimeoutMillis);
         this.expectedFinish = new ExpectedFinishRule(ledger, memory);
         this.subtask = subtask;
@@ -232,8 +233,9 @@ public final class LiveServers {
             this.warmModels.set(s, List.copyOf(warmModels));
         }
         boolean wasLive = ledger.isUp(s);
-        memory.set(s, serverClass, memoryBytes);
-        ledger.memory(s, memoryBytes);
+        if (memory.set(s, serverClass, memoryBytes)) {
+            ledger.memoryChanged(s);
+        }
         ledger.setRate(s, opsPerSecond);
         ledger.report(s, ongoingRequests, backlogSeconds, seconds(eventTimeMillis));
         if (wasLive) {

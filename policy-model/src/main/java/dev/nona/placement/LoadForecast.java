@@ -38,6 +38,7 @@ final class LoadForecast {
     private double[] coldUntil = new double[0];
     private double ownWorkSum;
     private long ownCount;
+
     /** @param maxTracked the most requests a server's ring tracks, {@code >= 1} */
     LoadForecast(int maxTracked) {
         this.maxTracked = maxTracked;

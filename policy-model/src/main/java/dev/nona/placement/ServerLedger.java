@@ -258,18 +258,24 @@ public final class ServerLedger {
     /**
      * A lower bound on a server's backlog at {@code now} plus {@code ops} at its rate, over the up servers of block
      * {@code block} ({@link BlockBounds#BLOCK} servers from {@code block} times it) whose memory
-     * ({@link #memory(int, double)}) holds {@code bytes}: see {@link BlockBounds#finishLowerBound}.
+     * ({@link #memoryOf}) holds {@code bytes}: see {@link BlockBounds#finishLowerBound}.
      */
     double finishLowerBound(int block, double ops, double bytes, double now) {
         return bounds.finishLowerBound(block, ops, bytes, now);
     }
 
     /**
-     * Server {@code s}'s memory for parts ({@code > 0}, or {@link dev.nona.workload.ServerClass#UNBOUNDED}: every part
-     * fits), as its reports give it: only {@link #finishLowerBound} reads it.
+     * Where {@link #finishLowerBound} reads each server's memory for parts ({@code > 0}, or
+     * {@link dev.nona.workload.ServerClass#UNBOUNDED}: every part fits; unbounded until set). The caller tells each
+     * change ({@link #memoryChanged}).
      */
-    void memory(int s, double bytes) {
-        bounds.memory(s, bytes);
+    void memoryOf(IntToDoubleFunction memory) {
+        bounds.memoryOf(memory);
+    }
+
+    /** Server {@code s}'s memory (as {@link #memoryOf} reads it) changed. */
+    void memoryChanged(int s) {
+        bounds.regroup(s);
     }
 
     /** Predicted seconds of work at server {@code s} at time {@code now}. */

@@ -42,14 +42,16 @@ final class ServerMemory {
      *
      * @param serverClass its class, or null when not given
      * @param memoryBytes its memory, {@code > 0}, or {@link ServerClass#UNBOUNDED} when not given
+     * @return whether its memory changed
      */
-    void set(int s, String serverClass, double memoryBytes) {
+    boolean set(int s, String serverClass, double memoryBytes) {
         if (!(memoryBytes > 0)) {
             throw new IllegalArgumentException("memoryBytes of server " + s + " (" + memoryBytes + ") must be > 0");
         }
         classes[s] = serverClass;
         free[s] = memoryBytes;
-        if (memory[s] != memoryBytes) {
+        boolean changed = memory[s] != memoryBytes;
+        if (changed) {
             memory[s] = memoryBytes;
             stale = true;
         }
@@ -58,6 +60,7 @@ final class ServerMemory {
             described[s] = d;
             describedCount += d ? 1 : -1;
         }
+        return changed;
     }
 
     /** A server's liveness changed: the largest live memory is recomputed when next asked. */

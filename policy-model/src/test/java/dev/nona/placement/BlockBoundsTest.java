@@ -39,6 +39,7 @@ final class BlockBoundsTest {
             ServerLedger ledger = new ServerLedger(4);
             int servers = 3 * BLOCK + 7;
             double[] memory = new double[servers];
+            ledger.memoryOf(t -> memory[t]);
             for (int s = 0; s < servers; s++) {
                 ledger.addServer(s % 5 == 0 ? 0 : 1e9 * (1 + rng.nextInt(4)));
                 memory[s] = ServerClass.UNBOUNDED;
@@ -55,7 +56,7 @@ final class BlockBoundsTest {
                     case 2 -> ledger.setUp(s, rng.nextInt(4) > 0);
                     case 3 -> {
                         memory[s] = memories[rng.nextInt(memories.length)];
-                        ledger.memory(s, memory[s]);
+                        ledger.memoryChanged(s);
                     }
                     case 4 -> ledger.assignRequest(new int[] {s}, new double[] {rng.nextDouble() * 4e9},
                             new double[] {rng.nextDouble() * 0.5}, 1, now);
@@ -122,10 +123,13 @@ final class BlockBoundsTest {
     @Test
     void finishLowerBound_seesOnlyTheGroupsThatHoldThePart_eachAtItsOwnRate() {
         ServerLedger ledger = new ServerLedger(4);
+        double[] memory = new double[BLOCK];
+        ledger.memoryOf(t -> memory[t]);
         for (int s = 0; s < BLOCK; s++) {
             boolean large = s % 2 == 0;
             ledger.addServer(large ? 4e9 : 1e9);
-            ledger.memory(s, large ? 16e9 : 200e6);
+            memory[s] = large ? 16e9 : 200e6;
+            ledger.memoryChanged(s);
             ledger.report(s, large ? 2 : 0, large ? 1.0 : 0.0, 10);
         }
         assertThat(ledger.finishLowerBound(0, 1e9, 244e6, 10)).isCloseTo(1.0 + 0.25, within(1e-12));
@@ -135,7 +139,8 @@ final class BlockBoundsTest {
             ledger.setUp(s, false);
         }
         assertThat(ledger.finishLowerBound(0, 1e9, 47e6, 10)).as("the small servers down").isCloseTo(1.25, within(1e-12));
-        ledger.memory(0, 100e6);
+        memory[0] = 100e6;
+        ledger.memoryChanged(0);
         assertThat(ledger.finishLowerBound(0, 1e9, 244e6, 10.5)).as("still 0.5 s of work at 10.5 s").isCloseTo(0.5 + 0.25, within(1e-12));
     }
 }

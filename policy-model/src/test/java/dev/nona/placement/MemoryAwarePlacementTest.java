@@ -368,6 +368,28 @@ final class MemoryAwarePlacementTest {
         }
     }
 
+    /**
+     * A server whose memory grows after the scan's bounds were counted is seen: 200 servers holding the model, busy
+     * (1.5 s) but servers 64-127 idle with 0.5 bytes (the part has 1); after a first placement, server 100 reports 10
+     * GB, still idle, and takes the next part wherever the scan starts.
+     */
+    @Test
+    void expectedFinish_aServerWhoseMemoryGrows_isSeenByTheScan() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {4e9}, new double[] {1}, 0);
+        for (int seed = 0; seed < 20; seed++) {
+            LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+            for (int s = 0; s < 200; s++) {
+                boolean small = s >= 64 && s < 128;
+                servers.report("s" + s, true, 4e9, small ? 0 : 1, small ? 0.0 : 1.5, List.of("m"),
+                        small ? "small" : "large", small ? 0.5 : 1e10, T, 0);
+            }
+            local.place(servers, T, new SplittableRandom(seed));
+            servers.report("s100", true, 4e9, 0, 0.0, List.of("m"), "large", 1e10, T + 1, 0);
+            assertThat(servers.id(local.place(servers, T + 1, new SplittableRandom(seed))[0])).as("seed %d", seed)
+                    .isEqualTo("s100");
+        }
+    }
+
     @Test
     void warmFirst_keepsTodaysRuleAmongTheServersAPartFits() {
         ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {1e9}, new double[] {6}, 0);

@@ -42,12 +42,12 @@ import java.util.function.ToDoubleFunction;
  * catalog gives each model's {@code sizeBytes} (resnet18 46.8 MB, alexnet 244 MB, as in {@code examples/}), the
  * servers alternate between a class {@code large} (16 GB, the reported speed) and a class {@code small} (200 MB, a
  * quarter of it, so alexnet fits there only split), each holding one model whole (a small one resnet18), and a
- * part not held costs a cold
- * start of 0.2 s + bytes / 2 GB/s (the rent's half-life at its default). Every part is then mapped by the least
- * expected finish with rent or buy ({@code ExpectedFinishRule}, a scan of the servers), not by the warm pools' tree.
- * {@code BUSY} (0 to 1, default 0; {@code memory} mode only) is the fraction of the servers (by index: every tenth
- * server up to it, server $k$ when $k \bmod 10 < 10 \cdot$ BUSY) that report two requests and 1 s of work in every
- * report, so that the rule's scan meets busy servers too.
+ * part not held costs a cold start of 0.2 s + bytes / 2 GB/s (the rent's half-life at its default). Every part is
+ * then mapped by the least expected finish with rent or buy ({@code ExpectedFinishRule}, a scan of the servers), not
+ * by the warm pools' tree. {@code BUSY} (0 to 1, default 0; {@code memory} mode only) is the fraction of the servers
+ * (by index: every tenth server up to it, server $k$ when $k \bmod 10 < 10 \cdot$ BUSY) that report two requests and
+ * 1 s of work in every report, so that the rule's scan meets busy servers too; at 0.9 the idle tenth ($k \bmod 10 =
+ * 9$) are all small, too small for alexnet.
  *
  * <p>Run, after {@code mvn -B -o -q -pl benchmarks -am package -DskipTests}:
  * {@code java -cp "benchmarks/target/benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"

@@ -2,6 +2,7 @@ package dev.nona.dag;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Everything the optimiser needs from one model DAG: Nona's contraction (Technique 1), the decomposition
@@ -29,8 +30,32 @@ public record DagAnalysis(ModelDag dag, ContractedDag contracted, Decomposition 
     public static DagAnalysis analyse(ModelDag dag, EnumerationBound bound) {
         Objects.requireNonNull(dag, "dag");
         Objects.requireNonNull(bound, "bound");
+        return of(dag, DagContractor.contract(dag), Set.of(), bound);
+    }
+
+    /**
+     * As {@link #analyse(ModelDag, EnumerationBound)} on a cluster whose largest server memory is
+     * {@code largestMemoryBytes}: a contracted node larger than that is cut into pieces that fit ({@link MemoryCut}),
+     * so that a chain model no server holds whole can still run split. With every node within the memory (always
+     * when it is unbounded) the analysis is {@link #analyse(ModelDag, EnumerationBound)}'s.
+     *
+     * @param modelSizeBytes     the model's {@code sizeBytes} for {@link TaskBytes#byTaskId} (0: not given)
+     * @param largestMemoryBytes the largest server memory, $> 0$ ({@code +Infinity}: unbounded)
+     */
+    public static DagAnalysis analyse(ModelDag dag, EnumerationBound bound, double modelSizeBytes,
+            double largestMemoryBytes) {
+        Objects.requireNonNull(dag, "dag");
+        Objects.requireNonNull(bound, "bound");
         ContractedDag contracted = DagContractor.contract(dag);
-        Decomposition decomposition = Decomposer.decompose(contracted);
+        if (largestMemoryBytes == Double.POSITIVE_INFINITY) {
+            return of(dag, contracted, Set.of(), bound);
+        }
+        MemoryCut.Result cut = MemoryCut.cut(dag, contracted, TaskBytes.byTaskId(dag, modelSizeBytes), largestMemoryBytes);
+        return of(dag, cut.contracted(), cut.notRoots(), bound);
+    }
+
+    private static DagAnalysis of(ModelDag dag, ContractedDag contracted, Set<String> notRoots, EnumerationBound bound) {
+        Decomposition decomposition = Decomposer.decompose(contracted, notRoots);
         List<SubgraphTriplets> triplets = decomposition.subgraphs().stream()
                 .map(s -> TripletEnumerator.enumerate(s, bound))
                 .toList();

@@ -35,6 +35,14 @@ public final class Decomposer {
 
     /** Decomposes {@code dag} (whose nodes are in topological order, as {@link DagContractor} returns them). */
     public static Decomposition decompose(ContractedDag dag) {
+        return decompose(dag, Set.of());
+    }
+
+    /**
+     * As {@link #decompose(ContractedDag)}, but the nodes of {@code notRoots} are never roots even where no edge jumps
+     * over them: the inner pieces of a node {@link MemoryCut} cut, which stay the intermediates of one subgraph.
+     */
+    public static Decomposition decompose(ContractedDag dag, Set<String> notRoots) {
         List<ContractedNode> nodes = new ArrayList<>(dag.nodes());
         List<Edge> edges = new ArrayList<>(dag.edges());
         addVirtualEnds(dag, nodes, edges);
@@ -42,7 +50,9 @@ public final class Decomposer {
         for (ContractedNode node : nodes) {
             position.put(node.id(), position.size());
         }
-        List<Integer> rootPositions = bottlenecks(nodes.size(), edges, position);
+        boolean[] never = new boolean[nodes.size()];
+        notRoots.forEach(id -> never[position.get(id)] = true);
+        List<Integer> rootPositions = bottlenecks(nodes.size(), edges, position, never);
         List<String> roots = rootPositions.stream().map(p -> nodes.get(p).id()).toList();
         return new Decomposition(dag, nodes, edges, roots, subgraphs(nodes, edges, position, rootPositions));
     }
@@ -79,8 +89,8 @@ public final class Decomposer {
         return id;
     }
 
-    /** Positions $v$ such that no edge $(u,w)$ has $pos(u) < pos(v) < pos(w)$. */
-    private static List<Integer> bottlenecks(int n, List<Edge> edges, Map<String, Integer> position) {
+    /** Positions $v$ such that no edge $(u,w)$ has $pos(u) < pos(v) < pos(w)$, but those {@code never} marks. */
+    private static List<Integer> bottlenecks(int n, List<Edge> edges, Map<String, Integer> position, boolean[] never) {
         int[] furthest = new int[n];
         Arrays.fill(furthest, -1);
         for (Edge e : edges) {
@@ -90,7 +100,7 @@ public final class Decomposer {
         List<Integer> roots = new ArrayList<>();
         int reach = -1;
         for (int v = 0; v < n; v++) {
-            if (reach <= v) {
+            if (reach <= v && !never[v]) {
                 roots.add(v);
             }
             reach = Math.max(reach, furthest[v]);

@@ -95,6 +95,15 @@ public record JobClass(String name, double ratePerSecond, Map<String, Contracted
         return sum;
     }
 
+    /** The bytes of the largest contracted node (0 without nodes or bytes). */
+    public double largestNodeBytes() {
+        double max = 0;
+        for (String id : nodes.keySet()) {
+            max = Math.max(max, nodeBytes(id));
+        }
+        return max;
+    }
+
     /** The model's footprint: the sum of every task's bytes. */
     public double totalBytes() {
         double sum = 0;

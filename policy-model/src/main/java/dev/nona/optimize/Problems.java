@@ -79,7 +79,8 @@ public final class Problems {
         List<JobClass> jobs = new ArrayList<>();
         for (ModelSpec m : workload.models()) {
             ModelDag dag = DagSources.load(m.name(), m.dag());
-            jobs.add(jobClass(m.name(), m.ratePerSecond(), DagAnalysis.analyse(dag, bound), m.sizeBytes()));
+            jobs.add(jobClass(m.name(), m.ratePerSecond(), DagAnalysis.analyse(dag, bound, m.sizeBytes(),
+                    workload.cluster().largestMemoryBytes()), m.sizeBytes()));
         }
         return new NonaProblem(jobs, workload.cluster(), workload.background(), costModel);
     }

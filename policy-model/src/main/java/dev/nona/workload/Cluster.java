@@ -76,6 +76,11 @@ public record Cluster(int servers, double opsPerSecond, double linkBitsPerSecond
         return classes.stream().anyMatch(ServerClass::memoryBounded);
     }
 
+    /** The largest memory of a server, $\max_c M_c$ ({@link ServerClass#UNBOUNDED} when a class gives none). */
+    public double largestMemoryBytes() {
+        return classes.stream().mapToDouble(ServerClass::memoryBytes).max().orElse(ServerClass.UNBOUNDED);
+    }
+
     /** The class of server {@code s} ($0 \le s < N$; servers are numbered class by class, in order). */
     public int classOf(int s) {
         if (s < 0 || s >= servers) {

@@ -7,7 +7,10 @@ import dev.nona.placement.PlacementTable;
 import dev.nona.placement.PlacementTables;
 import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
+import dev.nona.workload.DagSource;
+import dev.nona.workload.ModelSpec;
 import dev.nona.workload.ServerClass;
+import dev.nona.workload.Workload;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -71,6 +74,38 @@ final class PartFitTest {
         });
         assertThat(sr.triplets()).doesNotContain(Figure1.TOGETHER, Figure1.SPLIT_WITH_2);
         assertThat(sr.theta().stream().mapToDouble(Double::doubleValue).sum()).isEqualTo(1.0, org.assertj.core.api.Assertions.within(1e-12));
+    }
+
+    @Test
+    void chainModelLargerThanEveryServer_isCutIntoPiecesThatFit_notUnplaceable() {
+        // VGG-16 is a chain: contraction makes it one node of all its 553 MB. On servers of 300 MB it used to be
+        // unplaceable although each of its tasks fits; the workload path analyses it for the largest memory
+        ModelSpec vgg = new ModelSpec("vgg16", new DagSource.Zoo("vgg16"), 5, null, 553e6);
+        Cluster small = cluster(new ServerClass("s", 8, 1e12, 300e6));
+        NonaProblem p = Problems.fromWorkload(new Workload(small, List.of(vgg), Background.NONE), CostModel.CONTROLLER_MAPPING);
+        JobClass job = p.jobs().get(0);
+        assertThat(job.largestNodeBytes()).isLessThanOrEqualTo(300e6);
+        assertThat(job.totalBytes()).isCloseTo(553e6, org.assertj.core.api.Assertions.within(1.0));
+
+        Solution s = NonaOptimizer.solve(p);
+
+        assertThat(s.unplaceable()).isEmpty();
+        assertThat(s.job("vgg16").predictedJctSeconds()).isFinite();
+        PartFit fit = PartFit.of(small);
+        assertThat(s.job("vgg16").subgraphs()).isNotEmpty().allSatisfy(sr -> {
+            int g = s.job("vgg16").subgraphs().indexOf(sr);
+            for (int i = 0; i < sr.triplets().size(); i++) {
+                if (sr.theta().get(i) > 0) {
+                    assertThat(fit.fits(PartFit.partBytes(job, g, sr.triplets().get(i)))).isTrue();
+                }
+            }
+        });
+        assertThat(PlacementTables.from(p, s, 1, 0).models()).extracting(PlacementTable.ModelPlacement::name)
+                .containsExactly("vgg16");
+        // on servers that hold it whole nothing is cut
+        NonaProblem big = Problems.fromWorkload(new Workload(cluster(new ServerClass("b", 8, 1e12, 600e6)), List.of(vgg),
+                Background.NONE), CostModel.CONTROLLER_MAPPING);
+        assertThat(big.jobs().get(0).nodes()).hasSize(1);
     }
 
     @Test

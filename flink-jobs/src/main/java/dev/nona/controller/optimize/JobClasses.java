@@ -2,8 +2,10 @@ package dev.nona.controller.optimize;
 
 import dev.nona.controller.catalog.CatalogDags;
 import dev.nona.dag.DagAnalysis;
+import dev.nona.dag.EnumerationBound;
 import dev.nona.optimize.JobClass;
 import dev.nona.optimize.Problems;
+import dev.nona.workload.ModelSpec;
 import dev.nona.topics.record.CatalogDag;
 import dev.nona.topics.record.CatalogEdge;
 import dev.nona.topics.record.CatalogTask;
@@ -28,30 +30,50 @@ final class JobClasses {
         }
     }
 
-    /** A model's DAG and its job class at rate 0 (its subgraphs and triplets, validated once). */
-    private record Cached(CatalogDag dag, JobClass job) {}
+    /**
+     * A model's DAG, the largest memory its job class was built for, and its job class at rate 0 (its subgraphs and
+     * triplets, validated once).
+     */
+    private record Cached(CatalogDag dag, double largestMemoryBytes, JobClass job) {}
+
+    /** A graph's analysis for a largest server memory ({@code +Infinity}: its contraction uncut). */
+    private record Cut(Graph graph, double largestMemoryBytes) {}
 
     private final Map<String, Cached> byModel = new HashMap<>();
-    private final Map<Graph, JobClass> byGraph = new HashMap<>();
+    private final Map<Cut, JobClass> byGraph = new HashMap<>();
 
-    /** The job class of {@code model} with arrival rate {@code rate}. */
-    JobClass of(String model, CatalogDag dag, double rate) {
+    /**
+     * The job class of {@code model} with arrival rate {@code rate} on servers whose largest memory is
+     * {@code largestMemoryBytes}: a contracted node larger than that is cut into pieces that fit
+     * ({@code dag.MemoryCut}); a graph none of whose nodes is is analysed once for every memory.
+     */
+    JobClass of(String model, CatalogDag dag, double rate, double largestMemoryBytes) {
         Cached cached = byModel.get(model);
-        if (cached == null || !cached.dag().equals(dag)) {
+        if (cached == null || !cached.dag().equals(dag) || cached.largestMemoryBytes() != largestMemoryBytes) {
             Graph graph = Graph.of(dag);
-            JobClass shared = byGraph.get(graph);
-            JobClass job;
-            if (shared == null) {
-                DagAnalysis analysis = DagAnalysis.analyse(CatalogDags.toModelDag(model, dag));
-                job = Problems.jobClass(model, 0, analysis);
-                byGraph.put(graph, job);
-            } else {
-                job = shared.withName(model);
-            }
-            cached = new Cached(dag, job);
+            JobClass whole = analysed(model, graph, dag, Double.POSITIVE_INFINITY);
+            JobClass job = whole.largestNodeBytes() <= largestMemoryBytes ? whole
+                    : analysed(model, graph, dag, largestMemoryBytes);
+            cached = new Cached(dag, largestMemoryBytes, job);
             byModel.put(model, cached);
         }
         return cached.job().withRate(rate);
+    }
+
+    private JobClass analysed(String model, Graph graph, CatalogDag dag, double largestMemoryBytes) {
+        Cut key = new Cut(graph, largestMemoryBytes);
+        JobClass shared = byGraph.get(key);
+        if (shared != null) {
+            return shared.name().equals(model) ? shared : shared.withName(model);
+        }
+        DagAnalysis analysis = DagAnalysis.analyse(CatalogDags.toModelDag(model, dag), EnumerationBound.defaults(),
+                ModelSpec.NO_SIZE, largestMemoryBytes);
+        JobClass job = Problems.jobClass(model, 0, analysis);
+        if (largestMemoryBytes != Double.POSITIVE_INFINITY) { // keep one cut per graph: the servers' memory now
+            byGraph.keySet().removeIf(k -> k.graph().equals(graph) && k.largestMemoryBytes() != Double.POSITIVE_INFINITY);
+        }
+        byGraph.put(key, job);
+        return job;
     }
 
     /** Forgets models no longer in the catalog, and graphs no model has any more. */
@@ -61,7 +83,7 @@ final class JobClasses {
         }
         Set<Graph> used = new HashSet<>();
         byModel.values().forEach(c -> used.add(Graph.of(c.dag())));
-        byGraph.keySet().retainAll(used);
+        byGraph.keySet().removeIf(k -> !used.contains(k.graph()));
     }
 
     /** How many distinct graphs are cached (for tests). */

@@ -94,14 +94,15 @@ public final class NonaTableSolver implements TableSolver {
             jobClasses = new JobClasses();
         }
         jobClasses.retain(input.dags().keySet());
+        Cluster cluster = input.cluster().cluster();
         List<JobClass> jobs = new ArrayList<>();
         for (Map.Entry<String, CatalogDag> e : input.dags().entrySet()) {
             if (cancelled.getAsBoolean()) {
                 throw new SolveCancelledException(0);
             }
-            jobs.add(jobClasses.of(e.getKey(), e.getValue(), input.rates().getOrDefault(e.getKey(), 0.0)));
+            jobs.add(jobClasses.of(e.getKey(), e.getValue(), input.rates().getOrDefault(e.getKey(), 0.0),
+                    cluster.largestMemoryBytes()));
         }
-        Cluster cluster = input.cluster().cluster();
         return new NonaProblem(jobs, cluster, Background.NONE, CostModel.named(costModel));
     }
 }

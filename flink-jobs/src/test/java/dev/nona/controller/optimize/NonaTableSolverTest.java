@@ -5,7 +5,13 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.nona.controller.TestingCluster;
 import dev.nona.optimize.CostModel;
+import dev.nona.controller.cluster.ClusterSnapshot;
 import dev.nona.placement.PlacementTable;
+import dev.nona.topics.record.CatalogDag;
+import dev.nona.topics.record.CatalogEdge;
+import dev.nona.topics.record.CatalogTask;
+import dev.nona.workload.ServerClass;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -66,5 +72,31 @@ final class NonaTableSolverTest {
         assertThat(r.error()).isNull();
         assertThat(r.feasible()).isFalse();
         assertThat(r.tableJson()).isNull();
+    }
+    @Test
+    void chainLargerThanEveryUpServer_getsATableSplitIntoPartsThatFit() {
+        // 310 bytes in a chain (contraction makes it one node) on servers of 250: cut, not unplaceable
+        CatalogDag big = new CatalogDag("big", List.of(new CatalogTask("a", 1e9, 0.0), new CatalogTask("b", 1e9, 100.0),
+                new CatalogTask("c", 1e9, 100.0), new CatalogTask("d", 1e9, 100.0), new CatalogTask("e", 1e9, 10.0)),
+                List.of(new CatalogEdge("a", "b", 5), new CatalogEdge("b", "c", 1), new CatalogEdge("c", "d", 50),
+                        new CatalogEdge("d", "e", 5)));
+        ClusterSnapshot small = new ClusterSnapshot(List.of("s0", "s1", "s2", "s3"), TestingCluster.OPS_PER_SECOND,
+                TestingCluster.LINK_BITS_PER_SECOND, List.of(new ServerClass("s", 4, TestingCluster.OPS_PER_SECOND, 250)));
+
+        SolveResult r = solver.solve(new SolveInput(Map.of("big", big), Map.of("big", 10.0), small, "test"), null);
+
+        assertThat(r.error()).isNull();
+        assertThat(r.feasible()).isTrue();
+        PlacementTable.ModelPlacement m = PlacementTable.fromJson(r.tableJson()).model("big");
+        assertThat(m).as("in the table, not unplaceable").isNotNull();
+        Map<String, Double> bytes = Map.of("a", 0.0, "b", 100.0, "c", 100.0, "d", 100.0, "e", 10.0);
+        assertThat(m.subgraphs()).hasSize(1);
+        for (PlacementTable.Choice c : m.subgraphs().get(0).choices()) {
+            for (int p = 0; p < c.parts().size(); p++) {
+                // the root a weighs nothing; the sink e runs with its part
+                double b = c.parts().get(p).stream().mapToDouble(bytes::get).sum() + (p == c.sinkPart() ? 10.0 : 0);
+                assertThat(b).as("part %s of %s", p, c).isLessThanOrEqualTo(250);
+            }
+        }
     }
 }

@@ -1,6 +1,10 @@
 package dev.nona.sim.workload;
 
 import dev.nona.dag.DagAnalysis;
+import dev.nona.dag.EnumerationBound;
+import dev.nona.dag.ModelDag;
+import dev.nona.dag.TaskBytes;
+import dev.nona.placement.Placeability;
 import dev.nona.sim.SimCluster;
 import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
@@ -8,6 +12,7 @@ import dev.nona.workload.Background;
 import dev.nona.workload.DagSources;
 import dev.nona.workload.ModelSpec;
 import dev.nona.workload.Workload;
+import dev.nona.workload.WorkloadException;
 import dev.nona.workload.WorkloadReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,11 +51,28 @@ public final class SimWorkloads {
         return from(WorkloadReader.read(file));
     }
 
+    /**
+     * The simulator's form of {@code w}. A model's DAG is analysed for the cluster's largest memory (a contracted
+     * node no server holds is cut into pieces that fit, {@code dag.MemoryCut}).
+     *
+     * @throws WorkloadException naming the model and the task when a task needs more memory than every server has
+     *                           ({@link Placeability}): no policy could run the model
+     */
     public static Loaded from(Workload w) {
         Map<String, DagAnalysis> analyses = new LinkedHashMap<>();
         List<SimJobClass> classes = new ArrayList<>();
-        for (ModelSpec m : w.models()) {
-            DagAnalysis a = DagAnalysis.analyse(DagSources.load(m.name(), m.dag()));
+        for (int i = 0; i < w.models().size(); i++) {
+            ModelSpec m = w.models().get(i);
+            ModelDag dag = DagSources.load(m.name(), m.dag());
+            double[] bytes = TaskBytes.perTask(dag, m.sizeBytes());
+            int t = Placeability.unplaceableTask(bytes, w.cluster().classes());
+            if (t >= 0) {
+                throw new WorkloadException("models[" + i + "] '" + m.name() + "': task '" + dag.tasks().get(t).id()
+                        + "' needs " + bytes[t] + " bytes, more than every server's memory (largest "
+                        + w.cluster().largestMemoryBytes() + " bytes): no placement can run it");
+            }
+            DagAnalysis a = DagAnalysis.analyse(dag, EnumerationBound.defaults(), m.sizeBytes(),
+                    w.cluster().largestMemoryBytes());
             analyses.put(m.name(), a);
             classes.add(ModelClasses.of(m.name(), a, m.ratePerSecond(), m.sizeBytes()));
         }

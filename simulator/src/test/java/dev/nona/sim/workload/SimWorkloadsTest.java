@@ -1,6 +1,7 @@
 package dev.nona.sim.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.nona.dag.Task;
@@ -17,7 +18,10 @@ import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
 import dev.nona.workload.DagSource;
 import dev.nona.workload.DagSources;
+import dev.nona.workload.ColdStartCost;
 import dev.nona.workload.ModelSpec;
+import dev.nona.workload.ServerClass;
+import dev.nona.workload.WorkloadException;
 import dev.nona.workload.Workload;
 import dev.nona.zoo.ModelZoo;
 import java.nio.file.Files;
@@ -75,6 +79,38 @@ final class SimWorkloadsTest {
 
         double optimisers = DagSources.load("m", source).tasks().stream().mapToDouble(Task::ops).sum();
         assertThat(c.totalOps()).isCloseTo(optimisers, within(1e-6 * optimisers)).isCloseTo(4.0e8, within(1.0));
+    }
+
+    @Test
+    void from_aChainNoServerHoldsWhole_isCutIntoTasksThatFit_andTheControllerRunsIt() {
+        // VGG-16 (553 MB, a chain: one contracted node) on servers of 300 MB; ResNet-18 fits whole
+        Cluster small = Cluster.ofClasses(List.of(new ServerClass("s", 16, 1e11, 300e6)), 1e10, new ColdStartCost(0.2, 2e9));
+        Workload w = new Workload(small, List.of(new ModelSpec("vgg16", new DagSource.Zoo("vgg16"), 2, null, 553e6),
+                new ModelSpec("resnet18", new DagSource.Zoo("resnet18"), 2, null, 47e6)), Background.NONE);
+
+        SimWorkloads.Loaded loaded = SimWorkloads.from(w);
+
+        SimJobClass vgg = loaded.sim().classes().get(0);
+        assertThat(vgg.tasks()).isGreaterThan(3);
+        for (int t = 0; t < vgg.tasks(); t++) {
+            assertThat(vgg.taskBytes(t)).isLessThanOrEqualTo(300e6);
+        }
+        SimWorkload at = loaded.sim().withLoad(0.3);
+        SimResult r = new Scenario(loaded, CostModel.DEFAULT, ExpertSearch.Settings.defaults(), m -> { })
+                .run("nona-controller", at, 2_000, 1);
+        assertThat(r.classes()).allSatisfy(c -> assertThat(c.jct().count()).as(c.name()).isPositive());
+    }
+
+    @Test
+    void from_aTaskNoServerHolds_isAnErrorNamingTheModelAndTheTask() {
+        // by ops, VGG-16's largest task holds 66 MB of its 553; ResNet-18's, 3 MB of its 47
+        Cluster small = Cluster.ofClasses(List.of(new ServerClass("s", 4, 1e11, 5e7)), 1e10, null);
+        Workload w = new Workload(small, List.of(new ModelSpec("resnet18", new DagSource.Zoo("resnet18"), 2, null, 47e6),
+                new ModelSpec("vgg16", new DagSource.Zoo("vgg16"), 2, null, 553e6)), Background.NONE);
+
+        assertThatThrownBy(() -> SimWorkloads.from(w)).isInstanceOf(WorkloadException.class)
+                .hasMessageContaining("models[1] 'vgg16': task '")
+                .hasMessageContaining("more than every server's memory (largest 5.0E7 bytes)");
     }
 
     /** A hand-written node line in PipeDream's graph.txt format (not profiler data). */

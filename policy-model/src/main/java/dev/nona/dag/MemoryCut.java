@@ -1,11 +1,13 @@
 package dev.nona.dag;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Cuts a contracted node that no server can hold into pieces that fit (beyond the Nona paper, which has no memory).
@@ -41,16 +43,19 @@ public final class MemoryCut {
             double largestMemoryBytes) {
         List<ContractedNode> nodes = new ArrayList<>();
         Set<String> notRoots = new HashSet<>();
-        boolean any = false;
+        Map<String, Double> ops = null;
         for (ContractedNode node : contracted.nodes()) {
             List<List<String>> pieces = pieces(dag, node, bytesByTask, largestMemoryBytes);
             if (pieces == null) {
                 nodes.add(node);
                 continue;
             }
-            any = true;
-            Map<String, Double> ops = new HashMap<>();
-            dag.tasks().forEach(t -> ops.put(t.id(), t.ops()));
+            if (ops == null) {
+                ops = new HashMap<>();
+                for (Task t : dag.tasks()) {
+                    ops.put(t.id(), t.ops());
+                }
+            }
             for (int p = 0; p < pieces.size(); p++) {
                 List<String> tasks = pieces.get(p);
                 double sum = 0;
@@ -63,7 +68,7 @@ public final class MemoryCut {
                 }
             }
         }
-        if (!any) {
+        if (ops == null) {
             return new Result(contracted, Set.of());
         }
         return new Result(new ContractedDag(contracted.name(), nodes, edges(dag, nodes)), notRoots);
@@ -97,7 +102,7 @@ public final class MemoryCut {
         int[][] pieces = new int[m + 1][3];
         int[][] from = new int[m + 1][3];
         for (double[] row : best) {
-            java.util.Arrays.fill(row, Double.POSITIVE_INFINITY);
+            Arrays.fill(row, Double.POSITIVE_INFINITY);
         }
         best[0][0] = 0;
         for (int e = 1; e <= m; e++) {
@@ -177,7 +182,7 @@ public final class MemoryCut {
                 nodeOf.put(t, i);
             }
         }
-        Map<Long, Double> bytes = new java.util.TreeMap<>();
+        Map<Long, Double> bytes = new TreeMap<>();
         for (Edge e : dag.edges()) {
             int u = nodeOf.get(e.from());
             int w = nodeOf.get(e.to());

@@ -2,6 +2,7 @@ package dev.nona.dag;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +14,8 @@ final class MemoryCutTest {
 
     /** A chain of tasks with the given bytes (1 op each) and edge bytes between consecutive tasks. */
     private static ModelDag chain(double[] bytes, double[] edgeBytes) {
-        List<Task> tasks = new java.util.ArrayList<>();
-        List<Edge> edges = new java.util.ArrayList<>();
+        List<Task> tasks = new ArrayList<>();
+        List<Edge> edges = new ArrayList<>();
         for (int i = 0; i < bytes.length; i++) {
             tasks.add(new Task(String.valueOf((char) ('a' + i)), 1e9, bytes[i]));
             if (i > 0) {
@@ -97,13 +98,13 @@ final class MemoryCutTest {
     @Test
     void aCutNodeInsideTheGraph_keepsEveryEdge_andItsNeighboursRoots() {
         // x -> [a b c d e f] -> y with x and y small: the chain is one node between roots x and y
-        List<Task> tasks = new java.util.ArrayList<>(List.of(new Task("x", 1e9, 1)));
+        List<Task> tasks = new ArrayList<>(List.of(new Task("x", 1e9, 1)));
         double[] b = {1, 100, 100, 100, 100, 1};
         for (int i = 0; i < b.length; i++) {
             tasks.add(new Task(String.valueOf((char) ('a' + i)), 1e9, b[i]));
         }
         tasks.add(new Task("y", 1e9, 1));
-        List<Edge> edges = new java.util.ArrayList<>(List.of(new Edge("x", "a", 7)));
+        List<Edge> edges = new ArrayList<>(List.of(new Edge("x", "a", 7)));
         for (int i = 1; i < b.length; i++) {
             edges.add(new Edge(String.valueOf((char) ('a' + i - 1)), String.valueOf((char) ('a' + i)), i == 3 ? 1 : 9));
         }

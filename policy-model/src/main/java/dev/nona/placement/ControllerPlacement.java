@@ -32,7 +32,10 @@ import java.util.random.RandomGenerator;
  * requests there; or today's warm-first rule with memory as a
  * filter). A part that fits no live server is a {@link PartDoesNotFitException}. The request is recorded with each
  * predicted cold start as work on its server ({@link #withLoads}), so the ledger's backlog counts the load. Without
- * class or memory, placement is exactly as before (same picks, same random stream, same ledger).
+ * class or memory, placement is exactly as before (same picks, same random stream, same ledger). A model of one
+ * subgraph larger than every live server (a chain the optimiser cut, {@code dag.MemoryCut}) is placed part by part,
+ * each part of each choice by a warm pool of its own ({@link LiveServers#loadingPart}: no report names the parts a
+ * server holds), first where it evicts none of the model's other parts.
  *
  * <p>{@link #place} is $O(\text{tasks} \cdot \log N)$ and does not allocate (with class or memory: $O(\text{parts}
  * \cdot N)$). Not thread-safe (scratch arrays): one per placer.
@@ -67,9 +70,24 @@ public final class ControllerPlacement implements ServerPolicy {
     private final int largestTask;
     /** The bytes of the latest request on each server it uses (with class or memory). */
     private final Footprint footprint = new Footprint();
+    /** {@link #footprint} with the model's other parts this placer knows on each server ({@link #byPart}). */
+    private final Footprint besideParts = new Footprint();
     private LiveServers servers;
     private long eventTime;
     private int warm;
+    /**
+     * Whether the latest request's parts were placed by warm pools of their own ({@link #partPool}): a model of one
+     * subgraph larger than every live server (cut by the optimiser into pieces, {@code dag.MemoryCut}), whose parts
+     * no report can call warm.
+     */
+    private boolean byPart;
+    /** Per choice and part of a one-subgraph model, the name of its warm pool ({@link #partPool}); built when needed. */
+    private String[][] partPoolNames;
+    /** The latest request's parts placed so far: their server, pool and bytes, in the order they were placed. */
+    private int[] partServer = new int[4];
+    private int[] partPool = new int[4];
+    private double[] partBytes = new double[4];
+    private int partsPlaced;
 
     private ControllerPlacement(PlacementSampler sampler, int modelIndex, String model, List<String> tasks, double[] ops,
             double[] taskOps, double[] bytes, double expectedOpsPerSecond) {
@@ -265,7 +283,13 @@ public final class ControllerPlacement implements ServerPolicy {
         boolean sized = servers.describesMemory();
         double[] work = sized ? withLoads(servers) : ops;
         servers.record(out, work, sized ? loads : null, sampler == null ? 1 : out.length, eventTime);
-        if (servers.describesMemory() && !servers.isWarmFor(out[0], warm) && wholeOn(out[0])) {
+        if (byPart) {
+            for (int i = 0; i < partsPlaced; i++) {
+                if (!servers.isWarmFor(partServer[i], partPool[i])) {
+                    servers.loadingPart(partServer[i], partPool[i], model, partBytes[i]);
+                }
+            }
+        } else if (servers.describesMemory() && !servers.isWarmFor(out[0], warm) && wholeOn(out[0])) {
             servers.loading(out[0], model);
         }
         return out;
@@ -294,7 +318,7 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
         Arrays.fill(loads, 0, n, 0);
         for (int t = 0; t < n; t++) {
             int s = out[t];
-            if (servers.isWarmFor(s, warm) || usedBefore(s, t)) {
+            if (servers.isWarmFor(s, poolOn(s)) || usedBefore(s, t)) {
                 continue;
             }
             double b = sampler == null ? totalBytes : 0;
@@ -337,6 +361,8 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
      */
     public int[] choose(LiveServers servers, long eventTime, RandomGenerator rng) {
         this.warm = servers.warm(model); // kept for explain(): one look-up per request
+        byPart = false;
+        partsPlaced = 0;
         if (servers.describesMemory()) {
             return chooseSized(servers, eventTime, rng);
         }
@@ -358,6 +384,7 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
         servers.modelBytes(warm, totalBytes);
         this.servers = servers;
         this.eventTime = eventTime;
+        byPart = sampler != null && choices.length == 1 && !(totalBytes <= servers.largestLiveMemoryBytes());
         if (sampler == null) {
             int s = servers.pickPart(warm, NONE, 0, ops[0], totalBytes, footprint, eventTime, rng);
             if (s < 0) {
@@ -376,13 +403,67 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
 
     /** A server for a part of the current request that fits, recorded in its footprint. */
     private int fitting(int[] taken, int n, double partOps, double partBytes, RandomGenerator rnd) {
-        int s = servers.pickPart(warm, taken, n, partOps, partBytes, footprint, eventTime, rnd);
+        int pool = warm;
+        int s = -1;
+        if (byPart) { // first where it evicts none of the model's other parts, which would have to load again
+            pool = servers.pool(partPool(partsPlaced));
+            servers.modelBytes(pool, partBytes);
+            besideParts.copyOf(footprint);
+            servers.addOtherParts(besideParts, model, pool);
+            s = servers.pickPart(pool, taken, n, partOps, partBytes, besideParts, eventTime, rnd);
+        }
+        if (s < 0) {
+            s = servers.pickPart(pool, taken, n, partOps, partBytes, footprint, eventTime, rnd);
+        }
         if (s < 0) {
             throw new PartDoesNotFitException("a part of model '" + model + "' (" + (long) partBytes
                     + " bytes) fits no live server beside the request's other parts");
         }
         footprint.add(s, partBytes);
+        if (partsPlaced == partServer.length) {
+            partServer = Arrays.copyOf(partServer, 2 * partsPlaced);
+            partPool = Arrays.copyOf(partPool, 2 * partsPlaced);
+            this.partBytes = Arrays.copyOf(this.partBytes, 2 * partsPlaced);
+        }
+        partServer[partsPlaced] = s;
+        partPool[partsPlaced] = pool;
+        this.partBytes[partsPlaced++] = partBytes;
         return s;
+    }
+
+    /**
+     * The name of the warm pool of the latest request's {@code i}-th part to be placed (the root's part first, then the
+     * others in order: {@link PlacementSampler#placeSized}'s order) under its drawn choice: one pool per choice and
+     * part of the model's one subgraph.
+     */
+    private String partPool(int i) {
+        int choice = choices[0];
+        if (partPoolNames == null) {
+            partPoolNames = new String[sampler.table().models().get(modelIndex).subgraphs().get(0).choices().size()][];
+        }
+        if (partPoolNames[choice] == null) {
+            int parts = sampler.partCount(modelIndex, 0, choice);
+            int root = sampler.rootPart(modelIndex, 0, choice);
+            String[] names = new String[Math.max(1, parts)];
+            names[0] = model + "\u0000part " + choice + "." + root;
+            for (int p = 0, k = 1; p < parts; p++) {
+                if (p != root) {
+                    names[k++] = model + "\u0000part " + choice + "." + p;
+                }
+            }
+            partPoolNames[choice] = names;
+        }
+        return partPoolNames[choice][i];
+    }
+
+    /** The warm pool the latest request's part on server {@code s} was placed by: its own or the model's. */
+    private int poolOn(int s) {
+        for (int i = 0; byPart && i < partsPlaced; i++) {
+            if (partServer[i] == s) {
+                return partPool[i];
+            }
+        }
+        return warm;
     }
 
     /** {@inheritDoc} The request's source, on a server its whole part fits (with class or memory). */
@@ -410,7 +491,7 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
                 last = s;
                 p = why.partOfServer(s);
                 if (p < 0) {
-                    p = why.addPart(s, servers.isWarm(s, pool), servers.backlogSeconds(s, eventTime),
+                    p = why.addPart(s, servers.isWarm(s, byPart ? poolOn(s) : pool), servers.backlogSeconds(s, eventTime),
                             servers.ongoing(s, eventTime));
                 }
             }

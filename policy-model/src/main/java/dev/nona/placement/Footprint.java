@@ -27,6 +27,14 @@ public final class Footprint {
         return 0;
     }
 
+    /** This footprint as {@code other} is. */
+    public void copyOf(Footprint other) {
+        count = 0;
+        for (int i = 0; i < other.count; i++) {
+            add(other.servers[i], other.bytes[i]);
+        }
+    }
+
     /** Adds {@code b} bytes of the request on server {@code s}. */
     public void add(int s, double b) {
         for (int i = 0; i < count; i++) {

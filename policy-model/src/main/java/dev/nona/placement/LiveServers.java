@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.IntConsumer;
+import java.util.function.ToDoubleFunction;
 import java.util.random.RandomGenerator;
 
 /**
@@ -84,8 +85,13 @@ public final class LiveServers {
     private final Set<String> drainedIds = new HashSet<>();
     /** The current request's rules ({@link #restrict}), or null: any live server. */
     private ServerFilter filter;
-    /** A warm pool per model (the ledger's pool id). */
+    /** A warm pool per model (the ledger's pool id), and per part of a model no server holds whole ({@link #loadingPart}). */
     private final Map<String, Integer> pools = new HashMap<>();
+    /**
+     * Per server: the parts of models too large for it that this placer sent it and it still holds as far as its
+     * reports tell, oldest first ({@link #loadingPart}); null: none.
+     */
+    private final List<List<PartMark>> partMarks = new ArrayList<>();
     private final TakenParts taken = new TakenParts();
     /** Sum of the compute rates of the live servers. */
     private double liveOps;
@@ -203,6 +209,7 @@ public final class LiveServers {
             memory.addServer();
             index.put(serverId, s);
             this.warmModels.add(null);
+            partMarks.add(null);
             if (s >= reportedUp.length) {
                 int c = Math.max(4, 2 * s);
                 ids = Arrays.copyOf(ids, c);
@@ -224,13 +231,8 @@ public final class LiveServers {
         }
         List<String> before = this.warmModels.get(s);
         if (before == null || !before.equals(warmModels)) {
-            int[] warm = new int[warmModels.size()];
-            int i = 0;
-            for (String m : warmModels) {
-                warm[i++] = pools.computeIfAbsent(m, k -> pools.size());
-            }
-            ledger.setPools(s, warm);
             this.warmModels.set(s, List.copyOf(warmModels));
+            applyPools(s);
         }
         boolean wasLive = ledger.isUp(s);
         if (memory.set(s, serverClass, memoryBytes)) {
@@ -437,13 +439,127 @@ public final class LiveServers {
         }
         List<String> now = new ArrayList<>(held == null ? List.of() : held);
         now.add(model);
-        int[] warm = new int[now.size()];
-        for (int i = 0; i < warm.length; i++) {
-            warm[i] = pools.computeIfAbsent(now.get(i), k -> pools.size());
-        }
-        ledger.setPools(index, warm);
         warmModels.set(index, List.copyOf(now));
+        applyPools(index);
     }
+
+    /** The warm pool named {@code name}: a model's ({@link #warm}), or a part's ({@link #loadingPart}), created if new. */
+    public int pool(String name) {
+        return pools.computeIfAbsent(name, k -> pools.size());
+    }
+
+    /**
+     * Server {@code index} holds part pool {@code pool} ({@link #pool}) of {@code model}, of {@code bytes}, from now on:
+     * this placer sent it that part of a model no server holds whole, which no report can name (reports give the
+     * models a server holds and their bytes, not which parts). The server stays warm for the part across its reports
+     * while they show it holding at least the bytes of the parts of the model this placer knows there
+     * ({@link #heldBytes}); a load that does not fit beside the model's older parts there evicts them, oldest first.
+     */
+    public void loadingPart(int index, int pool, String model, double bytes) {
+        List<PartMark> marks = partMarks.get(index);
+        if (marks == null) {
+            marks = new ArrayList<>(2);
+            partMarks.set(index, marks);
+        }
+        double sum = bytes;
+        for (PartMark m : marks) {
+            if (m.pool() == pool) {
+                return;
+            }
+            sum += m.model().equals(model) ? m.bytes() : 0;
+        }
+        for (int i = 0; i < marks.size() && !memory.fits(index, sum); ) {
+            if (marks.get(i).model().equals(model)) {
+                sum -= marks.remove(i).bytes();
+            } else {
+                i++;
+            }
+        }
+        marks.add(new PartMark(pool, model, bytes));
+        applyPools(index);
+    }
+
+    /**
+     * Adds to {@code into} the bytes of the parts of {@code model} other than pool {@code except}'s that this placer
+     * knows on each server ({@link #loadingPart}): where a part would have to evict them to fit. $O(N)$.
+     */
+    void addOtherParts(Footprint into, String model, int except) {
+        for (int s = 0; s < partMarks.size(); s++) {
+            List<PartMark> marks = partMarks.get(s);
+            for (int i = 0; marks != null && i < marks.size(); i++) {
+                PartMark m = marks.get(i);
+                if (m.pool() != except && m.model().equals(model)) {
+                    into.add(s, m.bytes());
+                }
+            }
+        }
+    }
+
+    /** Whether this placer knows parts of a model on server {@code index} ({@link #loadingPart}). */
+    public boolean holdsParts(int index) {
+        List<PartMark> marks = partMarks.get(index);
+        return marks != null && !marks.isEmpty();
+    }
+
+    /**
+     * What server {@code index}'s latest report says it holds of each model ({@code heldBytes}: a model's bytes there,
+     * 0 when none): the parts this placer knows there ({@link #loadingPart}) are kept while they add up to no more,
+     * the oldest of a model forgotten first. Call after {@link #report} when {@link #holdsParts}.
+     */
+    public void heldBytes(int index, ToDoubleFunction<String> heldBytes) {
+        List<PartMark> marks = partMarks.get(index);
+        if (marks == null || marks.isEmpty()) {
+            return;
+        }
+        boolean changed = false;
+        for (int i = 0; i < marks.size(); i++) {
+            String model = marks.get(i).model();
+            boolean first = true;
+            for (int j = 0; j < i && first; j++) {
+                first = !marks.get(j).model().equals(model);
+            }
+            if (!first) {
+                continue; // the model's oldest mark decided for all of them
+            }
+            double known = 0;
+            for (PartMark m : marks) {
+                known += m.model().equals(model) ? m.bytes() : 0;
+            }
+            double held = heldBytes.applyAsDouble(model) + 1; // a report rounds its bytes
+            for (int j = i; j < marks.size() && known > held; ) {
+                if (marks.get(j).model().equals(model)) {
+                    known -= marks.remove(j).bytes(); // the oldest first
+                    changed = true;
+                } else {
+                    j++;
+                }
+            }
+            if (i < marks.size() && !marks.get(i).model().equals(model)) {
+                i--; // the mark now at i is another model's: look at it
+            }
+        }
+        if (changed) {
+            applyPools(index);
+        }
+    }
+
+    /** Server {@code s}'s warm pools in the ledger: its reported models', then its parts' ({@link #loadingPart}). */
+    private void applyPools(int s) {
+        List<String> held = warmModels.get(s);
+        List<PartMark> marks = partMarks.get(s);
+        int models = held == null ? 0 : held.size();
+        int[] warm = new int[models + (marks == null ? 0 : marks.size())];
+        for (int i = 0; i < models; i++) {
+            warm[i] = pool(held.get(i));
+        }
+        for (int i = models; i < warm.length; i++) {
+            warm[i] = marks.get(i - models).pool();
+        }
+        ledger.setPools(s, warm);
+    }
+
+    /** A part of a model too large for its server, as this placer sent it there ({@link #loadingPart}). */
+    private record PartMark(int pool, String model, double bytes) {}
 
     /**
      * Whether server {@code index} holds warm pool {@code warm} by its latest report, or every server is warm

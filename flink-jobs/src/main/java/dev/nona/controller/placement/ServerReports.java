@@ -14,7 +14,8 @@ import java.util.function.ToDoubleFunction;
  * ({@link CachedModel#holdsWhole}: counting every reported model warm sent whole-model requests to servers whose parts
  * had been evicted; docs/controller.md, "Warm means whole"), its class and memory when it gives them, and its free
  * memory (what a new part may use now) when it gives it; without one a part may use the server's whole memory, as
- * before the field.
+ * before the field. The bytes it holds of each model check the parts of models too large for it that this placer
+ * sent there ({@link LiveServers#heldBytes}).
  */
 public final class ServerReports {
     private ServerReports() {}
@@ -48,7 +49,20 @@ public final class ServerReports {
         if (report.freeMemoryBytes() != null) {
             servers.freeMemoryBytes(s, report.freeMemoryBytes()); // the report reset it to the whole memory
         }
+        if (servers.holdsParts(s)) { // parts of a model larger than the server, sent there: still held?
+            servers.heldBytes(s, model -> heldBytes(report.cachedModels(), model));
+        }
         return s;
+    }
+
+    /** The bytes of {@code model} a report's cached models give (0 when it does not name it). */
+    private static double heldBytes(List<CachedModel> held, String model) {
+        for (CachedModel m : held) {
+            if (m.model().equals(model)) {
+                return m.bytes();
+            }
+        }
+        return 0;
     }
 
     /** From the latest status of each server, heard now, without a liveness timeout; down servers are never chosen. */

@@ -264,6 +264,10 @@ public final class ControllerPolicy implements Policy {
                 if (view.memoryBounded()) {
                     live.freeMemoryBytes(i, Math.min(memory, view.freeMemoryBytes(s)));
                 }
+                if (live.holdsParts(i)) {
+                    int server = s;
+                    live.heldBytes(i, model -> heldBytes(view, server, model));
+                }
             }
         }
     }
@@ -278,6 +282,25 @@ public final class ControllerPolicy implements Policy {
                 live.freeMemoryBytes(live.indexOf(ids[s]), Math.min(view.memoryBytes(s), view.freeMemoryBytes(s)));
             }
         }
+    }
+
+    /**
+     * The bytes of {@code model} that server {@code s} holds (loaded or loading), as a server's report gives them: what
+     * the controller checks the parts it sent there against ({@link LiveServers#heldBytes}).
+     */
+    private double heldBytes(ClusterView view, int s, String model) {
+        int c = warm.indexOf(model);
+        if (c < 0 || hetero.taskBytes() == null) {
+            return 0;
+        }
+        double[] bytes = hetero.taskBytes()[c];
+        double sum = 0;
+        for (int t = 0; t < taskCount[c]; t++) {
+            if (bytes[t] > 0 && view.holds(s, c, t)) {
+                sum += bytes[t];
+            }
+        }
+        return sum;
     }
 
     /**

@@ -1,0 +1,146 @@
+package dev.nona.placement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nona.optimize.CostModel;
+import dev.nona.workload.ColdStartCost;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A model larger than every server runs in parts (the optimiser cuts it, {@code dag.MemoryCut}), and no report can say
+ * which parts a server holds: the placer remembers where it sent each part ({@link LiveServers#loadingPart}) and keeps
+ * that while the servers' reports show them holding as many bytes of the model.
+ */
+final class PartWarmthTest {
+    private static final long T = 1_000;
+
+    /** Model "big": source s, parts {p} and {q} apart (root with p, sink k with q); 60 bytes, servers hold 40. */
+    private static PlacementTable table() {
+        var sg = new PlacementTable.SubgraphPlacement("s", "k", List.of("k"), List.of(
+                new PlacementTable.Choice(List.of(List.of("p"), List.of("q")), 0, 1, 1.0)));
+        var model = new PlacementTable.ModelPlacement("big", 20, 0.05, List.of("s", "p", "q", "k"), List.of("s"),
+                List.of(sg));
+        var solvedFor = new PlacementTable.SolvedFor(PlacementFixtures.problem(8).cluster(), Map.of("big", 20.0), null,
+                CostModel.DEFAULT);
+        return new PlacementTable(1, 0, solvedFor, true, "", 1, 0.1, 0.001, 1, List.of(model), 0);
+    }
+
+    private static ControllerPlacement placement() {
+        return ControllerPlacement.of(new PlacementSampler(table()), "big",
+                Map.of("s", 1e8, "p", 1e9, "q", 1e9, "k", 1e8), Map.of("s", 1.0, "p", 29.0, "q", 29.0, "k", 1.0));
+    }
+
+    /** Eight idle servers of 40 bytes holding nothing of the model; loads of 1 s + 1 s per 10 bytes. */
+    private static LiveServers servers() {
+        LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.coldStart(new ColdStartCost(1, 10));
+        for (int s = 0; s < 8; s++) {
+            servers.report("s" + s, true, 1e9, 0, 0.0, List.of(), "gpu", 40, T, 0);
+        }
+        return servers;
+    }
+
+    @Test
+    void thePartsOfAModelNoServerHolds_goBackWhereTheyWereSent_notToAnotherColdServer() {
+        ControllerPlacement big = placement();
+        LiveServers servers = servers();
+        SplittableRandom rng = new SplittableRandom(3);
+        int[] first = big.place(servers, T, rng).clone();
+        assertThat(first[1]).as("p and q apart").isNotEqualTo(first[2]);
+        PlacementExplanation why = new PlacementExplanation();
+        for (int r = 0; r < 20; r++) {
+            // 10 s on, every server reports again, idle: those that got a part hold its 30 bytes of the model
+            long now = T + 10_000L * (r + 1);
+            for (int s = 0; s < 8; s++) {
+                servers.report("s" + s, true, 1e9, 0, 0.0, List.of(), "gpu", 40, now, 0);
+                int held = (s == first[0] ? 30 : 0) + (s == first[2] ? 30 : 0);
+                servers.heldBytes(s, model -> model.equals("big") ? held : 0);
+            }
+            int[] out = big.place(servers, now, rng, why);
+            assertThat(out).as("request %d", r).containsExactly(first);
+            assertThat(why.coldStart(0)).isFalse();
+            assertThat(why.coldStart(1)).isFalse();
+        }
+    }
+
+    @Test
+    void aServerWhoseReportShowsLessOfTheModel_isColdForItsPartAgain() {
+        ControllerPlacement big = placement();
+        LiveServers servers = servers();
+        int[] first = big.place(servers, T, new SplittableRandom(3)).clone();
+        int pool = servers.pool("big\u0000part 0.0");
+        assertThat(servers.isWarm(first[0], pool)).isTrue();
+        assertThat(servers.holdsParts(first[0])).isTrue();
+        servers.report("s" + first[0], true, 1e9, 0, 0.0, List.of(), "gpu", 40, T + 1, 0);
+        servers.heldBytes(first[0], model -> 30);
+        assertThat(servers.isWarm(first[0], pool)).as("it still holds 30 bytes of it").isTrue();
+        servers.report("s" + first[0], true, 1e9, 0, 0.0, List.of(), "gpu", 40, T + 2, 0);
+        servers.heldBytes(first[0], model -> 20);
+        assertThat(servers.isWarm(first[0], pool)).as("evicted").isFalse();
+        assertThat(servers.holdsParts(first[0])).isFalse();
+    }
+
+    @Test
+    void loadingAPartThatDoesNotFitBesideTheModelsOlderPart_evictsIt() {
+        LiveServers servers = servers();
+        int p = servers.pool("big\u0000part 0.0");
+        int q = servers.pool("big\u0000part 0.1");
+        int other = servers.pool("small\u0000part 0.0");
+        servers.loadingPart(0, p, "big", 30);
+        servers.loadingPart(0, other, "small", 5);
+        assertThat(servers.isWarm(0, p)).isTrue();
+        servers.loadingPart(0, q, "big", 30);
+        assertThat(servers.isWarm(0, q)).isTrue();
+        assertThat(servers.isWarm(0, p)).as("30 + 30 bytes do not fit 40").isFalse();
+        assertThat(servers.isWarm(0, other)).as("another model's part is the reports' to evict").isTrue();
+        // the reports keep each model's newest parts that their bytes cover
+        servers.heldBytes(0, model -> model.equals("big") ? 30 : 0);
+        assertThat(servers.isWarm(0, q)).isTrue();
+        assertThat(servers.isWarm(0, other)).as("the report holds none of it").isFalse();
+        // a model evicted whole, the next model's part behind it still checked
+        servers.loadingPart(1, p, "big", 30);
+        servers.loadingPart(1, other, "small", 5);
+        servers.heldBytes(1, model -> model.equals("small") ? 5 : 0);
+        assertThat(servers.isWarm(1, p)).isFalse();
+        assertThat(servers.isWarm(1, other)).isTrue();
+        servers.heldBytes(1, model -> 0);
+        assertThat(servers.holdsParts(1)).isFalse();
+    }
+
+    /**
+     * s0 holds part q and is idle; s1 holds part p behind 10 s of work; s2 is cold behind 10 s. Part p would finish
+     * first on s0 (a 4 s load, then 1.1 s), but there it would evict q (30 + 30 bytes, servers of 40), which the next
+     * request would load again: p waits on s1 (12.2 s by marginal cost) and q goes to s0, where it is warm.
+     */
+    @Test
+    void aPartIsNotLoadedWhereItWouldEvictTheModelsOtherPart_whileAnotherServerFits() {
+        LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.coldStart(new ColdStartCost(1, 10));
+        servers.report("s0", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T, 0);
+        servers.report("s1", true, 1e9, 1, 10.0, List.of(), "gpu", 40, T, 0);
+        servers.report("s2", true, 1e9, 1, 10.0, List.of(), "gpu", 40, T, 0);
+        servers.loadingPart(1, servers.pool("big\u0000part 0.0"), "big", 30);
+        servers.loadingPart(0, servers.pool("big\u0000part 0.1"), "big", 30);
+
+        int[] out = placement().place(servers, T, new SplittableRandom(3));
+
+        assertThat(servers.id(out[0])).as("p").isEqualTo("s1");
+        assertThat(servers.id(out[2])).as("q").isEqualTo("s0");
+    }
+
+    @Test
+    void aModelThatFitsAServer_isPlacedByItsOwnPool_asBefore() {
+        ControllerPlacement big = placement();
+        LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.coldStart(new ColdStartCost(1, 10));
+        for (int s = 0; s < 8; s++) {
+            servers.report("s" + s, true, 1e9, 0, 0.0, List.of(), "gpu", 100, T, 0);
+        }
+        int[] out = big.place(servers, T, new SplittableRandom(3));
+        assertThat(servers.holdsParts(out[0])).isFalse();
+        assertThat(servers.holdsParts(out[2])).isFalse();
+    }
+}

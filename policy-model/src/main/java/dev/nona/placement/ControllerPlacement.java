@@ -285,9 +285,7 @@ public final class ControllerPlacement implements ServerPolicy {
         servers.record(out, work, sized ? loads : null, sampler == null ? 1 : out.length, eventTime);
         if (byPart) {
             for (int i = 0; i < partsPlaced; i++) {
-                if (!servers.isWarmFor(partServer[i], partPool[i])) {
-                    servers.loadingPart(partServer[i], partPool[i], model, partBytes[i]);
-                }
+                servers.loadingPart(partServer[i], partPool[i], model, partBytes[i], eventTime);
             }
         } else if (servers.describesMemory() && !servers.isWarmFor(out[0], warm) && wholeOn(out[0])) {
             servers.loading(out[0], model);
@@ -409,7 +407,7 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
             pool = servers.pool(partPool(partsPlaced));
             servers.modelBytes(pool, partBytes);
             besideParts.copyOf(footprint);
-            servers.addOtherParts(besideParts, model, pool);
+            servers.addOtherParts(besideParts, model, pool, eventTime);
             s = servers.pickPart(pool, taken, n, partOps, partBytes, besideParts, eventTime, rnd);
         }
         if (s < 0) {

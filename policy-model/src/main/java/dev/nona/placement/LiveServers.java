@@ -92,6 +92,8 @@ public final class LiveServers {
      * reports tell, oldest first ({@link #loadingPart}); null: none.
      */
     private final List<List<PartMark>> partMarks = new ArrayList<>();
+    /** How long a part's latest request there keeps it from being evicted by another part ({@link #addOtherParts}). */
+    private double partsKeptSeconds = ColdStartCost.DEFAULT_RENT_HALF_LIFE_SECONDS;
     private final TakenParts taken = new TakenParts();
     /** Sum of the compute rates of the live servers. */
     private double liveOps;
@@ -449,13 +451,15 @@ public final class LiveServers {
     }
 
     /**
-     * Server {@code index} holds part pool {@code pool} ({@link #pool}) of {@code model}, of {@code bytes}, from now on:
-     * this placer sent it that part of a model no server holds whole, which no report can name (reports give the
-     * models a server holds and their bytes, not which parts). The server stays warm for the part across its reports
-     * while they show it holding at least the bytes of the parts of the model this placer knows there
-     * ({@link #heldBytes}); a load that does not fit beside the model's older parts there evicts them, oldest first.
+     * Server {@code index} holds part pool {@code pool} ({@link #pool}) of {@code model}, of {@code bytes}, and took a
+     * request of it at {@code eventTime} (epoch ms): this placer sent it that part of a model no server holds whole,
+     * which no report can name (reports give the models a server holds and their bytes, not which parts). The server
+     * stays warm for the part across its reports while they show it holding at least the bytes of the parts of the
+     * model this placer knows there ({@link #heldBytes}); a load that does not fit beside the model's older parts there
+     * evicts them, oldest first. A part already known there is only marked used.
      */
-    public void loadingPart(int index, int pool, String model, double bytes) {
+    public void loadingPart(int index, int pool, String model, double bytes, long eventTime) {
+        double now = requestSeconds(eventTime);
         List<PartMark> marks = partMarks.get(index);
         if (marks == null) {
             marks = new ArrayList<>(2);
@@ -463,33 +467,39 @@ public final class LiveServers {
         }
         double sum = bytes;
         for (PartMark m : marks) {
-            if (m.pool() == pool) {
+            if (m.pool == pool) {
+                m.used = Math.max(m.used, now);
                 return;
             }
-            sum += m.model().equals(model) ? m.bytes() : 0;
+            sum += m.model.equals(model) ? m.bytes : 0;
         }
         for (int i = 0; i < marks.size() && !memory.fits(index, sum); ) {
-            if (marks.get(i).model().equals(model)) {
-                sum -= marks.remove(i).bytes();
+            if (marks.get(i).model.equals(model)) {
+                sum -= marks.remove(i).bytes;
             } else {
                 i++;
             }
         }
-        marks.add(new PartMark(pool, model, bytes));
+        marks.add(new PartMark(pool, model, bytes, now));
         applyPools(index);
     }
 
     /**
      * Adds to {@code into} the bytes of the parts of {@code model} other than pool {@code except}'s that this placer
-     * knows on each server ({@link #loadingPart}): where a part would have to evict them to fit. $O(N)$.
+     * knows on each server ({@link #loadingPart}) and sent a request there within the cold-start cost's half-life $H$
+     * before {@code eventTime}: where a part would have to evict such a part to fit, the next request of the model
+     * would load that one again. A part that took none of the model's requests for $H$ does not keep another part
+     * off its server; without that, the servers that first took each part would keep it for good however the
+     * requests' work divides between the parts. $O(N)$.
      */
-    void addOtherParts(Footprint into, String model, int except) {
+    void addOtherParts(Footprint into, String model, int except, long eventTime) {
+        double since = requestSeconds(eventTime) - partsKeptSeconds;
         for (int s = 0; s < partMarks.size(); s++) {
             List<PartMark> marks = partMarks.get(s);
             for (int i = 0; marks != null && i < marks.size(); i++) {
                 PartMark m = marks.get(i);
-                if (m.pool() != except && m.model().equals(model)) {
-                    into.add(s, m.bytes());
+                if (m.pool != except && m.used >= since && m.model.equals(model)) {
+                    into.add(s, m.bytes);
                 }
             }
         }
@@ -513,28 +523,28 @@ public final class LiveServers {
         }
         boolean changed = false;
         for (int i = 0; i < marks.size(); i++) {
-            String model = marks.get(i).model();
+            String model = marks.get(i).model;
             boolean first = true;
             for (int j = 0; j < i && first; j++) {
-                first = !marks.get(j).model().equals(model);
+                first = !marks.get(j).model.equals(model);
             }
             if (!first) {
                 continue; // the model's oldest mark decided for all of them
             }
             double known = 0;
             for (PartMark m : marks) {
-                known += m.model().equals(model) ? m.bytes() : 0;
+                known += m.model.equals(model) ? m.bytes : 0;
             }
             double held = heldBytes.applyAsDouble(model) + 1; // a report rounds its bytes
             for (int j = i; j < marks.size() && known > held; ) {
-                if (marks.get(j).model().equals(model)) {
-                    known -= marks.remove(j).bytes(); // the oldest first
+                if (marks.get(j).model.equals(model)) {
+                    known -= marks.remove(j).bytes; // the oldest first
                     changed = true;
                 } else {
                     j++;
                 }
             }
-            if (i < marks.size() && !marks.get(i).model().equals(model)) {
+            if (i < marks.size() && !marks.get(i).model.equals(model)) {
                 i--; // the mark now at i is another model's: look at it
             }
         }
@@ -553,13 +563,28 @@ public final class LiveServers {
             warm[i] = pool(held.get(i));
         }
         for (int i = models; i < warm.length; i++) {
-            warm[i] = marks.get(i - models).pool();
+            warm[i] = marks.get(i - models).pool;
         }
         ledger.setPools(s, warm);
     }
 
-    /** A part of a model too large for its server, as this placer sent it there ({@link #loadingPart}). */
-    private record PartMark(int pool, String model, double bytes) {}
+    /**
+     * A part of a model too large for its server, as this placer sent it there ({@link #loadingPart}), and when it
+     * last sent it a request of that part (seconds on the ledger's clock).
+     */
+    private static final class PartMark {
+        final int pool;
+        final String model;
+        final double bytes;
+        double used;
+
+        PartMark(int pool, String model, double bytes, double used) {
+            this.pool = pool;
+            this.model = model;
+            this.bytes = bytes;
+            this.used = used;
+        }
+    }
 
     /**
      * Whether server {@code index} holds warm pool {@code warm} by its latest report, or every server is warm
@@ -634,6 +659,7 @@ public final class LiveServers {
      */
     public void coldStart(ColdStartCost cost) {
         expectedFinish.coldStart(cost);
+        partsKeptSeconds = cost == null ? ColdStartCost.DEFAULT_RENT_HALF_LIFE_SECONDS : cost.rentHalfLifeSeconds();
     }
 
     /**

@@ -89,10 +89,10 @@ final class PartWarmthTest {
         int p = servers.pool("big\u0000part 0.0");
         int q = servers.pool("big\u0000part 0.1");
         int other = servers.pool("small\u0000part 0.0");
-        servers.loadingPart(0, p, "big", 30);
-        servers.loadingPart(0, other, "small", 5);
+        servers.loadingPart(0, p, "big", 30, T);
+        servers.loadingPart(0, other, "small", 5, T);
         assertThat(servers.isWarm(0, p)).isTrue();
-        servers.loadingPart(0, q, "big", 30);
+        servers.loadingPart(0, q, "big", 30, T);
         assertThat(servers.isWarm(0, q)).isTrue();
         assertThat(servers.isWarm(0, p)).as("30 + 30 bytes do not fit 40").isFalse();
         assertThat(servers.isWarm(0, other)).as("another model's part is the reports' to evict").isTrue();
@@ -101,8 +101,8 @@ final class PartWarmthTest {
         assertThat(servers.isWarm(0, q)).isTrue();
         assertThat(servers.isWarm(0, other)).as("the report holds none of it").isFalse();
         // a model evicted whole, the next model's part behind it still checked
-        servers.loadingPart(1, p, "big", 30);
-        servers.loadingPart(1, other, "small", 5);
+        servers.loadingPart(1, p, "big", 30, T);
+        servers.loadingPart(1, other, "small", 5, T);
         servers.heldBytes(1, model -> model.equals("small") ? 5 : 0);
         assertThat(servers.isWarm(1, p)).isFalse();
         assertThat(servers.isWarm(1, other)).isTrue();
@@ -122,13 +122,34 @@ final class PartWarmthTest {
         servers.report("s0", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T, 0);
         servers.report("s1", true, 1e9, 1, 10.0, List.of(), "gpu", 40, T, 0);
         servers.report("s2", true, 1e9, 1, 10.0, List.of(), "gpu", 40, T, 0);
-        servers.loadingPart(1, servers.pool("big\u0000part 0.0"), "big", 30);
-        servers.loadingPart(0, servers.pool("big\u0000part 0.1"), "big", 30);
+        servers.loadingPart(1, servers.pool("big\u0000part 0.0"), "big", 30, T);
+        servers.loadingPart(0, servers.pool("big\u0000part 0.1"), "big", 30, T);
 
         int[] out = placement().place(servers, T, new SplittableRandom(3));
 
         assertThat(servers.id(out[0])).as("p").isEqualTo("s1");
         assertThat(servers.id(out[2])).as("q").isEqualTo("s0");
+    }
+
+    /**
+     * As above, but q's latest request on s0 was more than the rent's half-life (5 s by default) ago: the parts the
+     * requests keep using are protected, not the servers that first took each part, so p's 5.1 s there now beats
+     * 12.2 s on s1 (and q goes elsewhere).
+     */
+    @Test
+    void aPartUnusedForTheHalfLife_doesNotKeepAnotherPartOffItsServer() {
+        long later = T + 6_000;
+        LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.coldStart(new ColdStartCost(1, 10));
+        servers.report("s0", true, 1e9, 0, 0.0, List.of(), "gpu", 40, later, 0);
+        servers.report("s1", true, 1e9, 1, 10.0, List.of(), "gpu", 40, later, 0);
+        servers.report("s2", true, 1e9, 1, 10.0, List.of(), "gpu", 40, later, 0);
+        servers.loadingPart(1, servers.pool("big\u0000part 0.0"), "big", 30, later);
+        servers.loadingPart(0, servers.pool("big\u0000part 0.1"), "big", 30, T);
+
+        int[] out = placement().place(servers, later, new SplittableRandom(3));
+
+        assertThat(servers.id(out[0])).as("p").isEqualTo("s0");
     }
 
     @Test

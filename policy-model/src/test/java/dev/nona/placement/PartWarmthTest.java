@@ -110,6 +110,18 @@ final class PartWarmthTest {
         assertThat(servers.holdsParts(1)).isFalse();
     }
 
+    /** s0 idle with part q (its latest request at {@code qUsed}), s1 with p and s2 cold both behind 10 s, at {@code now}. */
+    private static LiveServers qIdlePBusy(long now, long qUsed) {
+        LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.coldStart(new ColdStartCost(1, 10));
+        servers.report("s0", true, 1e9, 0, 0.0, List.of(), "gpu", 40, now, 0);
+        servers.report("s1", true, 1e9, 1, 10.0, List.of(), "gpu", 40, now, 0);
+        servers.report("s2", true, 1e9, 1, 10.0, List.of(), "gpu", 40, now, 0);
+        servers.loadingPart(1, servers.pool("big\u0000part 0.0"), "big", 30, now);
+        servers.loadingPart(0, servers.pool("big\u0000part 0.1"), "big", 30, qUsed);
+        return servers;
+    }
+
     /**
      * s0 holds part q and is idle; s1 holds part p behind 10 s of work; s2 is cold behind 10 s. Part p would finish
      * first on s0 (a 4 s load, then 1.1 s), but there it would evict q (30 + 30 bytes, servers of 40), which the next
@@ -117,13 +129,7 @@ final class PartWarmthTest {
      */
     @Test
     void aPartIsNotLoadedWhereItWouldEvictTheModelsOtherPart_whileAnotherServerFits() {
-        LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
-        servers.coldStart(new ColdStartCost(1, 10));
-        servers.report("s0", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T, 0);
-        servers.report("s1", true, 1e9, 1, 10.0, List.of(), "gpu", 40, T, 0);
-        servers.report("s2", true, 1e9, 1, 10.0, List.of(), "gpu", 40, T, 0);
-        servers.loadingPart(1, servers.pool("big\u0000part 0.0"), "big", 30, T);
-        servers.loadingPart(0, servers.pool("big\u0000part 0.1"), "big", 30, T);
+        LiveServers servers = qIdlePBusy(T, T);
 
         int[] out = placement().place(servers, T, new SplittableRandom(3));
 
@@ -139,13 +145,7 @@ final class PartWarmthTest {
     @Test
     void aPartUnusedForTheHalfLife_doesNotKeepAnotherPartOffItsServer() {
         long later = T + 6_000;
-        LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
-        servers.coldStart(new ColdStartCost(1, 10));
-        servers.report("s0", true, 1e9, 0, 0.0, List.of(), "gpu", 40, later, 0);
-        servers.report("s1", true, 1e9, 1, 10.0, List.of(), "gpu", 40, later, 0);
-        servers.report("s2", true, 1e9, 1, 10.0, List.of(), "gpu", 40, later, 0);
-        servers.loadingPart(1, servers.pool("big\u0000part 0.0"), "big", 30, later);
-        servers.loadingPart(0, servers.pool("big\u0000part 0.1"), "big", 30, T);
+        LiveServers servers = qIdlePBusy(later, T);
 
         int[] out = placement().place(servers, later, new SplittableRandom(3));
 

@@ -94,6 +94,8 @@ public final class LiveServers {
     private final List<List<PartMark>> partMarks = new ArrayList<>();
     /** How long a part's latest request there keeps it from being evicted by another part ({@link #addOtherParts}). */
     private double partsKeptSeconds = ColdStartCost.DEFAULT_RENT_HALF_LIFE_SECONDS;
+    /** Scratch of {@link #heldBytes}: per model, the bytes of its parts kept so far and what the report holds. */
+    private final Map<String, double[]> keptBytes = new HashMap<>();
     private final TakenParts taken = new TakenParts();
     /** Sum of the compute rates of the live servers. */
     private double liveOps;
@@ -521,31 +523,17 @@ public final class LiveServers {
         if (marks == null || marks.isEmpty()) {
             return;
         }
+        keptBytes.clear();
         boolean changed = false;
-        for (int i = 0; i < marks.size(); i++) {
-            String model = marks.get(i).model;
-            boolean first = true;
-            for (int j = 0; j < i && first; j++) {
-                first = !marks.get(j).model.equals(model);
-            }
-            if (!first) {
-                continue; // the model's oldest mark decided for all of them
-            }
-            double known = 0;
-            for (PartMark m : marks) {
-                known += m.model.equals(model) ? m.bytes : 0;
-            }
-            double held = heldBytes.applyAsDouble(model) + 1; // a report rounds its bytes
-            for (int j = i; j < marks.size() && known > held; ) {
-                if (marks.get(j).model.equals(model)) {
-                    known -= marks.remove(j).bytes; // the oldest first
-                    changed = true;
-                } else {
-                    j++;
-                }
-            }
-            if (i < marks.size() && !marks.get(i).model.equals(model)) {
-                i--; // the mark now at i is another model's: look at it
+        for (int i = marks.size() - 1; i >= 0; i--) { // newest first: a model's oldest parts are the ones that go
+            PartMark m = marks.get(i);
+            double[] kept = keptBytes.computeIfAbsent(m.model, k -> new double[] {0, heldBytes.applyAsDouble(k) + 1});
+            if (kept[0] + m.bytes <= kept[1]) { // a report rounds its bytes
+                kept[0] += m.bytes;
+            } else {
+                kept[1] = -1; // and every older part of the model
+                marks.remove(i);
+                changed = true;
             }
         }
         if (changed) {

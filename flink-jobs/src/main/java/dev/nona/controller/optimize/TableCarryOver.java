@@ -3,6 +3,7 @@ package dev.nona.controller.optimize;
 import dev.nona.dag.Triplet;
 import dev.nona.optimize.JobClass;
 import dev.nona.optimize.NonaProblem;
+import dev.nona.optimize.PartFit;
 import dev.nona.optimize.SubgraphChoices;
 import dev.nona.placement.PlacementTable;
 import java.util.ArrayList;
@@ -16,14 +17,17 @@ import java.util.Set;
  * Carries a published table's $\theta$ over to a new problem (new rates, perhaps another cluster), so that the
  * cost model can predict how the current table would do at the new rates. Triplets are matched by their parts
  * as original task ids and their root and sink parts. When the current table puts mass on a triplet the new
- * problem does not admit (fewer servers now), or lacks a model or subgraph, the tables are not comparable.
+ * problem does not admit (fewer servers now, or a part no longer fits), or lacks a model or subgraph, the tables are not comparable.
  */
 final class TableCarryOver {
     private TableCarryOver() {}
 
-    /** $\theta$ per job and subgraph over the admissible triplets of {@code problem}, or {@code null}. */
+    /**
+     * $\theta$ per job and subgraph over the admissible triplets of {@code problem} (those the optimiser indexes
+     * $\theta$ over: needing at most $N$ servers, with parts that fit, {@link PartFit#admissible}), or {@code null}.
+     */
     static List<List<double[]>> map(NonaProblem problem, PlacementTable current) {
-        int servers = problem.cluster().servers();
+        PartFit fit = PartFit.of(problem.cluster());
         List<List<double[]>> theta = new ArrayList<>();
         for (JobClass job : problem.jobs()) {
             PlacementTable.ModelPlacement mp = current.model(job.name());
@@ -32,7 +36,7 @@ final class TableCarryOver {
             }
             List<double[]> perSubgraph = new ArrayList<>();
             for (int k = 0; k < job.subgraphs().size(); k++) {
-                double[] t = subgraph(job, job.subgraphs().get(k), mp.subgraphs().get(k), servers);
+                double[] t = subgraph(job, k, mp.subgraphs().get(k), fit);
                 if (t == null) {
                     return null;
                 }
@@ -43,7 +47,8 @@ final class TableCarryOver {
         return theta;
     }
 
-    private static double[] subgraph(JobClass job, SubgraphChoices sc, PlacementTable.SubgraphPlacement sp, int servers) {
+    private static double[] subgraph(JobClass job, int k, PlacementTable.SubgraphPlacement sp, PartFit fit) {
+        SubgraphChoices sc = job.subgraphs().get(k);
         if (!sc.subgraph().root().equals(sp.root()) || !sc.subgraph().sink().equals(sp.sink())) {
             return null;
         }
@@ -53,7 +58,7 @@ final class TableCarryOver {
             probability.merge(new Key(c.parts(), c.rootPart(), c.sinkPart()), c.probability(), Double::sum);
             shapes.add(new Shape(c.parts().size(), c.rootPart(), c.sinkPart()));
         });
-        List<Triplet> admissible = sc.triplets().stream().filter(t -> SubgraphChoices.serversNeeded(t) <= servers).toList();
+        List<Triplet> admissible = sc.triplets().stream().filter(t -> fit.admissible(job, k, t)).toList();
         double[] theta = new double[admissible.size()];
         double mass = 0;
         for (int i = 0; i < theta.length; i++) {

@@ -73,17 +73,39 @@ final class NonaTableSolverTest {
         assertThat(r.feasible()).isFalse();
         assertThat(r.tableJson()).isNull();
     }
+    /** 310 bytes in a chain (contraction makes it one node), for servers of 250 ({@link #SMALL}): cut, not unplaceable. */
+    private static final CatalogDag BIG_CHAIN = new CatalogDag("big", List.of(new CatalogTask("a", 1e9, 0.0),
+            new CatalogTask("b", 1e9, 100.0), new CatalogTask("c", 1e9, 100.0), new CatalogTask("d", 1e9, 100.0),
+            new CatalogTask("e", 1e9, 10.0)),
+            List.of(new CatalogEdge("a", "b", 5), new CatalogEdge("b", "c", 1), new CatalogEdge("c", "d", 50),
+                    new CatalogEdge("d", "e", 5)));
+    private static final ClusterSnapshot SMALL = new ClusterSnapshot(List.of("s0", "s1", "s2", "s3"),
+            TestingCluster.OPS_PER_SECOND, TestingCluster.LINK_BITS_PER_SECOND,
+            List.of(new ServerClass("s", 4, TestingCluster.OPS_PER_SECOND, 250)));
+
+    /**
+     * The next solve (new rates) prices the current table of a cut chain at the new rates: its $\theta$ is carried
+     * over the choices whose parts fit, the optimiser's own admissible set, so the re-solve does not fail.
+     */
+    @Test
+    void resolvingACutChain_pricesTheCurrentTable() {
+        SolveResult first = solver.solve(new SolveInput(Map.of("big", BIG_CHAIN), Map.of("big", 10.0), SMALL, "test"), null);
+        ControllerTable current = new ControllerTable(1, false, 0, "test", Map.of("big", 10.0), SMALL, first.objective(),
+                first.linkLoad(), first.predictedJctSeconds(), first.tableJson());
+
+        SolveResult next = solver.solve(new SolveInput(Map.of("big", BIG_CHAIN), Map.of("big", 20.0), SMALL, "rate"),
+                current);
+
+        assertThat(next.error()).isNull();
+        assertThat(next.feasible()).isTrue();
+        assertThat(next.currentFeasible()).isTrue();
+        assertThat(next.currentObjective()).as("the current table at twice the rate costs more than at its own")
+                .isGreaterThan(first.objective());
+    }
+
     @Test
     void chainLargerThanEveryUpServer_getsATableSplitIntoPartsThatFit() {
-        // 310 bytes in a chain (contraction makes it one node) on servers of 250: cut, not unplaceable
-        CatalogDag big = new CatalogDag("big", List.of(new CatalogTask("a", 1e9, 0.0), new CatalogTask("b", 1e9, 100.0),
-                new CatalogTask("c", 1e9, 100.0), new CatalogTask("d", 1e9, 100.0), new CatalogTask("e", 1e9, 10.0)),
-                List.of(new CatalogEdge("a", "b", 5), new CatalogEdge("b", "c", 1), new CatalogEdge("c", "d", 50),
-                        new CatalogEdge("d", "e", 5)));
-        ClusterSnapshot small = new ClusterSnapshot(List.of("s0", "s1", "s2", "s3"), TestingCluster.OPS_PER_SECOND,
-                TestingCluster.LINK_BITS_PER_SECOND, List.of(new ServerClass("s", 4, TestingCluster.OPS_PER_SECOND, 250)));
-
-        SolveResult r = solver.solve(new SolveInput(Map.of("big", big), Map.of("big", 10.0), small, "test"), null);
+        SolveResult r = solver.solve(new SolveInput(Map.of("big", BIG_CHAIN), Map.of("big", 10.0), SMALL, "test"), null);
 
         assertThat(r.error()).isNull();
         assertThat(r.feasible()).isTrue();

@@ -237,14 +237,15 @@ public final class ControllerOptions {
             .intType()
             .defaultValue(100000)
             .withDescription("requests held (per placement subtask, checkpointed) while no server is up, the "
-                    + "catalog is still empty or telemetry is behind a request's time, placed once telemetry and the "
-                    + "catalog arrive; beyond it they become dead letters");
+                    + "catalog is still empty, telemetry is behind a request's time or the model fits no server "
+                    + "whole and no table splits it yet, placed once telemetry, the catalog and the table arrive; "
+                    + "beyond it they become dead letters");
 
     public static final ConfigOption<Duration> PLACEMENT_HOLD_TIMEOUT = ConfigOptions.key("placement.hold-timeout")
             .durationType()
             .defaultValue(Duration.ofSeconds(30))
-            .withDescription("a request held (no server up, the catalog still empty, or telemetry not yet at its "
-                    + "time) for longer becomes a dead letter naming this timeout; `REQUESTS_HELD` and "
+            .withDescription("a request held (no server up, the catalog still empty, telemetry not yet at its "
+                    + "time, or its model waiting for a table that splits it) for longer becomes a dead letter naming this timeout; `REQUESTS_HELD` and "
                     + "`REQUESTS_RELEASED` events mark when a "
                     + "placement subtask starts and stops holding (processing time, also with no further input)");
 

@@ -221,6 +221,15 @@ public final class ControllerPlacement implements ServerPolicy {
         return Placeability.unplaceable(servers, largestTaskBytes());
     }
 
+    /**
+     * Whether this placement has no table to split the model (it places each request whole, {@link #local}) while no
+     * live server can hold the model whole, though each task fits one ({@link Placeability#onlySplit}): a table that
+     * splits the model into parts would place its requests, this placement cannot.
+     */
+    public boolean awaitsSplit(LiveServers servers) {
+        return sampler == null && Placeability.onlySplit(servers, totalBytes, largestTaskBytes());
+    }
+
     /** The dead letter's reason when {@link #unplaceable}. */
     public String unplaceableReason(LiveServers servers) {
         return Placeability.reason(model, tasks.get(largestTask), largestTaskBytes(), servers.largestLiveMemoryBytes());

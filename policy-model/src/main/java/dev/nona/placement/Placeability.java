@@ -58,6 +58,19 @@ public final class Placeability {
         return !(largestTaskBytes <= servers.largestLiveMemoryBytes());
     }
 
+    /**
+     * Whether a model of {@code totalBytes} whose largest task is {@code largestTaskBytes} fits no live server whole
+     * though every task fits one: it can run only split into parts. False while no live server gives its memory or
+     * none is live, as for {@link #unplaceable}.
+     */
+    public static boolean onlySplit(LiveServers servers, double totalBytes, double largestTaskBytes) {
+        if (!servers.describesMemory() || servers.upCount() == 0) {
+            return false;
+        }
+        double largest = servers.largestLiveMemoryBytes();
+        return largestTaskBytes <= largest && !(totalBytes <= largest);
+    }
+
     /** The dead letter's reason for a request of an unplaceable model. */
     public static String reason(String model, String task, double taskBytes, double largestMemoryBytes) {
         return "MODEL_UNPLACEABLE: model '" + model + "': task '" + task + "' needs " + (long) taskBytes

@@ -456,4 +456,20 @@ final class MemoryAwarePlacementTest {
         servers.report("big", false, 1e9, 0, 0.0, List.of(), "big", 11, T + 1, 0);
         assertThat(big.unplaceable(servers)).as("only up servers count").isTrue();
     }
+
+    /** 3 + 8 bytes: on servers of 8 bytes every task fits and the whole does not; on 11 the whole fits; on 7, b fits none. */
+    @Test
+    void awaitsSplit_whenEveryTaskFitsAServer_andTheWholeNone() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("a", "b"), new double[] {1, 1}, new double[] {3, 8}, 0);
+        LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        assertThat(local.awaitsSplit(servers)).as("no live server: nothing to judge").isFalse();
+        servers.report("s", true, 1e9, 0, 0.0, List.of(), "small", 8, T, 0);
+        assertThat(local.awaitsSplit(servers)).isTrue();
+        assertThat(local.unplaceable(servers)).isFalse();
+        servers.report("s", true, 1e9, 0, 0.0, List.of(), "small", 11, T + 1, 0);
+        assertThat(local.awaitsSplit(servers)).as("the whole fits").isFalse();
+        servers.report("s", true, 1e9, 0, 0.0, List.of(), "small", 7, T + 2, 0);
+        assertThat(local.awaitsSplit(servers)).as("task b fits no server: unplaceable, not awaiting").isFalse();
+        assertThat(local.unplaceable(servers)).isTrue();
+    }
 }

@@ -64,7 +64,8 @@ import org.slf4j.LoggerFactory;
  * locally on one server (warm first). While no server is up or the catalog is still empty (the controller is
  * starting), requests are held, up to a fixed number (operator state, checkpointed) and for at most
  * {@code placement.hold-timeout} (a processing-time timer, so they expire even when no further input arrives), and
- * placed as soon as telemetry and the catalog arrive; beyond that number, past that timeout, and for a model that is
+ * placed as soon as telemetry and the catalog arrive; so is a request of a model no live server holds whole, though
+ * each of its tasks fits one, until a table that splits it arrives ({@link PlacerCache#splitMayCome}); beyond that number, past that timeout, and for a model that is
  * not in the catalog, a request becomes a dead letter with the reason. A hold's start and end are
  * {@code REQUESTS_HELD} and {@code REQUESTS_RELEASED} events ({@link #EVENTS}).
  *
@@ -373,14 +374,33 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         }
     }
 
-    /** Why a held request is held now: no server is up, telemetry is behind its time, or there is no catalog. */
+    /**
+     * Why a held request is held now: no server is up, telemetry is behind its time, there is no catalog, or its
+     * model fits no server whole and no table splits it yet.
+     */
     private StartupHold.Reason holdReason(StartupHold.Held held) {
         if (servers == null || servers.upCount() == 0) {
             return StartupHold.Reason.NO_SERVER;
         }
         long now = timeService().getCurrentProcessingTime();
-        return gate.admits(TelemetryGate.requestTime(held.record().request().eventTime(), held.since()), now)
-                ? StartupHold.Reason.NO_CATALOG : StartupHold.Reason.TELEMETRY_BEHIND;
+        InferenceRequest r = held.record().request();
+        if (!gate.admits(TelemetryGate.requestTime(r.eventTime(), held.since()), now)) {
+            return StartupHold.Reason.TELEMETRY_BEHIND;
+        }
+        try {
+            return catalogDag(r.model()) == null ? StartupHold.Reason.NO_CATALOG : StartupHold.Reason.AWAITING_SPLIT;
+        } catch (Exception e) {
+            throw new IllegalStateException("reading the model catalog's state failed", e);
+        }
+    }
+
+    /** The model's DAG by the operator's catalog, else by the one read at the start; null if neither has it. */
+    private CatalogDag catalogDag(String model) throws Exception {
+        CatalogDag dag = states == null ? null : states.get(MODELS).get(model);
+        if (dag == null && !removedModels.contains(model)) {
+            dag = bootstrap.models().get(model);
+        }
+        return dag;
     }
 
     /** Newest table version wins. */
@@ -530,12 +550,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         InferenceRequest r = record.request();
         RequestPlacer placer = placers.get(r.model());
         if (placer == null || servers.upCount() == 0) {
-            ReadOnlyBroadcastState<String, CatalogDag> models = states.get(MODELS);
-            CatalogDag dag = models.get(r.model());
-            if (dag == null && !removedModels.contains(r.model())) {
-                dag = bootstrap.models().get(r.model());
-            }
-            boolean noCatalog = dag == null && bootstrap.models().isEmpty() && !models.immutableEntries().iterator().hasNext();
+            CatalogDag dag = catalogDag(r.model());
+            boolean noCatalog = dag == null && bootstrap.models().isEmpty()
+                    && !states.get(MODELS).immutableEntries().iterator().hasNext();
             if (servers.upCount() == 0 || noCatalog) {
                 heldOtherwise = true;
                 return hold(record, since, servers.upCount() == 0 ? StartupHold.Reason.NO_SERVER
@@ -558,6 +575,10 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
             return Outcome.DEAD_LETTER;
         }
         ControllerPlacement placement = placer.placement();
+        if (placement != null && placement.awaitsSplit(servers) && placers.splitMayCome()) {
+            heldOtherwise = true; // a model no server holds whole waits for the table that splits it into parts
+            return hold(record, since, StartupHold.Reason.AWAITING_SPLIT, deadLetters);
+        }
         if (placement != null && placement.unplaceable(servers)) { // a task larger than every live server's memory
             Map<String, Object> details = unplaceable.newlyUnplaceable(placement, servers, subtask());
             if (details != null) {

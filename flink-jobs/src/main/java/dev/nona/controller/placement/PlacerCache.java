@@ -76,6 +76,15 @@ final class PlacerCache {
         }
     }
 
+    /**
+     * Whether a table that splits a model may still come: before the first table, and under a solved one (which may
+     * not cover a model the catalog added or changed since: the control loop solves again for it). Not under the
+     * fallback table, which places every request whole while the load is infeasible.
+     */
+    boolean splitMayCome() {
+        return table == null || !table.fallback();
+    }
+
     /** The current table's version, 0 before the first table. */
     long tableVersion() {
         return tableVersion;

@@ -10,8 +10,9 @@ import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
- * The requests the placement operator holds while the controller starts (no server is up, or no model is known
- * yet) or while telemetry is behind a request's time ({@link TelemetryGate}): up to a fixed number, in arrival order,
+ * The requests the placement operator holds while the controller starts (no server is up, no model is known yet,
+ * or a model no server holds whole has no table to split it yet) or while telemetry is behind a request's time
+ * ({@link TelemetryGate}): up to a fixed number, in arrival order,
  * each for at most the hold timeout; beyond the number a request cannot be held ({@link #overflowReason}), and past
  * the timeout a held one is taken back ({@link #expire}) to become a dead letter ({@link #timeoutReason}). The
  * operator checkpoints them as operator state ({@link #descriptor}) and places them as soon as telemetry and the
@@ -32,7 +33,9 @@ final class StartupHold {
         NO_SERVER("no server is up", "no server is up (no telemetry yet, or every server is down)"),
         NO_CATALOG("the model catalog is empty", "the model catalog is empty"),
         TELEMETRY_BEHIND("telemetry is behind", "telemetry has not reached the request's time (which servers were "
-                + "live then is not known yet)");
+                + "live then is not known yet)"),
+        AWAITING_SPLIT("no table splits the model yet", "the model fits no live server whole and no placement table "
+                + "splits it into parts yet");
 
         private final String brief;
         private final String detail;

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nona.cli.NonaCli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code nona demo --workload examples/memory-bound.json} end to end, briefly: a real KRaft broker (child process),
@@ -38,6 +40,7 @@ final class DemoWorkloadIT {
         assertThat(summary.path("distinctDecisions").asLong()).isPositive();
         assertThat(summary.path("exactlyOnce").asBoolean()).isTrue();
         assertThat(summary.path("outcomesConsumed").asLong()).isPositive();
+        assertThat(summary.path("failedSolves").asLong()).isZero();
         JsonNode memory = summary.path("memory");
         assertThat(memory.isObject()).as("memory section of " + summary).isTrue();
         assertThat(memory.path("memoryViolations").asLong()).isZero();
@@ -49,5 +52,43 @@ final class DemoWorkloadIT {
             parts += c.path("partsRun").asLong();
         }
         assertThat(parts).isGreaterThanOrEqualTo(summary.path("outcomesConsumed").asLong());
+    }
+
+    /**
+     * The same workload with every server of 2 GB and VGG16 of 2.5 GB: no server holds it whole, so the optimiser
+     * cuts it into parts that fit, its requests sent before the first table wait for it (none is a dead letter), the
+     * re-solve at the measured rates prices the current table (none fails), and no part runs where it does not fit.
+     */
+    @Test
+    void demoOfAChainNoServerHoldsWhole_waitsForItsSplit_resolves_noMemoryViolation(@TempDir Path dir) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode workload = (ObjectNode) json.readTree(WORKLOAD.toFile());
+        for (JsonNode c : workload.path("cluster").path("serverClasses")) {
+            ((ObjectNode) c).put("memoryBytes", 2.0e9);
+        }
+        for (JsonNode m : workload.path("models")) {
+            if (m.path("name").asText().equals("vgg16")) {
+                ((ObjectNode) m).put("sizeBytes", 2.5e9);
+            }
+        }
+        Path file = dir.resolve("chain-larger-than-every-server.json");
+        json.writeValue(file.toFile(), workload);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int exit = NonaCli.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+                .execute("demo", "--workload", file.toString(), "--seconds", "15");
+
+        assertThat(exit).as("exit code; summary: " + out + "; stderr: " + err).isZero();
+        JsonNode summary = json.readTree(out.toString());
+        System.out.println("DemoWorkloadIT (chain larger than every server) summary: " + summary);
+        assertThat(summary.path("exactlyOnce").asBoolean()).isTrue();
+        assertThat(summary.path("warmupDeadLetters").asLong()).as("warm-up requests before the first table").isZero();
+        assertThat(summary.path("requestsPerModel").path("vgg16").asLong()).isPositive();
+        assertThat(summary.path("failedSolves").asLong()).isZero();
+        assertThat(summary.path("tablesPublished").asLong()).as("the first table (at the declared rates) and one "
+                + "at the measured rates").isGreaterThanOrEqualTo(2);
+        assertThat(summary.path("memory").path("memoryViolations").asLong()).isZero();
+        assertThat(summary.path("memory").path("failedOutcomes").asLong()).isZero();
     }
 }

@@ -40,6 +40,7 @@ final class DemoSummaries {
                 watcher.tableRecords.get(),
                 watcher.maxTableVersion.get(), watcher.events(ControllerEventType.DRIFT_DETECTED),
                 watcher.events(ControllerEventType.REOPTIMIZATION_FINISHED),
+                watcher.events(ControllerEventType.SOLVE_FAILED) + watcher.events(ControllerEventType.SOLVE_TIMED_OUT),
                 watcher.events(ControllerEventType.INFEASIBLE_LOAD), watcher.linkLoad.get(),
                 watcher.decisions.get() / Math.max(1e-9, seconds), published.perModelSnapshot(), warmups,
                 watcher.warmupDeadLetters.get(), exactlyOnce, watcher.outcomes.get(), missingOutcomes,

@@ -27,7 +27,9 @@ import java.util.Map;
  * event time of the last stage a decision put on it, in seconds from the start of the run; {@code tables}: the
  * tables read from {@code placement-tables}, with what each was solved for and, per model, the probability that it
  * splits a request over servers; {@code decisionsPerTableVersion}: the decisions (first per request, warm-ups
- * excluded) by the table version they name (0: before the first table).
+ * excluded) by the table version they name (0: before the first table); {@code failedSolves}: the control loop's
+ * {@code SOLVE_FAILED} and {@code SOLVE_TIMED_OUT} events (a solve that failed or ran out of time, retried later:
+ * 0 in a healthy run).
  */
 public record DemoSummary(
         double seconds,
@@ -49,6 +51,7 @@ public record DemoSummary(
         long lastTableVersion,
         long driftEvents,
         long reoptimizations,
+        long failedSolves,
         long infeasibleLoadEvents,
         double lastLinkLoad,
         double decisionsPerSecond,

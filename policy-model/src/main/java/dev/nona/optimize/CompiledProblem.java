@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /**
  * A {@link NonaProblem} flattened into arrays: every subgraph of every job class gets an index {@code s}, every
@@ -125,13 +126,15 @@ final class CompiledProblem {
             firstSubgraph[j] = firsts.size();
             List<ContractedNode> chain = new ArrayList<>();
             chain.add(job.nodes().get(job.source()));
-            for (SubgraphChoices sc : job.subgraphs()) {
+            for (int k = 0; k < job.subgraphs().size(); k++) {
+                SubgraphChoices sc = job.subgraphs().get(k);
                 firsts.add(choiceCount);
                 jobs.add(j);
                 SubgraphShape shape = new SubgraphShape(sc.subgraph(), job, chain.size() == 1, nu, mu);
                 List<Triplet> ok = new ArrayList<>();
+                Function<Triplet, double[]> bytes = shape::partBytes; // PartFit.partBytes, summed once per parts
                 for (Triplet t : sc.triplets()) {
-                    if (SubgraphChoices.serversNeeded(t) <= servers && (fit.unbounded() || fit.fits(shape.partBytes(t)))) {
+                    if (fit.admissible(t, bytes)) { // the one rule, which a table's carry-over applies too
                         ok.add(t);
                     }
                 }

@@ -7,6 +7,7 @@ import dev.nona.workload.ServerClass;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Which choices a cluster's memory admits (beyond the Nona paper, which has no memory). A <em>part</em> of a choice
@@ -113,7 +114,16 @@ public final class PartFit {
      * carry-over must use the same to index $\theta$ over the admissible choices.
      */
     public boolean admissible(JobClass job, int subgraph, Triplet t) {
-        return SubgraphChoices.serversNeeded(t) <= cluster.servers() && (unbounded || fits(partBytes(job, subgraph, t)));
+        return admissible(t, x -> partBytes(job, subgraph, x));
+    }
+
+    /**
+     * {@link #admissible(JobClass, int, Triplet)} with the footprint of each part of {@code t} given by
+     * {@code partBytes} (the same as {@link #partBytes}; asked only when memory bounds the cluster), for a caller that
+     * sums it faster.
+     */
+    public boolean admissible(Triplet t, Function<Triplet, double[]> partBytes) {
+        return SubgraphChoices.serversNeeded(t) <= cluster.servers() && (unbounded || fits(partBytes.apply(t)));
     }
 
     /**

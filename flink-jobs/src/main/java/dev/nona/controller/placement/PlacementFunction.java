@@ -176,6 +176,12 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
      */
     private transient long earliestGated;
     private transient boolean heldOtherwise;
+    /**
+     * Whether a request waits for a table that splits its model, and the largest live memory when it was held: such
+     * requests are passed over again only when the table, the catalog or that memory changed.
+     */
+    private transient boolean heldForSplit;
+    private transient double heldForSplitAtMemory;
     /** The server mapping; null until the first request or held release builds it from the reports. */
     private transient LiveServers servers;
     /** Each model's bytes by the catalog, as {@link #modelBytes} last read them; cleared when the catalog changes. */
@@ -455,12 +461,15 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
      */
     private void releaseHeld(long now, Collector<PlacementDecision> out, Consumer<DeadLetter> deadLetters,
             Consumer<ControllerEvent> events) throws Exception {
-        if (hold.isEmpty() || !heldOtherwise && clock.clock(now) < earliestGated && !gate.stalled(now)) {
+        boolean splitMayCome = heldForSplit
+                && (placers.isStale() || servers.largestLiveMemoryBytes() != heldForSplitAtMemory);
+        if (hold.isEmpty() || !heldOtherwise && !splitMayCome && clock.clock(now) < earliestGated && !gate.stalled(now)) {
             return;
         }
         prepare(states, now);
         earliestGated = Long.MAX_VALUE;
         heldOtherwise = false;
+        heldForSplit = false;
         for (StartupHold.Held held : hold.release()) {
             Outcome o = placeOrHold(held.record(), held.since(), now, out, deadLetters, events);
             if (o == Outcome.PLACED) {
@@ -576,7 +585,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         }
         ControllerPlacement placement = placer.placement();
         if (placement != null && placement.awaitsSplit(servers) && placers.splitMayCome()) {
-            heldOtherwise = true; // a model no server holds whole waits for the table that splits it into parts
+            heldForSplit = true; // a model no server holds whole waits for the table that splits it into parts
+            heldForSplitAtMemory = servers.largestLiveMemoryBytes();
             return hold(record, since, StartupHold.Reason.AWAITING_SPLIT, deadLetters);
         }
         if (placement != null && placement.unplaceable(servers)) { // a task larger than every live server's memory

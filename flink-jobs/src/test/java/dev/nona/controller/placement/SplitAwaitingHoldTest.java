@@ -128,6 +128,29 @@ final class SplitAwaitingHoldTest {
         }
     }
 
+    /** A report that changes nothing keeps the request held; a server that holds the model whole places it there. */
+    @Test
+    void aServerLargeEnoughForTheWhole_placesTheHeldRequestWholeThere() throws Exception {
+        try (var h = harness()) {
+            cluster(h, 1_000);
+            h.processElement(request("r0", 1_000), 1_000);
+            h.setProcessingTime(2_000);
+            h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("s0", true, TestingCluster.OPS_PER_SECOND,
+                    0, List.of(), TestingCluster.LINK_BITS_PER_SECOND, 2_000).withClass("s", MEMORY_BYTES)), 2_000);
+            assertThat(h.extractOutputValues()).isEmpty();
+
+            h.processBroadcastElement(BroadcastUpdate.of(ServerTelemetry.of("big", true, TestingCluster.OPS_PER_SECOND,
+                    0, List.of(), TestingCluster.LINK_BITS_PER_SECOND, 2_000).withClass("b", 400.0)), 2_000);
+
+            assertThat(h.extractOutputValues()).singleElement().satisfies(d -> {
+                assertThat(d.requestId()).isEqualTo("r0");
+                assertThat(d.tableVersion()).isZero();
+                assertThat(d.stages()).extracting(StageAssignment::server).containsOnly("big");
+            });
+            assertThat(deadLetters(h)).isEmpty();
+        }
+    }
+
     @Test
     void noTableWithinTheHoldTimeout_makesEachADeadLetterNamingTheWait() throws Exception {
         try (var h = harness()) {

@@ -245,9 +245,8 @@ public final class ControllerOptions {
             .durationType()
             .defaultValue(Duration.ofSeconds(30))
             .withDescription("a request held (no server up, the catalog still empty, telemetry not yet at its "
-                    + "time, or its model waiting for a table that splits it) for longer becomes a dead letter naming this timeout; `REQUESTS_HELD` and "
-                    + "`REQUESTS_RELEASED` events mark when a "
-                    + "placement subtask starts and stops holding (processing time, also with no further input)");
+                    + "time, or its model waiting for a table that splits it) for longer becomes a dead letter naming "
+                    + "this timeout; `REQUESTS_HELD` and `REQUESTS_RELEASED` events mark when a placement subtask starts and stops holding (processing time, also with no further input)");
 
     public static final ConfigOption<Duration> CHECKPOINT_INTERVAL = ConfigOptions.key("checkpoint.interval")
             .durationType()

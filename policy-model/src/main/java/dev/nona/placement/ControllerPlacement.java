@@ -415,8 +415,7 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
         if (byPart) { // first where it evicts none of the model's other parts, which would have to load again
             pool = servers.pool(partPool(partsPlaced));
             servers.modelBytes(pool, partBytes);
-            besideParts.copyOf(footprint);
-            servers.addOtherParts(besideParts, model, pool, eventTime);
+            besideParts.copyOf(footprint, servers.otherParts(model, pool, eventTime));
             s = servers.pickPart(pool, taken, n, partOps, partBytes, besideParts, eventTime, rnd);
         }
         if (s < 0) {

@@ -92,10 +92,12 @@ public final class LiveServers {
      * reports tell, oldest first ({@link #loadingPart}); null: none.
      */
     private final List<List<PartMark>> partMarks = new ArrayList<>();
-    /** How long a part's latest request there keeps it from being evicted by another part ({@link #addOtherParts}). */
+    /** How long a part's latest request there keeps it from being evicted by another part ({@link #otherParts}). */
     private double partsKeptSeconds = ColdStartCost.DEFAULT_RENT_HALF_LIFE_SECONDS;
     /** Scratch of {@link #heldBytes}: per model, the bytes of its parts kept so far and what the report holds. */
     private final Map<String, double[]> keptBytes = new HashMap<>();
+    /** The view {@link #otherParts} returns. */
+    private final OtherParts otherParts = new OtherParts();
     private final TakenParts taken = new TakenParts();
     /** Sum of the compute rates of the live servers. */
     private double liveOps;
@@ -487,23 +489,38 @@ public final class LiveServers {
     }
 
     /**
-     * Adds to {@code into} the bytes of the parts of {@code model} other than pool {@code except}'s that this placer
-     * knows on each server ({@link #loadingPart}) and sent a request there within the cold-start cost's half-life $H$
-     * before {@code eventTime}: where a part would have to evict such a part to fit, the next request of the model
+     * The bytes, on each server it is asked for, of the parts of {@code model} other than pool {@code except}'s that
+     * this placer knows there ({@link #loadingPart}) and sent a request there within the cold-start cost's half-life
+     * $H$ before {@code eventTime}: where a part would have to evict such a part to fit, the next request of the model
      * would load that one again. A part that took none of the model's requests for $H$ does not keep another part
      * off its server; without that, the servers that first took each part would keep it for good however the
-     * requests' work divides between the parts. $O(N)$.
+     * requests' work divides between the parts. One view per placer, reset by each call; $O(1)$, and each server
+     * asked costs its own parts.
      */
-    void addOtherParts(Footprint into, String model, int except, long eventTime) {
-        double since = requestSeconds(eventTime) - partsKeptSeconds;
-        for (int s = 0; s < partMarks.size(); s++) {
-            List<PartMark> marks = partMarks.get(s);
+    Footprint.Beside otherParts(String model, int except, long eventTime) {
+        otherParts.model = model;
+        otherParts.except = except;
+        otherParts.since = requestSeconds(eventTime) - partsKeptSeconds;
+        return otherParts;
+    }
+
+    /** {@link #otherParts}' view: the recent parts of a model but one on a server. */
+    private final class OtherParts implements Footprint.Beside {
+        private String model;
+        private int except;
+        private double since;
+
+        @Override
+        public double on(int s) {
+            List<PartMark> marks = s < partMarks.size() ? partMarks.get(s) : null;
+            double b = 0;
             for (int i = 0; marks != null && i < marks.size(); i++) {
                 PartMark m = marks.get(i);
                 if (m.pool != except && m.used >= since && m.model.equals(model)) {
-                    into.add(s, m.bytes);
+                    b += m.bytes;
                 }
             }
+            return b;
         }
     }
 

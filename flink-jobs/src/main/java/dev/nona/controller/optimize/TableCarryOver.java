@@ -17,7 +17,8 @@ import java.util.Set;
  * Carries a published table's $\theta$ over to a new problem (new rates, perhaps another cluster), so that the
  * cost model can predict how the current table would do at the new rates. Triplets are matched by their parts
  * as original task ids and their root and sink parts. When the current table puts mass on a triplet the new
- * problem does not admit (fewer servers now, or a part no longer fits), or lacks a model or subgraph, the tables are not comparable.
+ * problem does not admit (fewer servers now, or a part no longer fits), or lacks a model or subgraph, the tables
+ * are not comparable.
  */
 final class TableCarryOver {
     private TableCarryOver() {}

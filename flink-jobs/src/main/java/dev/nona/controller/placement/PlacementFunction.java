@@ -65,8 +65,8 @@ import org.slf4j.LoggerFactory;
  * starting), requests are held, up to a fixed number (operator state, checkpointed) and for at most
  * {@code placement.hold-timeout} (a processing-time timer, so they expire even when no further input arrives), and
  * placed as soon as telemetry and the catalog arrive; so is a request of a model no live server holds whole, though
- * each of its tasks fits one, until a table that splits it arrives ({@link PlacerCache#splitMayCome}); beyond that number, past that timeout, and for a model that is
- * not in the catalog, a request becomes a dead letter with the reason. A hold's start and end are
+ * each of its tasks fits one, until a table that splits it arrives ({@link PlacerCache#splitMayCome}); beyond that
+ * number, past that timeout, and for a model that is not in the catalog, a request becomes a dead letter with the reason. A hold's start and end are
  * {@code REQUESTS_HELD} and {@code REQUESTS_RELEASED} events ({@link #EVENTS}).
  *
  * <p>Servers are chosen by policy-model's {@link LiveServers} (the placers place through its

@@ -4,6 +4,9 @@ import dev.nona.workload.ColdStartCost;
 import dev.nona.workload.ServerClass;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -87,6 +90,8 @@ public final class LiveServers {
     private ServerFilter filter;
     /** A warm pool per model (the ledger's pool id), and per part of a model no server holds whole ({@link #loadingPart}). */
     private final Map<String, Integer> pools = new HashMap<>();
+    /** Each warm pool's name, by pool id ({@link #pool}). */
+    private final List<String> poolNames = new ArrayList<>();
     /**
      * Per server: the parts of models too large for it that this placer sent it and it still holds as far as its
      * reports tell, oldest first ({@link #loadingPart}); null: none.
@@ -451,7 +456,13 @@ public final class LiveServers {
 
     /** The warm pool named {@code name}: a model's ({@link #warm}), or a part's ({@link #loadingPart}), created if new. */
     public int pool(String name) {
-        return pools.computeIfAbsent(name, k -> pools.size());
+        Integer known = pools.get(name);
+        if (known != null) {
+            return known;
+        }
+        pools.put(name, poolNames.size());
+        poolNames.add(name);
+        return poolNames.size() - 1;
     }
 
     /**
@@ -486,6 +497,68 @@ public final class LiveServers {
         }
         marks.add(new PartMark(pool, model, bytes, now));
         applyPools(index);
+    }
+
+    /**
+     * The parts of models too large for their servers that this placer knows on each server ({@link #loadingPart}), for
+     * a checkpoint: no report names them, so a placer that starts again without them sees every such part cold and
+     * loads it again elsewhere. $O(\text{parts})$.
+     */
+    public List<KnownPart> knownParts() {
+        List<KnownPart> out = new ArrayList<>();
+        for (int s = 0; s < partMarks.size(); s++) {
+            List<PartMark> marks = partMarks.get(s);
+            for (int i = 0; marks != null && i < marks.size(); i++) {
+                PartMark m = marks.get(i);
+                out.add(new KnownPart(ids[s], poolNames.get(m.pool), m.model, m.bytes, m.used));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Knows {@code parts} again, as {@link #knownParts} gave them (from one placer or several: a part known twice on a
+     * server keeps its latest use), on the servers known now; a part of a server not known is dropped. The parts are
+     * kept only as far as the servers' reports show them held: call {@link #heldBytes} with each such server's latest
+     * report after this. $O(\text{parts} \log \text{parts})$.
+     */
+    public void restoreParts(Collection<KnownPart> parts) {
+        List<KnownPart> oldestFirst = new ArrayList<>(parts);
+        oldestFirst.sort(Comparator.comparingDouble(KnownPart::usedSeconds));
+        BitSet touched = new BitSet();
+        for (KnownPart p : oldestFirst) {
+            Integer s = index.get(p.serverId());
+            if (s == null) {
+                continue;
+            }
+            int pool = pool(p.pool());
+            List<PartMark> marks = partMarks.get(s);
+            if (marks == null) {
+                marks = new ArrayList<>(2);
+                partMarks.set(s, marks);
+            }
+            marks.removeIf(m -> m.pool == pool); // the later use is kept, in its place by age
+            marks.add(new PartMark(pool, p.model(), p.bytes(), p.usedSeconds()));
+            touched.set(s);
+        }
+        touched.stream().forEach(this::applyPools);
+    }
+
+    /**
+     * A part of a model too large for its server that a placer sent there ({@link #knownParts}).
+     *
+     * @param serverId    the server
+     * @param pool        the part's warm pool by name ({@link #pool})
+     * @param model       the model it is a part of
+     * @param bytes       its bytes
+     * @param usedSeconds when it last took a request there, seconds on the ledger's clock
+     */
+    public record KnownPart(String serverId, String pool, String model, double bytes, double usedSeconds) {
+        public KnownPart {
+            Objects.requireNonNull(serverId, "serverId");
+            Objects.requireNonNull(pool, "pool");
+            Objects.requireNonNull(model, "model");
+        }
     }
 
     /**

@@ -110,6 +110,37 @@ final class PartWarmthTest {
         assertThat(servers.holdsParts(1)).isFalse();
     }
 
+    /**
+     * What a checkpoint keeps ({@link LiveServers#knownParts}) a new placer knows again ({@link LiveServers#restoreParts}):
+     * each part on its server, by its pool's name (pool ids are the placer's own), with its latest use; a part known
+     * twice keeps the later use, and a server not known is dropped.
+     */
+    @Test
+    void knownParts_restoredInANewPlacer_areWarmOnTheSameServers() {
+        LiveServers before = servers();
+        before.pool("small\u0000part 0.0"); // pool ids differ between the placers
+        before.loadingPart(2, before.pool("big\u0000part 0.0"), "big", 30, T);
+        before.loadingPart(5, before.pool("big\u0000part 0.1"), "big", 30, T + 2_000);
+        List<LiveServers.KnownPart> known = before.knownParts();
+        assertThat(known).containsExactlyInAnyOrder(new LiveServers.KnownPart("s2", "big\u0000part 0.0", "big", 30, 1.0),
+                new LiveServers.KnownPart("s5", "big\u0000part 0.1", "big", 30, 3.0));
+
+        LiveServers after = servers();
+        var twice = new java.util.ArrayList<>(known);
+        twice.add(new LiveServers.KnownPart("s2", "big\u0000part 0.0", "big", 30, 0.5)); // another placer's, older
+        twice.add(new LiveServers.KnownPart("gone", "big\u0000part 0.0", "big", 30, 1.0));
+        after.restoreParts(twice);
+
+        assertThat(after.knownParts()).containsExactlyInAnyOrderElementsOf(known);
+        assertThat(after.isWarm(2, after.pool("big\u0000part 0.0"))).isTrue();
+        assertThat(after.isWarm(5, after.pool("big\u0000part 0.1"))).isTrue();
+        assertThat(after.isWarm(5, after.pool("big\u0000part 0.0"))).isFalse();
+        // and the reports check them as they check the parts the placer sent itself
+        after.heldBytes(5, model -> 0);
+        assertThat(after.isWarm(5, after.pool("big\u0000part 0.1"))).as("evicted since the checkpoint").isFalse();
+        assertThat(after.holdsParts(5)).isFalse();
+    }
+
     /** s0 idle with part q (its latest request at {@code qUsed}), s1 with p and s2 cold both behind 10 s, at {@code now}. */
     private static LiveServers qIdlePBusy(long now, long qUsed) {
         LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);

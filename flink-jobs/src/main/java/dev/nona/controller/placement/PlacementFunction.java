@@ -23,6 +23,7 @@ import dev.nona.topics.record.ServerTelemetry;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.workload.ColdStartCost;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -35,8 +36,10 @@ import java.util.function.ToDoubleFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
@@ -115,6 +118,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     public static final MapStateDescriptor<String, CatalogDag> MODELS =
             new MapStateDescriptor<>("models", Types.STRING, JsonRecordTypeInfo.of(CatalogDag.class));
     /** Every broadcast state of the operator: register these, all of them, where its input is broadcast. */
+    /** The parts of models too large for their servers that the placer knows there ({@link LiveServers#knownParts}). */
+    static final ListStateDescriptor<LiveServers.KnownPart> KNOWN_PARTS =
+            new ListStateDescriptor<>("known-parts", TypeInformation.of(LiveServers.KnownPart.class));
     public static final MapStateDescriptor<?, ?>[] BROADCAST_STATES = {TABLE, SERVERS, MODELS, LEARNED, COMMANDS};
     /** Requests held at most while the controller starts (no server or no catalog known yet) or telemetry is behind. */
     public static final int DEFAULT_STARTUP_BUFFER = 100_000;
@@ -157,6 +163,13 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient Set<String> removedModels;
     private transient StartupHold hold;
     private transient ListState<RequestRecord> heldState;
+    /**
+     * The parts of models too large for their servers that the placer knows on each server: a union over the
+     * subtasks, so that after a change of parallelism each placer knows every part any placer sent.
+     */
+    private transient ListState<LiveServers.KnownPart> partsState;
+    /** The parts restored from a checkpoint, until the server mapping is built and takes them; then empty. */
+    private transient List<LiveServers.KnownPart> restoredParts;
     /** The hold's timeout timer and its events. */
     private transient HoldExpiry expiry;
     private transient PlacerCache placers;
@@ -286,6 +299,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         heldState = context.getOperatorStateStore().getListState(StartupHold.descriptor());
         hold = new StartupHold(startupBuffer, holdTimeoutMillis);
         hold.restore(heldState.get(), timeService().getCurrentProcessingTime());
+        partsState = context.getOperatorStateStore().getUnionListState(KNOWN_PARTS);
+        restoredParts = new ArrayList<>();
+        partsState.get().forEach(restoredParts::add);
         earliestGated = Long.MAX_VALUE;
         heldOtherwise = !hold.isEmpty();
     }
@@ -293,6 +309,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     @Override
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
         heldState.update(hold.held());
+        partsState.update(servers == null ? restoredParts : servers.knownParts());
     }
 
     @Override
@@ -517,6 +534,11 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         for (ServerTelemetry s : latest) {
             long made = TelemetryClock.reportTime(s.eventTime(), now);
             ServerReports.apply(servers, s, learned.get(s.serverId()), bytes, made); // heard when made, as they arrive now
+        }
+        servers.restoreParts(restoredParts); // the parts the placer knew before a restore, as the reports still hold them
+        restoredParts = List.of();
+        for (ServerTelemetry s : latest) {
+            ServerReports.keepHeldParts(servers, servers.indexOf(s.serverId()), s);
         }
         clock.restore(latest, now);
         serversChanged();

@@ -49,10 +49,18 @@ public final class ServerReports {
         if (report.freeMemoryBytes() != null) {
             servers.freeMemoryBytes(s, report.freeMemoryBytes()); // the report reset it to the whole memory
         }
-        if (servers.holdsParts(s)) { // parts of a model larger than the server, sent there: still held?
+        keepHeldParts(servers, s, report);
+        return s;
+    }
+
+    /**
+     * Keeps the parts of models larger than server {@code s} that the placer sent there ({@link LiveServers#loadingPart},
+     * or restored from a checkpoint) only as far as {@code report}, the server's latest, shows them still held.
+     */
+    public static void keepHeldParts(LiveServers servers, int s, ServerTelemetry report) {
+        if (servers.holdsParts(s)) {
             servers.heldBytes(s, model -> heldBytes(report.cachedModels(), model));
         }
-        return s;
     }
 
     /** The bytes of {@code model} a report's cached models give (0 when it does not name it). */

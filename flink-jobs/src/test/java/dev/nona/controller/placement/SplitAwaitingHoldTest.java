@@ -38,8 +38,8 @@ import org.junit.jupiter.api.Test;
 final class SplitAwaitingHoldTest {
     private static final long HOLD_TIMEOUT_MILLIS = 30_000;
     private static final double MEMORY_BYTES = 250;
-    private static final Map<String, Double> TASK_BYTES = Map.of("a", 0.0, "b", 100.0, "c", 100.0, "d", 100.0, "e", 10.0);
-    private static final CatalogDag BIG = new CatalogDag("big", List.of(new CatalogTask("a", 1e9, 0.0),
+    static final Map<String, Double> TASK_BYTES = Map.of("a", 0.0, "b", 100.0, "c", 100.0, "d", 100.0, "e", 10.0);
+    static final CatalogDag BIG = new CatalogDag("big", List.of(new CatalogTask("a", 1e9, 0.0),
             new CatalogTask("b", 1e9, 100.0), new CatalogTask("c", 1e9, 100.0), new CatalogTask("d", 1e9, 100.0),
             new CatalogTask("e", 1e9, 10.0)),
             List.of(new CatalogEdge("a", "b", 5), new CatalogEdge("b", "c", 1), new CatalogEdge("c", "d", 50),
@@ -62,7 +62,7 @@ final class SplitAwaitingHoldTest {
         h.processBroadcastElement(BroadcastUpdate.of(ModelCatalogEntry.of("big", BIG)), now);
     }
 
-    private static ControllerTable splitTable(long version) {
+    static ControllerTable splitTable(long version) {
         ClusterSnapshot small = new ClusterSnapshot(List.of("s0", "s1", "s2", "s3"), TestingCluster.OPS_PER_SECOND,
                 TestingCluster.LINK_BITS_PER_SECOND,
                 List.of(new ServerClass("s", 4, TestingCluster.OPS_PER_SECOND, MEMORY_BYTES)));

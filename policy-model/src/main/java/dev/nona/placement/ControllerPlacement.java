@@ -439,27 +439,51 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
 
     /**
      * The name of the warm pool of the latest request's {@code i}-th part to be placed (the root's part first, then the
-     * others in order: {@link PlacementSampler#placeSized}'s order) under its drawn choice: one pool per choice and
-     * part of the model's one subgraph.
+     * others in order: {@link PlacementSampler#placeSized}'s order) under its drawn choice: one pool per part of the
+     * model's one subgraph, named by what the part runs ({@link #partName}), so that a part is the same pool in every
+     * choice and every table that has it: a server that loaded it is warm for it under the next table too.
      */
     private String partPool(int i) {
         int choice = choices[0];
+        PlacementTable.SubgraphPlacement sg = sampler.table().models().get(modelIndex).subgraphs().get(0);
         if (partPoolNames == null) {
-            partPoolNames = new String[sampler.table().models().get(modelIndex).subgraphs().get(0).choices().size()][];
+            partPoolNames = new String[sg.choices().size()][];
         }
         if (partPoolNames[choice] == null) {
-            int parts = sampler.partCount(modelIndex, 0, choice);
-            int root = sampler.rootPart(modelIndex, 0, choice);
+            PlacementTable.Choice c = sg.choices().get(choice);
+            int parts = c.parts().size();
+            int root = c.rootPart();
             String[] names = new String[Math.max(1, parts)];
-            names[0] = model + "\u0000part " + choice + "." + root;
+            names[0] = partName(model, sg, c, root);
             for (int p = 0, k = 1; p < parts; p++) {
                 if (p != root) {
-                    names[k++] = model + "\u0000part " + choice + "." + p;
+                    names[k++] = partName(model, sg, c, p);
                 }
             }
             partPoolNames[choice] = names;
         }
         return partPoolNames[choice][i];
+    }
+
+    /**
+     * The warm pool name of part {@code p} of choice {@code c} of a model's subgraph {@code sg}: the model, the part's
+     * tasks in order, and the subgraph's root and sink when the part runs them ({@link PlacementTable.Choice#rootPart},
+     * {@link PlacementTable.Choice#sinkPart}); a choice without parts runs the root and the sink alone.
+     */
+    static String partName(String model, PlacementTable.SubgraphPlacement sg, PlacementTable.Choice c, int p) {
+        StringBuilder name = new StringBuilder(model).append("\u0000part");
+        if (p == c.rootPart()) {
+            name.append(" root ").append(sg.root());
+        }
+        if (p < c.parts().size()) {
+            String[] tasks = c.parts().get(p).toArray(String[]::new);
+            Arrays.sort(tasks);
+            name.append(" tasks ").append(String.join(",", tasks));
+        }
+        if (p == c.sinkPart()) {
+            name.append(" sink ").append(sg.sink());
+        }
+        return name.toString();
     }
 
     /** The warm pool the latest request's part on server {@code s} was placed by: its own or the model's. */

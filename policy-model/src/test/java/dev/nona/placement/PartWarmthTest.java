@@ -16,11 +16,18 @@ import org.junit.jupiter.api.Test;
  */
 final class PartWarmthTest {
     private static final long T = 1_000;
+    /** The warm pools of {@link #table()}'s parts ({@code ControllerPlacement.partName}): p with the root, q with the sink. */
+    private static final String P_POOL = "big\u0000part root s tasks p";
+    private static final String Q_POOL = "big\u0000part tasks q sink k";
 
     /** Model "big": source s, parts {p} and {q} apart (root with p, sink k with q); 60 bytes, servers hold 40. */
     private static PlacementTable table() {
-        var sg = new PlacementTable.SubgraphPlacement("s", "k", List.of("k"), List.of(
-                new PlacementTable.Choice(List.of(List.of("p"), List.of("q")), 0, 1, 1.0)));
+        return table(new PlacementTable.Choice(List.of(List.of("p"), List.of("q")), 0, 1, 1.0));
+    }
+
+    /** As {@link #table()}, with {@code choices} for its subgraph. */
+    private static PlacementTable table(PlacementTable.Choice... choices) {
+        var sg = new PlacementTable.SubgraphPlacement("s", "k", List.of("k"), List.of(choices));
         var model = new PlacementTable.ModelPlacement("big", 20, 0.05, List.of("s", "p", "q", "k"), List.of("s"),
                 List.of(sg));
         var solvedFor = new PlacementTable.SolvedFor(PlacementFixtures.problem(8).cluster(), Map.of("big", 20.0), null,
@@ -29,7 +36,11 @@ final class PartWarmthTest {
     }
 
     private static ControllerPlacement placement() {
-        return ControllerPlacement.of(new PlacementSampler(table()), "big",
+        return placement(table());
+    }
+
+    private static ControllerPlacement placement(PlacementTable table) {
+        return ControllerPlacement.of(new PlacementSampler(table), "big",
                 Map.of("s", 1e8, "p", 1e9, "q", 1e9, "k", 1e8), Map.of("s", 1.0, "p", 29.0, "q", 29.0, "k", 1.0));
     }
 
@@ -66,12 +77,39 @@ final class PartWarmthTest {
         }
     }
 
+    /**
+     * A part is its tasks, not its index in a table: a new table (a re-solve) that lists the same parts in another
+     * order, beside another choice, finds them warm where the old table's requests loaded them.
+     */
+    @Test
+    void aNewTableWithTheSameParts_findsThemWarm() {
+        LiveServers servers = servers();
+        int[] first = placement().place(servers, T, new SplittableRandom(3)).clone();
+        long now = T + 10_000;
+        for (int s = 0; s < 8; s++) {
+            servers.report("s" + s, true, 1e9, 0, 0.0, List.of(), "gpu", 40, now, 0);
+            int held = (s == first[0] ? 30 : 0) + (s == first[2] ? 30 : 0);
+            servers.heldBytes(s, model -> model.equals("big") ? held : 0);
+        }
+        ControllerPlacement next = placement(table(
+                new PlacementTable.Choice(List.of(List.of("q"), List.of("p")), 1, 0, 0.999),
+                new PlacementTable.Choice(List.of(List.of("p"), List.of("q")), 1, 0, 0.001)));
+        PlacementExplanation why = new PlacementExplanation();
+
+        int[] out = next.place(servers, now, new SplittableRandom(1), why);
+
+        assertThat(why.choice(0)).as("the first choice: the same parts, listed the other way").isZero();
+        assertThat(out).containsExactly(first);
+        assertThat(why.coldStart(0)).isFalse();
+        assertThat(why.coldStart(1)).isFalse();
+    }
+
     @Test
     void aServerWhoseReportShowsLessOfTheModel_isColdForItsPartAgain() {
         ControllerPlacement big = placement();
         LiveServers servers = servers();
         int[] first = big.place(servers, T, new SplittableRandom(3)).clone();
-        int pool = servers.pool("big\u0000part 0.0");
+        int pool = servers.pool(P_POOL);
         assertThat(servers.isWarm(first[0], pool)).isTrue();
         assertThat(servers.holdsParts(first[0])).isTrue();
         servers.report("s" + first[0], true, 1e9, 0, 0.0, List.of(), "gpu", 40, T + 1, 0);
@@ -148,8 +186,8 @@ final class PartWarmthTest {
         servers.report("s0", true, 1e9, 0, 0.0, List.of(), "gpu", 40, now, 0);
         servers.report("s1", true, 1e9, 1, 10.0, List.of(), "gpu", 40, now, 0);
         servers.report("s2", true, 1e9, 1, 10.0, List.of(), "gpu", 40, now, 0);
-        servers.loadingPart(1, servers.pool("big\u0000part 0.0"), "big", 30, now);
-        servers.loadingPart(0, servers.pool("big\u0000part 0.1"), "big", 30, qUsed);
+        servers.loadingPart(1, servers.pool(P_POOL), "big", 30, now);
+        servers.loadingPart(0, servers.pool(Q_POOL), "big", 30, qUsed);
         return servers;
     }
 

@@ -495,7 +495,10 @@ public final class LiveServers {
                 i++;
             }
         }
-        marks.add(new PartMark(pool, model, bytes, now));
+        // due: the server's backlog behind the present, which is the newest report's time when the request is older
+        // (one held until a table came is placed well after it was made)
+        double present = newestReport == Long.MIN_VALUE ? now : Math.max(now, seconds(newestReport));
+        marks.add(new PartMark(pool, model, bytes, now, present + ledger.backlog(index, now)));
         applyPools(index);
     }
 
@@ -510,7 +513,7 @@ public final class LiveServers {
             List<PartMark> marks = partMarks.get(s);
             for (int i = 0; marks != null && i < marks.size(); i++) {
                 PartMark m = marks.get(i);
-                out.add(new KnownPart(ids[s], poolNames.get(m.pool), m.model, m.bytes, m.used));
+                out.add(new KnownPart(ids[s], poolNames.get(m.pool), m.model, m.bytes, m.used, m.due));
             }
         }
         return out;
@@ -538,7 +541,7 @@ public final class LiveServers {
                 partMarks.set(s, marks);
             }
             marks.removeIf(m -> m.pool == pool); // the later use is kept, in its place by age
-            marks.add(new PartMark(pool, p.model(), p.bytes(), p.usedSeconds()));
+            marks.add(new PartMark(pool, p.model(), p.bytes(), p.usedSeconds(), p.dueSeconds()));
             touched.set(s);
         }
         touched.stream().forEach(this::applyPools);
@@ -552,8 +555,10 @@ public final class LiveServers {
      * @param model       the model it is a part of
      * @param bytes       its bytes
      * @param usedSeconds when it last took a request there, seconds on the ledger's clock
+     * @param dueSeconds  when the server's reports are due to show it ({@link #heldBytes}), seconds on that clock
      */
-    public record KnownPart(String serverId, String pool, String model, double bytes, double usedSeconds) {
+    public record KnownPart(String serverId, String pool, String model, double bytes, double usedSeconds,
+            double dueSeconds) {
         public KnownPart {
             Objects.requireNonNull(serverId, "serverId");
             Objects.requireNonNull(pool, "pool");
@@ -606,7 +611,11 @@ public final class LiveServers {
     /**
      * What server {@code index}'s latest report says it holds of each model ({@code heldBytes}: a model's bytes there,
      * 0 when none): the parts this placer knows there ({@link #loadingPart}) are kept while they add up to no more,
-     * the oldest of a model forgotten first. Call after {@link #report} when {@link #holdsParts}.
+     * the oldest of a model forgotten first. A part the report was made too early to show is kept and not counted:
+     * one sent there and not predicted done by the report's time (its due time: when it was sent, or the newest
+     * report's time if later, plus the server's predicted backlog then, its load included), for an executor loads a
+     * part when its first task starts, and the decision takes time to reach it. Without that, a report made while the part waited dropped it, and the next request loaded it
+     * on another server. Call after {@link #report} when {@link #holdsParts}.
      */
     public void heldBytes(int index, ToDoubleFunction<String> heldBytes) {
         List<PartMark> marks = partMarks.get(index);
@@ -615,8 +624,12 @@ public final class LiveServers {
         }
         keptBytes.clear();
         boolean changed = false;
+        double madeAt = seconds(reportedAt[index]);
         for (int i = marks.size() - 1; i >= 0; i--) { // newest first: a model's oldest parts are the ones that go
             PartMark m = marks.get(i);
+            if (m.due > madeAt) {
+                continue;
+            }
             double[] kept = keptBytes.computeIfAbsent(m.model, k -> new double[] {0, heldBytes.applyAsDouble(k) + 1});
             if (kept[0] + m.bytes <= kept[1]) { // a report rounds its bytes
                 kept[0] += m.bytes;
@@ -655,12 +668,15 @@ public final class LiveServers {
         final String model;
         final double bytes;
         double used;
+        /** When the server's reports are due to show the part: sent, plus the backlog there then, its load included. */
+        final double due;
 
-        PartMark(int pool, String model, double bytes, double used) {
+        PartMark(int pool, String model, double bytes, double used, double due) {
             this.pool = pool;
             this.model = model;
             this.bytes = bytes;
             this.used = used;
+            this.due = due;
         }
     }
 

@@ -112,13 +112,60 @@ final class PartWarmthTest {
         int pool = servers.pool(P_POOL);
         assertThat(servers.isWarm(first[0], pool)).isTrue();
         assertThat(servers.holdsParts(first[0])).isTrue();
-        servers.report("s" + first[0], true, 1e9, 0, 0.0, List.of(), "gpu", 40, T + 1, 0);
+        // reports made once the part is predicted done (a 4 s load, 1 s of work)
+        servers.report("s" + first[0], true, 1e9, 0, 0.0, List.of(), "gpu", 40, T + 6_000, 0);
         servers.heldBytes(first[0], model -> 30);
         assertThat(servers.isWarm(first[0], pool)).as("it still holds 30 bytes of it").isTrue();
-        servers.report("s" + first[0], true, 1e9, 0, 0.0, List.of(), "gpu", 40, T + 2, 0);
+        servers.report("s" + first[0], true, 1e9, 0, 0.0, List.of(), "gpu", 40, T + 7_000, 0);
         servers.heldBytes(first[0], model -> 20);
         assertThat(servers.isWarm(first[0], pool)).as("evicted").isFalse();
         assertThat(servers.holdsParts(first[0])).isFalse();
+    }
+
+    /**
+     * An executor loads a part when its first task starts, and the decision takes time to reach it: a report made
+     * before the part is predicted done (its load of 4 s and its 1 s of work behind the server's backlog) does not
+     * show it yet, and keeps it; a report made after that and showing none of the model forgets it.
+     */
+    @Test
+    void aReportMadeBeforeThePartIsDue_keepsIt_oneMadeAfter_forgetsIt() {
+        LiveServers servers = servers();
+        int[] first = placement().place(servers, T, new SplittableRandom(3)).clone();
+        int pool = servers.pool(P_POOL);
+        String id = "s" + first[0];
+
+        servers.report(id, true, 1e9, 0, 0.0, List.of(), "gpu", 40, T + 100, 0);
+        servers.heldBytes(first[0], model -> 0);
+        assertThat(servers.isWarm(first[0], pool)).as("made 0.1 s after the part was sent").isTrue();
+        servers.report(id, true, 1e9, 1, 4.5, List.of(), "gpu", 40, T + 4_900, 0);
+        servers.heldBytes(first[0], model -> 0);
+        assertThat(servers.isWarm(first[0], pool)).as("made 4.9 s after: still loading, or waiting").isTrue();
+
+        servers.report(id, true, 1e9, 0, 0.0, List.of(), "gpu", 40, T + 5_200, 0);
+        servers.heldBytes(first[0], model -> 0);
+
+        assertThat(servers.isWarm(first[0], pool)).as("made after the part was due, showing none of it").isFalse();
+        assertThat(servers.holdsParts(first[0])).isFalse();
+    }
+
+    /**
+     * A request held until a table came is placed well after it was made: its part is due by the present, the newest
+     * report's time, not by the request's. Made at T, placed once a report of T + 3 s is in: a report of T + 5.5 s
+     * (past T + 5.1 s, within T + 3 s + 5.1 s) showing none of it keeps it.
+     */
+    @Test
+    void aPartOfAHeldRequest_isDueByThePresent_notByWhenTheRequestWasMade() {
+        LiveServers servers = servers();
+        for (int s = 0; s < 8; s++) {
+            servers.report("s" + s, true, 1e9, 0, 0.0, List.of(), "gpu", 40, T + 3_000, 0);
+        }
+        int[] first = placement().place(servers, T, new SplittableRandom(3)).clone();
+        int pool = servers.pool(P_POOL);
+
+        servers.report("s" + first[0], true, 1e9, 1, 2.5, List.of(), "gpu", 40, T + 5_500, 0);
+        servers.heldBytes(first[0], model -> 0);
+
+        assertThat(servers.isWarm(first[0], pool)).isTrue();
     }
 
     @Test
@@ -160,13 +207,13 @@ final class PartWarmthTest {
         before.loadingPart(2, before.pool("big\u0000part 0.0"), "big", 30, T);
         before.loadingPart(5, before.pool("big\u0000part 0.1"), "big", 30, T + 2_000);
         List<LiveServers.KnownPart> known = before.knownParts();
-        assertThat(known).containsExactlyInAnyOrder(new LiveServers.KnownPart("s2", "big\u0000part 0.0", "big", 30, 1.0),
-                new LiveServers.KnownPart("s5", "big\u0000part 0.1", "big", 30, 3.0));
+        assertThat(known).containsExactlyInAnyOrder(new LiveServers.KnownPart("s2", "big\u0000part 0.0", "big", 30, 1.0, 1.0),
+                new LiveServers.KnownPart("s5", "big\u0000part 0.1", "big", 30, 3.0, 3.0));
 
         LiveServers after = servers();
         var twice = new java.util.ArrayList<>(known);
-        twice.add(new LiveServers.KnownPart("s2", "big\u0000part 0.0", "big", 30, 0.5)); // another placer's, older
-        twice.add(new LiveServers.KnownPart("gone", "big\u0000part 0.0", "big", 30, 1.0));
+        twice.add(new LiveServers.KnownPart("s2", "big\u0000part 0.0", "big", 30, 0.5, 0.5)); // another placer's, older
+        twice.add(new LiveServers.KnownPart("gone", "big\u0000part 0.0", "big", 30, 1.0, 1.0));
         after.restoreParts(twice);
 
         assertThat(after.knownParts()).containsExactlyInAnyOrderElementsOf(known);
@@ -174,6 +221,7 @@ final class PartWarmthTest {
         assertThat(after.isWarm(5, after.pool("big\u0000part 0.1"))).isTrue();
         assertThat(after.isWarm(5, after.pool("big\u0000part 0.0"))).isFalse();
         // and the reports check them as they check the parts the placer sent itself
+        after.report("s5", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T + 10_000, 0);
         after.heldBytes(5, model -> 0);
         assertThat(after.isWarm(5, after.pool("big\u0000part 0.1"))).as("evicted since the checkpoint").isFalse();
         assertThat(after.holdsParts(5)).isFalse();

@@ -9,6 +9,7 @@ import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.ServerTelemetry;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Fixtures: the DAG of Nona's Fig. 1 (a fork-join of four tasks), a chain, and server statuses. */
 public final class TestingCluster {
@@ -33,6 +34,22 @@ public final class TestingCluster {
                 List.of(new CatalogTask("a", 1e9), new CatalogTask("b", 2e9), new CatalogTask("c", 1e9)),
                 List.of(new CatalogEdge("a", "b", 1e5), new CatalogEdge("b", "c", 1e5)));
     }
+
+    /**
+     * Model "big", a chain of 310 bytes (a 0, b 100, c 100, d 100, e 10; 1 ms of work each), larger than a server of
+     * 250 bytes but each task fits one: the optimiser cuts it where the fewest bytes cross, b -> c, into {a, b} of
+     * 100 bytes and {c, d, e} of 210.
+     */
+    public static CatalogDag bigChain() {
+        return new CatalogDag("big", List.of(new CatalogTask("a", 1e9, 0.0), new CatalogTask("b", 1e9, 100.0),
+                new CatalogTask("c", 1e9, 100.0), new CatalogTask("d", 1e9, 100.0), new CatalogTask("e", 1e9, 10.0)),
+                List.of(new CatalogEdge("a", "b", 5), new CatalogEdge("b", "c", 1), new CatalogEdge("c", "d", 50),
+                        new CatalogEdge("d", "e", 5)));
+    }
+
+    /** {@link #bigChain()}'s bytes per task. */
+    public static final Map<String, Double> BIG_CHAIN_TASK_BYTES =
+            Map.of("a", 0.0, "b", 100.0, "c", 100.0, "d", 100.0, "e", 10.0);
 
     public static ModelCatalogEntry entry(String model, CatalogDag dag) {
         return ModelCatalogEntry.of(model, dag);

@@ -11,8 +11,6 @@ import dev.nona.controller.optimize.SolveInput;
 import dev.nona.controller.optimize.SolveResult;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.topics.record.CatalogDag;
-import dev.nona.topics.record.CatalogEdge;
-import dev.nona.topics.record.CatalogTask;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
@@ -38,12 +36,8 @@ import org.junit.jupiter.api.Test;
 final class SplitAwaitingHoldTest {
     private static final long HOLD_TIMEOUT_MILLIS = 30_000;
     private static final double MEMORY_BYTES = 250;
-    static final Map<String, Double> TASK_BYTES = Map.of("a", 0.0, "b", 100.0, "c", 100.0, "d", 100.0, "e", 10.0);
-    static final CatalogDag BIG = new CatalogDag("big", List.of(new CatalogTask("a", 1e9, 0.0),
-            new CatalogTask("b", 1e9, 100.0), new CatalogTask("c", 1e9, 100.0), new CatalogTask("d", 1e9, 100.0),
-            new CatalogTask("e", 1e9, 10.0)),
-            List.of(new CatalogEdge("a", "b", 5), new CatalogEdge("b", "c", 1), new CatalogEdge("c", "d", 50),
-                    new CatalogEdge("d", "e", 5)));
+    static final Map<String, Double> TASK_BYTES = TestingCluster.BIG_CHAIN_TASK_BYTES;
+    static final CatalogDag BIG = TestingCluster.bigChain();
 
     private static BroadcastOperatorTestHarness<RequestRecord, BroadcastUpdate, PlacementDecision> harness() throws Exception {
         return ProcessFunctionTestHarnesses.forBroadcastProcessFunction(new PlacementFunction("inference-requests", 3,

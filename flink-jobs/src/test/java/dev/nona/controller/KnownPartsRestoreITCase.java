@@ -27,8 +27,6 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
@@ -75,7 +73,7 @@ final class KnownPartsRestoreITCase {
                 "flink.restart-strategy.type", "fixed-delay", "flink.restart-strategy.fixed-delay.attempts", "10",
                 "flink.restart-strategy.fixed-delay.delay", "1s");
         ControllerConfig.Topics t = config.topics();
-        createTopics(t);
+        TestingBroker.createTopics(KAFKA, t, 1); // the decisions in the order they were made
         try (KafkaProducer<byte[], byte[]> producer = KAFKA.producer()) {
             producer.send(new ProducerRecord<>(t.catalog(), "big".getBytes(),
                     catalog.serialize(ModelCatalogEntry.of("big", TestingCluster.bigChain())))).get();
@@ -221,17 +219,6 @@ final class KnownPartsRestoreITCase {
 
     private static List<DecisionPart> parts(List<PlacementDecision> decided) {
         return decided.stream().flatMap(d -> d.explanation().parts().stream()).toList();
-    }
-
-    /** The controller's topics, each of one partition: the decisions come in the order they were made. */
-    private static void createTopics(ControllerConfig.Topics t) throws Exception {
-        try (Admin admin = Admin.create(KAFKA.clientProperties())) {
-            admin.createTopics(List.of(new NewTopic(t.requests(), 1, (short) 1), new NewTopic(t.telemetry(), 1, (short) 1),
-                    new NewTopic(t.catalog(), 1, (short) 1), new NewTopic(t.decisions(), 1, (short) 1),
-                    new NewTopic(t.tables(), 1, (short) 1), new NewTopic(t.events(), 1, (short) 1),
-                    new NewTopic(t.deadLetters(), 1, (short) 1),
-                    new NewTopic(t.commands(), 1, (short) 1).configs(Map.of("cleanup.policy", "compact")))).all().get();
-        }
     }
 
     private static long completedCheckpoints(MiniCluster cluster, JobID id) throws Exception {

@@ -62,9 +62,18 @@ final class TestingBroker {
 
     /** Creates the controller's topics, except the outcomes topic (the commands topic compacted, as in production). */
     static void createTopics(InProcessKafka kafka, ControllerConfig.Topics t) throws Exception {
+        createTopics(kafka, t, 2);
+    }
+
+    /**
+     * As {@link #createTopics(InProcessKafka, ControllerConfig.Topics)}, the requests and decisions topics of
+     * {@code partitions} partitions (1: the decisions come in the order they were made at parallelism 1).
+     */
+    static void createTopics(InProcessKafka kafka, ControllerConfig.Topics t, int partitions) throws Exception {
         try (Admin admin = Admin.create(kafka.clientProperties())) {
-            admin.createTopics(List.of(new NewTopic(t.requests(), 2, (short) 1), new NewTopic(t.telemetry(), 1, (short) 1),
-                    new NewTopic(t.catalog(), 1, (short) 1), new NewTopic(t.decisions(), 2, (short) 1),
+            admin.createTopics(List.of(new NewTopic(t.requests(), partitions, (short) 1),
+                    new NewTopic(t.telemetry(), 1, (short) 1),
+                    new NewTopic(t.catalog(), 1, (short) 1), new NewTopic(t.decisions(), partitions, (short) 1),
                     new NewTopic(t.tables(), 1, (short) 1), new NewTopic(t.events(), 1, (short) 1),
                     new NewTopic(t.deadLetters(), 1, (short) 1),
                     new NewTopic(t.commands(), 1, (short) 1).configs(Map.of("cleanup.policy", "compact")))).all().get();

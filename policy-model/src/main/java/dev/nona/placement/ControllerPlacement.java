@@ -445,11 +445,11 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
      */
     private String partPool(int i) {
         int choice = choices[0];
-        PlacementTable.SubgraphPlacement sg = sampler.table().models().get(modelIndex).subgraphs().get(0);
-        if (partPoolNames == null) {
-            partPoolNames = new String[sg.choices().size()][];
-        }
-        if (partPoolNames[choice] == null) {
+        if (partPoolNames == null || partPoolNames[choice] == null) {
+            PlacementTable.SubgraphPlacement sg = sampler.table().models().get(modelIndex).subgraphs().get(0);
+            if (partPoolNames == null) {
+                partPoolNames = new String[sg.choices().size()][];
+            }
             PlacementTable.Choice c = sg.choices().get(choice);
             int parts = c.parts().size();
             int root = c.rootPart();

@@ -16,6 +16,8 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -112,7 +114,7 @@ final class KnownPartsRestoreITCase {
      */
     private List<PlacementDecision> warmUp(KafkaProducer<byte[], byte[]> producer, ControllerConfig.Topics t)
             throws InterruptedException {
-        Set<String> executed = new java.util.HashSet<>();
+        Set<String> executed = new HashSet<>();
         int sent = 0;
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (executed.size() < 5 && System.nanoTime() < deadline) {
@@ -141,7 +143,7 @@ final class KnownPartsRestoreITCase {
 
     /** The first decision of each request whose id starts with {@code prefix}, in the order they were made. */
     private List<PlacementDecision> decided(ControllerConfig.Topics t, String prefix) {
-        Map<String, PlacementDecision> firstOfEach = new java.util.LinkedHashMap<>();
+        Map<String, PlacementDecision> firstOfEach = new LinkedHashMap<>();
         for (var r : KAFKA.readFromStart(t.decisions(), false)) {
             PlacementDecision d = decisions.parse(r.value()).value();
             if (d.requestId().startsWith(prefix)) {

@@ -614,8 +614,9 @@ public final class LiveServers {
      * the oldest of a model forgotten first. A part the report was made too early to show is kept and not counted:
      * one sent there and not predicted done by the report's time (its due time: when it was sent, or the newest
      * report's time if later, plus the server's predicted backlog then, its load included), for an executor loads a
-     * part when its first task starts, and the decision takes time to reach it. Without that, a report made while the part waited dropped it, and the next request loaded it
-     * on another server. Call after {@link #report} when {@link #holdsParts}.
+     * part when its first task starts, and the decision takes time to reach it. Without that, a report made while the
+     * part waited dropped it, and the next request loaded it on another server. Call after {@link #report} when
+     * {@link #holdsParts}.
      */
     public void heldBytes(int index, ToDoubleFunction<String> heldBytes) {
         List<PartMark> marks = partMarks.get(index);

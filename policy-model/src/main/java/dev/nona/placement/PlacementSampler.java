@@ -232,16 +232,6 @@ public final class PlacementSampler {
         return models[model].subgraphs[subgraph].probabilities[choice];
     }
 
-    /** The number of parts of choice {@code choice} of subgraph {@code subgraph} of a model. */
-    public int partCount(int model, int subgraph, int choice) {
-        return models[model].subgraphs[subgraph].choices[choice].parts.length;
-    }
-
-    /** The part of choice {@code choice} of subgraph {@code subgraph} of a model that runs with the subgraph's root. */
-    public int rootPart(int model, int subgraph, int choice) {
-        return models[model].subgraphs[subgraph].choices[choice].rootPart;
-    }
-
     private static void write(int[] tasks, int server, int[] out) {
         for (int t : tasks) {
             out[t] = server;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nona.optimize.CostModel;
 import dev.nona.workload.ColdStartCost;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -211,7 +212,7 @@ final class PartWarmthTest {
                 new LiveServers.KnownPart("s5", "big\u0000part 0.1", "big", 30, 3.0, 3.0));
 
         LiveServers after = servers();
-        var twice = new java.util.ArrayList<>(known);
+        var twice = new ArrayList<>(known);
         twice.add(new LiveServers.KnownPart("s2", "big\u0000part 0.0", "big", 30, 0.5, 0.5)); // another placer's, older
         twice.add(new LiveServers.KnownPart("gone", "big\u0000part 0.0", "big", 30, 1.0, 1.0));
         after.restoreParts(twice);

@@ -117,10 +117,10 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     public static final MapStateDescriptor<String, ActiveCommands> COMMANDS = PlacementRules.COMMANDS;
     public static final MapStateDescriptor<String, CatalogDag> MODELS =
             new MapStateDescriptor<>("models", Types.STRING, JsonRecordTypeInfo.of(CatalogDag.class));
-    /** Every broadcast state of the operator: register these, all of them, where its input is broadcast. */
     /** The parts of models too large for their servers that the placer knows there ({@link LiveServers#knownParts}). */
     static final ListStateDescriptor<LiveServers.KnownPart> KNOWN_PARTS =
             new ListStateDescriptor<>("known-parts", TypeInformation.of(LiveServers.KnownPart.class));
+    /** Every broadcast state of the operator: register these, all of them, where its input is broadcast. */
     public static final MapStateDescriptor<?, ?>[] BROADCAST_STATES = {TABLE, SERVERS, MODELS, LEARNED, COMMANDS};
     /** Requests held at most while the controller starts (no server or no catalog known yet) or telemetry is behind. */
     public static final int DEFAULT_STARTUP_BUFFER = 100_000;

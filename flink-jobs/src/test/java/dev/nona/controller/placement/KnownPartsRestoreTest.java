@@ -5,14 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.nona.controller.DecisionFormat;
 import dev.nona.controller.TestingCluster;
 import dev.nona.controller.source.RequestRecord;
+import dev.nona.placement.LiveServers;
 import dev.nona.topics.record.CachedModel;
 import dev.nona.topics.record.DecisionPart;
 import dev.nona.topics.record.InferenceRequest;
 import dev.nona.topics.record.ModelCatalogEntry;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.ServerTelemetry;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.co.CoBroadcastWithNonKeyedOperator;
 import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
@@ -117,13 +121,13 @@ final class KnownPartsRestoreTest {
     /** The job runs with {@code pipeline.generic-types: false}: the parts' state ({@code KNOWN_PARTS}) must not need Kryo. */
     @Test
     void thePartsStateIsAPojo_notAGenericType() {
-        assertThat(org.apache.flink.api.common.typeinfo.TypeInformation.of(dev.nona.placement.LiveServers.KnownPart.class))
-                .isInstanceOf(org.apache.flink.api.java.typeutils.PojoTypeInfo.class);
+        assertThat(TypeInformation.of(LiveServers.KnownPart.class))
+                .isInstanceOf(PojoTypeInfo.class);
     }
 
     @Test
     void aRestoredOperator_placesTheSplitModelWhereItsPartsAreWarm_asTheOneThatDidNotStop() throws Exception {
-        List<List<DecisionPart>> continued = new java.util.ArrayList<>();
+        List<List<DecisionPart>> continued = new ArrayList<>();
         OperatorSubtaskState snapshot = firstRequestsThenCheckpoint(continued, new long[4]);
         assertThat(continued).hasSize(4).flatMap(parts -> parts).allSatisfy(p -> {
             assertThat(p.coldStart()).as("every part warm where it was loaded").isFalse();
@@ -140,7 +144,7 @@ final class KnownPartsRestoreTest {
     @Test
     void aPartEvictedSinceTheCheckpoint_isNotWarmAfterTheRestore() throws Exception {
         long[] held = new long[4];
-        OperatorSubtaskState snapshot = firstRequestsThenCheckpoint(new java.util.ArrayList<>(), held);
+        OperatorSubtaskState snapshot = firstRequestsThenCheckpoint(new ArrayList<>(), held);
         int keptSmall = -1;
         int keptLarge = -1;
         for (int s = 0; s < 4; s++) {

@@ -134,7 +134,7 @@ final class CompiledProblem {
                 List<Triplet> ok = new ArrayList<>();
                 Function<Triplet, double[]> bytes = shape::partBytes; // PartFit.partBytes, summed once per parts
                 for (Triplet t : sc.triplets()) {
-                    if (fit.admissible(t, bytes)) { // the one rule, which a table's carry-over applies too
+                    if (fit.admissible(job, k, t, bytes)) { // the one rule, which a table's carry-over applies too
                         ok.add(t);
                     }
                 }

@@ -20,7 +20,7 @@ import java.util.function.Function;
  * $$n(b_{(1)}) \ge 1,\ n(b_{(2)}) \ge 2,\ \dots \quad (b_{(1)} \ge b_{(2)} \ge \dots \text{ the parts by size}).$$
  *
  * <p>With unbounded memory (every class {@link ServerClass#UNBOUNDED}) every choice fits and nothing here changes the
- * paper's problem. Immutable and thread-safe.
+ * paper's problem. Thread-safe.
  */
 public final class PartFit {
     /** Memory levels ascending (distinct class memories) and the servers whose memory is at least each. */
@@ -28,6 +28,8 @@ public final class PartFit {
     private final int[] serversAtLeast;
     private final boolean unbounded;
     private final Cluster cluster;
+    /** The latest model asked for {@link #chainBudgets}, and its budgets (callers ask model by model). */
+    private volatile Chain last;
 
     private PartFit(Cluster cluster) {
         this.cluster = cluster;
@@ -114,16 +116,147 @@ public final class PartFit {
      * carry-over must use the same to index $\theta$ over the admissible choices.
      */
     public boolean admissible(JobClass job, int subgraph, Triplet t) {
-        return admissible(t, x -> partBytes(job, subgraph, x));
+        return admissible(job, subgraph, t, x -> partBytes(job, subgraph, x));
     }
 
     /**
      * {@link #admissible(JobClass, int, Triplet)} with the footprint of each part of {@code t} given by
      * {@code partBytes} (the same as {@link #partBytes}; asked only when memory bounds the cluster), for a caller that
-     * sums it faster.
+     * sums it faster. For a model larger than every server, also within its {@link #chainBudgets chain budgets}.
      */
-    public boolean admissible(Triplet t, Function<Triplet, double[]> partBytes) {
+    public boolean admissible(JobClass job, int subgraph, Triplet t, Function<Triplet, double[]> partBytes) {
+        if (!fitsAlone(t, partBytes)) {
+            return false;
+        }
+        double[] a = unbounded ? null : chainBudgets(job);
+        return a == null || chained(a, subgraph, t, partBytes.apply(t));
+    }
+
+    /** The rule for one subgraph alone: at most $N$ servers, and parts that fit (Hall's condition). */
+    private boolean fitsAlone(Triplet t, Function<Triplet, double[]> partBytes) {
         return SubgraphChoices.serversNeeded(t) <= cluster.servers() && (unbounded || fits(partBytes.apply(t)));
+    }
+
+    /**
+     * The chain budgets $a_0, \dots, a_G$ of a model of $G$ subgraphs larger than every server (its total bytes above
+     * the largest memory $M$), or null when it is not (any server that holds a part's chain holds it: nothing more
+     * to check). Computed once per model.
+     *
+     * <p>Why: a request's subgraphs run one after another, and the sink's part $l$ of subgraph $g$ is the server of
+     * the root's part $k$ of subgraph $g+1$ (the sampler's slots). A server therefore holds a <em>chain</em>: the sink's
+     * part of a subgraph (or the source), then for each following subgraph whose choice keeps its sink with its root
+     * ($k = l$, a <em>pass</em>) that whole part, and last the root's part of the first subgraph that does not. Each
+     * subgraph's parts fitting alone does not make its chain fit: a model whose every subgraph runs whole on one
+     * server runs whole there. Subgraphs are drawn independently, so the rule must hold for every combination of the
+     * choices the table may draw: with $R$ the root's part's bytes and $S$ the sink's part's, a choice of subgraph $g$
+     * is admissible when
+     * $$k = l:\ a_g + R \le a_{g+1}, \qquad k \ne l:\ R \le M - a_g \ \text{and}\ S \le a_{g+1},$$
+     * with $a_0 = 0$ and $a_G = M$. Then a chain that starts at boundary $g_0$ carries at most $a_{g_0}$ bytes, each
+     * pass adds at most its boundaries' difference, and it ends with a root part of at most $M$ less what it carries,
+     * or at the last sink within $a_G = M$: every chain fits $M$ ({@code PartFitTest} checks each combination).
+     *
+     * <p>The budgets are chosen one boundary at a time, $a_{g+1}$ among the values that admit a choice of subgraph
+     * $g$, the one that admits most choices of $g$ and of the root side of $g+1$ (ties: the least, leaving the most
+     * to $g+1$); $O(C \log C)$ per subgraph of $C$ choices.
+     */
+    double[] chainBudgets(JobClass job) {
+        if (unbounded) {
+            return null;
+        }
+        Chain c = last;
+        if (c == null || c.job != job) {
+            c = new Chain(job, job.totalBytes() > largestMemory() ? budgets(job) : null);
+            last = c;
+        }
+        return c.budgets;
+    }
+
+    /** A model and its {@link #chainBudgets} (null: none needed). */
+    private record Chain(JobClass job, double[] budgets) {}
+
+    /** {@link #chainBudgets} computed: boundary by boundary, as its comment says. */
+    private double[] budgets(JobClass job) {
+        int g = job.subgraphs().size();
+        double m = largestMemory();
+        double[] a = new double[g + 1];
+        a[g] = m;
+        if (g == 0) {
+            return a;
+        }
+        List<double[]> next = ends(job, 0); // per choice of subgraph 0 that fits alone: {R, S, pass ? 1 : 0}
+        for (int s = 0; s + 1 < g; s++) {
+            List<double[]> here = next;
+            next = ends(job, s + 1);
+            double[] roots = next.stream().mapToDouble(e -> e[0]).sorted().toArray();
+            List<Double> candidates = new ArrayList<>();
+            List<Double> passes = new ArrayList<>();
+            List<Double> sinks = new ArrayList<>();
+            for (double[] e : here) {
+                if (e[2] == 1) {
+                    double v = a[s] + e[0];
+                    if (v <= m) {
+                        candidates.add(v);
+                        passes.add(v);
+                    }
+                } else if (e[0] <= m - a[s]) {
+                    candidates.add(e[1]);
+                    sinks.add(e[1]);
+                }
+            }
+            double[] passAt = passes.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double[] sinkAt = sinks.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double best = m;
+            long bestScore = -1;
+            for (double v : candidates) {
+                int mine = atMost(passAt, v) + atMost(sinkAt, v);
+                int theirs = atMost(roots, m - v);
+                long score = (theirs > 0 ? 1L << 40 : 0) + mine + theirs;
+                if (score > bestScore || score == bestScore && v < best) {
+                    best = v;
+                    bestScore = score;
+                }
+            }
+            a[s + 1] = best;
+        }
+        return a;
+    }
+
+    /** Per choice of subgraph {@code s} of {@code job} that fits alone: its root part's bytes, sink part's, and pass. */
+    private List<double[]> ends(JobClass job, int s) {
+        List<double[]> out = new ArrayList<>();
+        for (Triplet t : job.subgraphs().get(s).triplets()) {
+            Function<Triplet, double[]> bytes = x -> partBytes(job, s, x);
+            if (fitsAlone(t, bytes)) {
+                double[] b = bytes.apply(t);
+                boolean pass = t.rootPart() == t.sinkPart();
+                out.add(new double[] {b[t.rootPart()], pass ? 0 : b[t.sinkPart()], pass ? 1 : 0});
+            }
+        }
+        return out;
+    }
+
+    /** How many of the ascending {@code sorted} are at most {@code v}. */
+    private static int atMost(double[] sorted, double v) {
+        int lo = 0;
+        int hi = sorted.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (sorted[mid] <= v) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** Whether choice {@code t} of subgraph {@code g}, of part footprints {@code b}, keeps within budgets {@code a}. */
+    static boolean chained(double[] a, int g, Triplet t, double[] b) {
+        double r = b[t.rootPart()];
+        if (t.rootPart() == t.sinkPart()) {
+            return a[g] + r <= a[g + 1];
+        }
+        return r <= a[a.length - 1] - a[g] && b[t.sinkPart()] <= a[g + 1];
     }
 
     /**
@@ -192,7 +325,7 @@ public final class PartFit {
         for (int k = 0; k < frozen.size(); k++) {
             for (int l = 0; l < frozen.size(); l++) {
                 Triplet t = new Triplet(frozen, k, l);
-                if (admissible(job, subgraph, t)) {
+                if (fitsAlone(t, x -> partBytes(job, subgraph, x))) {
                     out.add(t);
                 }
             }
@@ -245,31 +378,56 @@ public final class PartFit {
         return null;
     }
 
-    /** {@code job} itself when every subgraph has an admissible choice, with packed choices added where needed, or null. */
+    /**
+     * {@code job} itself when every subgraph has an admissible choice, with packed choices added where needed, or null.
+     * Packed choices go first to each subgraph of which no choice fits alone; when the model's {@link #chainBudgets}
+     * then leave a subgraph without a choice, to every subgraph.
+     */
     private JobClass withFittingChoices(JobClass job) {
+        JobClass fitted = withPacked(job, false);
+        if (fitted == null || chainBudgets(fitted) == null || everySubgraphAdmits(fitted)) {
+            return fitted;
+        }
+        fitted = withPacked(fitted, true);
+        return fitted != null && everySubgraphAdmits(fitted) ? fitted : null;
+    }
+
+    /** Whether each subgraph of {@code job} has an {@link #admissible} choice. */
+    private boolean everySubgraphAdmits(JobClass job) {
+        for (int s = 0; s < job.subgraphs().size(); s++) {
+            int g = s;
+            if (job.subgraphs().get(s).triplets().stream().noneMatch(t -> admissible(job, g, t))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code job} with {@link #packed} choices added to each subgraph none of whose choices fits alone (to every
+     * subgraph: {@code all}), or null when such a subgraph has none.
+     */
+    private JobClass withPacked(JobClass job, boolean all) {
         List<SubgraphChoices> subgraphs = null;
         for (int s = 0; s < job.subgraphs().size(); s++) {
             SubgraphChoices sc = job.subgraphs().get(s);
-            boolean any = false;
-            for (Triplet t : sc.triplets()) {
-                if (admissible(job, s, t)) {
-                    any = true;
-                    break;
-                }
-            }
-            if (any) {
+            int g = s;
+            if (!all && sc.triplets().stream().anyMatch(t -> fitsAlone(t, x -> partBytes(job, g, x)))) {
                 continue;
             }
             List<Triplet> packed = packed(job, s);
             if (packed.isEmpty()) {
+                if (all) {
+                    continue;
+                }
                 return null;
             }
             if (subgraphs == null) {
                 subgraphs = new ArrayList<>(job.subgraphs());
             }
-            List<Triplet> all = new ArrayList<>(sc.triplets());
-            packed.stream().filter(t -> !all.contains(t)).forEach(all::add);
-            subgraphs.set(s, new SubgraphChoices(sc.subgraph(), all));
+            List<Triplet> merged = new ArrayList<>(sc.triplets());
+            packed.stream().filter(t -> !merged.contains(t)).forEach(merged::add);
+            subgraphs.set(s, new SubgraphChoices(sc.subgraph(), merged));
         }
         if (job.subgraphs().isEmpty() && job.nodeBytes(job.source()) > largestMemory()) {
             return null;

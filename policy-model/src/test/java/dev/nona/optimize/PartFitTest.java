@@ -108,6 +108,65 @@ final class PartFitTest {
         assertThat(big.jobs().get(0).nodes()).hasSize(1);
     }
 
+    /**
+     * A model of several subgraphs larger than every server, each subgraph of which fits one alone: a server runs the sink
+     * side of one subgraph and the root side of the next (the sampler's slots), so a table of choices that each fit
+     * could still put the whole model on one server (every subgraph local). Over every combination of the choices the
+     * solver may draw, the largest chain a server runs fits the largest memory: the worst case, subgraph by subgraph,
+     * of what a chain carries into the next boundary and what it holds where it ends.
+     */
+    @Test
+    void modelOfSeveralSubgraphsLargerThanEveryServer_noCombinationOfItsChoicesPutsMoreOnAServerThanItHolds() {
+        for (String zoo : List.of("resnet18", "densenet121")) {
+            ModelSpec spec = new ModelSpec(zoo, new DagSource.Zoo(zoo), 5, null, 2.5e9);
+            Cluster small = cluster(new ServerClass("s", 16, 1e12, 2e9));
+            NonaProblem p = Problems.fromWorkload(new Workload(small, List.of(spec), Background.NONE),
+                    CostModel.CONTROLLER_MAPPING);
+            JobClass job = p.jobs().get(0);
+            assertThat(job.subgraphs()).as(zoo).hasSizeGreaterThan(1);
+            PartFit fit = PartFit.of(small);
+            assertThat(fit.chainBudgets(job)).as(zoo).isNotNull();
+
+            assertThat(largestChain(job, fit, (g, t) -> fit.admissible(job, g, t))).as(zoo).isLessThanOrEqualTo(2e9);
+            if (zoo.equals("resnet18")) { // its subgraphs' choices that each fit alone include every one local
+                assertThat(largestChain(job, fit, (g, t) -> fit.fits(PartFit.partBytes(job, g, t))))
+                        .as(zoo + ": choices that each fit alone").isGreaterThan(2e9);
+            }
+
+            Solution s = NonaOptimizer.solve(p);
+            assertThat(s.unplaceable()).as(zoo).isEmpty();
+            assertThat(s.job(zoo).subgraphs()).allSatisfy(sr -> assertThat(sr.triplets()).isNotEmpty());
+        }
+    }
+
+    /**
+     * The largest bytes one server runs for a request of {@code job}, over every combination of the choices
+     * {@code allowed} admits: a chain starts with the source or a sink's part apart from its root's, takes in each
+     * subgraph whose choice keeps its sink with its root that whole part, and ends with a root's part or the last sink.
+     */
+    private static double largestChain(JobClass job, PartFit fit, java.util.function.BiPredicate<Integer, Triplet> allowed) {
+        double carried = 0; // the most a chain brings into the current subgraph
+        double largest = 0;
+        for (int g = 0; g < job.subgraphs().size(); g++) {
+            double next = 0;
+            for (Triplet t : job.subgraphs().get(g).triplets()) {
+                if (!allowed.test(g, t)) {
+                    continue;
+                }
+                double[] b = PartFit.partBytes(job, g, t);
+                double root = carried + b[t.rootPart()];
+                if (t.rootPart() == t.sinkPart()) {
+                    next = Math.max(next, root);
+                } else {
+                    largest = Math.max(largest, root);
+                    next = Math.max(next, b[t.sinkPart()]);
+                }
+            }
+            carried = next;
+        }
+        return Math.max(largest, carried);
+    }
+
     @Test
     void enumerationBoundThatKeepsOnlyTheWholeChoice_getsPackedChoicesThatFit() {
         JobClass only = job("f", 10, 1).withSubgraphs(List.of(new SubgraphChoices(Figure1.SUBGRAPH, List.of(Figure1.TOGETHER))));

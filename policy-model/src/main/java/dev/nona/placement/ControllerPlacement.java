@@ -2,6 +2,7 @@ package dev.nona.placement;
 
 import dev.nona.check.Checks;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,10 +33,11 @@ import java.util.random.RandomGenerator;
  * requests there; or today's warm-first rule with memory as a
  * filter). A part that fits no live server is a {@link PartDoesNotFitException}. The request is recorded with each
  * predicted cold start as work on its server ({@link #withLoads}), so the ledger's backlog counts the load. Without
- * class or memory, placement is exactly as before (same picks, same random stream, same ledger). A model of one
- * subgraph larger than every live server (a chain the optimiser cut, {@code dag.MemoryCut}) is placed part by part,
- * each part of each choice by a warm pool of its own ({@link LiveServers#loadingPart}: no report names the parts a
- * server holds), first where it evicts none of the model's other parts.
+ * class or memory, placement is exactly as before (same picks, same random stream, same ledger). A model larger than
+ * every live server (a chain the optimiser cut, {@code dag.MemoryCut}, or a model of several subgraphs whose chains
+ * it kept within the largest memory, {@code optimize.PartFit#chainBudgets}) is placed part by part, each part (a
+ * server's slot of the request) by a warm pool of its own, named by its tasks ({@link LiveServers#loadingPart}: no
+ * report names the parts a server holds), first where it evicts none of the model's other parts.
  *
  * <p>{@link #place} is $O(\text{tasks} \cdot \log N)$ and does not allocate (with class or memory: $O(\text{parts}
  * \cdot N)$). Not thread-safe (scratch arrays): one per placer.
@@ -76,13 +78,14 @@ public final class ControllerPlacement implements ServerPolicy {
     private long eventTime;
     private int warm;
     /**
-     * Whether the latest request's parts were placed by warm pools of their own ({@link #partPool}): a model of one
-     * subgraph larger than every live server (cut by the optimiser into pieces, {@code dag.MemoryCut}), whose parts
-     * no report can call warm.
+     * Whether the latest request's parts were placed by warm pools of their own ({@link #partPool}): a model larger
+     * than every live server, which its table splits into parts, none of which a report can call warm.
      */
     private boolean byPart;
-    /** Per choice and part of a one-subgraph model, the name of its warm pool ({@link #partPool}); built when needed. */
-    private String[][] partPoolNames;
+    /** Per combination of choices, the names of its parts' warm pools ({@link #partPool}); built when needed. */
+    private final Map<Long, String[]> partPoolNames = new HashMap<>();
+    /** The names of the latest request's parts' warm pools ({@link #partPool}, found for its first part). */
+    private String[] requestPartNames;
     /** The latest request's parts placed so far: their server, pool and bytes, in the order they were placed. */
     private int[] partServer = new int[4];
     private int[] partPool = new int[4];
@@ -391,7 +394,7 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
         servers.modelBytes(warm, totalBytes);
         this.servers = servers;
         this.eventTime = eventTime;
-        byPart = sampler != null && choices.length == 1 && !(totalBytes <= servers.largestLiveMemoryBytes());
+        byPart = sampler != null && !(totalBytes <= servers.largestLiveMemoryBytes());
         if (sampler == null) {
             int s = servers.pickPart(warm, NONE, 0, ops[0], totalBytes, footprint, eventTime, rng);
             if (s < 0) {
@@ -438,52 +441,36 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
     }
 
     /**
-     * The name of the warm pool of the latest request's {@code i}-th part to be placed (the root's part first, then the
-     * others in order: {@link PlacementSampler#placeSized}'s order) under its drawn choice: one pool per part of the
-     * model's one subgraph, named by what the part runs ({@link #partName}), so that a part is the same pool in every
-     * choice and every table that has it: a server that loaded it is warm for it under the next table too.
+     * The name of the warm pool of the latest request's {@code i}-th part to be placed (slot by slot, in
+     * {@link PlacementSampler#placeSized}'s order) under its drawn choices: one pool per part, named by the tasks it
+     * runs ({@link #partName}), so that a part is the same pool in every choice and every table that has it: a server
+     * that loaded it is warm for it under the next table too. Names are built once per combination of choices
+     * (while the combinations can be numbered in a {@code long}; else per request).
      */
     private String partPool(int i) {
-        int choice = choices[0];
-        if (partPoolNames == null || partPoolNames[choice] == null) {
-            PlacementTable.SubgraphPlacement sg = sampler.table().models().get(modelIndex).subgraphs().get(0);
-            if (partPoolNames == null) {
-                partPoolNames = new String[sg.choices().size()][];
-            }
-            PlacementTable.Choice c = sg.choices().get(choice);
-            int parts = c.parts().size();
-            int root = c.rootPart();
-            String[] names = new String[Math.max(1, parts)];
-            names[0] = partName(model, sg, c, root);
-            for (int p = 0, k = 1; p < parts; p++) {
-                if (p != root) {
-                    names[k++] = partName(model, sg, c, p);
-                }
-            }
-            partPoolNames[choice] = names;
+        if (i > 0) {
+            return requestPartNames[i];
         }
-        return partPoolNames[choice][i];
+        long key = 0;
+        for (int g = 0; g < choices.length && key >= 0; g++) {
+            int n = sampler.table().models().get(modelIndex).subgraphs().get(g).choices().size();
+            key = key > (Long.MAX_VALUE - choices[g]) / n ? -1 : key * n + choices[g];
+        }
+        String[] names = key < 0 ? null : partPoolNames.get(key);
+        if (names == null) {
+            names = sampler.slotTasks(modelIndex, choices).stream().map(tasks -> partName(model, tasks))
+                    .toArray(String[]::new);
+            if (key >= 0) {
+                partPoolNames.put(key, names);
+            }
+        }
+        requestPartNames = names;
+        return names[0];
     }
 
-    /**
-     * The warm pool name of part {@code p} of choice {@code c} of a model's subgraph {@code sg}: the model, the part's
-     * tasks in order, and the subgraph's root and sink when the part runs them ({@link PlacementTable.Choice#rootPart},
-     * {@link PlacementTable.Choice#sinkPart}); a choice without parts runs the root and the sink alone.
-     */
-    static String partName(String model, PlacementTable.SubgraphPlacement sg, PlacementTable.Choice c, int p) {
-        StringBuilder name = new StringBuilder(model).append("\u0000part");
-        if (p == c.rootPart()) {
-            name.append(" root ").append(sg.root());
-        }
-        if (p < c.parts().size()) {
-            String[] tasks = c.parts().get(p).toArray(String[]::new);
-            Arrays.sort(tasks);
-            name.append(" tasks ").append(String.join(",", tasks));
-        }
-        if (p == c.sinkPart()) {
-            name.append(" sink ").append(sg.sink());
-        }
-        return name.toString();
+    /** The warm pool name of a part of {@code model} that runs {@code tasks} (sorted ids): the model and those ids. */
+    static String partName(String model, List<String> tasks) {
+        return model + "\u0000part " + String.join(",", tasks);
     }
 
     /** The warm pool the latest request's part on server {@code s} was placed by: its own or the model's. */

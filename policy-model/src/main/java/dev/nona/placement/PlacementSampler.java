@@ -1,5 +1,7 @@
 package dev.nona.placement;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +29,8 @@ public final class PlacementSampler {
     private double[] slotOps = new double[0];
     private double[] slotBytes = new double[0];
     private int[] partSlot = new int[0];
+    /** Per subgraph of the latest request, the slot of its sink ({@link #assignSlots}). */
+    private int[] sinkSlot = new int[0];
 
     public PlacementSampler(PlacementTable table) {
         this.table = table;
@@ -186,32 +190,93 @@ public final class PlacementSampler {
             slotBytes = new double[parts + 1];
             partSlot = new int[parts + 1];
         }
+        if (sinkSlot.length < cm.subgraphs.length) {
+            sinkSlot = new int[cm.subgraphs.length];
+        }
+        int slots = assignSlots(cm, choices, partSlot, sinkSlot);
+        Arrays.fill(slotOps, 0, slots, 0);
+        Arrays.fill(slotBytes, 0, slots, 0);
         slotOps[0] = sum(cm.sourceTasks, taskOps);
         slotBytes[0] = sum(cm.sourceTasks, taskBytes);
-        int slots = 1;
-        int current = 0;
         int next = 0;
         for (int g = 0; g < cm.subgraphs.length; g++) {
             CompiledSubgraph sg = cm.subgraphs[g];
             CompiledChoice c = sg.choices[choices[g]];
-            int sinkSlot = current;
             for (int p = 0; p < c.parts.length; p++) {
-                int slot = p == c.rootPart ? current : slots++;
-                if (slot != current) {
-                    slotOps[slot] = 0;
-                    slotBytes[slot] = 0;
-                }
+                int slot = partSlot[next++];
                 slotOps[slot] += sum(c.parts[p], taskOps);
                 slotBytes[slot] += sum(c.parts[p], taskBytes);
+            }
+            slotOps[sinkSlot[g]] += sum(sg.sinkTasks, taskOps);
+            slotBytes[sinkSlot[g]] += sum(sg.sinkTasks, taskBytes);
+        }
+    }
+
+    /**
+     * The one rule of which server slot each piece of a request runs in, under {@code choices}: slot 0 holds the
+     * source; each subgraph's root part runs in the slot its root is in, each of its other parts in a new slot (in
+     * order), and its sink in its sink part's slot (with no parts, in the root's), which holds the next subgraph's
+     * root. Fills {@code partSlot} (per part, subgraph by subgraph) and {@code sinkSlot} (per subgraph).
+     *
+     * @return the number of slots
+     */
+    private static int assignSlots(CompiledModel cm, int[] choices, int[] partSlot, int[] sinkSlot) {
+        int slots = 1;
+        int current = 0;
+        int next = 0;
+        for (int g = 0; g < cm.subgraphs.length; g++) {
+            CompiledChoice c = cm.subgraphs[g].choices[choices[g]];
+            int sink = current;
+            for (int p = 0; p < c.parts.length; p++) {
+                int slot = p == c.rootPart ? current : slots++;
                 partSlot[next++] = slot;
                 if (p == c.sinkPart) {
-                    sinkSlot = slot;
+                    sink = slot;
                 }
             }
-            current = sinkSlot;
-            slotOps[current] += sum(sg.sinkTasks, taskOps);
-            slotBytes[current] += sum(sg.sinkTasks, taskBytes);
+            current = sink;
+            sinkSlot[g] = current;
         }
+        return slots;
+    }
+
+    /**
+     * The original task ids each server slot of a request of {@code model} runs under {@code choices} (one per
+     * subgraph), slot by slot in the order {@link #placeSized} asks for their servers, each slot's ids sorted: what a
+     * part of the request is, whatever choice and table it came from.
+     */
+    public List<List<String>> slotTasks(int model, int[] choices) {
+        CompiledModel cm = models[model];
+        int parts = 0;
+        for (int g = 0; g < cm.subgraphs.length; g++) {
+            parts += cm.subgraphs[g].choices[choices[g]].parts.length;
+        }
+        int[] partSlots = new int[parts];
+        int[] sinkSlots = new int[cm.subgraphs.length];
+        int slots = assignSlots(cm, choices, partSlots, sinkSlots);
+        List<List<String>> out = new ArrayList<>();
+        for (int i = 0; i < slots; i++) {
+            out.add(new ArrayList<>());
+        }
+        List<String> ids = tasks(model);
+        for (int t : cm.sourceTasks) {
+            out.get(0).add(ids.get(t));
+        }
+        int next = 0;
+        for (int g = 0; g < cm.subgraphs.length; g++) {
+            CompiledSubgraph sg = cm.subgraphs[g];
+            for (int[] part : sg.choices[choices[g]].parts) {
+                for (int t : part) {
+                    out.get(partSlots[next]).add(ids.get(t));
+                }
+                next++;
+            }
+            for (int t : sg.sinkTasks) {
+                out.get(sinkSlots[g]).add(ids.get(t));
+            }
+        }
+        out.replaceAll(slot -> slot.stream().sorted().toList());
+        return out;
     }
 
     private static double sum(int[] tasks, double[] values) {

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 final class PartWarmthTest {
     private static final long T = 1_000;
     /** The warm pools of {@link #table()}'s parts ({@code ControllerPlacement.partName}): p with the root, q with the sink. */
-    private static final String P_POOL = "big\u0000part root s tasks p";
-    private static final String Q_POOL = "big\u0000part tasks q sink k";
+    private static final String P_POOL = "big\u0000part p,s";
+    private static final String Q_POOL = "big\u0000part k,q";
 
     /** Model "big": source s, parts {p} and {q} apart (root with p, sink k with q); 60 bytes, servers hold 40. */
     private static PlacementTable table() {
@@ -69,6 +69,52 @@ final class PartWarmthTest {
             for (int s = 0; s < 8; s++) {
                 servers.report("s" + s, true, 1e9, 0, 0.0, List.of(), "gpu", 40, now, 0);
                 int held = (s == first[0] ? 30 : 0) + (s == first[2] ? 30 : 0);
+                servers.heldBytes(s, model -> model.equals("big") ? held : 0);
+            }
+            int[] out = big.place(servers, now, rng, why);
+            assertThat(out).as("request %d", r).containsExactly(first);
+            assertThat(why.coldStart(0)).isFalse();
+            assertThat(why.coldStart(1)).isFalse();
+        }
+    }
+
+    /**
+     * A model of two subgraphs no server holds whole: s, p, k1 (subgraph 1, p with its root and sink) and q1, q2, k2
+     * (subgraph 2, q1 with its root k1, q2 with its sink k2). Its parts are the servers' slots across the subgraphs,
+     * {s, p, k1, q1} and {q2, k2}, 30 bytes each; servers hold 40.
+     */
+    private static ControllerPlacement twoSubgraphs() {
+        var first = new PlacementTable.SubgraphPlacement("s", "k1", List.of("k1"),
+                List.of(new PlacementTable.Choice(List.of(List.of("p")), 0, 0, 1.0)));
+        var second = new PlacementTable.SubgraphPlacement("k1", "k2", List.of("k2"),
+                List.of(new PlacementTable.Choice(List.of(List.of("q1"), List.of("q2")), 0, 1, 1.0)));
+        var model = new PlacementTable.ModelPlacement("big", 20, 0.05, List.of("s", "p", "k1", "q1", "q2", "k2"),
+                List.of("s"), List.of(first, second));
+        var solvedFor = new PlacementTable.SolvedFor(PlacementFixtures.problem(8).cluster(), Map.of("big", 20.0), null,
+                CostModel.DEFAULT);
+        var table = new PlacementTable(1, 0, solvedFor, true, "", 1, 0.1, 0.001, 1, List.of(model), 0);
+        return ControllerPlacement.of(new PlacementSampler(table), "big",
+                Map.of("s", 1e8, "p", 1e9, "k1", 1e8, "q1", 1e8, "q2", 1e9, "k2", 1e8),
+                Map.of("s", 1.0, "p", 19.0, "k1", 1.0, "q1", 9.0, "q2", 29.0, "k2", 1.0));
+    }
+
+    /** The parts of a model of several subgraphs are warm pools of their own too, named by the tasks they run. */
+    @Test
+    void thePartsOfAModelOfSeveralSubgraphs_goBackWhereTheyWereSent() {
+        ControllerPlacement big = twoSubgraphs();
+        LiveServers servers = servers();
+        SplittableRandom rng = new SplittableRandom(3);
+        int[] first = big.place(servers, T, rng).clone();
+        assertThat(first[0]).as("s, p, k1 and q1 together").isEqualTo(first[1]).isEqualTo(first[2]).isEqualTo(first[3]);
+        assertThat(first[4]).as("q2 and k2 together, apart").isEqualTo(first[5]).isNotEqualTo(first[0]);
+        assertThat(servers.isWarm(first[0], servers.pool("big\u0000part k1,p,q1,s"))).isTrue();
+        assertThat(servers.isWarm(first[4], servers.pool("big\u0000part k2,q2"))).isTrue();
+        PlacementExplanation why = new PlacementExplanation();
+        for (int r = 0; r < 20; r++) {
+            long now = T + 10_000L * (r + 1);
+            for (int s = 0; s < 8; s++) {
+                servers.report("s" + s, true, 1e9, 0, 0.0, List.of(), "gpu", 40, now, 0);
+                int held = (s == first[0] ? 30 : 0) + (s == first[4] ? 30 : 0);
                 servers.heldBytes(s, model -> model.equals("big") ? held : 0);
             }
             int[] out = big.place(servers, now, rng, why);

@@ -61,17 +61,32 @@ final class DemoWorkloadIT {
      */
     @Test
     void demoOfAChainNoServerHoldsWhole_waitsForItsSplit_resolves_noMemoryViolation(@TempDir Path dir) throws Exception {
+        demoOfAModelNoServerHoldsWhole(dir, "vgg16", "chain larger than every server");
+    }
+
+    /**
+     * As for the chain, with ResNet-18 of 2.5 GB instead, a model of several subgraphs: a server runs the sink side of
+     * one subgraph with the root side of the next, so its table must keep every such chain within 2 GB (before, a
+     * table of choices that each fit put it whole on one server, and every request of it was a dead letter).
+     */
+    @Test
+    void demoOfAModelOfSeveralSubgraphsNoServerHoldsWhole_isPlacedInParts_noMemoryViolation(@TempDir Path dir)
+            throws Exception {
+        demoOfAModelNoServerHoldsWhole(dir, "resnet18", "several subgraphs larger than every server");
+    }
+
+    private static void demoOfAModelNoServerHoldsWhole(Path dir, String model, String name) throws Exception {
         ObjectMapper json = new ObjectMapper();
         ObjectNode workload = (ObjectNode) json.readTree(WORKLOAD.toFile());
         for (JsonNode c : workload.path("cluster").path("serverClasses")) {
             ((ObjectNode) c).put("memoryBytes", 2.0e9);
         }
         for (JsonNode m : workload.path("models")) {
-            if (m.path("name").asText().equals("vgg16")) {
+            if (m.path("name").asText().equals(model)) {
                 ((ObjectNode) m).put("sizeBytes", 2.5e9);
             }
         }
-        Path file = dir.resolve("chain-larger-than-every-server.json");
+        Path file = dir.resolve(model + "-larger-than-every-server.json");
         json.writeValue(file.toFile(), workload);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -81,10 +96,12 @@ final class DemoWorkloadIT {
 
         assertThat(exit).as("exit code; summary: " + out + "; stderr: " + err).isZero();
         JsonNode summary = json.readTree(out.toString());
-        System.out.println("DemoWorkloadIT (chain larger than every server) summary: " + summary);
+        System.out.println("DemoWorkloadIT (" + name + ") summary: " + summary);
         assertThat(summary.path("exactlyOnce").asBoolean()).isTrue();
         assertThat(summary.path("warmupDeadLetters").asLong()).as("warm-up requests before the first table").isZero();
-        assertThat(summary.path("requestsPerModel").path("vgg16").asLong()).isPositive();
+        assertThat(summary.path("requestsPerModel").path(model).asLong()).isPositive();
+        assertThat(summary.path("deadLetterReasons").fieldNames()).toIterable()
+                .noneMatch(reason -> reason.startsWith("MODEL_UNPLACEABLE"));
         assertThat(summary.path("failedSolves").asLong()).isZero();
         assertThat(summary.path("tablesPublished").asLong()).as("the first table (at the declared rates) and one "
                 + "at the measured rates").isGreaterThanOrEqualTo(2);

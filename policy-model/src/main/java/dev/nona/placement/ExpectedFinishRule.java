@@ -12,7 +12,7 @@ import java.util.random.RandomGenerator;
  * part's operations at the server's own rate) plus the delay it adds to the requests the server already holds, with
  * a model's load bought where its parts would cost least once what they lost without it reaches the load (rent or
  * buy, see {@link #pick}). The state it keeps of its own is the cold-start cost and, per warm pool, the model's rent
- * and bytes; the servers' backlogs, counts, rates and warm pools are {@link LiveServers}'s ledger, their memory its
+ * (checkpointed by the controller: {@link LiveServers#rents}) and bytes; the servers' backlogs, counts, rates and warm pools are {@link LiveServers}'s ledger, their memory its
  * {@link ServerMemory}.
  *
  * <p>Cost: $O(N)$ per part (a scan); far less while servers that can take the part soon are many. Once the scan holds a
@@ -251,6 +251,21 @@ final class ExpectedFinishRule {
         }
         rentAt[pool] = Math.max(rentAt[pool], now);
         return rent[pool];
+    }
+
+    /** Pool {@code pool}'s rent as last counted ({@link #rent}) and when, seconds; null when it has none. */
+    double[] rentAsCounted(int pool) {
+        return pool >= 0 && pool < rent.length && rent[pool] > 0 ? new double[] {rent[pool], rentAt[pool]} : null;
+    }
+
+    /**
+     * Adds {@code r} seconds of rent counted at {@code at} to pool {@code pool}'s (a restore: {@link #rentAsCounted}
+     * of this placer, or of several merged into it, whose losses add up), both decayed to the later of their times.
+     */
+    void restoreRent(int pool, double r, double at) {
+        double now = pool < rentAt.length ? Math.max(at, rentAt[pool]) : at;
+        double kept = rent(pool, now);
+        rent[pool] = kept + (coldStart == null ? r : r * coldStart.rentLeft(now - at));
     }
 
     /**

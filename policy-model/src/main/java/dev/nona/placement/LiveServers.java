@@ -548,6 +548,49 @@ public final class LiveServers {
     }
 
     /**
+     * Each warm pool's rent of rent or buy that is above 0 ({@link Rule#EXPECTED_FINISH}: what not loading its model
+     * where its parts would have finished first has cost them), for a checkpoint: a placer that starts again without
+     * it buys a load up to one load's price later. $O(\text{pools})$.
+     */
+    public List<PoolRent> rents() {
+        List<PoolRent> out = new ArrayList<>();
+        for (int p = 0; p < poolNames.size(); p++) {
+            double[] r = expectedFinish.rentAsCounted(p);
+            if (r != null) {
+                out.add(new PoolRent(poolNames.get(p), r[0], r[1]));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Takes {@code rents} back, as {@link #rents} gave them; a pool's rents from several placers (a lower parallelism)
+     * add up, each decayed to the latest of their times. Call it after {@link #coldStart}, whose half-life decays them.
+     */
+    public void restoreRents(Collection<PoolRent> rents) {
+        for (PoolRent r : rents) {
+            expectedFinish.restoreRent(pool(r.pool()), r.rent(), r.atSeconds());
+        }
+    }
+
+    /**
+     * A warm pool's rent of rent or buy ({@link #rents}).
+     *
+     * @param pool      the warm pool by name ({@link #pool}: a model's, or a part's)
+     * @param rent      seconds of loss, as counted at {@code atSeconds} ({@code >= 0})
+     * @param atSeconds when it was counted, seconds on the ledger's clock
+     */
+    public record PoolRent(String pool, double rent, double atSeconds) {
+        public PoolRent {
+            Objects.requireNonNull(pool, "pool");
+            if (!(rent >= 0 && Double.isFinite(rent)) || !Double.isFinite(atSeconds)) {
+                throw new IllegalArgumentException("rent of pool '" + pool + "' (" + rent + " s at " + atSeconds
+                        + " s) must be finite and >= 0");
+            }
+        }
+    }
+
+    /**
      * A part of a model too large for its server that a placer sent there ({@link #knownParts}).
      *
      * @param serverId    the server

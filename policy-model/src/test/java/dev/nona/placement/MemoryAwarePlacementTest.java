@@ -221,6 +221,61 @@ final class MemoryAwarePlacementTest {
                 .hasMessageContaining("cluster.coldStart.rentHalfLifeSeconds (NaN)");
     }
 
+    /**
+     * The rent survives a restart. The half-life example at $H$ = 60 s loads the model at the 4th request (rents 0.80,
+     * 1.58, 2.35, 3.09 s). A placer that stops after the 2nd and gives its rents to a new one: the new one loads at the
+     * 4th request too; without them, it starts from 0 and loads at the 6th (the 4th after the restart). Two placers'
+     * rents of one pool add up.
+     */
+    @Test
+    void expectedFinish_theRentRestored_buysTheLoadWhenTheOneThatDidNotStopWould() {
+        ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {1e9}, new double[] {2e9}, 0);
+        LiveServers before = halfLifeServers();
+        for (int k = 1; k <= 2; k++) {
+            assertThat(placeEveryTwoSeconds(local, before, k)).isEqualTo("warm");
+        }
+        List<LiveServers.PoolRent> rents = before.rents();
+        assertThat(rents).singleElement().satisfies(r -> {
+            assertThat(r.pool()).isEqualTo("m");
+            assertThat(r.rent()).isCloseTo(0.8 + 0.8 * Math.pow(2, -2 / 60.0), within(1e-9));
+        });
+
+        for (boolean restore : new boolean[] {true, false}) {
+            LiveServers after = halfLifeServers();
+            if (restore) {
+                after.restoreRents(rents);
+            }
+            int load = 0;
+            for (int k = 3; k <= 10 && load == 0; k++) {
+                load = placeEveryTwoSeconds(local, after, k).equals("cold") ? k : 0;
+            }
+            assertThat(load).as(restore ? "restored" : "from 0").isEqualTo(restore ? 4 : 6);
+        }
+
+        LiveServers merged = halfLifeServers();
+        merged.restoreRents(List.of(new LiveServers.PoolRent("m", 1.0, 10.0), new LiveServers.PoolRent("m", 1.0, 70.0)));
+        assertThat(merged.rents()).singleElement().satisfies(r -> {
+            assertThat(r.rent()).as("1 s counted 60 s (one half-life) earlier is 0.5 s").isCloseTo(1.5, within(1e-9));
+            assertThat(r.atSeconds()).isEqualTo(70.0);
+        });
+        assertThatThrownBy(() -> new LiveServers.PoolRent("m", -1, 0)).hasMessageContaining("rent of pool 'm' (-1.0");
+    }
+
+    /** A warm server and a cold one; loads of 3 s, the rent's half-life 60 s. */
+    private static LiveServers halfLifeServers() {
+        LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.coldStart(new ColdStartCost(1, 1e9, 1, 60));
+        return servers;
+    }
+
+    /** The half-life example's {@code k}-th request, 2 s after the one before: the server it goes to. */
+    private static String placeEveryTwoSeconds(ControllerPlacement local, LiveServers servers, int k) {
+        long t = T + 2_000L * k;
+        servers.report("warm", true, 1e9, 1, 0.4, List.of("m"), "gpu", 1e10, t, 0);
+        servers.report("cold", true, 1e9, 0, 0.0, List.of(), "gpu", 1e10, t, 0);
+        return servers.id(local.place(servers, t, new SplittableRandom(k))[0]);
+    }
+
     @Test
     void expectedFinish_takesEachServersOwnSpeed() {
         ControllerPlacement local = ControllerPlacement.local("m", List.of("t"), new double[] {4e9}, new double[] {1}, 0);

@@ -120,6 +120,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     /** The parts of models too large for their servers that the placer knows there ({@link LiveServers#knownParts}). */
     static final ListStateDescriptor<LiveServers.KnownPart> KNOWN_PARTS =
             new ListStateDescriptor<>("known-parts", TypeInformation.of(LiveServers.KnownPart.class));
+    /** The rent of rent or buy per warm pool ({@link LiveServers#rents}). */
+    static final ListStateDescriptor<LiveServers.PoolRent> POOL_RENTS =
+            new ListStateDescriptor<>("pool-rents", TypeInformation.of(LiveServers.PoolRent.class));
     /** Every broadcast state of the operator: register these, all of them, where its input is broadcast. */
     public static final MapStateDescriptor<?, ?>[] BROADCAST_STATES = {TABLE, SERVERS, MODELS, LEARNED, COMMANDS};
     /** Requests held at most while the controller starts (no server or no catalog known yet) or telemetry is behind. */
@@ -170,6 +173,13 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     private transient ListState<LiveServers.KnownPart> partsState;
     /** The parts restored from a checkpoint, until the server mapping is built and takes them; then empty. */
     private transient List<LiveServers.KnownPart> restoredParts;
+    /**
+     * Each placer's rents of rent or buy, split over the subtasks on a restore (each its own while the parallelism is
+     * the same; a pool's rents from several add up).
+     */
+    private transient ListState<LiveServers.PoolRent> rentsState;
+    /** The rents restored from a checkpoint, until the server mapping is built and takes them; then empty. */
+    private transient List<LiveServers.PoolRent> restoredRents;
     /** The hold's timeout timer and its events. */
     private transient HoldExpiry expiry;
     private transient PlacerCache placers;
@@ -302,6 +312,9 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         partsState = context.getOperatorStateStore().getUnionListState(KNOWN_PARTS);
         restoredParts = new ArrayList<>();
         partsState.get().forEach(restoredParts::add);
+        rentsState = context.getOperatorStateStore().getListState(POOL_RENTS);
+        restoredRents = new ArrayList<>();
+        rentsState.get().forEach(restoredRents::add);
         earliestGated = Long.MAX_VALUE;
         heldOtherwise = !hold.isEmpty();
     }
@@ -310,6 +323,7 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
     public void snapshotState(FunctionSnapshotContext context) throws Exception {
         heldState.update(hold.held());
         partsState.update(servers == null ? restoredParts : servers.knownParts());
+        rentsState.update(servers == null ? restoredRents : servers.rents());
     }
 
     @Override
@@ -537,6 +551,8 @@ public final class PlacementFunction extends BroadcastProcessFunction<RequestRec
         }
         servers.restoreParts(restoredParts); // the parts the placer knew before a restore, as the reports still hold them
         restoredParts = List.of();
+        servers.restoreRents(restoredRents); // after coldStart(): its half-life decays them
+        restoredRents = List.of();
         for (ServerTelemetry s : latest) {
             ServerReports.keepHeldParts(servers, servers.indexOf(s.serverId()), s);
         }

@@ -118,10 +118,12 @@ final class KnownPartsRestoreTest {
         }
     }
 
-    /** The job runs with {@code pipeline.generic-types: false}: the parts' state ({@code KNOWN_PARTS}) must not need Kryo. */
+    /** The job runs with {@code pipeline.generic-types: false}: the parts' and the rents' states must not need Kryo. */
     @Test
     void thePartsStateIsAPojo_notAGenericType() {
         assertThat(TypeInformation.of(LiveServers.KnownPart.class))
+                .isInstanceOf(PojoTypeInfo.class);
+        assertThat(TypeInformation.of(LiveServers.PoolRent.class)).as("the rents' state (POOL_RENTS)")
                 .isInstanceOf(PojoTypeInfo.class);
     }
 

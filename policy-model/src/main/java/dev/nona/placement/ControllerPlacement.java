@@ -328,11 +328,16 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
         Arrays.fill(loads, 0, n, 0);
         for (int t = 0; t < n; t++) {
             int s = out[t];
-            if (servers.isWarmFor(s, poolOn(s)) || usedBefore(s, t)) {
+            if (usedBefore(s, t) || warmOn(servers, s)) {
                 continue;
             }
             double b = sampler == null ? totalBytes : 0;
-            for (int u = t; sampler != null && u < n; u++) {
+            if (slotsOn(s) > 1) { // parts of several subgraphs: only the cold ones load
+                for (int i = 0; i < partsPlaced; i++) {
+                    b += partServer[i] == s && !servers.isWarmFor(s, partPool[i]) ? partBytes[i] : 0;
+                }
+            }
+            for (int u = t; sampler != null && slotsOn(s) <= 1 && u < n; u++) {
                 b += out[u] == s ? bytes[u] : 0;
             }
             double seconds = servers.coldStartSeconds(b);
@@ -473,14 +478,29 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
         return model + "\u0000part " + String.join(",", tasks);
     }
 
-    /** The warm pool the latest request's part on server {@code s} was placed by: its own or the model's. */
-    private int poolOn(int s) {
-        for (int i = 0; byPart && i < partsPlaced; i++) {
-            if (partServer[i] == s) {
-                return partPool[i];
+    /**
+     * Whether server {@code s} holds what the latest request runs there: the model, or (placed by part) every part of
+     * the request on it (parts of different subgraphs may share a server).
+     */
+    private boolean warmOn(LiveServers servers, int s) {
+        if (!byPart) {
+            return servers.isWarmFor(s, warm);
+        }
+        for (int i = 0; i < partsPlaced; i++) {
+            if (partServer[i] == s && !servers.isWarmFor(s, partPool[i])) {
+                return false;
             }
         }
-        return warm;
+        return true;
+    }
+
+    /** How many of the latest request's parts placed by part are on server {@code s} (0 when not by part). */
+    private int slotsOn(int s) {
+        int n = 0;
+        for (int i = 0; byPart && i < partsPlaced; i++) {
+            n += partServer[i] == s ? 1 : 0;
+        }
+        return n;
     }
 
     /** {@inheritDoc} The request's source, on a server its whole part fits (with class or memory). */
@@ -508,7 +528,7 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
                 last = s;
                 p = why.partOfServer(s);
                 if (p < 0) {
-                    p = why.addPart(s, servers.isWarm(s, byPart ? poolOn(s) : pool), servers.backlogSeconds(s, eventTime),
+                    p = why.addPart(s, byPart ? warmOn(servers, s) : servers.isWarm(s, pool), servers.backlogSeconds(s, eventTime),
                             servers.ongoing(s, eventTime));
                 }
             }

@@ -125,6 +125,59 @@ final class PartWarmthTest {
     }
 
     /**
+     * Parts of different subgraphs may share a server: model "big" of two subgraphs, s, p1, k1, p2 and q1, q2, q3, k2,
+     * each with a part apart from its root and sink ({p2}, then {q2} or {q2, q3}), on two servers of 30 bytes. Both
+     * parts apart go to the server that does not run the root. When a new table changes the second one, that server
+     * holds the first (warm) but not the second (cold): the request is predicted to load the cold one there, only it.
+     */
+    @Test
+    void twoPartsOfARequestOnOneServer_oneWarmOneCold_predictTheColdOnesLoad() {
+        var first = new PlacementTable.SubgraphPlacement("s", "k1", List.of("k1"),
+                List.of(new PlacementTable.Choice(List.of(List.of("p1"), List.of("p2")), 0, 0, 1.0)));
+        var bytes = Map.of("s", 1.0, "p1", 9.0, "k1", 1.0, "p2", 9.0, "q1", 9.0, "q2", 9.0, "q3", 2.0, "k2", 1.0);
+        var ops = Map.of("s", 1e8, "p1", 1e8, "k1", 1e8, "p2", 1e9, "q1", 1e8, "q2", 1e9, "q3", 1e9, "k2", 1e8);
+        LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.coldStart(new ColdStartCost(1, 10));
+        for (int s = 0; s < 2; s++) {
+            servers.report("s" + s, true, 1e9, 0, 0.0, List.of(), "gpu", 30, T, 0);
+        }
+        ControllerPlacement before = twoSubgraphs(first, List.of(List.of("q1", "q3"), List.of("q2")), ops, bytes);
+        int[] out = before.place(servers, T, new SplittableRandom(1)).clone();
+        int apart = out[3];
+        assertThat(out[6]).as("q2 with p2").isEqualTo(apart);
+        assertThat(out[0]).isNotEqualTo(apart);
+        long now = T + 10_000;
+        for (int s = 0; s < 2; s++) {
+            servers.report("s" + s, true, 1e9, 0, 0.0, List.of(), "gpu", 30, now, 0);
+            double held = s == apart ? 18 : 23;
+            servers.heldBytes(s, model -> model.equals("big") ? held : 0);
+        }
+
+        ControllerPlacement next = twoSubgraphs(first, List.of(List.of("q1"), List.of("q2", "q3")), ops, bytes);
+        PlacementExplanation why = new PlacementExplanation();
+        out = next.place(servers, now, new SplittableRandom(1), why);
+
+        assertThat(out[3]).isEqualTo(apart);
+        assertThat(out[6]).as("q2 and q3 with p2").isEqualTo(apart).isEqualTo(out[5]);
+        assertThat(why.coldStart(why.partOfServer(apart))).as("{p2} warm there, {q2, q3} cold").isTrue();
+        assertThat(servers.backlogSeconds(apart, now)).as("1 s of p2, 2 s of q2 and q3, and the load of {q2, q3} alone: "
+                + "1 s + 11 bytes at 10 bytes/s").isCloseTo(3 + 2.1, org.assertj.core.api.Assertions.within(1e-9));
+    }
+
+    /** Model "big" of two subgraphs (s to k1 with {@code first}; k1 to k2 with parts {@code second}, root with the first, sink too). */
+    private static ControllerPlacement twoSubgraphs(PlacementTable.SubgraphPlacement first, List<List<String>> second,
+            Map<String, Double> ops, Map<String, Double> bytes) {
+        var sg2 = new PlacementTable.SubgraphPlacement("k1", "k2", List.of("k2"),
+                List.of(new PlacementTable.Choice(second, 0, 0, 1.0)));
+        var model = new PlacementTable.ModelPlacement("big", 20, 0.05,
+                List.of("s", "p1", "k1", "p2", "q1", "q3", "q2", "k2"), List.of("s"), List.of(first, sg2));
+        var solvedFor = new PlacementTable.SolvedFor(PlacementFixtures.problem(8).cluster(), Map.of("big", 20.0), null,
+                CostModel.DEFAULT);
+        var table = new PlacementTable(1, 0, solvedFor, true, "", 1, 0.1, 0.001, 1, List.of(model), 0);
+        return ControllerPlacement.of(new PlacementSampler(table), "big", ops, bytes);
+    }
+
+    /**
      * A part is its tasks, not its index in a table: a new table (a re-solve) that lists the same parts in another
      * order, beside another choice, finds them warm where the old table's requests loaded them.
      */

@@ -62,13 +62,21 @@ final class PartWarmthTest {
         SplittableRandom rng = new SplittableRandom(3);
         int[] first = big.place(servers, T, rng).clone();
         assertThat(first[1]).as("p and q apart").isNotEqualTo(first[2]);
+        placedAgainWhereSent(big, servers, rng, first, first[0], first[2]);
+    }
+
+    /**
+     * Twenty more requests of {@code big}, 10 s apart, each after every server reports again, idle, servers
+     * {@code a} and {@code b} holding the 30 bytes of the part each got: each goes where {@code first} went, warm.
+     */
+    private static void placedAgainWhereSent(ControllerPlacement big, LiveServers servers, SplittableRandom rng,
+            int[] first, int a, int b) {
         PlacementExplanation why = new PlacementExplanation();
         for (int r = 0; r < 20; r++) {
-            // 10 s on, every server reports again, idle: those that got a part hold its 30 bytes of the model
             long now = T + 10_000L * (r + 1);
             for (int s = 0; s < 8; s++) {
                 servers.report("s" + s, true, 1e9, 0, 0.0, List.of(), "gpu", 40, now, 0);
-                int held = (s == first[0] ? 30 : 0) + (s == first[2] ? 30 : 0);
+                int held = (s == a ? 30 : 0) + (s == b ? 30 : 0);
                 servers.heldBytes(s, model -> model.equals("big") ? held : 0);
             }
             int[] out = big.place(servers, now, rng, why);
@@ -109,19 +117,7 @@ final class PartWarmthTest {
         assertThat(first[4]).as("q2 and k2 together, apart").isEqualTo(first[5]).isNotEqualTo(first[0]);
         assertThat(servers.isWarm(first[0], servers.pool("big\u0000part k1,p,q1,s"))).isTrue();
         assertThat(servers.isWarm(first[4], servers.pool("big\u0000part k2,q2"))).isTrue();
-        PlacementExplanation why = new PlacementExplanation();
-        for (int r = 0; r < 20; r++) {
-            long now = T + 10_000L * (r + 1);
-            for (int s = 0; s < 8; s++) {
-                servers.report("s" + s, true, 1e9, 0, 0.0, List.of(), "gpu", 40, now, 0);
-                int held = (s == first[0] ? 30 : 0) + (s == first[4] ? 30 : 0);
-                servers.heldBytes(s, model -> model.equals("big") ? held : 0);
-            }
-            int[] out = big.place(servers, now, rng, why);
-            assertThat(out).as("request %d", r).containsExactly(first);
-            assertThat(why.coldStart(0)).isFalse();
-            assertThat(why.coldStart(1)).isFalse();
-        }
+        placedAgainWhereSent(big, servers, rng, first, first[0], first[4]);
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.nona.controller.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nona.controller.DecisionFormat;
 import dev.nona.controller.TestingCluster;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.placement.LiveServers;
@@ -18,7 +17,6 @@ import java.util.Set;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.streaming.api.operators.co.CoBroadcastWithNonKeyedOperator;
 import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
@@ -33,15 +31,7 @@ final class KnownPartsRestoreTest {
 
     private static BroadcastOperatorTestHarness<RequestRecord, BroadcastUpdate, PlacementDecision> harness(
             OperatorSubtaskState restore) throws Exception {
-        var fn = new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), List.of(), 100,
-                PlacementFunction.DEFAULT_LIVENESS_TIMEOUT_MILLIS, DecisionFormat.FULL, 30_000).coldStart(1.0, 0);
-        var h = new BroadcastOperatorTestHarness<>(new CoBroadcastWithNonKeyedOperator<>(fn,
-                List.of(PlacementFunction.BROADCAST_STATES)), 1, 1, 0);
-        if (restore != null) {
-            h.initializeState(restore);
-        }
-        h.open();
-        return h;
+        return RestorableHarness.open(RestorableHarness.function().coldStart(1.0, 0), restore);
     }
 
     private static RequestRecord request(String id, long eventTime) {

@@ -2,7 +2,6 @@ package dev.nona.controller.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nona.controller.DecisionFormat;
 import dev.nona.controller.TestingCluster;
 import dev.nona.controller.source.RequestRecord;
 import dev.nona.topics.record.CachedModel;
@@ -16,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.streaming.api.operators.co.CoBroadcastWithNonKeyedOperator;
 import org.apache.flink.streaming.util.BroadcastOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
@@ -33,16 +31,8 @@ final class PoolRentRestoreTest {
 
     private static BroadcastOperatorTestHarness<RequestRecord, BroadcastUpdate, PlacementDecision> harness(
             OperatorSubtaskState restore) throws Exception {
-        var fn = new PlacementFunction("inference-requests", 3, new NonaPlacerFactory(), List.of(), 100,
-                PlacementFunction.DEFAULT_LIVENESS_TIMEOUT_MILLIS, DecisionFormat.FULL, 30_000).coldStart(3.0, 0)
-                .rentHalfLife(Duration.ofSeconds(60));
-        var h = new BroadcastOperatorTestHarness<>(new CoBroadcastWithNonKeyedOperator<>(fn,
-                List.of(PlacementFunction.BROADCAST_STATES)), 1, 1, 0);
-        if (restore != null) {
-            h.initializeState(restore);
-        }
-        h.open();
-        return h;
+        return RestorableHarness.open(RestorableHarness.function().coldStart(3.0, 0)
+                .rentHalfLife(Duration.ofSeconds(60)), restore);
     }
 
     /** The catalog: model "m", one task of 1 s on a server of {@link TestingCluster#OPS_PER_SECOND}. */

@@ -336,9 +336,10 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
                 for (int i = 0; i < partsPlaced; i++) {
                     b += partServer[i] == s && !servers.isWarmFor(s, partPool[i]) ? partBytes[i] : 0;
                 }
-            }
-            for (int u = t; sampler != null && slotsOn(s) <= 1 && u < n; u++) {
-                b += out[u] == s ? bytes[u] : 0;
+            } else {
+                for (int u = t; sampler != null && u < n; u++) {
+                    b += out[u] == s ? bytes[u] : 0;
+                }
             }
             double seconds = servers.coldStartSeconds(b);
             if (seconds > 0) {
@@ -458,7 +459,7 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
         }
         long key = 0;
         for (int g = 0; g < choices.length && key >= 0; g++) {
-            int n = sampler.table().models().get(modelIndex).subgraphs().get(g).choices().size();
+            int n = sampler.choiceCount(modelIndex, g);
             key = key > (Long.MAX_VALUE - choices[g]) / n ? -1 : key * n + choices[g];
         }
         String[] names = key < 0 ? null : partPoolNames.get(key);

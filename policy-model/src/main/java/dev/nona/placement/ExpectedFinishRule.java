@@ -12,8 +12,8 @@ import java.util.random.RandomGenerator;
  * part's operations at the server's own rate) plus the delay it adds to the requests the server already holds, with
  * a model's load bought where its parts would cost least once what they lost without it reaches the load (rent or
  * buy, see {@link #pick}). The state it keeps of its own is the cold-start cost and, per warm pool, the model's rent
- * (checkpointed by the controller: {@link LiveServers#rents}) and bytes; the servers' backlogs, counts, rates and warm pools are {@link LiveServers}'s ledger, their memory its
- * {@link ServerMemory}.
+ * (checkpointed by the controller: {@link LiveServers#rents}) and bytes; the servers' backlogs, counts, rates and
+ * warm pools are {@link LiveServers}'s ledger, their memory its {@link ServerMemory}.
  *
  * <p>Cost: $O(N)$ per part (a scan); far less while servers that can take the part soon are many. Once the scan holds a
  * pick that its request does not use yet, it passes over what cannot beat it: a block of 64 servers whose lower bound

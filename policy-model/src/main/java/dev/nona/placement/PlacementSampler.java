@@ -181,10 +181,7 @@ public final class PlacementSampler {
 
     /** Per slot: the operations and bytes of a request's part under {@code choices}. */
     private void slots(CompiledModel cm, int[] choices, double[] taskOps, double[] taskBytes) {
-        int parts = 0;
-        for (int g = 0; g < cm.subgraphs.length; g++) {
-            parts += cm.subgraphs[g].choices[choices[g]].parts.length;
-        }
+        int parts = parts(cm, choices);
         if (slotOps.length < parts + 1) {
             slotOps = new double[parts + 1];
             slotBytes = new double[parts + 1];
@@ -210,6 +207,20 @@ public final class PlacementSampler {
             slotOps[sinkSlot[g]] += sum(sg.sinkTasks, taskOps);
             slotBytes[sinkSlot[g]] += sum(sg.sinkTasks, taskBytes);
         }
+    }
+
+    /** The parts of a request of {@code cm} under {@code choices}, over its subgraphs. */
+    private static int parts(CompiledModel cm, int[] choices) {
+        int parts = 0;
+        for (int g = 0; g < cm.subgraphs.length; g++) {
+            parts += cm.subgraphs[g].choices[choices[g]].parts.length;
+        }
+        return parts;
+    }
+
+    /** The number of choices of subgraph {@code subgraph} of a model in the table. */
+    public int choiceCount(int model, int subgraph) {
+        return models[model].subgraphs[subgraph].choices.length;
     }
 
     /**
@@ -247,11 +258,7 @@ public final class PlacementSampler {
      */
     public List<List<String>> slotTasks(int model, int[] choices) {
         CompiledModel cm = models[model];
-        int parts = 0;
-        for (int g = 0; g < cm.subgraphs.length; g++) {
-            parts += cm.subgraphs[g].choices[choices[g]].parts.length;
-        }
-        int[] partSlots = new int[parts];
+        int[] partSlots = new int[parts(cm, choices)];
         int[] sinkSlots = new int[cm.subgraphs.length];
         int slots = assignSlots(cm, choices, partSlots, sinkSlots);
         List<List<String>> out = new ArrayList<>();

@@ -3,6 +3,7 @@ package dev.nona.placement;
 import dev.nona.queueing.MarginalCost;
 import dev.nona.workload.ColdStartCost;
 import java.util.Arrays;
+import java.util.function.IntPredicate;
 import java.util.random.RandomGenerator;
 
 /**
@@ -80,7 +81,8 @@ final class ExpectedFinishRule {
 
     /**
      * A scan from a random server over the live servers {@code filter} allows where the part fits beside
-     * {@code footprint} ({@code fitNow}: in their free memory now, else in their whole memory), preferring one not in
+     * {@code footprint} ({@code fitNow}: in their free memory now, or where {@code pinned} says a request of the part
+     * still runs; else in their whole memory), preferring one not in
      * {@code taken[0..n)}, of least {@link MarginalCost marginal cost}; ties go to a server this placer owns,
      * then the first met. The scan also finds the server where the part would cost least if every server held the
      * model (its $C_s$ with $T_{CS} = 0$); when that one is
@@ -110,7 +112,7 @@ final class ExpectedFinishRule {
      * @return the server, or -1 when the part fits no such server
      */
     int pick(int warm, int[] taken, int n, double ops, double bytes, Footprint footprint, ServerFilter filter,
-            double now, RandomGenerator rng, boolean fitNow) {
+            double now, RandomGenerator rng, boolean fitNow, IntPredicate pinned) {
         int servers = ledger.servers();
         int start = servers > 1 ? rng.nextInt(servers) : 0;
         int best = -1;
@@ -140,7 +142,7 @@ final class ExpectedFinishRule {
             if (bestFree && (finish > bestT || finish == bestT && bestOwned)) {
                 continue; // it can beat neither the pick nor the warmest (whose cost is at most the pick's)
             }
-            if ((filter != null && !filter.allows(s)) || !memory.fits(s, bytes, footprint, fitNow)) {
+            if ((filter != null && !filter.allows(s)) || !memory.fits(s, bytes, footprint, fitNow, pinned.test(s))) {
                 continue;
             }
             boolean free = !contains(taken, n, s);
@@ -161,7 +163,7 @@ final class ExpectedFinishRule {
             }
         }
         if (idleGate > 0 && best >= 0 && ledger.backlog(best, now) > 0) {
-            int idle = idle(warm, taken, n, ops, bytes, footprint, filter, now, fitNow, idleGate * bestT);
+            int idle = idle(warm, taken, n, ops, bytes, footprint, filter, now, fitNow, pinned, idleGate * bestT);
             if (idle >= 0) {
                 return idle;
             }
@@ -186,7 +188,7 @@ final class ExpectedFinishRule {
      * is more than one block).
      */
     private int idle(int warm, int[] taken, int n, double ops, double bytes, Footprint footprint, ServerFilter filter,
-            double now, boolean fitNow, double limit) {
+            double now, boolean fitNow, IntPredicate pinned, double limit) {
         int idle = -1;
         int servers = ledger.servers();
         boolean blocks = servers > BlockBounds.BLOCK; // with one block, its bound would read every server twice
@@ -199,7 +201,7 @@ final class ExpectedFinishRule {
             if (ledger.isUp(s) && (filter == null || filter.allows(s)) && held(s, warm) && ledger.backlog(s, now) == 0
                     && ledger.ongoing(s, now) == 0 && (idle < 0 || ledger.rate(s) > ledger.rate(idle))
                     && computeSeconds(s, ops) <= limit && !contains(taken, n, s)
-                    && memory.fits(s, bytes, footprint, fitNow)) {
+                    && memory.fits(s, bytes, footprint, fitNow, pinned.test(s))) {
                 idle = s;
             }
         }

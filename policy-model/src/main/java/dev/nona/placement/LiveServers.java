@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.IntConsumer;
+import java.util.function.IntPredicate;
 import java.util.function.ToDoubleFunction;
 import java.util.random.RandomGenerator;
 
@@ -481,9 +482,14 @@ public final class LiveServers {
             partMarks.set(index, marks);
         }
         double sum = bytes;
+        // the server's backlog behind the present, which is the newest report's time when the request is older
+        // (one held until a table came is placed well after it was made): when this request is predicted done
+        double present = newestReport == Long.MIN_VALUE ? now : Math.max(now, seconds(newestReport));
+        double done = present + ledger.backlog(index, now);
         for (PartMark m : marks) {
             if (m.pool == pool) {
                 m.used = Math.max(m.used, now);
+                m.runsUntil = Math.max(m.runsUntil, done);
                 return;
             }
             sum += m.model.equals(model) ? m.bytes : 0;
@@ -495,10 +501,7 @@ public final class LiveServers {
                 i++;
             }
         }
-        // due: the server's backlog behind the present, which is the newest report's time when the request is older
-        // (one held until a table came is placed well after it was made)
-        double present = newestReport == Long.MIN_VALUE ? now : Math.max(now, seconds(newestReport));
-        marks.add(new PartMark(pool, model, bytes, now, present + ledger.backlog(index, now)));
+        marks.add(new PartMark(pool, model, bytes, now, done));
         applyPools(index);
     }
 
@@ -703,6 +706,42 @@ public final class LiveServers {
         ledger.setPools(s, warm);
     }
 
+    private static final IntPredicate NOT_PINNED = s -> false;
+
+    /**
+     * The servers where a part of pool {@link #pool} is pinned at {@link #now}: this placer sent it a request of the
+     * part ({@link #loadingPart}) that it predicts still running, and the server is predicted busy (a report of it
+     * idle since ends that), so a stage of it holds the part's bytes there. Only
+     * the parts of a model no server holds whole are known this way; for any other pool, none.
+     */
+    private final class PinnedParts implements IntPredicate {
+        private int pool;
+        private double now;
+
+        IntPredicate of(int warmPool, long eventTime) {
+            if (warmPool < 0) {
+                return NOT_PINNED;
+            }
+            pool = warmPool;
+            now = requestSeconds(eventTime);
+            return this;
+        }
+
+        @Override
+        public boolean test(int s) {
+            List<PartMark> marks = s < partMarks.size() ? partMarks.get(s) : null;
+            for (int i = 0; marks != null && i < marks.size(); i++) {
+                PartMark m = marks.get(i);
+                if (m.pool == pool) {
+                    return m.runsUntil > now && ledger.ongoing(s, now) > 0;
+                }
+            }
+            return false;
+        }
+    }
+
+    private final PinnedParts pinned = new PinnedParts();
+
     /**
      * A part of a model too large for its server, as this placer sent it there ({@link #loadingPart}), and when it
      * last sent it a request of that part (seconds on the ledger's clock).
@@ -714,6 +753,8 @@ public final class LiveServers {
         double used;
         /** When the server's reports are due to show the part: sent, plus the backlog there then, its load included. */
         final double due;
+        /** When the latest request sent with the part there is predicted done: till then a stage of it pins it. */
+        double runsUntil;
 
         PartMark(int pool, String model, double bytes, double used, double due) {
             this.pool = pool;
@@ -721,6 +762,7 @@ public final class LiveServers {
             this.bytes = bytes;
             this.used = used;
             this.due = due;
+            this.runsUntil = due;
         }
     }
 
@@ -876,14 +918,15 @@ public final class LiveServers {
             this.taken.parts = taken;
             this.taken.count = n;
             this.taken.filter = filter;
-            this.taken.fitting(bytes, footprint, now);
+            this.taken.fitting(bytes, footprint, now, pinned.of(warm, eventTime));
             try {
                 return ledger.pick(warm, this.taken, requestSeconds(eventTime), rng);
             } finally {
-                this.taken.fitting(Double.NaN, null, false);
+                this.taken.fitting(Double.NaN, null, false, NOT_PINNED);
             }
         }
-        return expectedFinish.pick(warm, taken, n, ops, bytes, footprint, filter, requestSeconds(eventTime), rng, now);
+        return expectedFinish.pick(warm, taken, n, ops, bytes, footprint, filter, requestSeconds(eventTime), rng, now,
+                pinned.of(warm, eventTime));
     }
 
     /** Server {@code s}'s predicted finish for a part, as {@link Rule#EXPECTED_FINISH} weighs it (the explanation). */
@@ -911,8 +954,10 @@ public final class LiveServers {
         private double bytes = Double.NaN;
         private Footprint footprint;
         private boolean now;
+        private IntPredicate pinned = NOT_PINNED;
 
-        void fitting(double partBytes, Footprint requestFootprint, boolean fitNow) {
+        void fitting(double partBytes, Footprint requestFootprint, boolean fitNow, IntPredicate pinnedThere) {
+            this.pinned = pinnedThere;
             this.bytes = partBytes;
             this.footprint = requestFootprint;
             this.now = fitNow;
@@ -926,7 +971,7 @@ public final class LiveServers {
         @Override
         public boolean excluded(int server) {
             return (filter != null && !filter.allows(server))
-                    || (footprint != null && !memory.fits(server, bytes, footprint, now));
+                    || (footprint != null && !memory.fits(server, bytes, footprint, now, pinned.test(server)));
         }
 
         @Override

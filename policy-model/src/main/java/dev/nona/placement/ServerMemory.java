@@ -93,10 +93,18 @@ final class ServerMemory {
 
     /**
      * Whether a part of {@code bytes} fits server {@code s} beside {@code footprint} (the request's other parts
-     * there): {@code now}, in its free memory, or else in its whole memory.
+     * there): {@code now}, in its free memory, or else in its whole memory. A part {@code pinned} there (a request of
+     * it is still running there, as the placer predicts) fits now where the request has nothing else: the server's
+     * free memory already leaves its bytes out, and running it again needs no more. Without this, a part pinned on
+     * every server that held it fitted none of them now, and went where it fitted only the whole memory: to a server
+     * whose memory other parts held.
      */
-    boolean fits(int s, double bytes, Footprint footprint, boolean now) {
-        double need = bytes + footprint.on(s);
+    boolean fits(int s, double bytes, Footprint footprint, boolean now, boolean pinned) {
+        double beside = footprint.on(s);
+        if (now && pinned && beside == 0) {
+            return true;
+        }
+        double need = bytes + beside;
         return now ? fitsNow(s, need) : fits(s, need);
     }
 

@@ -365,6 +365,41 @@ final class PartWarmthTest {
         assertThat(servers.id(out[0])).as("p").isEqualTo("s0");
     }
 
+    /**
+     * Part p (30 bytes, 1 s of compute) of a model no server holds whole, on three servers of 40 bytes, none with 30
+     * bytes free: s0 runs a request of p, sent with 10 s of work ahead of it (the part pinned there: 10 bytes free);
+     * s1 and s2 are idle with 20 bytes free (other parts' running stages pin the rest). The part fits now only on s0,
+     * where it needs no new memory; s1 would cost less (a 4 s load, then 1 s) but cannot hold it until its pinned parts
+     * finish, and the simulator refuses such a placement (a memory violation). Once s0 reports nothing running, it is
+     * judged by its free memory again: the part goes to s1 when s1 has room for it, though s0 is warm by the placer's
+     * last word.
+     */
+    @Test
+    void aPartPinnedWhereARequestOfItRuns_fitsThereNow_whereNoServerHasItsBytesFree() {
+        LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.coldStart(new ColdStartCost(1, 10));
+        servers.report("s0", true, 1e9, 1, 10.0, List.of(), "gpu", 40, T, 0);
+        servers.report("s1", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T, 0);
+        servers.report("s2", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T, 0);
+        int p = servers.pool(P_POOL);
+        servers.loadingPart(0, p, "big", 30, T);
+        servers.freeMemoryBytes(0, 10);
+        servers.freeMemoryBytes(1, 20);
+        servers.freeMemoryBytes(2, 20);
+
+        for (int seed = 0; seed < 5; seed++) {
+            int s = servers.pickPart(p, new int[0], 0, 1e9, 30, new Footprint(), T + 500,
+                    new SplittableRandom(seed));
+            assertThat(servers.id(s)).as("seed %d", seed).isEqualTo("s0");
+        }
+        servers.report("s0", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T + 1_000, 0);
+        servers.freeMemoryBytes(0, 10);
+        servers.freeMemoryBytes(1, 30);
+        int after = servers.pickPart(p, new int[0], 0, 1e9, 30, new Footprint(), T + 1_000, new SplittableRandom(1));
+        assertThat(servers.id(after)).as("s0 reported idle: nothing pins p there, and 10 bytes free mean it is gone")
+                .isEqualTo("s1");
+    }
+
     @Test
     void aModelThatFitsAServer_isPlacedByItsOwnPool_asBefore() {
         ControllerPlacement big = placement();

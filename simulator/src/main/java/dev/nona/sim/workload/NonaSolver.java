@@ -21,6 +21,7 @@ import dev.nona.sim.policy.table.SimTable;
 import dev.nona.workload.Background;
 import dev.nona.workload.Cluster;
 import dev.nona.workload.ModelSpec;
+import dev.nona.workload.WorkloadException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -92,6 +93,11 @@ public final class NonaSolver implements WorkloadTableSolver {
     /**
      * Solves for {@code w}'s rates. A background-only workload (no inference class) has nothing to place and no
      * problem to solve: its table has an empty row per class, and {@link #lastSolution} is left as it was.
+     *
+     * @throws WorkloadException when the optimiser finds a model that no grouping of its tasks can run on the
+     *         cluster's memory (each of its tasks fits some server, but not the parts a request needs at once, as on
+     *         a single server smaller than the model): the controller would make every request of it a dead letter
+     *         ({@code MODEL_UNPLACEABLE}), so there is nothing of it to simulate
      */
     @Override
     public SimTable solve(SimWorkload w) {
@@ -100,6 +106,10 @@ public final class NonaSolver implements WorkloadTableSolver {
         if (anyModel) {
             NonaProblem problem = problem(w);
             last = NonaOptimizer.solve(problem);
+            if (!last.unplaceable().isEmpty()) {
+                throw new WorkloadException("the optimiser cannot place " + String.join("; ", last.unplaceableReasons())
+                        + " (the controller would make each request of it a dead letter, MODEL_UNPLACEABLE)");
+            }
             controllerTable = PlacementTables.from(problem, last, 0, 0);
         }
         List<List<SubgraphTable>> perClass = new ArrayList<>();

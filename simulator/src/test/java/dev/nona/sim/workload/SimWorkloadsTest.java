@@ -120,6 +120,24 @@ final class SimWorkloadsTest {
                 .hasMessageContaining("more than every server's memory (largest 5.0E7 bytes)");
     }
 
+    /**
+     * ResNet-18 of 2.5 GB on one server of 2 GB: each task fits, so the workload loads, but a request needs its parts at
+     * once and one server holds at most 2 GB of them. The optimiser finds the model unplaceable; the simulator's table
+     * says so, naming the model and the reason, where it stopped with a NullPointerException on the table's missing
+     * model.
+     */
+    @Test
+    void nonaSolver_aModelNoGroupingOfWhichFitsTheCluster_isAnErrorNamingTheModel() {
+        Cluster one = Cluster.ofClasses(List.of(new ServerClass("s", 1, 1e11, 2e9)), 1e10, null);
+        Workload w = new Workload(one, List.of(new ModelSpec("resnet18", new DagSource.Zoo("resnet18"), 2, null, 2.5e9)),
+                Background.NONE);
+        SimWorkloads.Loaded loaded = SimWorkloads.from(w);
+
+        assertThatThrownBy(() -> NonaSolver.of(loaded, CostModel.DEFAULT).solve(loaded.sim()))
+                .isInstanceOf(WorkloadException.class)
+                .hasMessageContaining("cannot place model 'resnet18': no grouping of a subgraph fits the servers' memory");
+    }
+
     /** A hand-written node line in PipeDream's graph.txt format (not profiler data). */
     private static String pipeDreamNode(String id, String op, double forwardMs, double activationBytes) {
         return id + " -- " + op + " -- " + "forward_compute_time" + "=" + forwardMs + ", backward_compute_time=0.0, activation_size="

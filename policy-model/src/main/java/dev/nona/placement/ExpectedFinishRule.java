@@ -142,7 +142,7 @@ final class ExpectedFinishRule {
             if (bestFree && (finish > bestT || finish == bestT && bestOwned)) {
                 continue; // it can beat neither the pick nor the warmest (whose cost is at most the pick's)
             }
-            if ((filter != null && !filter.allows(s)) || !memory.fits(s, bytes, footprint, fitNow, pinned.test(s))) {
+            if ((filter != null && !filter.allows(s)) || !memory.fits(s, bytes, footprint, fitNow, pinned)) {
                 continue;
             }
             boolean free = !contains(taken, n, s);
@@ -201,7 +201,7 @@ final class ExpectedFinishRule {
             if (ledger.isUp(s) && (filter == null || filter.allows(s)) && held(s, warm) && ledger.backlog(s, now) == 0
                     && ledger.ongoing(s, now) == 0 && (idle < 0 || ledger.rate(s) > ledger.rate(idle))
                     && computeSeconds(s, ops) <= limit && !contains(taken, n, s)
-                    && memory.fits(s, bytes, footprint, fitNow, pinned.test(s))) {
+                    && memory.fits(s, bytes, footprint, fitNow, pinned)) {
                 idle = s;
             }
         }

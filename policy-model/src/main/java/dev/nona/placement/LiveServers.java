@@ -971,7 +971,7 @@ public final class LiveServers {
         @Override
         public boolean excluded(int server) {
             return (filter != null && !filter.allows(server))
-                    || (footprint != null && !memory.fits(server, bytes, footprint, now, pinned.test(server)));
+                    || (footprint != null && !memory.fits(server, bytes, footprint, now, pinned));
         }
 
         @Override

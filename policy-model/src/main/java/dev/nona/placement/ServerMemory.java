@@ -93,19 +93,19 @@ final class ServerMemory {
 
     /**
      * Whether a part of {@code bytes} fits server {@code s} beside {@code footprint} (the request's other parts
-     * there): {@code now}, in its free memory, or else in its whole memory. A part {@code pinned} there (a request of
-     * it is still running there, as the placer predicts) fits now where the request has nothing else: the server's
-     * free memory already leaves its bytes out, and running it again needs no more. Without this, a part pinned on
-     * every server that held it fitted none of them now, and went where it fitted only the whole memory: to a server
-     * whose memory other parts held.
+     * there): {@code now}, in its free memory, or else in its whole memory. A part {@code pinned} there ({@code pinned}
+     * holds for {@code s}: a request of it is still running there, as the placer predicts) fits now where the request
+     * has nothing else: the server's free memory already leaves its bytes out, and running it again needs no more.
+     * Without this, a part pinned on every server that held it fitted none of them now, and went where it fitted only
+     * the whole memory: to a server whose memory other parts held. {@code pinned} is asked only where it decides.
      */
-    boolean fits(int s, double bytes, Footprint footprint, boolean now, boolean pinned) {
+    boolean fits(int s, double bytes, Footprint footprint, boolean now, IntPredicate pinned) {
         double beside = footprint.on(s);
-        if (now && pinned && beside == 0) {
-            return true;
-        }
         double need = bytes + beside;
-        return now ? fitsNow(s, need) : fits(s, need);
+        if (!now) {
+            return fits(s, need);
+        }
+        return fitsNow(s, need) || (beside == 0 && pinned.test(s));
     }
 
     /** Server {@code s}'s memory a new part may use now, until its next report ({@code <=} its memory). */

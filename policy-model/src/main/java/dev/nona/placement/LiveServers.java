@@ -109,6 +109,8 @@ public final class LiveServers {
     private double liveOps;
     /** The newest event time among the reports (epoch ms). */
     private long newestReport = Long.MIN_VALUE;
+    /** Parts sent so far ({@link #loadingPart}): orders a part's send against its server's free memory's news. */
+    private long partSends;
     /** Event-time ticks per second of the ledger's clock: 1,000 (epoch ms, the controller's) unless given. */
     private final long ticksPerSecond;
     private final long maxAheadTicks;
@@ -486,10 +488,12 @@ public final class LiveServers {
         // (one held until a table came is placed well after it was made): when this request is predicted done
         double present = newestReport == Long.MIN_VALUE ? now : Math.max(now, seconds(newestReport));
         double done = present + ledger.backlog(index, now);
+        partSends++;
         for (PartMark m : marks) {
             if (m.pool == pool) {
                 m.used = Math.max(m.used, now);
                 m.runsUntil = Math.max(m.runsUntil, done);
+                m.sent = partSends;
                 return;
             }
             sum += m.model.equals(model) ? m.bytes : 0;
@@ -501,7 +505,7 @@ public final class LiveServers {
                 i++;
             }
         }
-        marks.add(new PartMark(pool, model, bytes, now, done));
+        marks.add(new PartMark(pool, model, bytes, now, done, partSends));
         applyPools(index);
     }
 
@@ -544,7 +548,7 @@ public final class LiveServers {
                 partMarks.set(s, marks);
             }
             marks.removeIf(m -> m.pool == pool); // the later use is kept, in its place by age
-            marks.add(new PartMark(pool, p.model(), p.bytes(), p.usedSeconds(), p.dueSeconds()));
+            marks.add(new PartMark(pool, p.model(), p.bytes(), p.usedSeconds(), p.dueSeconds(), partSends));
             touched.set(s);
         }
         touched.stream().forEach(this::applyPools);
@@ -711,8 +715,10 @@ public final class LiveServers {
     /**
      * The servers where a part of pool {@link #pool} is pinned at {@link #now}: this placer sent it a request of the
      * part ({@link #loadingPart}) that it predicts still running, and the server is predicted busy (a report of it
-     * idle since ends that), so a stage of it holds the part's bytes there. Only
-     * the parts of a model no server holds whole are known this way; for any other pool, none.
+     * idle since ends that), so a stage of it holds the part's bytes there; and the server's free memory, when known
+     * from after that send, leaves room for the part's bytes to be pinned (free memory and part together fit the
+     * memory; else the request finished early and the part may have been evicted). Only the parts of a model no
+     * server holds whole are known this way; for any other pool, none.
      */
     private final class PinnedParts implements IntPredicate {
         private int pool;
@@ -733,7 +739,8 @@ public final class LiveServers {
             for (int i = 0; marks != null && i < marks.size(); i++) {
                 PartMark m = marks.get(i);
                 if (m.pool == pool) {
-                    return m.runsUntil > now && ledger.ongoing(s, now) > 0;
+                    return m.runsUntil > now && ledger.ongoing(s, now) > 0
+                            && (!memory.freeKnows(s, m.sent) || memory.couldPin(s, m.bytes));
                 }
             }
             return false;
@@ -755,14 +762,17 @@ public final class LiveServers {
         final double due;
         /** When the latest request sent with the part there is predicted done: till then a stage of it pins it. */
         double runsUntil;
+        /** The placer's count of part sends at its latest send of this part here ({@link #partSends}). */
+        long sent;
 
-        PartMark(int pool, String model, double bytes, double used, double due) {
+        PartMark(int pool, String model, double bytes, double used, double due, long sent) {
             this.pool = pool;
             this.model = model;
             this.bytes = bytes;
             this.used = used;
             this.due = due;
             this.runsUntil = due;
+            this.sent = sent;
         }
     }
 
@@ -886,7 +896,7 @@ public final class LiveServers {
      * to finish). Values above the memory count as the memory.
      */
     public void freeMemoryBytes(int index, double bytes) {
-        memory.free(index, bytes);
+        memory.free(index, bytes, partSends);
     }
 
     /** The largest memory among the live servers, bytes (0 when none is live). */

@@ -15,6 +15,8 @@ final class ServerMemory {
     private double[] memory = new double[0];
     /** What a new part may use now (memory less what running parts pin); the memory itself unless told. */
     private double[] free = new double[0];
+    /** The placer's count of part sends when {@link #free} was last set ({@link #freeKnows}). */
+    private long[] freeStamp = new long[0];
     private String[] classes = new String[0];
     private boolean[] described = new boolean[0];
     private int describedCount;
@@ -28,6 +30,7 @@ final class ServerMemory {
             int c = Math.max(4, 2 * n);
             memory = Arrays.copyOf(memory, c);
             free = Arrays.copyOf(free, c);
+            freeStamp = Arrays.copyOf(freeStamp, c);
             classes = Arrays.copyOf(classes, c);
             described = Arrays.copyOf(described, c);
         }
@@ -108,12 +111,32 @@ final class ServerMemory {
         return fitsNow(s, need) || (beside == 0 && pinned.test(s));
     }
 
-    /** Server {@code s}'s memory a new part may use now, until its next report ({@code <=} its memory). */
-    void free(int s, double bytes) {
+    /**
+     * Server {@code s}'s memory a new part may use now, until its next report ({@code <=} its memory), as known
+     * after the placer's {@code sends}-th part send ({@link #freeKnows}).
+     */
+    void free(int s, double bytes, long sends) {
         if (!(bytes >= 0)) {
             throw new IllegalArgumentException("free memory of server " + s + " (" + bytes + ") must be >= 0");
         }
         free[s] = Math.min(bytes, memory[s]);
+        freeStamp[s] = sends;
+    }
+
+    /**
+     * Whether server {@code s}'s {@link #free} memory is known from after the placer's {@code sends}-th part send: it
+     * then already leaves out the bytes that send pins there while its request runs.
+     */
+    boolean freeKnows(int s, long sends) {
+        return freeStamp[s] >= sends;
+    }
+
+    /**
+     * Whether {@code bytes} could be pinned on server {@code s} by its {@link #free} memory: pinned bytes are out of
+     * the free memory, so the two together fit the memory.
+     */
+    boolean couldPin(int s, double bytes) {
+        return free[s] + bytes <= memory[s] * (1 + 1e-9);
     }
 
     double free(int s) {

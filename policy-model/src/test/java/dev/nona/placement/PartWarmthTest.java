@@ -401,6 +401,30 @@ final class PartWarmthTest {
     }
 
     @Test
+    void aPartPredictedStillRunning_isNotPinned_whereTheFreeMemoryToldSinceItsSendLeavesNoRoomForIt() {
+        LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.coldStart(new ColdStartCost(1, 10));
+        servers.report("s0", true, 1e9, 1, 10.0, List.of(), "gpu", 40, T, 0);
+        servers.report("s1", true, 1e9, 1, 20.0, List.of(), "gpu", 40, T, 0);
+        servers.report("s2", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T, 0);
+        int p = servers.pool(P_POOL);
+        servers.freeMemoryBytes(0, 25);
+        servers.freeMemoryBytes(1, 20);
+        servers.freeMemoryBytes(2, 20);
+        servers.loadingPart(0, p, "big", 30, T);
+
+        int before = servers.pickPart(p, new int[0], 0, 1e9, 30, new Footprint(), T + 500, new SplittableRandom(1));
+        assertThat(servers.id(before)).as("s0's free memory was told before the send: the part is taken as running there")
+                .isEqualTo("s0");
+        servers.freeMemoryBytes(0, 25);
+        servers.freeMemoryBytes(1, 30);
+        int after = servers.pickPart(p, new int[0], 0, 1e9, 30, new Footprint(), T + 500, new SplittableRandom(1));
+        assertThat(servers.id(after)).as("25 bytes free since the send: 30 more pinned would pass s0's 40, so the request"
+                + " finished early and the part is not pinned there; s1, though further behind, has its bytes free")
+                .isEqualTo("s1");
+    }
+
+    @Test
     void aModelThatFitsAServer_isPlacedByItsOwnPool_asBefore() {
         ControllerPlacement big = placement();
         LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);

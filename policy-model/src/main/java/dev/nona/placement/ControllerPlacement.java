@@ -90,6 +90,8 @@ public final class ControllerPlacement implements ServerPolicy {
     private int[] partServer = new int[4];
     private int[] partPool = new int[4];
     private double[] partBytes = new double[4];
+    /** Per part placed, its server's predicted backlog before the request (seconds): when the part starts to run. */
+    private double[] partStartsIn = new double[4];
     private int partsPlaced;
 
     private ControllerPlacement(PlacementSampler sampler, int modelIndex, String model, List<String> tasks, double[] ops,
@@ -294,10 +296,13 @@ public final class ControllerPlacement implements ServerPolicy {
         }
         boolean sized = servers.describesMemory();
         double[] work = sized ? withLoads(servers) : ops;
+        for (int i = 0; byPart && i < partsPlaced; i++) {
+            partStartsIn[i] = servers.backlogSeconds(partServer[i], eventTime);
+        }
         servers.record(out, work, sized ? loads : null, sampler == null ? 1 : out.length, eventTime);
         if (byPart) {
             for (int i = 0; i < partsPlaced; i++) {
-                servers.loadingPart(partServer[i], partPool[i], model, partBytes[i], eventTime);
+                servers.loadingPart(partServer[i], partPool[i], model, partBytes[i], eventTime, partStartsIn[i]);
             }
         } else if (servers.describesMemory() && !servers.isWarmFor(out[0], warm) && wholeOn(out[0])) {
             servers.loading(out[0], model);
@@ -439,6 +444,7 @@ u_s$ operations on the part's first task so that the ledger's backlog $B_s$ coun
             partServer = Arrays.copyOf(partServer, 2 * partsPlaced);
             partPool = Arrays.copyOf(partPool, 2 * partsPlaced);
             this.partBytes = Arrays.copyOf(this.partBytes, 2 * partsPlaced);
+            partStartsIn = Arrays.copyOf(partStartsIn, 2 * partsPlaced);
         }
         partServer[partsPlaced] = s;
         partPool[partsPlaced] = pool;

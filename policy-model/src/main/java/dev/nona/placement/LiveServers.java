@@ -109,8 +109,6 @@ public final class LiveServers {
     private double liveOps;
     /** The newest event time among the reports (epoch ms). */
     private long newestReport = Long.MIN_VALUE;
-    /** Parts sent so far ({@link #loadingPart}): orders a part's send against its server's free memory's news. */
-    private long partSends;
     /** Event-time ticks per second of the ledger's clock: 1,000 (epoch ms, the controller's) unless given. */
     private final long ticksPerSecond;
     private final long maxAheadTicks;
@@ -474,9 +472,11 @@ public final class LiveServers {
      * which no report can name (reports give the models a server holds and their bytes, not which parts). The server
      * stays warm for the part across its reports while they show it holding at least the bytes of the parts of the
      * model this placer knows there ({@link #heldBytes}); a load that does not fit beside the model's older parts there
-     * evicts them, oldest first. A part already known there is only marked used.
+     * evicts them, oldest first. A part already known there is only marked used. {@code startsIn}: the server's
+     * predicted backlog before this request (seconds), after which the request runs there and pins the part
+     * ({@link PinnedParts}).
      */
-    public void loadingPart(int index, int pool, String model, double bytes, long eventTime) {
+    public void loadingPart(int index, int pool, String model, double bytes, long eventTime, double startsIn) {
         double now = requestSeconds(eventTime);
         List<PartMark> marks = partMarks.get(index);
         if (marks == null) {
@@ -488,12 +488,12 @@ public final class LiveServers {
         // (one held until a table came is placed well after it was made): when this request is predicted done
         double present = newestReport == Long.MIN_VALUE ? now : Math.max(now, seconds(newestReport));
         double done = present + ledger.backlog(index, now);
-        partSends++;
+        double starts = present + startsIn;
         for (PartMark m : marks) {
             if (m.pool == pool) {
                 m.used = Math.max(m.used, now);
                 m.runsUntil = Math.max(m.runsUntil, done);
-                m.sent = partSends;
+                m.pinsFrom = starts;
                 return;
             }
             sum += m.model.equals(model) ? m.bytes : 0;
@@ -505,7 +505,7 @@ public final class LiveServers {
                 i++;
             }
         }
-        marks.add(new PartMark(pool, model, bytes, now, done, partSends));
+        marks.add(new PartMark(pool, model, bytes, now, done, starts));
         applyPools(index);
     }
 
@@ -548,7 +548,7 @@ public final class LiveServers {
                 partMarks.set(s, marks);
             }
             marks.removeIf(m -> m.pool == pool); // the later use is kept, in its place by age
-            marks.add(new PartMark(pool, p.model(), p.bytes(), p.usedSeconds(), p.dueSeconds(), partSends));
+            marks.add(new PartMark(pool, p.model(), p.bytes(), p.usedSeconds(), p.dueSeconds(), p.usedSeconds()));
             touched.set(s);
         }
         touched.stream().forEach(this::applyPools);
@@ -715,10 +715,10 @@ public final class LiveServers {
     /**
      * The servers where a part of pool {@link #pool} is pinned at {@link #now}: this placer sent it a request of the
      * part ({@link #loadingPart}) that it predicts still running, and the server is predicted busy (a report of it
-     * idle since ends that), so a stage of it holds the part's bytes there; and the server's free memory, when known
-     * from after that send, leaves room for the part's bytes to be pinned (free memory and part together fit the
-     * memory; else the request finished early and the part may have been evicted). Only the parts of a model no
-     * server holds whole are known this way; for any other pool, none.
+     * idle since ends that), so a stage of it holds the part's bytes there; and the server's free memory, when told
+     * as of a time after the request was predicted to start there, leaves room for the part's bytes to be pinned (free
+     * memory and part together fit the memory; else the request finished early and the part may have been evicted
+     * since). Only the parts of a model no server holds whole are known this way; for any other pool, none.
      */
     private final class PinnedParts implements IntPredicate {
         private int pool;
@@ -740,7 +740,7 @@ public final class LiveServers {
                 PartMark m = marks.get(i);
                 if (m.pool == pool) {
                     return m.runsUntil > now && ledger.ongoing(s, now) > 0
-                            && (!memory.freeKnows(s, m.sent) || memory.couldPin(s, m.bytes));
+                            && (!memory.freeKnows(s, m.pinsFrom) || memory.couldPin(s, m.bytes));
                 }
             }
             return false;
@@ -762,17 +762,17 @@ public final class LiveServers {
         final double due;
         /** When the latest request sent with the part there is predicted done: till then a stage of it pins it. */
         double runsUntil;
-        /** The placer's count of part sends at its latest send of this part here ({@link #partSends}). */
-        long sent;
+        /** When the latest request sent with the part there is predicted to start: from then a stage of it pins it. */
+        double pinsFrom;
 
-        PartMark(int pool, String model, double bytes, double used, double due, long sent) {
+        PartMark(int pool, String model, double bytes, double used, double due, double pinsFrom) {
             this.pool = pool;
             this.model = model;
             this.bytes = bytes;
             this.used = used;
             this.due = due;
             this.runsUntil = due;
-            this.sent = sent;
+            this.pinsFrom = pinsFrom;
         }
     }
 
@@ -893,10 +893,12 @@ public final class LiveServers {
      * memory): its memory less what its ready and running parts pin. The simulator knows it exactly; the controller
      * takes it from the report's {@code freeMemoryBytes} when the server gives one, else it is the whole memory. A
      * part goes where it fits now when it can, else where it fits the memory (it then waits there for running parts
-     * to finish). Values above the memory count as the memory.
+     * to finish). Values above the memory count as the memory. {@code eventTime}: as of when (the report's event time;
+     * the simulator's present), which tells whether it already shows a request sent there running
+     * ({@link PinnedParts}).
      */
-    public void freeMemoryBytes(int index, double bytes) {
-        memory.free(index, bytes, partSends);
+    public void freeMemoryBytes(int index, double bytes, long eventTime) {
+        memory.free(index, bytes, seconds(eventTime));
     }
 
     /** The largest memory among the live servers, bytes (0 when none is live). */

@@ -15,8 +15,8 @@ final class ServerMemory {
     private double[] memory = new double[0];
     /** What a new part may use now (memory less what running parts pin); the memory itself unless told. */
     private double[] free = new double[0];
-    /** The placer's count of part sends when {@link #free} was last set ({@link #freeKnows}). */
-    private long[] freeStamp = new long[0];
+    /** As of when {@link #free} was told (seconds on the placer's clock; {@link #freeKnows}). */
+    private double[] freeAt = new double[0];
     private String[] classes = new String[0];
     private boolean[] described = new boolean[0];
     private int describedCount;
@@ -30,12 +30,13 @@ final class ServerMemory {
             int c = Math.max(4, 2 * n);
             memory = Arrays.copyOf(memory, c);
             free = Arrays.copyOf(free, c);
-            freeStamp = Arrays.copyOf(freeStamp, c);
+            freeAt = Arrays.copyOf(freeAt, c);
             classes = Arrays.copyOf(classes, c);
             described = Arrays.copyOf(described, c);
         }
         memory[n] = ServerClass.UNBOUNDED;
         free[n] = ServerClass.UNBOUNDED;
+        freeAt[n] = Double.NEGATIVE_INFINITY;
         n++;
         stale = true;
     }
@@ -112,23 +113,23 @@ final class ServerMemory {
     }
 
     /**
-     * Server {@code s}'s memory a new part may use now, until its next report ({@code <=} its memory), as known
-     * after the placer's {@code sends}-th part send ({@link #freeKnows}).
+     * Server {@code s}'s memory a new part may use now, until its next report ({@code <=} its memory), as of
+     * {@code at} (seconds on the placer's clock: when its report was made; {@link #freeKnows}).
      */
-    void free(int s, double bytes, long sends) {
+    void free(int s, double bytes, double at) {
         if (!(bytes >= 0)) {
             throw new IllegalArgumentException("free memory of server " + s + " (" + bytes + ") must be >= 0");
         }
         free[s] = Math.min(bytes, memory[s]);
-        freeStamp[s] = sends;
+        freeAt[s] = at;
     }
 
     /**
-     * Whether server {@code s}'s {@link #free} memory is known from after the placer's {@code sends}-th part send: it
-     * then already leaves out the bytes that send pins there while its request runs.
+     * Whether server {@code s}'s {@link #free} memory is as of {@code from} or later (seconds on the placer's clock):
+     * told after a request was to start there, it leaves out the bytes that request pins while it runs.
      */
-    boolean freeKnows(int s, long sends) {
-        return freeStamp[s] >= sends;
+    boolean freeKnows(int s, double from) {
+        return freeAt[s] >= from;
     }
 
     /**

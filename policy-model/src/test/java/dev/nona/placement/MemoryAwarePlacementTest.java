@@ -463,9 +463,9 @@ final class MemoryAwarePlacementTest {
         LiveServers servers = new LiveServers(2, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
         servers.report("pinned", true, 1e9, 0, 0.0, List.of("m"), "big", 10, T, 0);
         servers.report("busy", true, 1e9, 3, 3.0, List.of("m"), "big", 10, T, 0);
-        servers.freeMemoryBytes(0, 5); // running parts pin half of it: 6 bytes do not fit now
+        servers.freeMemoryBytes(0, 5, T); // running parts pin half of it: 6 bytes do not fit now
         assertThat(servers.id(local.place(servers, T, new SplittableRandom(1))[0])).isEqualTo("busy");
-        servers.freeMemoryBytes(1, 2);
+        servers.freeMemoryBytes(1, 2, T);
         assertThat(servers.id(local.choose(servers, T, new SplittableRandom(1))[0]))
                 .as("fits now nowhere: the earliest finish among those it fits").isEqualTo("pinned");
     }

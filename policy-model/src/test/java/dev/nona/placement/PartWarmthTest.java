@@ -270,10 +270,10 @@ final class PartWarmthTest {
         int p = servers.pool("big\u0000part 0.0");
         int q = servers.pool("big\u0000part 0.1");
         int other = servers.pool("small\u0000part 0.0");
-        servers.loadingPart(0, p, "big", 30, T);
-        servers.loadingPart(0, other, "small", 5, T);
+        servers.loadingPart(0, p, "big", 30, T, 0);
+        servers.loadingPart(0, other, "small", 5, T, 0);
         assertThat(servers.isWarm(0, p)).isTrue();
-        servers.loadingPart(0, q, "big", 30, T);
+        servers.loadingPart(0, q, "big", 30, T, 0);
         assertThat(servers.isWarm(0, q)).isTrue();
         assertThat(servers.isWarm(0, p)).as("30 + 30 bytes do not fit 40").isFalse();
         assertThat(servers.isWarm(0, other)).as("another model's part is the reports' to evict").isTrue();
@@ -282,8 +282,8 @@ final class PartWarmthTest {
         assertThat(servers.isWarm(0, q)).isTrue();
         assertThat(servers.isWarm(0, other)).as("the report holds none of it").isFalse();
         // a model evicted whole, the next model's part behind it still checked
-        servers.loadingPart(1, p, "big", 30, T);
-        servers.loadingPart(1, other, "small", 5, T);
+        servers.loadingPart(1, p, "big", 30, T, 0);
+        servers.loadingPart(1, other, "small", 5, T, 0);
         servers.heldBytes(1, model -> model.equals("small") ? 5 : 0);
         assertThat(servers.isWarm(1, p)).isFalse();
         assertThat(servers.isWarm(1, other)).isTrue();
@@ -300,8 +300,8 @@ final class PartWarmthTest {
     void knownParts_restoredInANewPlacer_areWarmOnTheSameServers() {
         LiveServers before = servers();
         before.pool("small\u0000part 0.0"); // pool ids differ between the placers
-        before.loadingPart(2, before.pool("big\u0000part 0.0"), "big", 30, T);
-        before.loadingPart(5, before.pool("big\u0000part 0.1"), "big", 30, T + 2_000);
+        before.loadingPart(2, before.pool("big\u0000part 0.0"), "big", 30, T, 0);
+        before.loadingPart(5, before.pool("big\u0000part 0.1"), "big", 30, T + 2_000, 0);
         List<LiveServers.KnownPart> known = before.knownParts();
         assertThat(known).containsExactlyInAnyOrder(new LiveServers.KnownPart("s2", "big\u0000part 0.0", "big", 30, 1.0, 1.0),
                 new LiveServers.KnownPart("s5", "big\u0000part 0.1", "big", 30, 3.0, 3.0));
@@ -330,8 +330,8 @@ final class PartWarmthTest {
         servers.report("s0", true, 1e9, 0, 0.0, List.of(), "gpu", 40, now, 0);
         servers.report("s1", true, 1e9, 1, 10.0, List.of(), "gpu", 40, now, 0);
         servers.report("s2", true, 1e9, 1, 10.0, List.of(), "gpu", 40, now, 0);
-        servers.loadingPart(1, servers.pool(P_POOL), "big", 30, now);
-        servers.loadingPart(0, servers.pool(Q_POOL), "big", 30, qUsed);
+        servers.loadingPart(1, servers.pool(P_POOL), "big", 30, now, 0);
+        servers.loadingPart(0, servers.pool(Q_POOL), "big", 30, qUsed, 0);
         return servers;
     }
 
@@ -382,10 +382,10 @@ final class PartWarmthTest {
         servers.report("s1", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T, 0);
         servers.report("s2", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T, 0);
         int p = servers.pool(P_POOL);
-        servers.loadingPart(0, p, "big", 30, T);
-        servers.freeMemoryBytes(0, 10);
-        servers.freeMemoryBytes(1, 20);
-        servers.freeMemoryBytes(2, 20);
+        servers.loadingPart(0, p, "big", 30, T, 0);
+        servers.freeMemoryBytes(0, 10, T);
+        servers.freeMemoryBytes(1, 20, T);
+        servers.freeMemoryBytes(2, 20, T);
 
         for (int seed = 0; seed < 5; seed++) {
             int s = servers.pickPart(p, new int[0], 0, 1e9, 30, new Footprint(), T + 500,
@@ -393,34 +393,33 @@ final class PartWarmthTest {
             assertThat(servers.id(s)).as("seed %d", seed).isEqualTo("s0");
         }
         servers.report("s0", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T + 1_000, 0);
-        servers.freeMemoryBytes(0, 10);
-        servers.freeMemoryBytes(1, 30);
+        servers.freeMemoryBytes(0, 10, T + 1_000);
+        servers.freeMemoryBytes(1, 30, T + 1_000);
         int after = servers.pickPart(p, new int[0], 0, 1e9, 30, new Footprint(), T + 1_000, new SplittableRandom(1));
         assertThat(servers.id(after)).as("s0 reported idle: nothing pins p there, and 10 bytes free mean it is gone")
                 .isEqualTo("s1");
     }
 
     @Test
-    void aPartPredictedStillRunning_isNotPinned_whereTheFreeMemoryToldSinceItsSendLeavesNoRoomForIt() {
+    void aPartPredictedStillRunning_isNotPinned_whereTheFreeMemoryToldSinceItStartedLeavesNoRoomForIt() {
         LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
         servers.coldStart(new ColdStartCost(1, 10));
         servers.report("s0", true, 1e9, 1, 10.0, List.of(), "gpu", 40, T, 0);
         servers.report("s1", true, 1e9, 1, 20.0, List.of(), "gpu", 40, T, 0);
         servers.report("s2", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T, 0);
         int p = servers.pool(P_POOL);
-        servers.freeMemoryBytes(0, 25);
-        servers.freeMemoryBytes(1, 20);
-        servers.freeMemoryBytes(2, 20);
-        servers.loadingPart(0, p, "big", 30, T);
+        servers.loadingPart(0, p, "big", 30, T + 100, 0.2); // predicted to start on s0 at T + 300 ms
+        servers.freeMemoryBytes(0, 25, T + 250);
+        servers.freeMemoryBytes(1, 30, T + 250);
+        servers.freeMemoryBytes(2, 20, T + 250);
 
         int before = servers.pickPart(p, new int[0], 0, 1e9, 30, new Footprint(), T + 500, new SplittableRandom(1));
-        assertThat(servers.id(before)).as("s0's free memory was told before the send: the part is taken as running there")
-                .isEqualTo("s0");
-        servers.freeMemoryBytes(0, 25);
-        servers.freeMemoryBytes(1, 30);
+        assertThat(servers.id(before)).as("s0's free memory is as of before the request was to start: it says nothing"
+                + " of it, and the part is taken as pinned there").isEqualTo("s0");
+        servers.freeMemoryBytes(0, 25, T + 400);
         int after = servers.pickPart(p, new int[0], 0, 1e9, 30, new Footprint(), T + 500, new SplittableRandom(1));
-        assertThat(servers.id(after)).as("25 bytes free since the send: 30 more pinned would pass s0's 40, so the request"
-                + " finished early and the part is not pinned there; s1, though further behind, has its bytes free")
+        assertThat(servers.id(after)).as("25 bytes free since it was to start: 30 more pinned would pass s0's 40, so the"
+                + " request finished early and the part is not pinned there; s1, further behind, has its bytes free")
                 .isEqualTo("s1");
     }
 

@@ -47,7 +47,7 @@ public final class ServerReports {
                 report.backlogSeconds() == null ? Double.NaN : report.backlogSeconds(), warm, report.serverClass(),
                 report.memoryBytes() == null ? ServerClass.UNBOUNDED : report.memoryBytes(), report.eventTime(), nowMillis);
         if (report.freeMemoryBytes() != null) {
-            servers.freeMemoryBytes(s, report.freeMemoryBytes()); // the report reset it to the whole memory
+            servers.freeMemoryBytes(s, report.freeMemoryBytes(), report.eventTime()); // the report reset it to the whole memory
         }
         keepHeldParts(servers, s, report);
         return s;

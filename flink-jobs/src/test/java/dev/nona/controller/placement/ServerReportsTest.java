@@ -19,7 +19,7 @@ final class ServerReportsTest {
         LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
         int s = ServerReports.apply(servers, report(1_000), 0);
         int part = servers.pool("big\u0000part 0.0");
-        servers.loadingPart(s, part, "big", 30, 1_000);
+        servers.loadingPart(s, part, "big", 30, 1_000, 0);
 
         ServerReports.apply(servers, report(2_000, new CachedModel("big", 30)), 0);
         assertThat(servers.isWarm(s, part)).as("30 bytes of big: its part").isTrue();

@@ -199,7 +199,7 @@ public final class ControllerPolicy implements Policy {
             reportedAt = now;
         }
         if (hetero != null && view.memoryBounded()) {
-            freeMemory(view);
+            freeMemory(view, nanos);
         }
         LiveServers live = placers.length == 1 ? placers[0] : placers[random.nextInt(placers.length)];
         ControllerPlacement p = placements[classIndex];
@@ -262,7 +262,7 @@ public final class ControllerPolicy implements Policy {
                 int i = live.report(ids[s], true, ops, view.assignedJobs(s), view.assignedWorkSeconds(s), held,
                         hetero.classOf(s), memory, nanos, millis);
                 if (view.memoryBounded()) {
-                    live.freeMemoryBytes(i, Math.min(memory, view.freeMemoryBytes(s)));
+                    live.freeMemoryBytes(i, Math.min(memory, view.freeMemoryBytes(s)), nanos);
                 }
                 if (live.holdsParts(i)) {
                     int server = s;
@@ -276,10 +276,10 @@ public final class ControllerPolicy implements Policy {
      * Each server's memory a new part may use now, before every job: the engine knows it exactly (what running parts
      * pin changes with every task), as it knows the queues that {@code jsq} reads. $O(N)$ per job.
      */
-    private void freeMemory(ClusterView view) {
+    private void freeMemory(ClusterView view, long nanos) {
         for (LiveServers live : placers) {
             for (int s = 0; s < view.servers(); s++) {
-                live.freeMemoryBytes(live.indexOf(ids[s]), Math.min(view.memoryBytes(s), view.freeMemoryBytes(s)));
+                live.freeMemoryBytes(live.indexOf(ids[s]), Math.min(view.memoryBytes(s), view.freeMemoryBytes(s)), nanos);
             }
         }
     }

@@ -376,11 +376,7 @@ final class PartWarmthTest {
      */
     @Test
     void aPartPinnedWhereARequestOfItRuns_fitsThereNow_whereNoServerHasItsBytesFree() {
-        LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
-        servers.coldStart(new ColdStartCost(1, 10));
-        servers.report("s0", true, 1e9, 1, 10.0, List.of(), "gpu", 40, T, 0);
-        servers.report("s1", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T, 0);
-        servers.report("s2", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T, 0);
+        LiveServers servers = s0BusyOfThree(0.0);
         int p = servers.pool(P_POOL);
         servers.loadingPart(0, p, "big", 30, T, 0);
         servers.freeMemoryBytes(0, 10, T);
@@ -402,11 +398,7 @@ final class PartWarmthTest {
 
     @Test
     void aPartPredictedStillRunning_isNotPinned_whereTheFreeMemoryToldSinceItStartedLeavesNoRoomForIt() {
-        LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
-        servers.coldStart(new ColdStartCost(1, 10));
-        servers.report("s0", true, 1e9, 1, 10.0, List.of(), "gpu", 40, T, 0);
-        servers.report("s1", true, 1e9, 1, 20.0, List.of(), "gpu", 40, T, 0);
-        servers.report("s2", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T, 0);
+        LiveServers servers = s0BusyOfThree(20.0);
         int p = servers.pool(P_POOL);
         servers.loadingPart(0, p, "big", 30, T + 100, 0.2); // predicted to start on s0 at T + 300 ms
         servers.freeMemoryBytes(0, 25, T + 250);
@@ -421,6 +413,19 @@ final class PartWarmthTest {
         assertThat(servers.id(after)).as("25 bytes free since it was to start: 30 more pinned would pass s0's 40, so the"
                 + " request finished early and the part is not pinned there; s1, further behind, has its bytes free")
                 .isEqualTo("s1");
+    }
+
+    /**
+     * Three servers of 40 bytes at $10^9$ ops/s reporting at T, loads of 1 s plus 10 bytes per second: s0 with one
+     * request and 10 s of work, s1 with {@code s1Backlog} s (one request when above 0), s2 idle.
+     */
+    private static LiveServers s0BusyOfThree(double s1Backlog) {
+        LiveServers servers = new LiveServers(4, 0, 1, LiveServers.NO_LIVENESS_TIMEOUT);
+        servers.coldStart(new ColdStartCost(1, 10));
+        servers.report("s0", true, 1e9, 1, 10.0, List.of(), "gpu", 40, T, 0);
+        servers.report("s1", true, 1e9, s1Backlog > 0 ? 1 : 0, s1Backlog, List.of(), "gpu", 40, T, 0);
+        servers.report("s2", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T, 0);
+        return servers;
     }
 
     @Test

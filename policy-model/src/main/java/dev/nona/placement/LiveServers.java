@@ -491,9 +491,11 @@ public final class LiveServers {
         double starts = present + startsIn;
         for (PartMark m : marks) {
             if (m.pool == pool) {
+                if (!(m.runsUntil > now)) { // else the requests sent before still pin it from their start
+                    m.pinsFrom = starts;
+                }
                 m.used = Math.max(m.used, now);
                 m.runsUntil = Math.max(m.runsUntil, done);
-                m.pinsFrom = starts;
                 return;
             }
             sum += m.model.equals(model) ? m.bytes : 0;
@@ -762,7 +764,10 @@ public final class LiveServers {
         final double due;
         /** When the latest request sent with the part there is predicted done: till then a stage of it pins it. */
         double runsUntil;
-        /** When the latest request sent with the part there is predicted to start: from then a stage of it pins it. */
+        /**
+         * When the earliest of the requests sent with the part there that are predicted still running was predicted
+         * to start: from then a stage of one of them pins it.
+         */
         double pinsFrom;
 
         PartMark(int pool, String model, double bytes, double used, double due, double pinsFrom) {

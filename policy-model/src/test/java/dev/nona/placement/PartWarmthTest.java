@@ -379,9 +379,7 @@ final class PartWarmthTest {
         LiveServers servers = s0BusyOfThree(0.0);
         int p = servers.pool(P_POOL);
         servers.loadingPart(0, p, "big", 30, T, 0);
-        servers.freeMemoryBytes(0, 10, T);
-        servers.freeMemoryBytes(1, 20, T);
-        servers.freeMemoryBytes(2, 20, T);
+        freeOnThree(servers, T, 10, 20, 20);
 
         for (int seed = 0; seed < 5; seed++) {
             int s = servers.pickPart(p, new int[0], 0, 1e9, 30, new Footprint(), T + 500,
@@ -397,22 +395,21 @@ final class PartWarmthTest {
     }
 
     @Test
-    void aPartPredictedStillRunning_isNotPinned_whereTheFreeMemoryToldSinceItStartedLeavesNoRoomForIt() {
+    void aPartPredictedStillRunning_isNotPinned_whereTheFreeMemoryToldSinceItsRequestsStartedLeavesNoRoomForIt() {
         LiveServers servers = s0BusyOfThree(20.0);
         int p = servers.pool(P_POOL);
         servers.loadingPart(0, p, "big", 30, T + 100, 0.2); // predicted to start on s0 at T + 300 ms
-        servers.freeMemoryBytes(0, 25, T + 250);
-        servers.freeMemoryBytes(1, 30, T + 250);
-        servers.freeMemoryBytes(2, 20, T + 250);
+        servers.loadingPart(0, p, "big", 30, T + 150, 0.5); // behind it: at T + 650 ms
+        freeOnThree(servers, T + 250, 25, 30, 20);
 
         int before = servers.pickPart(p, new int[0], 0, 1e9, 30, new Footprint(), T + 500, new SplittableRandom(1));
         assertThat(servers.id(before)).as("s0's free memory is as of before the request was to start: it says nothing"
                 + " of it, and the part is taken as pinned there").isEqualTo("s0");
         servers.freeMemoryBytes(0, 25, T + 400);
         int after = servers.pickPart(p, new int[0], 0, 1e9, 30, new Footprint(), T + 500, new SplittableRandom(1));
-        assertThat(servers.id(after)).as("25 bytes free since it was to start: 30 more pinned would pass s0's 40, so the"
-                + " request finished early and the part is not pinned there; s1, further behind, has its bytes free")
-                .isEqualTo("s1");
+        assertThat(servers.id(after)).as("25 bytes free since the first request was to start: 30 more pinned would pass"
+                + " s0's 40, so it finished early, and the part is not pinned there (though the second request was to"
+                + " start later); s1, further behind, has its bytes free").isEqualTo("s1");
     }
 
     /**
@@ -426,6 +423,13 @@ final class PartWarmthTest {
         servers.report("s1", true, 1e9, s1Backlog > 0 ? 1 : 0, s1Backlog, List.of(), "gpu", 40, T, 0);
         servers.report("s2", true, 1e9, 0, 0.0, List.of(), "gpu", 40, T, 0);
         return servers;
+    }
+
+    /** s0, s1 and s2's free memory as of {@code at}. */
+    private static void freeOnThree(LiveServers servers, long at, double s0, double s1, double s2) {
+        servers.freeMemoryBytes(0, s0, at);
+        servers.freeMemoryBytes(1, s1, at);
+        servers.freeMemoryBytes(2, s2, at);
     }
 
     @Test

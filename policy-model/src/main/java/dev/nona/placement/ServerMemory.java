@@ -12,6 +12,9 @@ import java.util.function.IntPredicate;
  * server's memory or liveness changed ({@link #changed}). Not thread-safe.
  */
 final class ServerMemory {
+    /** The relative rounding {@link #couldPin} allows. */
+    private static final double ROUNDING = 1e-9;
+
     private double[] memory = new double[0];
     /** What a new part may use now (memory less what running parts pin); the memory itself unless told. */
     private double[] free = new double[0];
@@ -134,10 +137,11 @@ final class ServerMemory {
 
     /**
      * Whether {@code bytes} could be pinned on server {@code s} by its {@link #free} memory: pinned bytes are out of
-     * the free memory, so the two together fit the memory.
+     * the free memory, so the two together fit the memory (within {@link #ROUNDING}: a free memory computed as the
+     * memory less the pinned bytes, plus those bytes, may come out a last bit above it).
      */
     boolean couldPin(int s, double bytes) {
-        return free[s] + bytes <= memory[s] * (1 + 1e-9);
+        return free[s] + bytes <= memory[s] * (1 + ROUNDING);
     }
 
     double free(int s) {

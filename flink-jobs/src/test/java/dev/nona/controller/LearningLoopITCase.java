@@ -264,7 +264,7 @@ final class LearningLoopITCase {
             }
             return new SolveResult(r.error(), r.feasible(), r.tableJson(), r.objective() / 2, r.linkLoad(),
                     r.linkWaitSeconds(), r.predictedJctSeconds(), r.solveMillis(), r.iterations(), r.currentObjective(),
-                    r.currentFeasible());
+                    r.currentFeasible(), r.diagnostic());
         }
     }
 

@@ -88,6 +88,10 @@ final class SimulateCommand implements Callable<Integer> {
         SimulationOptions.requireJobs(jobs);
         SimWorkloads.Loaded loaded = SimWorkloads.read(workload);
         SimWorkload w = load == null ? loaded.sim() : loaded.sim().withLoad(load);
+        String shortfall = loaded.wholeModelShortfall();
+        if (shortfall != null) {
+            spec.commandLine().getErr().println("nona simulate: warning: " + shortfall);
+        }
         Scenario scenario = new Scenario(loaded, options.costModel(), ExpertSearch.Settings.defaults(), System.err::println);
         SimConfig config = SimConfig.of(jobs, options.seed)
                 .withMaxJobsInFlight(maxInFlight == null ? SimConfig.AUTO_IN_FLIGHT : maxInFlight);

@@ -70,6 +70,41 @@ final class SimulateCommandTest {
         assertThat(json.get("meanLinkWaitSeconds").asDouble()).isCloseTo(md1, within(0.05 * md1));
     }
 
+    /** One server of 3 GB and twenty of 1.2 GB; {@code LARGE} large servers' count, ResNet-18 and AlexNet at 2.9 GB. */
+    static String fewLargeServers(int large) {
+        return """
+                {"cluster": {"serverClasses": [
+                   {"name": "large", "count": %d, "opsPerSecond": 2.0e11, "memoryBytes": 3.0e9},
+                   {"name": "small", "count": 20, "opsPerSecond": 1.0e11, "memoryBytes": 1.2e9}],
+                  "linkBitsPerSecond": 1.0e10, "coldStart": {"fixedSeconds": 0.2, "loadBytesPerSecond": 2.0e9}},
+                 "models": [{"name": "resnet18", "dag": {"zoo": "resnet18"}, "ratePerSecond": 20, "sizeBytes": 2.9e9},
+                            {"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 20, "sizeBytes": 2.9e9}]}
+                """.formatted(large);
+    }
+
+    /**
+     * Two models that only one server holds whole, and not together: the run warns, naming them, and the refusals it
+     * warns of are there; with a large server each, no warning.
+     */
+    @Test
+    void simulate_modelsOnlyOneServerHoldsWhole_warnsOnStderr_andTheirPartsAreRefused(@TempDir Path dir) throws Exception {
+        Path w = workload(dir, fewLargeServers(1));
+        int exit = cli.run("simulate", "--workload", w.toString(), "--policy", "least-expected-finish", "--load", "0.3",
+                "--jobs", "2000", "--seed", "1");
+
+        assertThat(exit).as(cli.err()).isZero();
+        assertThat(cli.err()).contains("nona simulate: warning: memory: 'resnet18' (2900000000 bytes), 'alexnet' "
+                + "(2900000000 bytes) fit whole only on the 1 server(s) of 3000000000 bytes or more, and not all at once");
+        assertThat(new ObjectMapper().readTree(cli.out()).get("memoryViolations").asLong()).isPositive();
+
+        Path two = workload(dir, fewLargeServers(2));
+        TestingCli again = new TestingCli();
+        assertThat(again.run("simulate", "--workload", two.toString(), "--policy", "least-expected-finish", "--load", "0.3",
+                "--jobs", "2000", "--seed", "1")).as(again.err()).isZero();
+        assertThat(again.err()).doesNotContain("warning: memory");
+        assertThat(new ObjectMapper().readTree(again.out()).get("memoryViolations").asLong()).isZero();
+    }
+
     @Test
     void simulateHelp_namesEveryRegisteredPolicy() {
         assertThat(cli.run("simulate", "--help")).isZero();

@@ -90,6 +90,31 @@ final class SolveCommandTest {
         assertThat(json.get("models").get(0).get("predictedJctSeconds").asDouble()).isBetween(0.0147, 0.0148);
     }
 
+    /**
+     * Models that only one server holds whole, and not together: the solution says so in its diagnostic (and so
+     * does the table written from it), though it is feasible: the solve keeps them whole and predicts them loaded.
+     */
+    @Test
+    void solve_modelsOnlyOneServerHoldsWhole_sayItInTheDiagnostic(@TempDir Path dir) throws Exception {
+        Path w = dir.resolve("few.json");
+        Files.writeString(w, SimulateCommandTest.fewLargeServers(1));
+        Path table = dir.resolve("table.json");
+        int exit = run("solve", "--workload", w.toString(), "--cost-model", "controller-mapping", "--table-out",
+                table.toString());
+
+        assertThat(exit).as(err.toString()).isZero();
+        JsonNode json = new ObjectMapper().readTree(out.toString());
+        assertThat(json.get("feasible").asBoolean()).isTrue();
+        assertThat(json.get("diagnostic").asText()).startsWith("memory: 'resnet18' (2900000000 bytes), 'alexnet'")
+                .contains("fit whole only on the 1 server(s) of 3000000000 bytes or more");
+        assertThat(PlacementTable.fromJson(Files.readString(table)).diagnostic()).isEqualTo(json.get("diagnostic").asText());
+
+        Files.writeString(w, SimulateCommandTest.fewLargeServers(2));
+        out.getBuffer().setLength(0);
+        assertThat(run("solve", "--workload", w.toString(), "--cost-model", "controller-mapping")).isZero();
+        assertThat(new ObjectMapper().readTree(out.toString()).get("diagnostic").asText()).isEmpty();
+    }
+
     @Test
     void solve_paperAndAnotherCostModel_isAnErrorNamingBoth(@TempDir Path dir) throws Exception {
         int exit = run("solve", "--workload", workload(dir, "").toString(), "--paper", "--cost-model", "controller-mapping");

@@ -98,6 +98,27 @@ public final class NonaOptimizer {
      */
     public static Solution solve(NonaProblem problem, Options options, BooleanSupplier stop) {
         Objects.requireNonNull(stop, "stop condition");
+        Solution s = solveFitting(problem, options, stop);
+        String note = wholeModelShortfall(problem);
+        return note == null ? s : s.withDiagnostic(note);
+    }
+
+    /**
+     * Models that fit whole only on a few servers, and not all at once ({@code Cluster#wholeModelShortfall}): said in
+     * the solution's diagnostic, because the solve keeps them whole there and predicts them loaded (a limit,
+     * docs/optimizer.md). Null when memory is not modelled or there are none.
+     */
+    private static String wholeModelShortfall(NonaProblem problem) {
+        if (!problem.cluster().memoryBounded()) {
+            return null;
+        }
+        List<String> names = problem.jobs().stream().map(JobClass::name).toList();
+        double[] bytes = problem.jobs().stream().mapToDouble(JobClass::totalBytes).toArray();
+        return problem.cluster().wholeModelShortfall(names, bytes);
+    }
+
+    /** {@link #solve} but for the diagnostic on models that fit only a few servers whole. */
+    private static Solution solveFitting(NonaProblem problem, Options options, BooleanSupplier stop) {
         long start = System.nanoTime();
         PartFit.Restricted r = PartFit.of(problem.cluster()).restrict(problem);
         if (r.unplaceable().isEmpty() && r.placeable() == problem) {

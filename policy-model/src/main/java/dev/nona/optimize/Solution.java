@@ -52,6 +52,13 @@ public record Solution(boolean feasible, String diagnostic, double objective, do
                 costModel, jobs, List.of(), List.of(), 0);
     }
 
+    /** This solution with {@code note} added to its {@link #diagnostic} (after a "; " when it has one already). */
+    public Solution withDiagnostic(String note) {
+        String d = diagnostic.isEmpty() ? note : diagnostic + "; " + note;
+        return new Solution(feasible, d, objective, rho, phi, serverUtilisation, serverWaitSeconds, solveNanos, iterations,
+                costModel, jobs, unplaceable, unplaceableReasons, idleGate);
+    }
+
     /** Whether the model {@code name} could not be placed anywhere ({@link #unplaceable}). */
     public boolean isUnplaceable(String name) {
         return unplaceable.contains(name);

@@ -1,6 +1,9 @@
 package dev.nona.workload;
 
 import dev.nona.check.Checks;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -79,6 +82,87 @@ public record Cluster(int servers, double opsPerSecond, double linkBitsPerSecond
     /** The largest memory of a server, $\max_c M_c$ ({@link ServerClass#UNBOUNDED} when a class gives none). */
     public double largestMemoryBytes() {
         return classes.stream().mapToDouble(ServerClass::memoryBytes).max().orElse(ServerClass.UNBOUNDED);
+    }
+
+    /**
+     * Whether some models fit whole only on a few servers, and not all at once, said for a user; null when not. With
+     * the distinct memories $L_1 > L_2 > \dots > L_k$, the models of $L_{i+1} < B_j \le L_i$ ($B_j$ the bytes of
+     * model $j$) are held whole only by the servers of memory $L_i$ or more. When those models do not fit those
+     * servers together (first fit, largest model first, into the largest servers first), they evict each other there
+     * while their requests run: no placement keeps them loaded, and the model caches refuse parts
+     * ({@code memoryViolations}) or load them again, whatever the policy. Checked level by level from the largest;
+     * the first such level is named. With one memory, every model that fits a server fits each, and none is named.
+     * Named as a limit in docs/optimizer.md.
+     *
+     * @param names      the models, in the order of {@code modelBytes}
+     * @param modelBytes each model's bytes ($B_j$; 0 or NaN: not given, counts for none)
+     */
+    public String wholeModelShortfall(List<String> names, double[] modelBytes) {
+        double[] levels = levels();
+        for (int i = levels.length - 1; i > 0; i--) {
+            double below = levels[i - 1];
+            double level = levels[i];
+            if (!packs(modelBytes, below, level)) {
+                List<String> only = new ArrayList<>();
+                for (int j = 0; j < modelBytes.length; j++) {
+                    if (modelBytes[j] > below && modelBytes[j] <= level) {
+                        only.add("'" + names.get(j) + "' (" + Math.round(modelBytes[j]) + " bytes)");
+                    }
+                }
+                return "memory: " + String.join(", ", only) + " fit whole only on the " + serversWithAtLeast(level)
+                        + " server(s) of " + Math.round(level) + " bytes or more, and not all at once: they evict each other "
+                        + "there while their requests run, and parts are refused (memoryViolations) or loaded again "
+                        + "under every policy; the predictions assume them loaded";
+            }
+        }
+        return null;
+    }
+
+    /** The distinct class memories, ascending. */
+    private double[] levels() {
+        return classes.stream().mapToDouble(ServerClass::memoryBytes).distinct().sorted().toArray();
+    }
+
+    /**
+     * Whether the models of {@code below < bytes <= level} fit the servers of memory {@code level} or more together:
+     * first fit, largest model first, into the largest servers first (with $k$ such models only the $k$ largest
+     * servers can take one).
+     */
+    private boolean packs(double[] modelBytes, double below, double level) {
+        double[] models = Arrays.stream(modelBytes).filter(b -> b > below && b <= level)
+                .map(b -> -b).sorted().map(b -> -b).toArray();
+        if (models.length == 0) {
+            return true;
+        }
+        double[] room = new double[models.length];
+        int n = 0;
+        List<ServerClass> largestFirst = classes.stream().filter(c -> c.memoryBytes() >= level)
+                .sorted(Comparator.comparingDouble(ServerClass::memoryBytes).reversed()).toList();
+        for (ServerClass c : largestFirst) {
+            for (int k = 0; k < c.count() && n < room.length; k++) {
+                room[n++] = c.memoryBytes();
+            }
+        }
+        for (double b : models) {
+            int s = 0;
+            while (s < n && !(b <= room[s])) {
+                s++;
+            }
+            if (s == n) {
+                return false;
+            }
+            room[s] -= b;
+        }
+        return true;
+    }
+
+    /** $n(L)$: the servers whose memory is at least {@code bytes}. */
+    private long serversWithAtLeast(double bytes) {
+        long n = 0;
+        for (ServerClass c : classes) {
+            n += c.memoryBytes() >= bytes ? c.count() : 0;
+        }
+        return n;
     }
 
     /** The class of server {@code s} ($0 \le s < N$; servers are numbered class by class, in order). */

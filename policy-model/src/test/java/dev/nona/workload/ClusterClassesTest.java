@@ -26,6 +26,56 @@ final class ClusterClassesTest {
         assertThatThrownBy(() -> c.withServers(4)).isInstanceOf(IllegalStateException.class);
     }
 
+    private static Cluster classes(ServerClass... classes) {
+        return Cluster.ofClasses(List.of(classes), 1e10, new ColdStartCost(0.2, 2e9));
+    }
+
+    /**
+     * Two models of 2.9 GB that only one server of 3 GB holds whole (the others hold 1.2 GB): it holds one at a time,
+     * and the shortfall names both, the server count and its memory; a third model that the small servers hold is
+     * not named.
+     */
+    @Test
+    void modelsOnlyOneLargeServerHoldsWhole_andNotTogether_areNamed() {
+        Cluster c = classes(new ServerClass("large", 1, 2e11, 3e9), new ServerClass("small", 20, 1e11, 1.2e9));
+        String note = c.wholeModelShortfall(List.of("resnet18", "densenet121", "gpt2"), new double[] {2.9e9, 2.9e9, 5e8});
+
+        assertThat(note).contains("'resnet18' (2900000000 bytes), 'densenet121' (2900000000 bytes) fit whole only on the "
+                + "1 server(s) of 3000000000 bytes or more, and not all at once").doesNotContain("gpt2");
+    }
+
+    @Test
+    void enoughRoomOnTheLargeServers_orOneMemory_isNoShortfall() {
+        List<String> names = List.of("a", "b");
+        double[] bytes = {2.9e9, 2.9e9};
+        ServerClass small = new ServerClass("small", 20, 1e11, 1.2e9);
+        assertThat(classes(new ServerClass("large", 2, 2e11, 3e9), small).wholeModelShortfall(names, bytes))
+                .as("one large server each").isNull();
+        assertThat(classes(new ServerClass("large", 1, 2e11, 6e9), small).wholeModelShortfall(names, bytes))
+                .as("one large server that holds both").isNull();
+        assertThat(classes(new ServerClass("only", 3, 1e11, 2e9)).wholeModelShortfall(names, bytes))
+                .as("one memory: every model that fits a server fits each; larger ones are cut").isNull();
+        assertThat(new Cluster(4, 1e11, 1e10).wholeModelShortfall(names, bytes)).as("memory not modelled").isNull();
+    }
+
+    /** Each memory level is checked with the servers of that memory or more: the middle one here falls short. */
+    @Test
+    void aMiddleLevelFallsShort_whenItsModelsDoNotFitItsServersAndTheLargerOnes() {
+        ServerClass huge = new ServerClass("huge", 1, 4e11, 40e9);
+        ServerClass mid = new ServerClass("mid", 1, 1e11, 16e9);
+        ServerClass small = new ServerClass("small", 48, 2.5e10, 1e9);
+        List<String> names = List.of("a", "b", "c", "d", "e");
+        double[] bytes = {10e9, 10e9, 10e9, 10e9, 10e9};
+
+        assertThat(classes(huge, mid, small).wholeModelShortfall(names.subList(0, 4), new double[] {10e9, 10e9, 10e9, 10e9}))
+                .as("four in the huge server").isNull();
+        assertThat(classes(huge, mid, small).wholeModelShortfall(names, bytes))
+                .as("a fifth in the mid one").isNull();
+        assertThat(classes(huge, mid, small).wholeModelShortfall(List.of("a", "b", "c", "d", "e", "f"),
+                new double[] {10e9, 10e9, 10e9, 10e9, 10e9, 10e9}))
+                .contains("fit whole only on the 2 server(s) of 16000000000 bytes or more");
+    }
+
     @Test
     void thePapersClusterIsOneClassWithUnboundedMemory() {
         Cluster c = new Cluster(80, 1e13, 1e10);

@@ -15,6 +15,9 @@ final class LoopLog {
     private LoopLog() {}
 
     static void verdict(SolveInput input, SolveResult result, TableGate.Verdict verdict) {
+        if (!result.diagnostic().isEmpty()) {
+            LOG.warn("Solve for {} models: {}; cause: {}", input.dags().size(), result.diagnostic(), input.cause());
+        }
         if (verdict.publish() != null && verdict.publish().fallback()) {
             LOG.warn("Published fallback table v{}: no table keeps the link stable (smallest rho {}); cause: {}",
                     verdict.publish().version(), result.linkLoad(), input.cause());

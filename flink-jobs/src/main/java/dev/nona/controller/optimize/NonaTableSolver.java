@@ -75,7 +75,7 @@ public final class NonaTableSolver implements TableSolver {
             return new SolveResult(null, solution.feasible(), solution.feasible() ? table.toJson() : null,
                     solution.feasible() ? solution.objective() : Double.NaN, solution.rho(),
                     solution.feasible() ? solution.phi() : Double.NaN, jct, solution.solveMillis(),
-                    solution.iterations(), currentObjective, currentFeasible);
+                    solution.iterations(), currentObjective, currentFeasible, solution.diagnostic());
         } catch (SolveCancelledException e) {
             throw e;
         } catch (RuntimeException e) {

@@ -19,12 +19,15 @@ import java.util.TreeMap;
  * @param currentObjective    the current table's objective at the new rates; NaN when there is no current table,
  *                            it is the fallback, or it does not cover the same models
  * @param currentFeasible     whether the current table keeps $\rho < 1$ at the new rates (false when NaN above)
+ * @param diagnostic          what the optimiser said of the candidate ({@code Solution#diagnostic}: "" when nothing,
+ *                            e.g. models that fit whole only on a few servers, and not all at once); never null
  */
 public record SolveResult(String error, boolean feasible, String tableJson, double objective, double linkLoad,
         double linkWaitSeconds, Map<String, Double> predictedJctSeconds, double solveMillis, long iterations,
-        double currentObjective, boolean currentFeasible) {
+        double currentObjective, boolean currentFeasible, String diagnostic) {
     public SolveResult {
         predictedJctSeconds = new TreeMap<>(predictedJctSeconds);
+        diagnostic = diagnostic == null ? "" : diagnostic;
         if (error == null && feasible && tableJson == null) {
             throw new IllegalArgumentException("BUG: a feasible result needs its tableJson");
         }
@@ -52,6 +55,6 @@ public record SolveResult(String error, boolean feasible, String tableJson, doub
 
     public static SolveResult failed(String error, double solveMillis) {
         return new SolveResult(error, false, null, Double.NaN, Double.NaN, Double.NaN, Map.of(), solveMillis, 0,
-                Double.NaN, false);
+                Double.NaN, false, "");
     }
 }

@@ -134,6 +134,9 @@ public final class TableGate {
         d.put("currentTableVersion", current == null ? 0L : current.version());
         d.put("models", input.dags().size());
         d.put("servers", input.cluster().upServers().size());
+        if (!result.diagnostic().isEmpty()) {
+            d.put("diagnostic", result.diagnostic());
+        }
         return d;
     }
 

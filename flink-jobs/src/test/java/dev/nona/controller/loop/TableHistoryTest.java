@@ -36,7 +36,7 @@ final class TableHistoryTest {
 
     /** A feasible solve to {@code tableJson}, predicted better than the current table. */
     private static SolveResult solvedTo(String tableJson) {
-        return new SolveResult(null, true, tableJson, 0.5, 0.1, 0.0, Map.of("fig1", 0.01), 1.0, 1, 1.0, true);
+        return new SolveResult(null, true, tableJson, 0.5, 0.1, 0.0, Map.of("fig1", 0.01), 1.0, 1, 1.0, true, "");
     }
 
     @Test

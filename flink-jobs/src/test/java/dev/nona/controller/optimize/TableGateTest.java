@@ -16,7 +16,7 @@ final class TableGateTest {
 
     private static SolveResult result(boolean feasible, double candidate, double current, boolean currentFeasible) {
         return new SolveResult(null, feasible, feasible ? "{}" : null, feasible ? candidate : Double.NaN, 0.5, 0.001,
-                Map.of("fig1", 0.02), 3.0, 7, current, currentFeasible);
+                Map.of("fig1", 0.02), 3.0, 7, current, currentFeasible, "");
     }
 
     private static ControllerTable table(long version, boolean fallback) {
@@ -49,6 +49,20 @@ final class TableGateTest {
         assertThat(published.type()).isEqualTo(ControllerEventType.TABLE_PUBLISHED);
         assertThat(published.details()).containsEntry("candidateObjective", 2.0).containsEntry("currentObjective", 2.5)
                 .containsEntry("tableVersion", 4L);
+    }
+
+    @Test
+    void theOptimisersDiagnostic_isInTheEvents_onlyWhenItSaysSomething() {
+        SolveResult r = result(true, 2.0, 2.5, true);
+        SolveResult said = new SolveResult(null, true, "{}", 2.0, 0.5, 0.001, Map.of("fig1", 0.02), 3.0, 7, 2.5, true,
+                "memory: 'a' (2900000000 bytes), 'b' (2900000000 bytes) fit whole only on the 1 server(s) of ...");
+
+        assertThat(TableGate.decide(table(3, false), INPUT, r, 5).events()).allSatisfy(e ->
+                assertThat(e.details()).doesNotContainKey("diagnostic"));
+        assertThat(TableGate.decide(table(3, false), INPUT, said, 5).events()).extracting(ControllerEvent::type)
+                .containsExactly(ControllerEventType.REOPTIMIZATION_FINISHED, ControllerEventType.TABLE_PUBLISHED);
+        assertThat(TableGate.decide(table(3, false), INPUT, said, 5).events()).allSatisfy(e ->
+                assertThat(e.details()).containsEntry("diagnostic", said.diagnostic()));
     }
 
     @Test

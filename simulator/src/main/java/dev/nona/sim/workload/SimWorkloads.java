@@ -5,6 +5,7 @@ import dev.nona.dag.EnumerationBound;
 import dev.nona.dag.ModelDag;
 import dev.nona.dag.TaskBytes;
 import dev.nona.placement.Placeability;
+import dev.nona.sim.JobKind;
 import dev.nona.sim.SimCluster;
 import dev.nona.sim.SimJobClass;
 import dev.nona.sim.SimWorkload;
@@ -44,6 +45,16 @@ public final class SimWorkloads {
     public record Loaded(Workload source, SimWorkload sim, Map<String, DagAnalysis> analyses) {
         public Loaded {
             analyses = Map.copyOf(analyses);
+        }
+
+        /**
+         * Models that fit whole only on a few servers, and not all at once ({@code Cluster#wholeModelShortfall}): a
+         * sentence for a warning, or null. Every policy then has parts refused or loaded again.
+         */
+        public String wholeModelShortfall() {
+            List<SimJobClass> models = sim.classes().stream().filter(c -> c.kind() == JobKind.INFERENCE).toList();
+            return source.cluster().wholeModelShortfall(models.stream().map(SimJobClass::name).toList(),
+                    models.stream().mapToDouble(SimJobClass::totalBytes).toArray());
         }
     }
 

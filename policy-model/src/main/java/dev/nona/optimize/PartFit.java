@@ -34,15 +34,10 @@ public final class PartFit {
     private PartFit(Cluster cluster) {
         this.cluster = cluster;
         this.unbounded = !cluster.memoryBounded();
-        double[] mem = cluster.classes().stream().mapToDouble(ServerClass::memoryBytes).distinct().sorted().toArray();
-        levels = mem;
-        serversAtLeast = new int[mem.length];
-        for (int i = 0; i < mem.length; i++) {
-            for (ServerClass c : cluster.classes()) {
-                if (c.memoryBytes() >= mem[i]) {
-                    serversAtLeast[i] += c.count();
-                }
-            }
+        levels = cluster.memoryLevels();
+        serversAtLeast = new int[levels.length];
+        for (int i = 0; i < levels.length; i++) {
+            serversAtLeast[i] = cluster.serversWithMemoryAtLeast(levels[i]);
         }
     }
 

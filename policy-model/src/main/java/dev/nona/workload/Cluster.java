@@ -98,7 +98,7 @@ public record Cluster(int servers, double opsPerSecond, double linkBitsPerSecond
      * @param modelBytes each model's bytes ($B_j$; 0 or NaN: not given, counts for none)
      */
     public String wholeModelShortfall(List<String> names, double[] modelBytes) {
-        double[] levels = levels();
+        double[] levels = memoryLevels();
         for (int i = levels.length - 1; i > 0; i--) {
             double below = levels[i - 1];
             double level = levels[i];
@@ -109,7 +109,7 @@ public record Cluster(int servers, double opsPerSecond, double linkBitsPerSecond
                         only.add("'" + names.get(j) + "' (" + Math.round(modelBytes[j]) + " bytes)");
                     }
                 }
-                return "memory: " + String.join(", ", only) + " fit whole only on the " + serversWithAtLeast(level)
+                return "memory: " + String.join(", ", only) + " fit whole only on the " + serversWithMemoryAtLeast(level)
                         + " server(s) of " + Math.round(level) + " bytes or more, and not all at once: they evict each other "
                         + "there while their requests run, and parts are refused (memoryViolations) or loaded again "
                         + "under every policy; the predictions assume them loaded";
@@ -118,8 +118,8 @@ public record Cluster(int servers, double opsPerSecond, double linkBitsPerSecond
         return null;
     }
 
-    /** The distinct class memories, ascending. */
-    private double[] levels() {
+    /** The memory levels: the distinct class memories, ascending ({@link ServerClass#UNBOUNDED} last, if any). */
+    public double[] memoryLevels() {
         return classes.stream().mapToDouble(ServerClass::memoryBytes).distinct().sorted().toArray();
     }
 
@@ -157,8 +157,8 @@ public record Cluster(int servers, double opsPerSecond, double linkBitsPerSecond
     }
 
     /** $n(L)$: the servers whose memory is at least {@code bytes}. */
-    private long serversWithAtLeast(double bytes) {
-        long n = 0;
+    public int serversWithMemoryAtLeast(double bytes) {
+        int n = 0;
         for (ServerClass c : classes) {
             n += c.memoryBytes() >= bytes ? c.count() : 0;
         }

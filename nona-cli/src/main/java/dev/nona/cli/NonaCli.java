@@ -62,6 +62,20 @@ public final class NonaCli implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        int code;
+        try {
+            code = commandLine().execute(args);
+        } catch (OutOfMemoryError e) {
+            // what a verb did not check before allocating: one line, as every other error, not a stack trace
+            System.err.println(outOfMemory(Runtime.getRuntime().maxMemory()));
+            code = 2;
+        }
+        System.exit(code);
+    }
+
+    /** The line for a run the heap of {@code maxHeapBytes} could not hold. */
+    static String outOfMemory(long maxHeapBytes) {
+        return "nona: out of memory: the heap (" + (maxHeapBytes >> 20) + " MiB) cannot hold this run; make it smaller, "
+                + "or raise the heap (NONA_JAVA_OPTS=-Xmx8g)";
     }
 }

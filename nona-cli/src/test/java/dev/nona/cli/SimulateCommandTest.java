@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nona.sim.experiment.HeadlineSeeds;
 import dev.nona.sim.policy.PolicyRegistry;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -254,5 +256,39 @@ final class SimulateCommandTest {
         assertThat(json.get("classes").get(0).get("utilisation").asDouble()).isCloseTo(0.5, within(0.1));
         // alexnet is a chain: its longest path is all of its 1.430070888e9 ops, at 1e11 ops/s
         assertThat(json.get("inferenceJctLowerBoundSeconds").asDouble()).isCloseTo(0.01430070888, within(1e-12));
+    }
+
+    @Test
+    void simulate_aClusterTooLargeForTheHeap_isOneLineNamingItsServers(@TempDir Path dir) throws Exception {
+        Path w = workload(dir, """
+                {"cluster": {"servers": 2000000000, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10},
+                 "models": [{"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 1}]}
+                """);
+        int exit = cli.run("simulate", "--workload", w.toString(), "--policy", "jsq", "--jobs", "100");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(cli.err().strip()).startsWith("nona: the simulated cluster's 2000000000 servers need about")
+                .contains("MiB of heap").doesNotContain("\n");
+    }
+
+    /**
+     * What no verb checks before allocating still ends in one line and exit 2, not a stack trace: 200,000 servers
+     * pass the engine's own check in a 128 MiB heap, and the controller's per-server state then does not fit.
+     */
+    @Test
+    void main_outOfMemory_isOneLineAndExit2(@TempDir Path dir) throws Exception {
+        Path w = workload(dir, """
+                {"cluster": {"servers": 200000, "opsPerSecond": 1.0e11, "linkBitsPerSecond": 1.0e10},
+                 "models": [{"name": "alexnet", "dag": {"zoo": "alexnet"}, "ratePerSecond": 1}]}
+                """);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "-Xmx128m", "-cp", System.getProperty("java.class.path"),
+                NonaCli.class.getName(), "simulate", "--workload", w.toString(), "--policy", "nona-controller",
+                "--jobs", "100").redirectErrorStream(true).start();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("finished").isTrue();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+
+        assertThat(p.exitValue()).as(out).isEqualTo(2);
+        assertThat(out).isEqualTo(NonaCli.outOfMemory(128L << 20));
     }
 }

@@ -37,6 +37,8 @@ public final class PartCaches {
     private static final byte LOADED = 2;
     /** Relative slack on memory comparisons (per-task bytes spread by ops are not whole numbers). */
     private static final double SLACK = 1e-9;
+    /** The heap a unit on a server takes: its state, pins, wants, last use and whether seen (1 + 4 + 4 + 8 + 1 bytes). */
+    private static final long BYTES_PER_CELL = 18;
 
     private final ColdStartCost coldStart;
     private final int servers;
@@ -118,6 +120,7 @@ public final class PartCaches {
         if (cells > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("model caches for " + servers + " servers and " + grown + " tasks are too large");
         }
+        HeapRoom.require(cells * BYTES_PER_CELL, "model caches for " + servers + " servers and " + grown + " tasks");
         byte[] newState = new byte[(int) cells];
         int[] newPins = new int[(int) cells];
         int[] newWants = new int[(int) cells];

@@ -19,7 +19,14 @@ final class Servers {
     /** Seconds each server spent running tasks (cold starts included), up to its last finished task. */
     private final double[] busySeconds;
 
+    /**
+     * The heap one server takes here: its queue (a {@link LongRing} of 16 longs and 16 doubles, with the headers
+     * about 320 bytes) and its entries in the arrays (65 bytes), rounded up.
+     */
+    static final long BYTES_PER_SERVER = 400;
+
     Servers(int n) {
+        HeapRoom.require(n * BYTES_PER_SERVER, "the simulated cluster's " + n + " servers");
         busy = new boolean[n];
         running = new long[n];
         runningEnd = new double[n];

@@ -243,8 +243,11 @@ public final class WorkloadReader {
         /** A whole number at least {@code min}; the error names the field and the value. */
         static int whole(JsonNode n, String path, String field, int min) {
             double v = number(n, path, field);
-            if (v != Math.rint(v) || v > Integer.MAX_VALUE) {
+            if (v != Math.rint(v)) {
                 throw new WorkloadException(join(path, field) + " (" + n.get(field) + ") must be a whole number");
+            }
+            if (v > Integer.MAX_VALUE) {
+                throw new WorkloadException(join(path, field) + " (" + n.get(field) + ") must be at most " + Integer.MAX_VALUE);
             }
             if (v < min) {
                 throw new WorkloadException(join(path, field) + " (" + n.get(field) + ") must be >= " + min);

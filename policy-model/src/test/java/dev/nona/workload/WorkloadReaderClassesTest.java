@@ -110,6 +110,8 @@ final class WorkloadReaderClassesTest {
         for (Case c : List.of(
                 new Case("{\"name\": \"x\", \"count\": 0, \"opsPerSecond\": 1}", "cluster.serverClasses[0].count (0) must be >= 1"),
                 new Case("{\"name\": \"x\", \"count\": 1.5, \"opsPerSecond\": 1}", "cluster.serverClasses[0].count (1.5) must be a whole number"),
+                new Case("{\"name\": \"x\", \"count\": 1000000000000, \"opsPerSecond\": 1}",
+                        "cluster.serverClasses[0].count (1000000000000) must be at most 2147483647"),
                 new Case("{\"name\": \"x\", \"count\": 1, \"opsPerSecond\": -2}", "cluster.serverClasses[0].opsPerSecond (-2) must be finite and > 0"),
                 new Case("{\"name\": \"x\", \"count\": 1, \"opsPerSecond\": 1, \"memoryBytes\": -1}",
                         "cluster.serverClasses[0].memoryBytes (-1) must be finite and > 0"),

@@ -57,6 +57,9 @@ final class SolveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (maxTriplets < 1) {
+            throw new IllegalArgumentException("--max-triplets (" + maxTriplets + ") must be >= 1");
+        }
         CostModel model = costModel();
         Workload w = WorkloadReader.read(workload);
         NonaProblem problem = Problems.fromWorkload(w, model, new EnumerationBound(maxTriplets));

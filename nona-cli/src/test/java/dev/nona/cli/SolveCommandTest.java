@@ -126,6 +126,14 @@ final class SolveCommandTest {
     }
 
     @Test
+    void solve_maxTripletsBelowOne_isAnErrorNamingTheFlag(@TempDir Path dir) throws Exception {
+        int exit = run("solve", "--workload", workload(dir, "").toString(), "--max-triplets", "0");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("--max-triplets (0) must be >= 1");
+    }
+
+    @Test
     void solve_tableOut_writesReadablePlacementTable(@TempDir Path dir) throws Exception {
         Path table = dir.resolve("table.json");
         int exit = run("solve", "--workload", workload(dir, "").toString(), "--table-out", table.toString());

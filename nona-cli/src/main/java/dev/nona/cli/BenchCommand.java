@@ -169,6 +169,14 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            for (var flag : Map.of("--models", models, "--servers", servers, "--classes", classes).entrySet()) {
+                if (flag.getValue() < 1) {
+                    throw new IllegalArgumentException(flag.getKey() + " (" + flag.getValue() + ") must be >= 1");
+                }
+            }
+            if (servers < classes) {
+                throw new IllegalArgumentException("--servers (" + servers + ") must be >= --classes (" + classes + ")");
+            }
             TableSizeBenchmark.Result r = TableSizeBenchmark.run(models, servers, classes);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("models", r.models());

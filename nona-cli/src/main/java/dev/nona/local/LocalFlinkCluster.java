@@ -60,6 +60,10 @@ public final class LocalFlinkCluster implements AutoCloseable {
     private final JvmClasspath classpath;
     /** Launches of a JobManager while the cluster starts, before its failures fail the start. */
     static final int JOBMANAGER_START_ATTEMPTS = 3;
+    /** What a JobManager's log says when its REST port was taken (Flink's {@code RestServerEndpoint#start}). */
+    private static final String REST_PORT_TAKEN = "Could not start rest endpoint";
+    /** How much of a JobManager's log end is searched for why it exited. */
+    private static final int LOG_TAIL_FOR_CAUSE = 20_000;
     private final Duration startTimeout;
     private final List<JobManager> jobManagers = new ArrayList<>();
     private final List<ChildJvm> taskManagers = new ArrayList<>();
@@ -73,6 +77,9 @@ public final class LocalFlinkCluster implements AutoCloseable {
         this.ownsWorkDir = b.workDir == null;
         this.workDir = ownsWorkDir ? Files.createTempDirectory("nona-flink-") : b.workDir.toAbsolutePath();
         int[] ports = FreePorts.distinct(2 * b.jobManagers);
+        if (b.firstRestPort > 0) {
+            ports[1] = b.firstRestPort;
+        }
         for (int i = 0; i < b.jobManagers; i++) {
             jobManagers.add(new JobManager(i, ports[2 * i], ports[2 * i + 1]));
         }
@@ -135,11 +142,10 @@ public final class LocalFlinkCluster implements AutoCloseable {
         for (int i = 0; i < initialTaskManagers; i++) {
             taskManagers.add(launchTaskManager(i));
         }
-        await("JobManager and " + initialTaskManagers + " TaskManagers", () -> relaunchFailedStarts()
-                && rest().taskManagers() == initialTaskManagers);
+        awaitStart("JobManager and " + initialTaskManagers + " TaskManagers",
+                () -> rest().taskManagers() == initialTaskManagers);
         if (jobManagers.size() > 1) {
-            await("every JobManager's REST endpoint", () -> relaunchFailedStarts()
-                    && jobManagers.stream().allMatch(this::answers));
+            awaitStart("every JobManager's REST endpoint", () -> jobManagers.stream().allMatch(this::answers));
         }
         LOG.info("Flink cluster up at {} in {} ms: JobManager pids {}{}, TaskManager pids {}", rest().base(),
                 (System.nanoTime() - t0) / 1_000_000, jobManagerPids(),
@@ -352,11 +358,12 @@ public final class LocalFlinkCluster implements AutoCloseable {
         String name = jobManagers.size() == 1 ? "jobmanager" : "jobmanager-" + jm.index;
         Path log = workDir.resolve("log/" + name + ".log");
         FlinkProcessOptions.Options opts = FlinkProcessOptions.jobManager(config.asConfiguration(), confDir(), log);
-        List<String> args = new ArrayList<>();
+        // its REST port (moved when taken: relaunchFailedStarts) and, with HA, its RPC port (in HA mode that is
+        // high-availability.jobmanager.port); first, as the entrypoint's parser ignores everything after an option
+        // it does not know (--executionMode)
+        List<String> args = new ArrayList<>(List.of("-D", "rest.port=" + jm.restPort));
         if (highAvailability != null) {
-            // each its own ports (in HA mode the RPC port is high-availability.jobmanager.port); first, as the
-            // entrypoint's parser ignores everything after an option it does not know (--executionMode)
-            args.addAll(List.of("-D", "rest.port=" + jm.restPort, "-D", "jobmanager.rpc.port=" + jm.rpcPort,
+            args.addAll(List.of("-D", "jobmanager.rpc.port=" + jm.rpcPort,
                     "-D", "high-availability.jobmanager.port=" + jm.rpcPort));
         }
         args.addAll(opts.args());
@@ -376,7 +383,10 @@ public final class LocalFlinkCluster implements AutoCloseable {
      * reach that limit (Flink writes {@code pekko.remote.startup-timeout}, classic remoting reads
      * {@code pekko.remote.classic.startup-timeout}; seen in Flink 2.2.1's reference.conf and {@code PekkoUtils}):
      * at load 27 on 2 cores a JobManager of an HA pair exited with "Could not create actor system" (Futures timed
-     * out after [10000 milliseconds]). Always true, for use in a wait's condition.
+     * out after [10000 milliseconds]). A JobManager whose REST port was taken ("Could not start rest endpoint",
+     * a {@code BindException}: a port found free is another process's until it is bound, e.g. the local end of a
+     * client's connection, and so it stayed for all three launches of a recovery bench's JobManager) is launched on
+     * a new one. Always true, for use in a wait's condition.
      */
     private boolean relaunchFailedStarts() {
         for (JobManager jm : jobManagers) {
@@ -387,10 +397,23 @@ public final class LocalFlinkCluster implements AutoCloseable {
                 }
                 LOG.warn("Flink JobManager {} exited while the cluster started (launch {} of {}), launching it "
                         + "again: {}", jm.index, jm.launches, JOBMANAGER_START_ATTEMPTS, jm.process.logTail(1500));
+                if (jm.process.logTail(LOG_TAIL_FOR_CAUSE).contains(REST_PORT_TAKEN)) {
+                    int taken = jm.restPort;
+                    jm.moveRest(FreePorts.distinct(1, usedPorts())[0]);
+                    LOG.warn("Flink JobManager {}'s REST port {} was taken: it moves to {}", jm.index, taken, jm.restPort);
+                    if (highAvailability != null) {
+                        config.writeMasters(jobManagers.stream().map(j -> "127.0.0.1:" + j.restPort).toList());
+                    }
+                }
                 launchJobManager(jm);
             }
         }
         return true;
+    }
+
+    /** The JobManagers' ports, to keep a new one apart from them. */
+    private int[] usedPorts() {
+        return jobManagers.stream().flatMapToInt(jm -> java.util.stream.IntStream.of(jm.rpcPort, jm.restPort)).toArray();
     }
 
     /** The leader, or (none named) the first live JobManager, or (none alive) the first. */
@@ -426,10 +449,23 @@ public final class LocalFlinkCluster implements AutoCloseable {
         awaitUntil(what, done, startTimeout);
     }
 
+    /**
+     * Waits for the cluster's start: a JobManager that exits meanwhile is launched again first
+     * ({@link #relaunchFailedStarts}, which makes its last allowed exit the error), so that one found dead between
+     * two looks is relaunched, not taken for a cluster without JobManagers.
+     */
+    private void awaitStart(String what, BooleanSupplier done) {
+        awaitUntil(what, () -> relaunchFailedStarts() && done.getAsBoolean(), startTimeout, false);
+    }
+
     private void awaitUntil(String what, BooleanSupplier done, Duration timeout) {
+        awaitUntil(what, done, timeout, true);
+    }
+
+    private void awaitUntil(String what, BooleanSupplier done, Duration timeout, boolean failWithoutJobManager) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!done.getAsBoolean()) {
-            if (jobManagers.stream().allMatch(jm -> jm.process != null && !jm.isAlive())) {
+            if (failWithoutJobManager && jobManagers.stream().allMatch(jm -> jm.process != null && !jm.isAlive())) {
                 throw new IllegalStateException("every Flink JobManager exited: "
                         + jobManagers.get(jobManagers.size() - 1).process.logTail(3000));
             }
@@ -458,8 +494,18 @@ public final class LocalFlinkCluster implements AutoCloseable {
         private JvmClasspath classpath;
         private Duration startTimeout = Duration.ofSeconds(120);
         private final Map<String, String> overrides = new LinkedHashMap<>();
+        private int firstRestPort;
 
         private Builder() {}
+
+        /** The first JobManager's REST port (default: one found free); for a test of a port taken at the start. */
+        Builder firstRestPort(int port) {
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("REST port (" + port + ") must be in [1, 65535]");
+            }
+            this.firstRestPort = port;
+            return this;
+        }
 
         public Builder workDir(Path dir) {
             this.workDir = Objects.requireNonNull(dir, "work dir");
@@ -535,12 +581,15 @@ public final class LocalFlinkCluster implements AutoCloseable {
         }
     }
 
-    /** One JobManager process slot: its ports (kept across restarts) and its current process. */
+    /**
+     * One JobManager process slot: its ports (kept across restarts; the REST port moves when it was taken at a
+     * start) and its current process.
+     */
     private static final class JobManager {
         final int index;
         final int rpcPort;
-        final int restPort;
-        final FlinkRest rest;
+        int restPort;
+        FlinkRest rest;
         ChildJvm process;
         /** How many times its process was launched. */
         int launches;
@@ -554,6 +603,11 @@ public final class LocalFlinkCluster implements AutoCloseable {
 
         boolean isAlive() {
             return process != null && process.isAlive();
+        }
+
+        void moveRest(int port) {
+            this.restPort = port;
+            this.rest = new FlinkRest(URI.create("http://127.0.0.1:" + port));
         }
     }
 }

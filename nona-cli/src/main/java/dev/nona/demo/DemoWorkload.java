@@ -50,6 +50,10 @@ public record DemoWorkload(DemoScenario scenario, Map<String, ModelCatalogEntry>
             throw new IllegalArgumentException("--workload: the demo needs models; this workload has only background load");
         }
         Cluster cluster = workload.cluster();
+        if (cluster.servers() > TwinOptions.MAX_SERVERS) {
+            throw new IllegalArgumentException("--workload: cluster.servers (" + cluster.servers() + ") must be at most "
+                    + TwinOptions.MAX_SERVERS + " for the demo, whose executor twin runs every server in this process");
+        }
         Map<String, Double> rates = new LinkedHashMap<>();
         Map<String, ModelCatalogEntry> catalog = new LinkedHashMap<>();
         for (ModelSpec m : workload.models()) {

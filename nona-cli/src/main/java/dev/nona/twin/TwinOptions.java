@@ -34,9 +34,12 @@ public record TwinOptions(int servers, double opsPerSecond, double linkBitsPerSe
         double coldStartSeconds, double timeoutSeconds, Map<String, Double> slowFactors,
         Map<String, Double> silenceAfterSeconds, List<ServerClass> classes, ColdStartCost coldStart) {
 
+    /** The most servers a twin runs (each is simulated in the twin's process, and reports once a second). */
+    public static final int MAX_SERVERS = 100_000;
+
     public TwinOptions {
-        if (servers < 1 || servers > 100_000) {
-            throw new IllegalArgumentException("--servers (" + servers + ") must be in [1, 100000]");
+        if (servers < 1 || servers > MAX_SERVERS) {
+            throw new IllegalArgumentException("--servers (" + servers + ") must be in [1, " + MAX_SERVERS + "]");
         }
         Checks.positive(opsPerSecond, "--ops-per-second");
         Checks.positive(linkBitsPerSecond, "--link-bits-per-second");
@@ -90,8 +93,8 @@ public record TwinOptions(int servers, double opsPerSecond, double linkBitsPerSe
             n += c.count();
             ops += c.count() * c.opsPerSecond();
         }
-        if (n > 100_000) {
-            throw new IllegalArgumentException("--server-class: " + n + " servers in all must be at most 100000");
+        if (n > MAX_SERVERS) {
+            throw new IllegalArgumentException("--server-class: " + n + " servers in all must be at most " + MAX_SERVERS);
         }
         return new TwinOptions((int) n, ops / n, linkBitsPerSecond, 0, 0, timeoutSeconds, slowFactors,
                 silenceAfterSeconds, classes, coldStart);

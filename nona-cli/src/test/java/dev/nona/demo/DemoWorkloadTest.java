@@ -61,6 +61,16 @@ final class DemoWorkloadTest {
     }
 
     @Test
+    void of_moreServersThanTheTwinRuns_isAnErrorNamingTheWorkloadsField() {
+        Workload huge = WorkloadReader.parse("{\"cluster\": {\"servers\": 2000000000, \"opsPerSecond\": 1e12, "
+                + "\"linkBitsPerSecond\": 1e10}, \"models\": [{\"name\": \"a\", \"dag\": {\"zoo\": \"alexnet\"}, "
+                + "\"ratePerSecond\": 5}]}", false, Path.of("."));
+
+        assertThatThrownBy(() -> DemoWorkload.of(huge, Duration.ofSeconds(10), Map.of(), Map.of()))
+                .hasMessageStartingWith("--workload: cluster.servers (2000000000) must be at most 100000 for the demo");
+    }
+
+    @Test
     void twinOptions_classesOfTheWorkload_silenceBeyondThemIsAnError() {
         assertThatThrownBy(() -> DemoWorkload.of(WorkloadReader.read(MEMORY_BOUND), Duration.ofSeconds(10), Map.of(),
                 Map.of("s-80", 5.0))).hasMessage("--silence-server: server 's-80' is not one of s-0 .. s-79");

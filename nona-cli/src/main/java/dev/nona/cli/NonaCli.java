@@ -58,7 +58,22 @@ public final class NonaCli implements Runnable {
 
     static String oneLine(Throwable ex) {
         String msg = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
+        if (kafkaTimeout(ex)) {
+            // Kafka's own words name neither the broker nor what to check (e.g. "Timeout expired while fetching
+            // topic metadata" from nona status with an unreachable --bootstrap)
+            msg += ": no answer from the Kafka cluster in time (check --bootstrap, and the security settings the "
+                    + "cluster expects)";
+        }
         return msg.replace('\n', ' ');
+    }
+
+    private static boolean kafkaTimeout(Throwable ex) {
+        for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof org.apache.kafka.common.errors.TimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static void main(String[] args) {

@@ -2,6 +2,8 @@ package dev.nona.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nona.local.FreePorts;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 final class NonaCliTest {
@@ -25,5 +27,27 @@ final class NonaCliTest {
 
         assertThat(exit).isEqualTo(2);
         assertThat(cli.err().strip()).doesNotContain("\n").contains("teleport");
+    }
+
+    @Test
+    void kafkaTimeout_saysWhatToCheck_evenWhenWrapped() {
+        String kafka = "Timeout expired while fetching topic metadata";
+
+        assertThat(NonaCli.oneLine(new IllegalStateException("reading failed", new TimeoutException(kafka))))
+                .isEqualTo("reading failed: no answer from the Kafka cluster in time (check --bootstrap, and the "
+                        + "security settings the cluster expects)");
+        assertThat(NonaCli.oneLine(new IllegalStateException("no\nkafka"))).isEqualTo("no kafka");
+    }
+
+    @Test
+    void status_noBrokerAtBootstrap_oneLineSayingWhatToCheck() {
+        TestingCli cli = new TestingCli();
+
+        int exit = cli.run("status", "--bootstrap", "127.0.0.1:" + FreePorts.next(), "--timeout-seconds", "1");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(cli.err().strip()).doesNotContain("\n").startsWith("nona: ")
+                .endsWith("no answer from the Kafka cluster in time (check --bootstrap, and the security settings the "
+                        + "cluster expects)");
     }
 }

@@ -5,7 +5,7 @@ import dev.nona.dag.DagAnalysis;
 import dev.nona.dag.EnumerationBound;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code nona dag stats}: reads one model DAG, contracts, decomposes and enumerates it, and prints one
@@ -15,13 +15,12 @@ import picocli.CommandLine.Option;
         description = "Print a model DAG's counts before/after contraction, its subgraphs and variables as JSON.")
 final class DagStatsCommand extends DagInputCommand implements Callable<Integer> {
 
-    @Option(names = "--max-triplets", paramLabel = "N", defaultValue = "" + EnumerationBound.DEFAULT_MAX_TRIPLETS,
-            description = "most triplets enumerated per subgraph before a reduced family is used (default: ${DEFAULT-VALUE})")
-    long maxTriplets;
+    @Mixin
+    MaxTripletsOption triplets;
 
     @Override
     public Integer call() throws Exception {
-        EnumerationBound bound = new EnumerationBound(maxTriplets);
+        EnumerationBound bound = triplets.bound();
         DagAnalysis analysis = DagAnalysis.analyse(load(), bound);
         print(new ObjectMapper().writeValueAsString(analysis.stats()));
         return 0;

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -48,21 +49,18 @@ final class SolveCommand implements Callable<Integer> {
                     + "(pooled M/G/N server wait and fork-join, the controller's mapping; what the controller solves). Default: ${DEFAULT-VALUE}")
     String costModel;
 
-    @Option(names = "--max-triplets", paramLabel = "N", defaultValue = "" + EnumerationBound.DEFAULT_MAX_TRIPLETS,
-            description = "most triplets enumerated per subgraph before a reduced family is used (default: ${DEFAULT-VALUE})")
-    long maxTriplets;
+    @Mixin
+    MaxTripletsOption triplets;
 
     @Option(names = "--table-out", paramLabel = "FILE", description = "also write the full placement table (JSON) to FILE")
     Path tableOut;
 
     @Override
     public Integer call() throws Exception {
-        if (maxTriplets < 1) {
-            throw new IllegalArgumentException("--max-triplets (" + maxTriplets + ") must be >= 1");
-        }
+        EnumerationBound bound = triplets.bound();
         CostModel model = costModel();
         Workload w = WorkloadReader.read(workload);
-        NonaProblem problem = Problems.fromWorkload(w, model, new EnumerationBound(maxTriplets));
+        NonaProblem problem = Problems.fromWorkload(w, model, bound);
         if (model.serverQueueing()) { // model-aware extension: expected cold starts of models with coldStart figures (docs/model-aware.md)
             problem = ColdStartCostTerm.apply(problem, ColdStartCostTerm.expectedSeconds(w, problem, ModelRegistry.DEFAULT_TARGET_ONGOING_REQUESTS));
         }

@@ -35,6 +35,15 @@ final class DagStatsCommandTest {
     }
 
     @Test
+    void stats_maxTripletsBelowOne_isAnErrorNamingTheFlag_andAGivenOneIsReported() throws Exception {
+        assertThat(cli.run("dag", "stats", "--zoo", "alexnet", "--max-triplets", "0")).isEqualTo(2);
+        assertThat(cli.err()).contains("--max-triplets (0) must be >= 1");
+
+        assertThat(cli.run("dag", "stats", "--zoo", "alexnet", "--max-triplets", "5")).isZero();
+        assertThat(new ObjectMapper().readTree(cli.out()).get("maxTripletsPerSubgraph").asLong()).isEqualTo(5);
+    }
+
+    @Test
     void stats_jsonFile_isRead(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("m.json");
         Files.writeString(file, "{\"name\":\"m\",\"tasks\":[{\"id\":\"a\",\"ops\":1},{\"id\":\"b\",\"ops\":2}],"

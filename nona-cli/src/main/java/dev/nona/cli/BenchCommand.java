@@ -167,13 +167,17 @@ final class BenchCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
+        private static void atLeastOne(String flag, int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException(flag + " (" + value + ") must be >= 1");
+            }
+        }
+
         @Override
         public Integer call() throws Exception {
-            for (var flag : Map.of("--models", models, "--servers", servers, "--classes", classes).entrySet()) {
-                if (flag.getValue() < 1) {
-                    throw new IllegalArgumentException(flag.getKey() + " (" + flag.getValue() + ") must be >= 1");
-                }
-            }
+            atLeastOne("--models", models);
+            atLeastOne("--servers", servers);
+            atLeastOne("--classes", classes);
             if (servers < classes) {
                 throw new IllegalArgumentException("--servers (" + servers + ") must be >= --classes (" + classes + ")");
             }

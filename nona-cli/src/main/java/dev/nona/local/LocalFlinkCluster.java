@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.program.rest.RestClusterClient;
@@ -413,7 +414,7 @@ public final class LocalFlinkCluster implements AutoCloseable {
 
     /** The JobManagers' ports, to keep a new one apart from them. */
     private int[] usedPorts() {
-        return jobManagers.stream().flatMapToInt(jm -> java.util.stream.IntStream.of(jm.rpcPort, jm.restPort)).toArray();
+        return jobManagers.stream().flatMapToInt(jm -> IntStream.of(jm.rpcPort, jm.restPort)).toArray();
     }
 
     /** The leader, or (none named) the first live JobManager, or (none alive) the first. */

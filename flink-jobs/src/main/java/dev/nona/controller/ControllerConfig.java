@@ -5,10 +5,8 @@ import static dev.nona.controller.ControllerOptions.*;
 import dev.nona.calibration.RollbackRule;
 import dev.nona.check.Checks;
 import dev.nona.controller.source.ControlLimits;
-import java.io.IOException;
-import java.io.Reader;
+import dev.nona.topics.admin.KafkaClientConfig;
 import java.io.Serializable;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -303,8 +301,12 @@ public record ControllerConfig(
         return fromMap(Map.of("bootstrap.servers", bootstrapServers));
     }
 
-    /** Reads a properties file; keys it does not set keep their defaults. */
-    public static ControllerConfig load(Path file, String bootstrapOverride) throws IOException {
+    /**
+     * Reads a properties file; keys it does not set keep their defaults.
+     *
+     * @throws IllegalArgumentException naming the file when it does not exist or cannot be read
+     */
+    public static ControllerConfig load(Path file, String bootstrapOverride) {
         return load(file, bootstrapOverride, Map.of());
     }
 
@@ -312,12 +314,8 @@ public record ControllerConfig(
      * Reads a properties file; keys it does not set take their value from {@code defaults} (e.g. {@code bin/nona
      * run}'s {@code --metrics-port} entries), then their defaults.
      */
-    public static ControllerConfig load(Path file, String bootstrapOverride, Map<String, String> defaults)
-            throws IOException {
-        Properties props = new Properties();
-        try (Reader in = Files.newBufferedReader(file)) {
-            props.load(in);
-        }
+    public static ControllerConfig load(Path file, String bootstrapOverride, Map<String, String> defaults) {
+        Properties props = KafkaClientConfig.readFile(file);
         Map<String, String> map = new TreeMap<>(defaults);
         props.stringPropertyNames().forEach(k -> map.put(k, props.getProperty(k).trim()));
         if (bootstrapOverride != null) {

@@ -6,6 +6,7 @@ import dev.nona.demo.Demo;
 import dev.nona.demo.DemoScenario;
 import dev.nona.demo.DemoSummary;
 import dev.nona.demo.DemoWorkload;
+import dev.nona.local.PrometheusReporterSettings;
 import dev.nona.workload.WorkloadReader;
 import dev.nona.twin.TwinOptions;
 import java.nio.file.Files;
@@ -68,7 +69,11 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (seconds < 4) {
-            throw new IllegalArgumentException("seconds (" + seconds + ") must be >= 4");
+            throw new IllegalArgumentException("--seconds (" + seconds + ") must be >= 4");
+        }
+        PrometheusReporterSettings.requireFlag(metricsPort);
+        if (summaryJson != null) {
+            OutputPaths.file("--summary-json", summaryJson);
         }
         Demo demo;
         if (workload == null) {
@@ -85,10 +90,6 @@ final class DemoCommand implements Callable<Integer> {
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
         String text = json.writeValueAsString(summary);
         if (summaryJson != null) {
-            Path parent = summaryJson.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
             Files.writeString(summaryJson, text + System.lineSeparator());
         }
         spec.commandLine().getOut().println(text);

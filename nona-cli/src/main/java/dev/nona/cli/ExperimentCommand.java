@@ -56,6 +56,7 @@ final class ExperimentCommand implements Callable<Integer> {
         Experiment experiment = Experiments.get(name);
         SimulationOptions.requireWorkloadFile(workload);
         SimulationOptions.requireJobs(jobs);
+        OutputPaths.directory("--out", out);
         ExpertSearch.Settings defaults = ExpertSearch.Settings.defaults();
         ExpertSearch.Settings expert = new ExpertSearch.Settings(expertJobs, defaults.seed(), defaults.passes(), defaults.optionLimit());
         ExperimentContext ctx = new ExperimentContext(SimWorkloads.read(workload), out, jobs, options.seed,

@@ -4,7 +4,6 @@ import dev.nona.controller.ControllerConfig;
 import dev.nona.controller.ControllerMain;
 import dev.nona.local.PrometheusReporterSettings;
 import dev.nona.local.StateDirectory;
-import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -53,8 +52,10 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        PrometheusReporterSettings.requireFlag(metricsPort);
         ControllerConfig base = controllerConfig(Map.of());
         Start start = start(base);
+        requireStateDirectory(base);
         LOG.info("{}", start.message());
         ControllerMain.run(start.recoveryPath() == null ? base
                 : controllerConfig(Map.of(RECOVERY_PATH, start.recoveryPath())), start.details());
@@ -101,6 +102,23 @@ final class RunCommand implements Callable<Integer> {
         return new Start(null, details, "Controller " + config.controllerId() + " starts fresh: " + details.get("reason"));
     }
 
+    /**
+     * The local state directory, created if absent, before Flink starts: a file or a folder it may not write in is an
+     * error naming {@code --state-dir} (or {@code checkpoint.dir}, where the config file set it), where Flink would fail
+     * the job's submission with "Failed to create checkpoint storage" under a page of stack trace.
+     */
+    void requireStateDirectory(ControllerConfig config) {
+        Path dir = checkpointDirectory(config);
+        if (dir == null || config.checkpointInterval().isZero()) {
+            return;
+        }
+        Path absolute = dir.toAbsolutePath().normalize();
+        String name = stateDir != null && new StateDirectory(stateDir).dir().equals(absolute) ? "--state-dir"
+                : StateDirectory.defaultFor(Path.of("").toAbsolutePath(), config.controllerId()).dir().equals(absolute)
+                        ? "the state directory" : "checkpoint.dir";
+        OutputPaths.directory(name, dir);
+    }
+
     /** The local directory {@code config}'s checkpoints go to, or null when they go elsewhere (or nowhere). */
     private static Path checkpointDirectory(ControllerConfig config) {
         String dir = config.checkpointDir();
@@ -118,7 +136,7 @@ final class RunCommand implements Callable<Integer> {
      * state directory as checkpoint storage (on the local MiniCluster, or given with {@code --state-dir}) with retained
      * checkpoints unless the file says otherwise, and {@code extra}.
      */
-    ControllerConfig controllerConfig(Map<String, String> extra) throws IOException {
+    ControllerConfig controllerConfig(Map<String, String> extra) {
         Map<String, String> defaults = new HashMap<>(metricsPort == 0 ? Map.of()
                 : PrometheusReporterSettings.controllerSettings(metricsPort));
         defaults.put(RETENTION, "RETAIN_ON_CANCELLATION");
@@ -137,7 +155,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** The controller's config without extra entries. */
-    ControllerConfig controllerConfig() throws IOException {
+    ControllerConfig controllerConfig() {
         return controllerConfig(Map.of());
     }
 

@@ -58,6 +58,9 @@ final class SolveCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         EnumerationBound bound = triplets.bound();
+        if (tableOut != null) {
+            OutputPaths.file("--table-out", tableOut);
+        }
         CostModel model = costModel();
         Workload w = WorkloadReader.read(workload);
         NonaProblem problem = Problems.fromWorkload(w, model, bound);

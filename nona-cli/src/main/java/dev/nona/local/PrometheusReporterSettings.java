@@ -22,13 +22,29 @@ public final class PrometheusReporterSettings {
 
     /** The Flink configuration entries that serve the metrics on {@code port}, {@code 1..65535}. */
     public static Map<String, String> flinkEntries(int port) {
-        if (port < 1 || port > 65_535) {
-            throw new IllegalArgumentException("metrics port (" + port + ") must be in 1..65535");
-        }
+        requirePort("metrics port", port);
         Map<String, String> entries = new LinkedHashMap<>();
         entries.put(FACTORY_CLASS_KEY, FACTORY_CLASS);
         entries.put(PORT_KEY, String.valueOf(port));
         return entries;
+    }
+
+    /**
+     * {@code port} as the verbs' {@code --metrics-port} takes it, checked before they start anything: 0 (off) or a
+     * port; otherwise an error naming the flag.
+     */
+    public static int requireFlag(int port) {
+        if (port != 0) {
+            requirePort("--metrics-port", port);
+        }
+        return port;
+    }
+
+    private static void requirePort(String name, int port) {
+        if (port < 1 || port > 65_535) {
+            throw new IllegalArgumentException(name + " (" + port + ") must be in 1..65535" + (name.startsWith("--")
+                    ? ", or 0 for none" : ""));
+        }
     }
 
     /** As {@link #flinkEntries}, as controller settings: under {@code flink.}, which passes them to Flink. */

@@ -22,6 +22,18 @@ final class DemoCommandTest {
     }
 
     @Test
+    void secondsMetricsPortAndSummaryJson_areCheckedBeforeAnythingStarts_namingTheFlag(@TempDir Path tmp) {
+        TestingCli cli = new TestingCli();
+
+        assertThat(cli.run("demo", "--seconds", "3")).isEqualTo(2);
+        assertThat(cli.run("demo", "--metrics-port", "70000")).isEqualTo(2);
+        assertThat(cli.run("demo", "--summary-json", tmp.toString())).isEqualTo(2);
+        assertThat(cli.err().lines()).containsExactly("nona: --seconds (3) must be >= 4",
+                "nona: --metrics-port (70000) must be in 1..65535, or 0 for none",
+                "nona: --summary-json (" + tmp + ") is a folder, not a file");
+    }
+
+    @Test
     void slowServerTheDemoDoesNotHave_exits2NamingIt() {
         TestingCli cli = new TestingCli();
 

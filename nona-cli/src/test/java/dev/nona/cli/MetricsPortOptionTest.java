@@ -57,5 +57,8 @@ final class MetricsPortOptionTest {
     void flinkEntries_portOutOfRange_namesThePort() {
         assertThatThrownBy(() -> PrometheusReporterSettings.flinkEntries(70_000))
                 .hasMessage("metrics port (70000) must be in 1..65535");
+        assertThatThrownBy(() -> PrometheusReporterSettings.requireFlag(-1))
+                .hasMessage("--metrics-port (-1) must be in 1..65535, or 0 for none");
+        assertThat(PrometheusReporterSettings.requireFlag(0)).isZero();
     }
 }

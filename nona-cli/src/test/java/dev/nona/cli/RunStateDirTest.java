@@ -75,4 +75,23 @@ final class RunStateDirTest {
         assertThat(start.details().get("reason").toString()).startsWith("no checkpoint found in");
         assertThat(start.message()).contains("starts fresh");
     }
+
+    @Test
+    void stateDirThatIsAFile_orAConfigCheckpointDirUnderAFile_failsBeforeFlinkStarts_namingIt() throws Exception {
+        Path file = Files.writeString(dir.resolve("state"), "not a folder");
+        Path props = Files.writeString(dir.resolve("controller.properties"),
+                "checkpoint.dir=" + file.resolve("cp").toUri() + "\n");
+        TestingCli cli = new TestingCli();
+
+        // an unreachable broker: the check comes before Flink or Kafka is asked anything
+        assertThat(cli.run("run", "--bootstrap", "127.0.0.1:1", "--state-dir", file.toString())).isEqualTo(2);
+        assertThat(cli.run("run", "--bootstrap", "127.0.0.1:1", "--config", props.toString())).isEqualTo(2);
+        assertThat(cli.run("run", "--bootstrap", "127.0.0.1:1", "--config", dir.resolve("absent.properties").toString()))
+                .isEqualTo(2);
+        assertThat(cli.err().lines()).containsExactly(
+                "nona: --state-dir (" + file + ") is a file, not a folder",
+                "nona: checkpoint.dir (" + file.resolve("cp") + ") cannot be created: Not a directory ("
+                        + file.resolve("cp") + ")",
+                "nona: config file (" + dir.resolve("absent.properties") + ") does not exist");
+    }
 }

@@ -144,6 +144,18 @@ final class SimulateCommandTest {
     }
 
     @Test
+    void experiment_outThatIsAFile_failsBeforeItRuns_namingTheFlag(@TempDir Path dir) throws Exception {
+        Path w = workload(dir, ONE_SERVER_ALEXNET);
+        Path file = Files.writeString(dir.resolve("results"), "not a folder");
+
+        int exit = cli.run("experiment", "fig3", "--out", file.toString(), "--workload", w.toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(cli.err().strip()).isEqualTo("nona: --out (" + file + ") is a file, not a folder");
+        assertThat(cli.err()).doesNotContain("fig3 load"); // no simulation ran
+    }
+
+    @Test
     void experiment_md1_writesCsvPngAndSummary(@TempDir Path dir) throws Exception {
         Path w = workload(dir, ONE_SERVER_ALEXNET);
         Path outDir = dir.resolve("md1");

@@ -134,6 +134,14 @@ final class SolveCommandTest {
     }
 
     @Test
+    void solve_tableOutThatIsAFolder_isAnErrorNamingTheFlag(@TempDir Path dir) throws Exception {
+        int exit = run("solve", "--workload", workload(dir, "").toString(), "--table-out", dir.toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("nona: --table-out (" + dir + ") is a folder, not a file");
+    }
+
+    @Test
     void solve_tableOut_writesReadablePlacementTable(@TempDir Path dir) throws Exception {
         Path table = dir.resolve("table.json");
         int exit = run("solve", "--workload", workload(dir, "").toString(), "--table-out", table.toString());

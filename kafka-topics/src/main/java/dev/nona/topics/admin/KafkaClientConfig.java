@@ -24,16 +24,7 @@ public final class KafkaClientConfig {
      * @throws IllegalArgumentException naming the file or the missing setting
      */
     public static Properties load(Path file, String bootstrap) {
-        Properties props = new Properties();
-        if (file != null) {
-            try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                props.load(in);
-            } catch (NoSuchFileException e) {
-                throw new IllegalArgumentException("config file (" + file + ") does not exist");
-            } catch (IOException | IllegalArgumentException e) {
-                throw new IllegalArgumentException("config file (" + file + ") is not readable: " + e.getMessage());
-            }
-        }
+        Properties props = file == null ? new Properties() : readFile(file);
         if (bootstrap != null) {
             if (bootstrap.isBlank()) {
                 throw new IllegalArgumentException("bootstrap ('" + bootstrap + "') must be HOST:PORT[,HOST:PORT...]");
@@ -43,6 +34,23 @@ public final class KafkaClientConfig {
         String servers = props.getProperty("bootstrap.servers");
         if (servers == null || servers.isBlank()) {
             throw new IllegalArgumentException("bootstrap servers missing: pass --bootstrap HOST:PORT or set bootstrap.servers in the config file");
+        }
+        return props;
+    }
+
+    /**
+     * A {@code --config} properties file (UTF-8), the one reading of the verbs' and the controller's.
+     *
+     * @throws IllegalArgumentException naming the file: it does not exist, or cannot be read or parsed
+     */
+    public static Properties readFile(Path file) {
+        Properties props = new Properties();
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            props.load(in);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("config file (" + file + ") does not exist");
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("config file (" + file + ") is not readable: " + e.getMessage());
         }
         return props;
     }

@@ -5,6 +5,7 @@ import dev.nona.sim.experiment.ExperimentContext;
 import dev.nona.sim.experiment.Experiments;
 import dev.nona.sim.policy.expert.ExpertSearch;
 import dev.nona.sim.workload.SimWorkloads;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -31,6 +32,9 @@ final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, description = "Output folder.")
     Path out;
 
+    /** The default workload, relative to the working directory: the repository's root. */
+    static final Path DEFAULT_WORKLOAD = Path.of("examples/zoo.json");
+
     @Option(names = "--workload", defaultValue = "examples/zoo.json", description = "Workload file. Default: ${DEFAULT-VALUE}.")
     Path workload;
 
@@ -54,6 +58,10 @@ final class ExperimentCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Experiment experiment = Experiments.get(name);
+        if (workload.equals(DEFAULT_WORKLOAD) && !Files.isRegularFile(workload)) {
+            throw new IllegalArgumentException("--workload was not given, and its default (" + workload + ") is not in "
+                    + Path.of("").toAbsolutePath() + ": run from the repository's root, or give --workload FILE");
+        }
         SimulationOptions.requireWorkloadFile(workload);
         SimulationOptions.requireJobs(jobs);
         OutputPaths.directory("--out", out);
@@ -62,7 +70,7 @@ final class ExperimentCommand implements Callable<Integer> {
         ExperimentContext ctx = new ExperimentContext(SimWorkloads.read(workload), out, jobs, options.seed,
                 options.costModel(), expert, System.err::println, clusterLoad).seeds(seeds);
         ctx.command(String.format(Locale.ROOT, "bin/nona experiment %s --out DIR%s --jobs %d --seed %d%s%s%s%s", name,
-                workload.equals(Path.of("examples/zoo.json")) ? "" : " --workload " + workload, jobs, options.seed,
+                workload.equals(DEFAULT_WORKLOAD) ? "" : " --workload " + workload, jobs, options.seed,
                 "server-queueing".equals(options.costModel) ? "" : " --cost-model " + options.costModel,
                 clusterLoad ? " --cluster-load" : "", seeds == 5 ? "" : " --seeds " + seeds,
                 expertJobs == defaults.jobs() ? "" : " --expert-jobs " + expertJobs));

@@ -156,6 +156,18 @@ final class SimulateCommandTest {
     }
 
     @Test
+    void experiment_defaultWorkloadNotUnderTheWorkingDirectory_saysWhereItLookedAndWhatToDo(@TempDir Path dir) {
+        assertThat(Path.of("examples/zoo.json")).as("the tests run in the module's folder, not the root")
+                .doesNotExist();
+
+        int exit = cli.run("experiment", "md1", "--out", dir.resolve("md1").toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(cli.err().strip()).isEqualTo("nona: --workload was not given, and its default (examples/zoo.json) is "
+                + "not in " + Path.of("").toAbsolutePath() + ": run from the repository's root, or give --workload FILE");
+    }
+
+    @Test
     void experiment_md1_writesCsvPngAndSummary(@TempDir Path dir) throws Exception {
         Path w = workload(dir, ONE_SERVER_ALEXNET);
         Path outDir = dir.resolve("md1");

@@ -57,16 +57,12 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            if (records < 1) {
-                throw new IllegalArgumentException("--records (" + records + ") must be >= 1");
-            }
+            Flags.atLeastOne("--records", records);
             long warmup = warmupRecords == null ? records : warmupRecords;
             if (warmup < 0) {
                 throw new IllegalArgumentException("--warmup-records (" + warmup + ") must be >= 0");
             }
-            if (requestRate < 1) {
-                throw new IllegalArgumentException("--request-rate (" + requestRate + ") must be >= 1");
-            }
+            Flags.atLeastOne("--request-rate", requestRate);
             DecisionFormat format = DecisionFormat.parse("--decisions-format", decisionsFormat);
             PipelineBenchmark.Result r = PipelineBenchmark.run(records, parallelism, workload.models, workload.servers,
                     requestRate, format, warmup);
@@ -128,9 +124,7 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            if (records < 1) {
-                throw new IllegalArgumentException("--records (" + records + ") must be >= 1");
-            }
+            Flags.atLeastOne("--records", records);
             StateBenchmark.Result r = StateBenchmark.run(records, stateBackend, workload.models, workload.servers, requestsPerSecond,
                     heartbeatSeconds, settings);
             Map<String, Object> out = new LinkedHashMap<>();
@@ -167,17 +161,11 @@ final class BenchCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        private static void atLeastOne(String flag, int value) {
-            if (value < 1) {
-                throw new IllegalArgumentException(flag + " (" + value + ") must be >= 1");
-            }
-        }
-
         @Override
         public Integer call() throws Exception {
-            atLeastOne("--models", models);
-            atLeastOne("--servers", servers);
-            atLeastOne("--classes", classes);
+            Flags.atLeastOne("--models", models);
+            Flags.atLeastOne("--servers", servers);
+            Flags.atLeastOne("--classes", classes);
             if (servers < classes) {
                 throw new IllegalArgumentException("--servers (" + servers + ") must be >= --classes (" + classes + ")");
             }

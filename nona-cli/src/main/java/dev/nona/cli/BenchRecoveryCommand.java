@@ -79,9 +79,7 @@ final class BenchRecoveryCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--bootstrap (" + bootstrap + ") cannot be used with --fault "
                     + "broker-kill: the bench kills and restarts its own broker");
         }
-        if (downSeconds < 1) {
-            throw new IllegalArgumentException("--down-seconds (" + downSeconds + ") must be >= 1");
-        }
+        Flags.atLeastOne("--down-seconds", downSeconds);
         Path jar = null;
         if (fault.equals("taskmanager-kill")) {
             jar = jobJar != null ? jobJar : ControllerOnCluster.findJobJar().orElseThrow(() ->

@@ -49,6 +49,7 @@ final class DashboardCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Flags.portOrZero("--port", port);
         Duration liveness = livenessTimeout == null ? ControllerOptions.CLUSTER_LIVENESS_TIMEOUT.defaultValue()
                 : parseDuration(livenessTimeout);
         CountDownLatch stopped = new CountDownLatch(1);

@@ -72,6 +72,9 @@ final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--seconds (" + seconds + ") must be >= 4");
         }
         PrometheusReporterSettings.requireFlag(metricsPort);
+        if (dashboardPort != null) {
+            Flags.portOrZero("--dashboard", dashboardPort);
+        }
         if (summaryJson != null) {
             OutputPaths.file("--summary-json", summaryJson);
         }

@@ -74,9 +74,7 @@ final class ExplainCommand implements Callable<Integer> {
         if (requestId.isBlank()) {
             throw new IllegalArgumentException("request ('" + requestId + "') must not be blank");
         }
-        if (timeoutSeconds < 1) {
-            throw new IllegalArgumentException("timeout-seconds (" + timeoutSeconds + ") must be >= 1");
-        }
+        Flags.atLeastOne("--timeout-seconds", timeoutSeconds);
         Properties props = KafkaClientConfig.load(config, bootstrap);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

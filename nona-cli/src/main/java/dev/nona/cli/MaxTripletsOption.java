@@ -11,9 +11,6 @@ final class MaxTripletsOption {
 
     /** The bound it gives; below 1 it is an error naming the flag. */
     EnumerationBound bound() {
-        if (maxTriplets < 1) {
-            throw new IllegalArgumentException("--max-triplets (" + maxTriplets + ") must be >= 1");
-        }
-        return new EnumerationBound(maxTriplets);
+        return new EnumerationBound(Flags.atLeastOne("--max-triplets", maxTriplets));
     }
 }

@@ -33,8 +33,6 @@ final class SimulationOptions {
     }
 
     static void requireJobs(long jobs) {
-        if (jobs < 1) {
-            throw new IllegalArgumentException("--jobs (" + jobs + ") must be >= 1");
-        }
+        Flags.atLeastOne("--jobs", jobs);
     }
 }

@@ -76,9 +76,7 @@ final class StatusCommand implements Callable<Integer> {
         if (events < 0) {
             throw new IllegalArgumentException("events (" + events + ") must be >= 0");
         }
-        if (timeoutSeconds < 1) {
-            throw new IllegalArgumentException("timeout-seconds (" + timeoutSeconds + ") must be >= 1");
-        }
+        Flags.atLeastOne("--timeout-seconds", timeoutSeconds);
         Properties props = KafkaClientConfig.load(config, bootstrap);
         long now = System.currentTimeMillis();
         Map<String, Object> out = new LinkedHashMap<>();

@@ -66,8 +66,12 @@ final class TopicsCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            if (timeoutSeconds < 1) {
-                throw new IllegalArgumentException("timeout-seconds (" + timeoutSeconds + ") must be >= 1");
+            Flags.atLeastOne("--timeout-seconds", timeoutSeconds);
+            if (partitions != null) {
+                Flags.atLeastOne("--partitions", partitions);
+            }
+            if (replication != null) {
+                Flags.atLeastOne("--replication", replication);
             }
             Properties props = KafkaClientConfig.load(config, bootstrap);
             Duration timeout = Duration.ofSeconds(timeoutSeconds);

@@ -30,6 +30,26 @@ final class NonaCliTest {
     }
 
     @Test
+    void numericFlagsOutOfRange_namedAsTyped_beforeAnyBrokerIsAsked() {
+        TestingCli cli = new TestingCli();
+        String closed = "127.0.0.1:1"; // nothing listens: the checks come first
+
+        assertThat(cli.run("topics", "create", "--bootstrap", closed, "--partitions", "0")).isEqualTo(2);
+        assertThat(cli.run("topics", "create", "--bootstrap", closed, "--replication", "0")).isEqualTo(2);
+        assertThat(cli.run("topics", "create", "--bootstrap", closed, "--timeout-seconds", "0")).isEqualTo(2);
+        assertThat(cli.run("status", "--bootstrap", closed, "--timeout-seconds", "-1")).isEqualTo(2);
+        assertThat(cli.run("dashboard", "--bootstrap", closed, "--port", "70000")).isEqualTo(2);
+        assertThat(cli.run("demo", "--dashboard=-1")).isEqualTo(2);
+        assertThat(cli.err().lines()).containsExactly(
+                "nona: --partitions (0) must be >= 1",
+                "nona: --replication (0) must be >= 1",
+                "nona: --timeout-seconds (0) must be >= 1",
+                "nona: --timeout-seconds (-1) must be >= 1",
+                "nona: --port (70000) must be in 0..65535",
+                "nona: --dashboard (-1) must be in 0..65535");
+    }
+
+    @Test
     void kafkaTimeout_saysWhatToCheck_evenWhenWrapped() {
         String kafka = "Timeout expired while fetching topic metadata";
 

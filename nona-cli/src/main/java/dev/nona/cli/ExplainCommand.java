@@ -6,18 +6,26 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nona.topics.TopicSpec;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.KafkaClientConfig;
+import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.PlacementDecision;
 import dev.nona.topics.record.PlacementOutcome;
 import dev.nona.topics.record.TopicRecord;
 import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -65,6 +73,14 @@ final class ExplainCommand implements Callable<Integer> {
             defaultValue = "placement-outcomes")
     String outcomesTopic;
 
+    @Option(names = "--requests-topic", paramLabel = "TOPIC", description = "default: ${DEFAULT-VALUE}",
+            defaultValue = "inference-requests")
+    String requestsTopic;
+
+    @Option(names = "--dead-letters-topic", paramLabel = "TOPIC", description = "default: ${DEFAULT-VALUE}",
+            defaultValue = "dead-letters")
+    String deadLettersTopic;
+
     @Option(names = "--timeout-seconds", paramLabel = "S", defaultValue = "30",
             description = "how long to wait for the cluster and to read a partition (default: ${DEFAULT-VALUE})")
     int timeoutSeconds;
@@ -86,7 +102,8 @@ final class ExplainCommand implements Callable<Integer> {
             Found decision = find(consumer, decisionsTopic, Topics.PLACEMENT_DECISIONS, key, timeout, true);
             if (decision.first == null) {
                 throw new IllegalStateException("no decision for request '" + requestId + "' on " + decisionsTopic
-                        + " (partition " + decision.partition + ", " + decision.scanned + " records read)");
+                        + " (partition " + decision.partition + ", " + decision.scanned + " records read)"
+                        + whyUndecided(consumer, key, timeout));
             }
             Found outcome = find(consumer, outcomesTopic, Topics.PLACEMENT_OUTCOMES, key, timeout, false);
             spec.commandLine().getOut().println(JSON.writeValueAsString(report(decision, outcome)));
@@ -134,35 +151,97 @@ final class ExplainCommand implements Callable<Integer> {
             return new Found(-1);
         }
         TopicPartition tp = new TopicPartition(topic, partitionForKey(key, partitions.size()));
-        consumer.assign(List.of(tp));
-        consumer.seekToBeginning(List.of(tp));
-        long end = consumer.endOffsets(List.of(tp), timeout).get(tp);
         JsonSerde<T> serde = JsonSerde.forTopic(spec);
         Found found = new Found(tp.partition());
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (consumer.position(tp, timeout) < end) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("reading " + tp + " took longer than " + timeout.toSeconds()
-                        + " s (at offset " + consumer.position(tp) + " of " + end + ")");
+        read(consumer, List.of(tp), timeout, r -> {
+            found.scanned++;
+            if (r.key() == null || !Arrays.equals(r.key(), key) || r.value() == null) {
+                return;
             }
-            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                found.scanned++;
-                if (r.key() == null || !Arrays.equals(r.key(), key) || r.value() == null) {
-                    continue;
-                }
-                Parsed<T> parsed = serde.parse(r.value());
-                if (!parsed.ok()) {
-                    continue; // not this tool's to judge: the controller dead-letters it
-                }
-                found.count++;
-                if (found.first == null) {
-                    found.first = parsed.value();
+            Parsed<T> parsed = serde.parse(r.value());
+            if (!parsed.ok()) {
+                return; // not this tool's to judge: the controller dead-letters it
+            }
+            found.count++;
+            if (found.first == null) {
+                found.first = parsed.value();
+                try {
                     found.json = JSON.readTree(r.value());
-                    found.offset = r.offset();
+                } catch (IOException e) { // parsed above: cannot happen
+                    throw new UncheckedIOException(e);
                 }
+                found.offset = r.offset();
             }
-        }
+        });
         return found;
+    }
+
+    /**
+     * What became of an undecided request, as the end of the error's line: its dead letter's reason (the controller
+     * writes one for each request it cannot place, naming the request's partition and offset), or that it is on
+     * the requests topic with no decision or dead letter yet, or that no record there has its id as key.
+     */
+    private String whyUndecided(KafkaConsumer<byte[], byte[]> consumer, byte[] key, Duration timeout) throws Exception {
+        List<PartitionInfo> partitions = consumer.partitionsFor(requestsTopic, timeout);
+        if (partitions == null || partitions.isEmpty()) {
+            return "; topic '" + requestsTopic + "' does not exist";
+        }
+        TopicPartition tp = new TopicPartition(requestsTopic, partitionForKey(key, partitions.size()));
+        Set<Long> offsets = new TreeSet<>();
+        read(consumer, List.of(tp), timeout, r -> {
+            if (r.key() != null && Arrays.equals(r.key(), key)) {
+                offsets.add(r.offset());
+            }
+        });
+        if (offsets.isEmpty()) {
+            return ", and no record on " + tp + " has it as key (requests are keyed by their id)";
+        }
+        DeadLetter dead = deadLetterOf(consumer, tp, offsets, timeout);
+        if (dead != null) {
+            return ": it was dead-lettered at " + Instant.ofEpochMilli(dead.time()) + ": " + dead.reason() + " ("
+                    + tp + " offset " + dead.offset() + ")";
+        }
+        return "; the request is on " + tp + " (offset " + offsets.iterator().next() + ") with no dead letter on "
+                + deadLettersTopic + " either: is the controller running, and has it caught up?";
+    }
+
+    /** The first dead letter on {@link #deadLettersTopic} of a record of {@code source} at one of {@code offsets}. */
+    private DeadLetter deadLetterOf(KafkaConsumer<byte[], byte[]> consumer, TopicPartition source, Set<Long> offsets,
+            Duration timeout) throws Exception {
+        List<PartitionInfo> partitions = consumer.partitionsFor(deadLettersTopic, timeout);
+        if (partitions == null || partitions.isEmpty()) {
+            return null;
+        }
+        JsonSerde<DeadLetter> serde = JsonSerde.forTopic(Topics.DEAD_LETTERS);
+        DeadLetter[] first = new DeadLetter[1];
+        read(consumer, partitions.stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList(), timeout, r -> {
+            if (first[0] != null || r.value() == null) {
+                return;
+            }
+            Parsed<DeadLetter> parsed = serde.parse(r.value());
+            if (parsed.ok() && parsed.value().sourceTopic().equals(source.topic())
+                    && parsed.value().partition() == source.partition() && offsets.contains(parsed.value().offset())) {
+                first[0] = parsed.value();
+            }
+        });
+        return first[0];
+    }
+
+    /** Every record of {@code partitions} from the start to the end offset at the call, to {@code each}. */
+    private static void read(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions, Duration timeout,
+            Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (partitions.stream().anyMatch(tp -> consumer.position(tp, timeout) < end.get(tp))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("reading " + partitions + " took longer than " + timeout.toSeconds()
+                        + " s (at offsets " + partitions.stream().map(consumer::position).toList() + " of "
+                        + partitions.stream().map(end::get).toList() + ")");
+            }
+            consumer.poll(Duration.ofMillis(200)).forEach(each);
+        }
     }
 
     /** Kafka's default partitioner for a keyed record: {@code toPositive(murmur2(key)) % partitions}. */

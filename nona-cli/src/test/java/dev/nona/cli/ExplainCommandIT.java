@@ -14,6 +14,7 @@ import dev.nona.controller.placement.RequestPlacer;
 import dev.nona.controller.placement.ServerReports;
 import dev.nona.placement.LiveServers;
 import dev.nona.topics.Topics;
+import dev.nona.topics.record.DeadLetter;
 import dev.nona.topics.record.DecisionExplanation;
 import dev.nona.topics.record.OutcomePart;
 import dev.nona.topics.record.PlacementDecision;
@@ -48,11 +49,15 @@ final class ExplainCommandIT {
     /** Per request id: the decision sent, and the partition the producer's default partitioner chose for it. */
     private static final Map<String, PlacementDecision> DECISIONS = new HashMap<>();
     private static final Map<String, Integer> PARTITIONS = new HashMap<>();
+    private static final long DEAD_LETTER_TIME = 1_780_000_000_000L;
+    /** Where dl-1 is on inference-requests: "P offset O". */
+    private static String DEAD_LETTERED_AT;
 
     @BeforeAll
     static void publish() throws Exception {
         KAFKA.admin().createTopics(List.of(new NewTopic("placement-decisions", 4, (short) 1),
-                new NewTopic("placement-outcomes", 4, (short) 1))).all().get();
+                new NewTopic("placement-outcomes", 4, (short) 1), new NewTopic("inference-requests", 3, (short) 1),
+                new NewTopic("dead-letters", 1, (short) 1))).all().get();
         List<BroadcastUpdate> snapshot = PipelineBenchmark.snapshot(List.of("resnet18"), 16);
         ControllerTable table = snapshot.stream().filter(u -> u.table() != null).findFirst().orElseThrow().table();
         List<ServerTelemetry> telemetry = new ArrayList<>();
@@ -88,6 +93,19 @@ final class ExplainCommandIT {
             PlacementDecision replay = PlacementDecision.of("req-0", "resnet18", "acme", table.version(), true,
                     List.of(new StageAssignment("input", "elsewhere")), 0.5, GeneratedRequests.BASE);
             producer.send(new ProducerRecord<>("placement-decisions", key("req-0"), decisions.serialize(replay))).get();
+            // two undecided requests: one the controller dead-lettered, one it has not reached; a dead letter of
+            // another offset of the same partition first, which must not be taken for the first one's
+            byte[] raw = "{\"requestId\":\"dl-1\",\"model\":\"gpt5\"}".getBytes(StandardCharsets.UTF_8);
+            var dl = producer.send(new ProducerRecord<>("inference-requests", key("dl-1"), raw)).get();
+            producer.send(new ProducerRecord<>("inference-requests", key("waiting-1"), raw)).get();
+            JsonSerde<DeadLetter> deadLetters = JsonSerde.forTopic(Topics.DEAD_LETTERS);
+            producer.send(new ProducerRecord<>("dead-letters", null, deadLetters.serialize(DeadLetter.of(raw,
+                    "inference-requests", dl.partition(), dl.offset() + 1000, "another request's reason",
+                    DEAD_LETTER_TIME)))).get();
+            producer.send(new ProducerRecord<>("dead-letters", null, deadLetters.serialize(DeadLetter.of(raw,
+                    "inference-requests", dl.partition(), dl.offset(), "model 'gpt5' is not in the model catalog",
+                    DEAD_LETTER_TIME)))).get();
+            DEAD_LETTERED_AT = dl.partition() + " offset " + dl.offset();
         }
         assertThat(PARTITIONS.values()).as("the ids spread over the partitions").hasSizeGreaterThan(1)
                 .containsAnyOf(0, 1, 2, 3);
@@ -151,6 +169,29 @@ final class ExplainCommandIT {
         assertThat(exit).isNotZero();
         assertThat(cli.out()).isEmpty();
         assertThat(cli.err().strip()).startsWith("nona: no decision for request 'nobody' on placement-decisions (partition "
-                + ExplainCommand.partitionForKey(key("nobody"), 4) + ",");
+                + ExplainCommand.partitionForKey(key("nobody"), 4) + ",")
+                .endsWith(", and no record on inference-requests-" + ExplainCommand.partitionForKey(key("nobody"), 3)
+                        + " has it as key (requests are keyed by their id)");
+    }
+
+    @Test
+    void explain_deadLetteredRequest_failsWithTheDeadLettersReason_andWhere() {
+        TestingCli cli = new TestingCli();
+        int exit = cli.run("explain", "--bootstrap", KAFKA.bootstrapServers(), "--request", "dl-1");
+        assertThat(exit).isEqualTo(2);
+        assertThat(cli.out()).isEmpty();
+        assertThat(cli.err().strip()).startsWith("nona: no decision for request 'dl-1' on placement-decisions")
+                .endsWith(": it was dead-lettered at " + java.time.Instant.ofEpochMilli(DEAD_LETTER_TIME)
+                        + ": model 'gpt5' is not in the model catalog (inference-requests-" + DEAD_LETTERED_AT + ")");
+    }
+
+    @Test
+    void explain_requestNotYetReached_saysItIsWaitingWithNoDeadLetter() {
+        TestingCli cli = new TestingCli();
+        int exit = cli.run("explain", "--bootstrap", KAFKA.bootstrapServers(), "--request", "waiting-1");
+        assertThat(exit).isEqualTo(2);
+        assertThat(cli.err().strip()).contains("; the request is on inference-requests-"
+                        + ExplainCommand.partitionForKey(key("waiting-1"), 3) + " (offset ")
+                .endsWith("with no dead letter on dead-letters either: is the controller running, and has it caught up?");
     }
 }

@@ -44,7 +44,9 @@ import picocli.CommandLine.Spec;
  * Kafka's default partitioner, so only the key's partition is read ({@code murmur2(key) mod partitions}, as
  * {@code BuiltInPartitioner.partitionForKey}), from its start to its end offset at the time of the call,
  * {@code read_committed}. The first decision (and outcome) per request id wins (docs/topics.md); how many there were
- * is printed too.
+ * is printed too. A request with no decision is an error that says why: the reason of its dead letter on
+ * {@code dead-letters} (matched by the request's partition and offset on {@code inference-requests}), or that it is
+ * there with neither a decision nor a dead letter yet, or that no record there has its id as key.
  */
 @Command(name = "explain", mixinStandardHelpOptions = true,
         description = "Print one request's decision, its explanation and its outcome (if any) as JSON.")

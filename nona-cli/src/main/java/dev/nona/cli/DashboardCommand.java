@@ -69,10 +69,10 @@ final class DashboardCommand implements Callable<Integer> {
         try {
             d = TimeUtils.parseDuration(text);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("liveness-timeout (" + text + ") is not a duration like 3s or 500ms");
+            throw new IllegalArgumentException("--liveness-timeout (" + text + ") is not a duration like 3s or 500ms");
         }
         if (d.isZero() || d.isNegative()) {
-            throw new IllegalArgumentException("liveness-timeout (" + text + ") must be > 0");
+            throw new IllegalArgumentException("--liveness-timeout (" + text + ") must be > 0");
         }
         return d;
     }

@@ -74,9 +74,10 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (events < 0) {
-            throw new IllegalArgumentException("events (" + events + ") must be >= 0");
+            throw new IllegalArgumentException("--events (" + events + ") must be >= 0");
         }
         Flags.atLeastOne("--timeout-seconds", timeoutSeconds);
+        Flags.atLeastOne("--liveness-timeout", livenessTimeoutMillis);
         Properties props = KafkaClientConfig.load(config, bootstrap);
         long now = System.currentTimeMillis();
         Map<String, Object> out = new LinkedHashMap<>();

@@ -11,7 +11,7 @@ final class DashboardCommandTest {
     @Test
     void badPort_isAOneLineErrorNamingTheValue() {
         assertThat(cli.run("dashboard", "--bootstrap", "localhost:9092", "--port", "70000")).isNotZero();
-        assertThat(cli.err().strip()).isEqualTo("nona: port (70000) must be in 0..65535");
+        assertThat(cli.err().strip()).isEqualTo("nona: --port (70000) must be in 0..65535");
         assertThat(cli.out()).isEmpty();
     }
 
@@ -19,8 +19,8 @@ final class DashboardCommandTest {
     void badLivenessTimeout_isAOneLineErrorNamingTheValue() {
         assertThat(cli.run("dashboard", "--bootstrap", "localhost:9092", "--liveness-timeout", "0s")).isNotZero();
         assertThat(cli.run("dashboard", "--bootstrap", "localhost:9092", "--liveness-timeout", "soon")).isNotZero();
-        assertThat(cli.err().strip().split("\n")).containsExactly("nona: liveness-timeout (0s) must be > 0",
-                "nona: liveness-timeout (soon) is not a duration like 3s or 500ms");
+        assertThat(cli.err().strip().split("\n")).containsExactly("nona: --liveness-timeout (0s) must be > 0",
+                "nona: --liveness-timeout (soon) is not a duration like 3s or 500ms");
     }
 
     @Test

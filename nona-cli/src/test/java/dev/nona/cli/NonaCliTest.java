@@ -38,6 +38,8 @@ final class NonaCliTest {
         assertThat(cli.run("topics", "create", "--bootstrap", closed, "--replication", "0")).isEqualTo(2);
         assertThat(cli.run("topics", "create", "--bootstrap", closed, "--timeout-seconds", "0")).isEqualTo(2);
         assertThat(cli.run("status", "--bootstrap", closed, "--timeout-seconds", "-1")).isEqualTo(2);
+        assertThat(cli.run("status", "--bootstrap", closed, "--events", "-1")).isEqualTo(2);
+        assertThat(cli.run("status", "--bootstrap", closed, "--liveness-timeout", "0")).isEqualTo(2);
         assertThat(cli.run("dashboard", "--bootstrap", closed, "--port", "70000")).isEqualTo(2);
         assertThat(cli.run("demo", "--dashboard=-1")).isEqualTo(2);
         assertThat(cli.err().lines()).containsExactly(
@@ -45,6 +47,8 @@ final class NonaCliTest {
                 "nona: --replication (0) must be >= 1",
                 "nona: --timeout-seconds (0) must be >= 1",
                 "nona: --timeout-seconds (-1) must be >= 1",
+                "nona: --events (-1) must be >= 0",
+                "nona: --liveness-timeout (0) must be >= 1",
                 "nona: --port (70000) must be in 0..65535",
                 "nona: --dashboard (-1) must be in 0..65535");
     }

@@ -63,6 +63,9 @@ final class CommandCommand implements Runnable {
 
     /** Publishes {@code c} and prints it; waits for the broker's acknowledgement. */
     int publish(CommandSpec spec, BiFunction<String, Long, ControllerCommand> build) throws Exception {
+        if (topic.isBlank()) {
+            throw new IllegalArgumentException("--topic ('" + topic + "') must not be blank");
+        }
         ControllerCommand c;
         try {
             c = build.apply(id != null ? id : UUID.randomUUID().toString(), System.currentTimeMillis());
@@ -89,6 +92,23 @@ final class CommandCommand implements Runnable {
         return 0;
     }
 
+    /**
+     * The servers of {@code --servers}, as given (comma-separated, blanks dropped), or none for {@code none}. A list
+     * that names no server ({@code --servers ,}) is an error: read as none, it would unpin or remove a rule the user
+     * meant to set.
+     */
+    static List<String> serversOrNone(List<String> given) {
+        if (given.equals(List.of("none"))) {
+            return List.of();
+        }
+        List<String> out = servers(given);
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("--servers ('" + String.join(",", given) + "') names no server; give "
+                    + "--servers none to mean none");
+        }
+        return out;
+    }
+
     static List<String> servers(List<String> given) {
         List<String> out = new ArrayList<>();
         for (String s : given) {
@@ -107,12 +127,12 @@ final class CommandCommand implements Runnable {
         @Spec CommandSpec spec;
         @ParentCommand CommandCommand parent;
         @Option(names = "--model", required = true, paramLabel = "MODEL", description = "the model") String model;
-        @Option(names = "--servers", required = true, split = ",", paramLabel = "S1,S2",
+        @Option(names = "--servers", required = true, paramLabel = "S1,S2",
                 description = "the servers (comma-separated); 'none' unpins") List<String> servers;
 
         @Override
         public Integer call() throws Exception {
-            List<String> s = servers.equals(List.of("none")) ? List.of() : servers(servers);
+            List<String> s = serversOrNone(servers);
             return parent.publish(spec, (id, t) -> ControllerCommand.pin(id, t, model, s));
         }
     }
@@ -186,7 +206,7 @@ final class CommandCommand implements Runnable {
         @Spec CommandSpec spec;
         @ParentCommand CommandCommand parent;
         @Option(names = "--tenant", required = true, paramLabel = "TENANT", description = "the tenant") String tenant;
-        @Option(names = "--servers", required = true, split = ",", paramLabel = "S1,S2",
+        @Option(names = "--servers", required = true, paramLabel = "S1,S2",
                 description = "its own servers (comma-separated); 'none' removes the rule") List<String> servers;
         @Option(names = "--max-share", paramLabel = "F", defaultValue = "1.0",
                 description = "its maximum share of the requests placed over the last 10 s, in (0, 1] (default: ${DEFAULT-VALUE})")
@@ -194,7 +214,7 @@ final class CommandCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            List<String> s = servers.equals(List.of("none")) ? List.of() : servers(servers);
+            List<String> s = serversOrNone(servers);
             return parent.publish(spec, (id, t) -> ControllerCommand.tenantRule(id, t, tenant, s, maxShare));
         }
     }

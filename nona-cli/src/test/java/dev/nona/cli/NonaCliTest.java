@@ -54,6 +54,20 @@ final class NonaCliTest {
     }
 
     @Test
+    void command_serversNamingNone_orABlankTopic_isAnError_notAnUnpin() {
+        TestingCli cli = new TestingCli();
+        String closed = "127.0.0.1:1"; // nothing listens: the checks come first
+
+        assertThat(cli.run("command", "pin", "--bootstrap", closed, "--model", "m", "--servers", ",")).isEqualTo(2);
+        assertThat(cli.run("command", "tenant", "--bootstrap", closed, "--tenant", "t", "--servers", " ")).isEqualTo(2);
+        assertThat(cli.run("command", "freeze", "--bootstrap", closed, "--topic", "")).isEqualTo(2);
+        assertThat(cli.err().lines()).containsExactly(
+                "nona: --servers (',') names no server; give --servers none to mean none",
+                "nona: --servers (' ') names no server; give --servers none to mean none",
+                "nona: --topic ('') must not be blank");
+    }
+
+    @Test
     void kafkaTimeout_saysWhatToCheck_evenWhenWrapped() {
         String kafka = "Timeout expired while fetching topic metadata";
 

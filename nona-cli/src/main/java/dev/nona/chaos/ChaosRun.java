@@ -64,9 +64,9 @@ public final class ChaosRun {
             if (trafficSeconds < 60) {
                 throw new IllegalArgumentException("traffic seconds (" + trafficSeconds + ") must be >= 60");
             }
-            Checks.positive(rate, "rate");
+            Checks.positive(rate, "--rate");
             if (servers < 4) {
-                throw new IllegalArgumentException("servers (" + servers + ") must be >= 4");
+                throw new IllegalArgumentException("--servers (" + servers + ") must be >= 4");
             }
             if (models.isEmpty()) {
                 throw new IllegalArgumentException("models must not be empty");

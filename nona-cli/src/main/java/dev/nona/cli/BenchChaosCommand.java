@@ -63,6 +63,9 @@ final class BenchChaosCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         // the run's own Kafka clients lose the broker on purpose: their reconnect warnings are noise here
         Configurator.setLevel("org.apache.kafka", Level.ERROR);
+        if (!(minutes >= 1) || Double.isInfinite(minutes)) {
+            throw new IllegalArgumentException("--minutes (" + minutes + ") must be >= 1");
+        }
         long s = seed != null ? seed : ThreadLocalRandom.current().nextLong();
         Path jar = null;
         if (onCluster) {
@@ -72,7 +75,8 @@ final class BenchChaosCommand implements Callable<Integer> {
         }
         System.err.println("nona chaos: seed " + s + " (replay: bin/nona bench chaos --seed " + s + " --minutes "
                 + minutes + " --servers " + workload.servers + (onCluster ? " --on-cluster" : "") + ")");
-        Path dir = workDir != null ? workDir : Files.createTempDirectory("nona-chaos-");
+        Path dir = workDir != null ? OutputPaths.directory("--work-dir", workDir)
+                : Files.createTempDirectory("nona-chaos-");
         ChaosRun.Settings settings = new ChaosRun.Settings(s, (int) Math.round(minutes * 60), run.rate,
                 workload.servers, workload.models, ChaosRun.controllerSettings(run.settings), dir);
         Consumer<String> log = line -> System.err.println("nona chaos: " + line);

@@ -83,9 +83,10 @@ final class BenchLatencyCommand implements Callable<Integer> {
         probe.put("bootstrap.servers", "unused:9092");
         // Validates every setting (the errors name the key and value) before a broker is started.
         ControllerConfig config = ControllerConfig.fromMap(probe);
+        Optional<Path> broker = Optional.ofNullable(brokerDir).map(d -> OutputPaths.directory("--broker-dir", d));
         LatencyBenchmark.Result r = LatencyBenchmark.run(new LatencyBenchmark.Settings(run.rate, seconds,
                 workload.servers, workload.models, mode, config.checkpointInterval(), warmupSeconds, run.settings,
-                Optional.ofNullable(brokerDir), badInputRate, badInputAtBrokerDefaults, !noRequestReadBack,
+                broker, badInputRate, badInputAtBrokerDefaults, !noRequestReadBack,
                 badInputCount));
         spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(json(r)));
         spec.commandLine().getOut().flush();

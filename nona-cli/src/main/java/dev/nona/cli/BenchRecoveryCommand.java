@@ -86,7 +86,8 @@ final class BenchRecoveryCommand implements Callable<Integer> {
                     new IllegalArgumentException("no job jar (flink-jobs/target/flink-jobs-*-job.jar): build it with "
                             + "mvn -B -DskipTests package, or name it with --job-jar"));
         }
-        Path dir = workDir != null ? workDir : Files.createTempDirectory("nona-recovery-");
+        Path dir = workDir != null ? OutputPaths.directory("--work-dir", workDir)
+                : Files.createTempDirectory("nona-recovery-");
         Map<String, String> controller = run.controllerSettings("nona-recovery", Map.of());
         RecoveryBenchmark.Settings s = new RecoveryBenchmark.Settings(run.rate, seconds, killAt, workload.servers,
                 workload.models, controller, dir, fresh);

@@ -57,11 +57,13 @@ final class BenchSoakCommand implements Callable<Integer> {
         // the loop is closed: the controller learns
         Map<String, String> controller = run.controllerSettings("nona-soak",
                 Map.of("topics.outcomes", Topics.PLACEMENT_OUTCOMES.name()));
-        Path dir = workDir != null ? workDir : Files.createTempDirectory("nona-soak-");
+        Optional<Path> broker = Optional.ofNullable(brokerDir).map(d -> OutputPaths.directory("--broker-dir", d));
+        Path dir = workDir != null ? OutputPaths.directory("--work-dir", workDir)
+                : Files.createTempDirectory("nona-soak-");
         SoakBenchmark.Settings s;
         try {
             s = new SoakBenchmark.Settings(run.rate, minutes, intervalSeconds, warmupMinutes, workload.servers,
-                    workload.models, controller, dir, Optional.ofNullable(brokerDir));
+                    workload.models, controller, dir, broker);
         } catch (IllegalArgumentException e) {
             if (workDir == null) {
                 Files.deleteIfExists(dir);

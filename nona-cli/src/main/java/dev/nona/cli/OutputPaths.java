@@ -5,6 +5,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -67,6 +68,9 @@ final class OutputPaths {
     private static String reason(IOException e) {
         if (e instanceof FileAlreadyExistsException exists) {
             return exists.getFile() + " is a file";
+        }
+        if (e instanceof NoSuchFileException missing) {
+            return "no such file or folder (" + missing.getFile() + ")";
         }
         if (e instanceof AccessDeniedException denied) {
             return "permission denied (" + denied.getFile() + ")";

@@ -3,8 +3,11 @@ package dev.nona.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nona.local.FreePorts;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 final class NonaCliTest {
 
@@ -65,6 +68,22 @@ final class NonaCliTest {
                 "nona: --servers (',') names no server; give --servers none to mean none",
                 "nona: --servers (' ') names no server; give --servers none to mean none",
                 "nona: --topic ('') must not be blank");
+    }
+
+    @Test
+    void benchWorkAndBrokerDirectories_thatAreFiles_failBeforeAnyBrokerStarts(@TempDir Path dir) throws Exception {
+        TestingCli cli = new TestingCli();
+        Path file = Files.writeString(dir.resolve("f"), "not a folder");
+
+        assertThat(cli.run("bench", "chaos", "--minutes", "1", "--seed", "1", "--work-dir", file.toString())).isEqualTo(2);
+        assertThat(cli.run("bench", "recovery", "--work-dir", file.toString())).isEqualTo(2);
+        assertThat(cli.run("bench", "soak", "--work-dir", file.toString())).isEqualTo(2);
+        assertThat(cli.run("bench", "latency", "--broker-dir", file.toString())).isEqualTo(2);
+        assertThat(cli.err().lines()).containsExactly(
+                "nona: --work-dir (" + file + ") is a file, not a folder",
+                "nona: --work-dir (" + file + ") is a file, not a folder",
+                "nona: --work-dir (" + file + ") is a file, not a folder",
+                "nona: --broker-dir (" + file + ") is a file, not a folder");
     }
 
     @Test

@@ -93,15 +93,10 @@ public final class LiveServers {
     private final Map<String, Integer> pools = new HashMap<>();
     /** Each warm pool's name, by pool id ({@link #pool}). */
     private final List<String> poolNames = new ArrayList<>();
-    /**
-     * Per server: the parts of models too large for it that this placer sent it and it still holds as far as its
-     * reports tell, oldest first ({@link #loadingPart}); null: none.
-     */
-    private final List<List<PartMark>> partMarks = new ArrayList<>();
+    /** Per server, the parts of models too large for it that this placer sent it ({@link #loadingPart}). */
+    private final PartMarks partMarks = new PartMarks();
     /** How long a part's latest request there keeps it from being evicted by another part ({@link #otherParts}). */
     private double partsKeptSeconds = ColdStartCost.DEFAULT_RENT_HALF_LIFE_SECONDS;
-    /** Scratch of {@link #heldBytes}: per model, the bytes of its parts kept so far and what the report holds. */
-    private final Map<String, double[]> keptBytes = new HashMap<>();
     /** The view {@link #otherParts} returns. */
     private final OtherParts otherParts = new OtherParts();
     private final TakenParts taken = new TakenParts();
@@ -221,7 +216,7 @@ public final class LiveServers {
             memory.addServer();
             index.put(serverId, s);
             this.warmModels.add(null);
-            partMarks.add(null);
+            partMarks.addServer();
             if (s >= reportedUp.length) {
                 int c = Math.max(4, 2 * s);
                 ids = Arrays.copyOf(ids, c);
@@ -478,37 +473,14 @@ public final class LiveServers {
      */
     public void loadingPart(int index, int pool, String model, double bytes, long eventTime, double startsIn) {
         double now = requestSeconds(eventTime);
-        List<PartMark> marks = partMarks.get(index);
-        if (marks == null) {
-            marks = new ArrayList<>(2);
-            partMarks.set(index, marks);
-        }
-        double sum = bytes;
         // the server's backlog behind the present, which is the newest report's time when the request is older
         // (one held until a table came is placed well after it was made): when this request is predicted done
         double present = newestReport == Long.MIN_VALUE ? now : Math.max(now, seconds(newestReport));
         double done = present + ledger.backlog(index, now);
         double starts = present + startsIn;
-        for (PartMark m : marks) {
-            if (m.pool == pool) {
-                if (!(m.runsUntil > now)) { // else the requests sent before still pin it from their start
-                    m.pinsFrom = starts;
-                }
-                m.used = Math.max(m.used, now);
-                m.runsUntil = Math.max(m.runsUntil, done);
-                return;
-            }
-            sum += m.model.equals(model) ? m.bytes : 0;
+        if (partMarks.mark(index, pool, model, bytes, now, done, starts, sum -> memory.fits(index, sum))) {
+            applyPools(index);
         }
-        for (int i = 0; i < marks.size() && !memory.fits(index, sum); ) {
-            if (marks.get(i).model.equals(model)) {
-                sum -= marks.remove(i).bytes;
-            } else {
-                i++;
-            }
-        }
-        marks.add(new PartMark(pool, model, bytes, now, done, starts));
-        applyPools(index);
     }
 
     /**
@@ -517,15 +489,7 @@ public final class LiveServers {
      * loads it again elsewhere. $O(\text{parts})$.
      */
     public List<KnownPart> knownParts() {
-        List<KnownPart> out = new ArrayList<>();
-        for (int s = 0; s < partMarks.size(); s++) {
-            List<PartMark> marks = partMarks.get(s);
-            for (int i = 0; marks != null && i < marks.size(); i++) {
-                PartMark m = marks.get(i);
-                out.add(new KnownPart(ids[s], poolNames.get(m.pool), m.model, m.bytes, m.used, m.due));
-            }
-        }
-        return out;
+        return partMarks.known(ids, poolNames);
     }
 
     /**
@@ -543,14 +507,7 @@ public final class LiveServers {
             if (s == null) {
                 continue;
             }
-            int pool = pool(p.pool());
-            List<PartMark> marks = partMarks.get(s);
-            if (marks == null) {
-                marks = new ArrayList<>(2);
-                partMarks.set(s, marks);
-            }
-            marks.removeIf(m -> m.pool == pool); // the later use is kept, in its place by age
-            marks.add(new PartMark(pool, p.model(), p.bytes(), p.usedSeconds(), p.dueSeconds(), p.usedSeconds()));
+            partMarks.restore(s, pool(p.pool()), p);
             touched.set(s);
         }
         touched.stream().forEach(this::applyPools);
@@ -642,22 +599,13 @@ public final class LiveServers {
 
         @Override
         public double on(int s) {
-            List<PartMark> marks = s < partMarks.size() ? partMarks.get(s) : null;
-            double b = 0;
-            for (int i = 0; marks != null && i < marks.size(); i++) {
-                PartMark m = marks.get(i);
-                if (m.pool != except && m.used >= since && m.model.equals(model)) {
-                    b += m.bytes;
-                }
-            }
-            return b;
+            return partMarks.otherBytes(s, model, except, since);
         }
     }
 
     /** Whether this placer knows parts of a model on server {@code index} ({@link #loadingPart}). */
     public boolean holdsParts(int index) {
-        List<PartMark> marks = partMarks.get(index);
-        return marks != null && !marks.isEmpty();
+        return partMarks.any(index);
     }
 
     /**
@@ -671,28 +619,7 @@ public final class LiveServers {
      * {@link #holdsParts}.
      */
     public void heldBytes(int index, ToDoubleFunction<String> heldBytes) {
-        List<PartMark> marks = partMarks.get(index);
-        if (marks == null || marks.isEmpty()) {
-            return;
-        }
-        keptBytes.clear();
-        boolean changed = false;
-        double madeAt = seconds(reportedAt[index]);
-        for (int i = marks.size() - 1; i >= 0; i--) { // newest first: a model's oldest parts are the ones that go
-            PartMark m = marks.get(i);
-            if (m.due > madeAt) {
-                continue;
-            }
-            double[] kept = keptBytes.computeIfAbsent(m.model, k -> new double[] {0, heldBytes.applyAsDouble(k) + 1});
-            if (kept[0] + m.bytes <= kept[1]) { // a report rounds its bytes
-                kept[0] += m.bytes;
-            } else {
-                kept[1] = -1; // and every older part of the model
-                marks.remove(i);
-                changed = true;
-            }
-        }
-        if (changed) {
+        if (partMarks.any(index) && partMarks.keepHeld(index, seconds(reportedAt[index]), heldBytes)) {
             applyPools(index);
         }
     }
@@ -700,14 +627,13 @@ public final class LiveServers {
     /** Server {@code s}'s warm pools in the ledger: its reported models', then its parts' ({@link #loadingPart}). */
     private void applyPools(int s) {
         List<String> held = warmModels.get(s);
-        List<PartMark> marks = partMarks.get(s);
         int models = held == null ? 0 : held.size();
-        int[] warm = new int[models + (marks == null ? 0 : marks.size())];
+        int[] warm = new int[models + partMarks.count(s)];
         for (int i = 0; i < models; i++) {
             warm[i] = pool(held.get(i));
         }
         for (int i = models; i < warm.length; i++) {
-            warm[i] = marks.get(i - models).pool;
+            warm[i] = partMarks.pool(s, i - models);
         }
         ledger.setPools(s, warm);
     }
@@ -737,49 +663,13 @@ public final class LiveServers {
 
         @Override
         public boolean test(int s) {
-            List<PartMark> marks = s < partMarks.size() ? partMarks.get(s) : null;
-            for (int i = 0; marks != null && i < marks.size(); i++) {
-                PartMark m = marks.get(i);
-                if (m.pool == pool) {
-                    return m.runsUntil > now && ledger.ongoing(s, now) > 0
-                            && (!memory.freeKnows(s, m.pinsFrom) || memory.couldPin(s, m.bytes));
-                }
-            }
-            return false;
+            PartMarks.Mark m = partMarks.find(s, pool);
+            return m != null && m.runsUntil > now && ledger.ongoing(s, now) > 0
+                    && (!memory.freeKnows(s, m.pinsFrom) || memory.couldPin(s, m.bytes));
         }
     }
 
     private final PinnedParts pinned = new PinnedParts();
-
-    /**
-     * A part of a model too large for its server, as this placer sent it there ({@link #loadingPart}), and when it
-     * last sent it a request of that part (seconds on the ledger's clock).
-     */
-    private static final class PartMark {
-        final int pool;
-        final String model;
-        final double bytes;
-        double used;
-        /** When the server's reports are due to show the part: sent, plus the backlog there then, its load included. */
-        final double due;
-        /** When the latest request sent with the part there is predicted done: till then a stage of it pins it. */
-        double runsUntil;
-        /**
-         * When the earliest of the requests sent with the part there that are predicted still running was predicted
-         * to start: from then a stage of one of them pins it.
-         */
-        double pinsFrom;
-
-        PartMark(int pool, String model, double bytes, double used, double due, double pinsFrom) {
-            this.pool = pool;
-            this.model = model;
-            this.bytes = bytes;
-            this.used = used;
-            this.due = due;
-            this.runsUntil = due;
-            this.pinsFrom = pinsFrom;
-        }
-    }
 
     /**
      * Whether server {@code index} holds warm pool {@code warm} by its latest report, or every server is warm

@@ -62,11 +62,7 @@ final class PartMarks {
      */
     boolean mark(int s, int pool, String model, double bytes, double now, double done, double starts,
             DoublePredicate fits) {
-        List<Mark> m = marks.get(s);
-        if (m == null) {
-            m = new ArrayList<>(2);
-            marks.set(s, m);
-        }
+        List<Mark> m = created(s);
         double sum = bytes;
         for (Mark k : m) {
             if (k.pool == pool) {
@@ -92,13 +88,19 @@ final class PartMarks {
 
     /** Server {@code s} knows part {@code p} (of warm pool {@code pool}) again; a part of the pool there is replaced. */
     void restore(int s, int pool, LiveServers.KnownPart p) {
+        List<Mark> m = created(s);
+        m.removeIf(k -> k.pool == pool); // the later use is kept, in its place by age
+        m.add(new Mark(pool, p.model(), p.bytes(), p.usedSeconds(), p.dueSeconds(), p.usedSeconds()));
+    }
+
+    /** Server {@code s}'s parts, an empty list made for it if it had none. */
+    private List<Mark> created(int s) {
         List<Mark> m = marks.get(s);
         if (m == null) {
             m = new ArrayList<>(2);
             marks.set(s, m);
         }
-        m.removeIf(k -> k.pool == pool); // the later use is kept, in its place by age
-        m.add(new Mark(pool, p.model(), p.bytes(), p.usedSeconds(), p.dueSeconds(), p.usedSeconds()));
+        return m;
     }
 
     /** Every part, as {@link LiveServers#knownParts} gives them: servers by {@code ids}, pools by {@code poolNames}. */

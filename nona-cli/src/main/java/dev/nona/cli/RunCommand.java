@@ -54,8 +54,8 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrometheusReporterSettings.requireFlag(metricsPort);
         ControllerConfig base = controllerConfig(Map.of());
-        Start start = start(base);
         requireStateDirectory(base);
+        Start start = start(base);
         LOG.info("{}", start.message());
         ControllerMain.run(start.recoveryPath() == null ? base
                 : controllerConfig(Map.of(RECOVERY_PATH, start.recoveryPath())), start.details());
@@ -103,9 +103,11 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * The local state directory, created if absent, before Flink starts: a file or a folder it may not write in is an
-     * error naming {@code --state-dir} (or {@code checkpoint.dir}, where the config file set it), where Flink would fail
-     * the job's submission with "Failed to create checkpoint storage" under a page of stack trace.
+     * The local state directory, created if absent and claimed for the config's {@code controller.id}
+     * ({@link StateDirectory#claim}), before a checkpoint is read or Flink starts: a file, a folder it may not write in
+     * or another controller's directory is an error naming {@code --state-dir} (or {@code checkpoint.dir}, where the
+     * config file set it), where Flink would fail the job's submission with "Failed to create checkpoint storage" under
+     * a page of stack trace, or resume from the other controller's checkpoint.
      */
     void requireStateDirectory(ControllerConfig config) {
         Path dir = checkpointDirectory(config);
@@ -117,6 +119,7 @@ final class RunCommand implements Callable<Integer> {
                 : StateDirectory.defaultFor(Path.of("").toAbsolutePath(), config.controllerId()).dir().equals(absolute)
                         ? "the state directory" : "checkpoint.dir";
         OutputPaths.directory(name, dir);
+        new StateDirectory(dir).claim(config.controllerId(), name);
     }
 
     /** The local directory {@code config}'s checkpoints go to, or null when they go elsewhere (or nowhere). */

@@ -3,6 +3,7 @@ package dev.nona.local;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +25,8 @@ import org.apache.flink.runtime.checkpoint.Checkpoints;
  * <p>Not thread safe; reads the file system on each call.
  */
 public final class StateDirectory {
+    /** The file in the directory that names the controller whose checkpoints it holds ({@link #claim}). */
+    public static final String OWNER_FILE = "controller.id";
     /** The default, under the working directory: {@code nona-state/<controller.id>}. */
     public static final String DEFAULT_PARENT = "nona-state";
 
@@ -47,6 +50,35 @@ public final class StateDirectory {
     /** The checkpoint storage URI Flink writes to ({@code execution.checkpointing.dir}). */
     public String checkpointUri() {
         return dir.toUri().toString();
+    }
+
+    /**
+     * Claims the directory for {@code controllerId} before a start reads or writes a checkpoint there: a directory
+     * whose {@link #OWNER_FILE} names another controller is an error naming both (its newest checkpoint is that
+     * controller's table, rates and offsets, and the two would take each other's checkpoints on every restart); else
+     * the file is written, naming {@code controllerId}. A directory of checkpoints without the file (written before
+     * it existed) is claimed as it is.
+     *
+     * @param name how the user gave the directory, for the error ({@code --state-dir}, {@code checkpoint.dir}, ...)
+     * @throws IllegalArgumentException naming the directory and both controllers
+     */
+    public void claim(String controllerId, String name) {
+        Path owner = dir.resolve(OWNER_FILE);
+        try {
+            if (Files.isRegularFile(owner)) {
+                String held = Files.readString(owner, StandardCharsets.UTF_8).strip();
+                if (!held.equals(controllerId)) {
+                    throw new IllegalArgumentException(name + " (" + dir + ") holds the checkpoints of controller '"
+                            + held + "', not of '" + controllerId + "' (controller.id): give each controller a state "
+                            + "directory of its own");
+                }
+                return;
+            }
+            Files.createDirectories(dir);
+            Files.writeString(owner, controllerId + "\n", StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot claim the state directory " + dir + " (" + owner + ")", e);
+        }
     }
 
     /** What a start finds: the checkpoint to resume from, or none and why. */

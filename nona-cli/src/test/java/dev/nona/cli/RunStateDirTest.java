@@ -3,6 +3,7 @@ package dev.nona.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nona.controller.ControllerConfig;
+import dev.nona.local.StateDirectory;
 import java.io.DataOutputStream;
 import java.net.URI;
 import java.nio.file.Files;
@@ -93,5 +94,28 @@ final class RunStateDirTest {
                 "nona: checkpoint.dir (" + file.resolve("cp") + ") cannot be created: Not a directory ("
                         + file.resolve("cp") + ")",
                 "nona: config file (" + dir.resolve("absent.properties") + ") does not exist");
+    }
+
+    @Test
+    void stateDir_isClaimedForItsControllerId_andAnotherControllersIsAnError_beforeAnyCheckpointIsRead() throws Exception {
+        Path chk = checkpoint(dir);
+        Path props = Files.writeString(dir.resolve("b.properties"),
+                "controller.id=controller-b\n");
+        RunCommand a = run("run", "--bootstrap", "h:1", "--state-dir", dir.toString());
+        ControllerConfig config = a.controllerConfig();
+        a.requireStateDirectory(config);
+        assertThat(Files.readString(dir.resolve(StateDirectory.OWNER_FILE)).strip()).isEqualTo(config.controllerId());
+        assertThat(a.start(config).recoveryPath()).as("the checkpoint there before the claim is its own")
+                .isEqualTo(chk.toUri().toString());
+        a.requireStateDirectory(config); // again: the same controller
+
+        TestingCli cli = new TestingCli();
+        assertThat(cli.run("run", "--bootstrap", "127.0.0.1:1", "--state-dir", dir.toString(), "--config",
+                props.toString())).isEqualTo(2);
+        assertThat(cli.run("run", "--bootstrap", "127.0.0.1:1", "--state-dir", dir.toString(), "--config",
+                props.toString(), "--fresh")).isEqualTo(2);
+        String line = "nona: --state-dir (" + dir + ") holds the checkpoints of controller '" + config.controllerId()
+                + "', not of 'controller-b' (controller.id): give each controller a state directory of its own";
+        assertThat(cli.err().lines()).containsExactly(line, line);
     }
 }

@@ -54,11 +54,12 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrometheusReporterSettings.requireFlag(metricsPort);
         ControllerConfig base = controllerConfig(Map.of());
-        requireStateDirectory(base);
-        Start start = start(base);
-        LOG.info("{}", start.message());
-        ControllerMain.run(start.recoveryPath() == null ? base
-                : controllerConfig(Map.of(RECOVERY_PATH, start.recoveryPath())), start.details());
+        try (StateDirectory.Hold held = holdStateDirectory(base)) {
+            Start start = start(base);
+            LOG.info("{}", start.message());
+            ControllerMain.run(start.recoveryPath() == null ? base
+                    : controllerConfig(Map.of(RECOVERY_PATH, start.recoveryPath())), start.details());
+        }
         return 0;
     }
 
@@ -103,23 +104,26 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * The local state directory, created if absent and claimed for the config's {@code controller.id}
-     * ({@link StateDirectory#claim}), before a checkpoint is read or Flink starts: a file, a folder it may not write in
-     * or another controller's directory is an error naming {@code --state-dir} (or {@code checkpoint.dir}, where the
-     * config file set it), where Flink would fail the job's submission with "Failed to create checkpoint storage" under
-     * a page of stack trace, or resume from the other controller's checkpoint.
+     * The local state directory, created if absent, claimed for the config's {@code controller.id}
+     * ({@link StateDirectory#claim}) and held by this process ({@link StateDirectory#hold}), before a checkpoint is read
+     * or Flink starts: a file, a folder it may not write in, another controller's directory or one another process
+     * runs on is an error naming {@code --state-dir} (or {@code checkpoint.dir}, where the config file set it), where
+     * Flink would fail the job's submission with "Failed to create checkpoint storage" under a page of stack trace, or
+     * resume from the other controller's checkpoint, or two processes would decide every request.
      */
-    void requireStateDirectory(ControllerConfig config) {
+    StateDirectory.Hold holdStateDirectory(ControllerConfig config) {
         Path dir = checkpointDirectory(config);
         if (dir == null || config.checkpointInterval().isZero()) {
-            return;
+            return StateDirectory.Hold.NONE;
         }
         Path absolute = dir.toAbsolutePath().normalize();
         String name = stateDir != null && new StateDirectory(stateDir).dir().equals(absolute) ? "--state-dir"
                 : StateDirectory.defaultFor(Path.of("").toAbsolutePath(), config.controllerId()).dir().equals(absolute)
                         ? "the state directory" : "checkpoint.dir";
         OutputPaths.directory(name, dir);
-        new StateDirectory(dir).claim(config.controllerId(), name);
+        StateDirectory state = new StateDirectory(dir);
+        state.claim(config.controllerId(), name);
+        return state.hold(name);
     }
 
     /** The local directory {@code config}'s checkpoints go to, or null when they go elsewhere (or nowhere). */

@@ -3,9 +3,14 @@ package dev.nona.local;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -27,6 +32,8 @@ import org.apache.flink.runtime.checkpoint.Checkpoints;
 public final class StateDirectory {
     /** The file in the directory that names the controller whose checkpoints it holds ({@link #claim}). */
     public static final String OWNER_FILE = "controller.id";
+    /** The file a running controller process holds locked ({@link #hold}), with its pid in it. */
+    public static final String LOCK_FILE = "controller.lock";
     /** The default, under the working directory: {@code nona-state/<controller.id>}. */
     public static final String DEFAULT_PARENT = "nona-state";
 
@@ -78,6 +85,81 @@ public final class StateDirectory {
             Files.writeString(owner, controllerId + "\n", StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot claim the state directory " + dir + " (" + owner + ")", e);
+        }
+    }
+
+    /**
+     * Holds the directory for this process until the result is closed: a second controller process given it (a
+     * supervisor's restart while the first still runs, or one started twice by hand) is an error naming the pid that
+     * holds it, for two processes there would each decide every request and write checkpoints the other's restart
+     * takes. The lock is the operating system's on {@link #LOCK_FILE}, so it ends with the process that held it,
+     * {@code kill -9} included: a restart after a crash finds it free.
+     *
+     * @param name how the user gave the directory, for the error ({@code --state-dir}, {@code checkpoint.dir}, ...)
+     * @throws IllegalArgumentException when another process (or another hold of this one) has it
+     */
+    public Hold hold(String name) {
+        Path file = dir.resolve(LOCK_FILE);
+        FileChannel channel = null;
+        try {
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+            FileLock lock;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                String pid = Files.readString(file, StandardCharsets.UTF_8).strip();
+                channel.close();
+                throw new IllegalArgumentException(name + " (" + dir + ") is in use by another controller process"
+                        + (pid.isEmpty() ? "" : " (pid " + pid + ")") + ": stop it first, or give this one a state "
+                        + "directory of its own");
+            }
+            channel.truncate(0);
+            channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)));
+            channel.force(false);
+            return new Hold(lock, channel);
+        } catch (IOException e) {
+            closeQuietly(channel);
+            throw new UncheckedIOException("cannot lock the state directory " + dir + " (" + file + ")", e);
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // the error being thrown says more
+            }
+        }
+    }
+
+    /** A process's hold of the directory ({@link #hold}); {@link #NONE} holds nothing. */
+    public static final class Hold implements AutoCloseable {
+        /** For a controller whose checkpoints go elsewhere. */
+        public static final Hold NONE = new Hold(null, null);
+
+        private final FileLock lock;
+        private final FileChannel channel;
+
+        private Hold(FileLock lock, FileChannel channel) {
+            this.lock = lock;
+            this.channel = channel;
+        }
+
+        @Override
+        public void close() {
+            if (lock != null) {
+                try {
+                    lock.release();
+                } catch (IOException ignored) {
+                    // closing the channel releases it too
+                }
+                closeQuietly(channel);
+            }
         }
     }
 

@@ -103,11 +103,11 @@ final class RunStateDirTest {
                 "controller.id=controller-b\n");
         RunCommand a = run("run", "--bootstrap", "h:1", "--state-dir", dir.toString());
         ControllerConfig config = a.controllerConfig();
-        a.requireStateDirectory(config);
+        a.holdStateDirectory(config).close();
         assertThat(Files.readString(dir.resolve(StateDirectory.OWNER_FILE)).strip()).isEqualTo(config.controllerId());
         assertThat(a.start(config).recoveryPath()).as("the checkpoint there before the claim is its own")
                 .isEqualTo(chk.toUri().toString());
-        a.requireStateDirectory(config); // again: the same controller
+        a.holdStateDirectory(config).close(); // again: the same controller
 
         TestingCli cli = new TestingCli();
         assertThat(cli.run("run", "--bootstrap", "127.0.0.1:1", "--state-dir", dir.toString(), "--config",
@@ -117,5 +117,18 @@ final class RunStateDirTest {
         String line = "nona: --state-dir (" + dir + ") holds the checkpoints of controller '" + config.controllerId()
                 + "', not of 'controller-b' (controller.id): give each controller a state directory of its own";
         assertThat(cli.err().lines()).containsExactly(line, line);
+    }
+
+    @Test
+    void stateDirHeldByARunningController_isAnErrorNamingItsPid_andFreeOnceItsHoldEnds() throws Exception {
+        RunCommand first = run("run", "--bootstrap", "h:1", "--state-dir", dir.toString());
+        TestingCli cli = new TestingCli();
+        try (StateDirectory.Hold held = first.holdStateDirectory(first.controllerConfig())) {
+            assertThat(cli.run("run", "--bootstrap", "127.0.0.1:1", "--state-dir", dir.toString())).isEqualTo(2);
+        }
+        assertThat(cli.err().strip()).isEqualTo("nona: --state-dir (" + dir + ") is in use by another controller "
+                + "process (pid " + ProcessHandle.current().pid() + "): stop it first, or give this one a state "
+                + "directory of its own");
+        first.holdStateDirectory(first.controllerConfig()).close(); // free again
     }
 }

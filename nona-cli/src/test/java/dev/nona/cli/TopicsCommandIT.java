@@ -51,7 +51,7 @@ final class TopicsCommandIT {
 
         assertThat(run.exit).isNotZero();
         assertThat(run.out).isEmpty();
-        assertThat(run.err.strip()).isEqualTo("nona: partitions (0) must be >= 1");
+        assertThat(run.err.strip()).isEqualTo("nona: --partitions (0) must be >= 1");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.nona.cli;
 
+import dev.nona.check.Checks;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nona.bench.PipelineBenchmark;
 import dev.nona.bench.TableSizeBenchmark;
@@ -57,12 +58,12 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            Flags.atLeastOne("--records", records);
+            Checks.atLeastOne(records, "--records");
             long warmup = warmupRecords == null ? records : warmupRecords;
             if (warmup < 0) {
                 throw new IllegalArgumentException("--warmup-records (" + warmup + ") must be >= 0");
             }
-            Flags.atLeastOne("--request-rate", requestRate);
+            Checks.atLeastOne(requestRate, "--request-rate");
             DecisionFormat format = DecisionFormat.parse("--decisions-format", decisionsFormat);
             PipelineBenchmark.Result r = PipelineBenchmark.run(records, parallelism, workload.models, workload.servers,
                     requestRate, format, warmup);
@@ -124,7 +125,7 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            Flags.atLeastOne("--records", records);
+            Checks.atLeastOne(records, "--records");
             StateBenchmark.Result r = StateBenchmark.run(records, stateBackend, workload.models, workload.servers, requestsPerSecond,
                     heartbeatSeconds, settings);
             Map<String, Object> out = new LinkedHashMap<>();
@@ -163,9 +164,9 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            Flags.atLeastOne("--models", models);
-            Flags.atLeastOne("--servers", servers);
-            Flags.atLeastOne("--classes", classes);
+            Checks.atLeastOne(models, "--models");
+            Checks.atLeastOne(servers, "--servers");
+            Checks.atLeastOne(classes, "--classes");
             if (servers < classes) {
                 throw new IllegalArgumentException("--servers (" + servers + ") must be >= --classes (" + classes + ")");
             }

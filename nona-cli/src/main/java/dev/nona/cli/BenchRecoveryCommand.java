@@ -1,5 +1,6 @@
 package dev.nona.cli;
 
+import dev.nona.check.Checks;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nona.bench.ControllerOnCluster;
 import dev.nona.bench.RecoveryBenchmark;
@@ -79,7 +80,7 @@ final class BenchRecoveryCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--bootstrap (" + bootstrap + ") cannot be used with --fault "
                     + "broker-kill: the bench kills and restarts its own broker");
         }
-        Flags.atLeastOne("--down-seconds", downSeconds);
+        Checks.atLeastOne(downSeconds, "--down-seconds");
         Path jar = null;
         if (fault.equals("taskmanager-kill")) {
             jar = jobJar != null ? jobJar : ControllerOnCluster.findJobJar().orElseThrow(() ->

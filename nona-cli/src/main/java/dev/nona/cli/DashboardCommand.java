@@ -1,5 +1,6 @@
 package dev.nona.cli;
 
+import dev.nona.check.Checks;
 import dev.nona.controller.ControllerOptions;
 import dev.nona.dashboard.Dashboard;
 import dev.nona.topics.admin.KafkaClientConfig;
@@ -49,7 +50,7 @@ final class DashboardCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Flags.portOrZero("--port", port);
+        Checks.portOrZero(port, "--port");
         Duration liveness = livenessTimeout == null ? ControllerOptions.CLUSTER_LIVENESS_TIMEOUT.defaultValue()
                 : parseDuration(livenessTimeout);
         CountDownLatch stopped = new CountDownLatch(1);

@@ -1,5 +1,6 @@
 package dev.nona.cli;
 
+import dev.nona.check.Checks;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.nona.demo.Demo;
@@ -73,7 +74,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         PrometheusReporterSettings.requireFlag(metricsPort);
         if (dashboardPort != null) {
-            Flags.portOrZero("--dashboard", dashboardPort);
+            Checks.portOrZero(dashboardPort, "--dashboard");
         }
         if (summaryJson != null) {
             OutputPaths.file("--summary-json", summaryJson);

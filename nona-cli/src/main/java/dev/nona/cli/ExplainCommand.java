@@ -1,5 +1,6 @@
 package dev.nona.cli;
 
+import dev.nona.check.Checks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -92,7 +93,7 @@ final class ExplainCommand implements Callable<Integer> {
         if (requestId.isBlank()) {
             throw new IllegalArgumentException("request ('" + requestId + "') must not be blank");
         }
-        Flags.atLeastOne("--timeout-seconds", timeoutSeconds);
+        Checks.atLeastOne(timeoutSeconds, "--timeout-seconds");
         Properties props = KafkaClientConfig.load(config, bootstrap);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

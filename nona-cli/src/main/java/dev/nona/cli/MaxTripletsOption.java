@@ -1,5 +1,6 @@
 package dev.nona.cli;
 
+import dev.nona.check.Checks;
 import dev.nona.dag.EnumerationBound;
 import picocli.CommandLine.Option;
 
@@ -11,6 +12,6 @@ final class MaxTripletsOption {
 
     /** The bound it gives; below 1 it is an error naming the flag. */
     EnumerationBound bound() {
-        return new EnumerationBound(Flags.atLeastOne("--max-triplets", maxTriplets));
+        return new EnumerationBound(Checks.atLeastOne(maxTriplets, "--max-triplets"));
     }
 }

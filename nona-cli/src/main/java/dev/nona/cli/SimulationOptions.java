@@ -1,5 +1,6 @@
 package dev.nona.cli;
 
+import dev.nona.check.Checks;
 import dev.nona.optimize.CostModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +34,6 @@ final class SimulationOptions {
     }
 
     static void requireJobs(long jobs) {
-        Flags.atLeastOne("--jobs", jobs);
+        Checks.atLeastOne(jobs, "--jobs");
     }
 }

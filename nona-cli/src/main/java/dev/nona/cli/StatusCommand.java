@@ -1,5 +1,6 @@
 package dev.nona.cli;
 
+import dev.nona.check.Checks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -76,8 +77,8 @@ final class StatusCommand implements Callable<Integer> {
         if (events < 0) {
             throw new IllegalArgumentException("--events (" + events + ") must be >= 0");
         }
-        Flags.atLeastOne("--timeout-seconds", timeoutSeconds);
-        Flags.atLeastOne("--liveness-timeout", livenessTimeoutMillis);
+        Checks.atLeastOne(timeoutSeconds, "--timeout-seconds");
+        Checks.atLeastOne(livenessTimeoutMillis, "--liveness-timeout");
         Properties props = KafkaClientConfig.load(config, bootstrap);
         long now = System.currentTimeMillis();
         Map<String, Object> out = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package dev.nona.cli;
 
+import dev.nona.check.Checks;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.nona.topics.Topics;
@@ -66,12 +67,12 @@ final class TopicsCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            Flags.atLeastOne("--timeout-seconds", timeoutSeconds);
+            Checks.atLeastOne(timeoutSeconds, "--timeout-seconds");
             if (partitions != null) {
-                Flags.atLeastOne("--partitions", partitions);
+                Checks.atLeastOne(partitions, "--partitions");
             }
             if (replication != null) {
-                Flags.atLeastOne("--replication", replication);
+                Checks.atLeastOne(replication, "--replication");
             }
             Properties props = KafkaClientConfig.load(config, bootstrap);
             Duration timeout = Duration.ofSeconds(timeoutSeconds);

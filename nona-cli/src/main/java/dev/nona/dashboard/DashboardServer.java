@@ -1,5 +1,6 @@
 package dev.nona.dashboard;
 
+import dev.nona.check.Checks;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -40,9 +41,7 @@ final class DashboardServer implements AutoCloseable {
      * @param snapshot the state as of a wall-clock time in epoch milliseconds
      */
     DashboardServer(String host, int port, LongFunction<DashboardSnapshot> snapshot) throws IOException {
-        if (port < 0 || port > 65_535) {
-            throw new IllegalArgumentException("port (" + port + ") must be in 0..65535");
-        }
+        Checks.portOrZero(port, "port");
         server = HttpServer.create(new InetSocketAddress(host, port), 16);
         server.createContext("/", ex -> serve(ex, () -> ex.getRequestURI().getPath().equals("/")
                 ? resource(PAGE_DIR + "index.html") : null));

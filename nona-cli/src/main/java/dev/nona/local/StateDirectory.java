@@ -120,7 +120,7 @@ public final class StateDirectory {
             channel.truncate(0);
             channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)));
             channel.force(false);
-            return new Hold(lock, channel);
+            return new Hold(channel);
         } catch (IOException e) {
             closeQuietly(channel);
             throw new UncheckedIOException("cannot lock the state directory " + dir + " (" + file + ")", e);
@@ -140,26 +140,18 @@ public final class StateDirectory {
     /** A process's hold of the directory ({@link #hold}); {@link #NONE} holds nothing. */
     public static final class Hold implements AutoCloseable {
         /** For a controller whose checkpoints go elsewhere. */
-        public static final Hold NONE = new Hold(null, null);
+        public static final Hold NONE = new Hold(null);
 
-        private final FileLock lock;
         private final FileChannel channel;
 
-        private Hold(FileLock lock, FileChannel channel) {
-            this.lock = lock;
+        private Hold(FileChannel channel) {
             this.channel = channel;
         }
 
+        /** Ends the hold: closing the channel releases its lock. */
         @Override
         public void close() {
-            if (lock != null) {
-                try {
-                    lock.release();
-                } catch (IOException ignored) {
-                    // closing the channel releases it too
-                }
-                closeQuietly(channel);
-            }
+            closeQuietly(channel);
         }
     }
 

@@ -55,6 +55,22 @@ public final class Checks {
         return value;
     }
 
+    /** {@code value} if {@code >= 1}: "role (value) must be >= 1" (a count, a rate, a timeout in whole units). */
+    public static long atLeastOne(long value, String role) {
+        if (value < 1) {
+            throw new IllegalArgumentException(role + " (" + value + ") must be >= 1");
+        }
+        return value;
+    }
+
+    /** {@code port} if in {@code 0..65535} (0: any free port, or none, as the caller means it). */
+    public static int portOrZero(int port, String role) {
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException(role + " (" + port + ") must be in 0..65535");
+        }
+        return port;
+    }
+
     /** {@code value} if not null (else a {@link NullPointerException} naming the role) and not blank. */
     public static String notBlank(String value, String role) {
         Objects.requireNonNull(value, role);

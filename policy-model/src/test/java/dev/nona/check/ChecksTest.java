@@ -57,4 +57,14 @@ final class ChecksTest {
         assertThatThrownBy(() -> Checks.notBlank(null, "server id"))
                 .isExactlyInstanceOf(NullPointerException.class).hasMessage("server id");
     }
+
+    @Test
+    void atLeastOne_andPortOrZero_nameTheRoleAndValue() {
+        assertThat(Checks.atLeastOne(1, "--jobs")).isEqualTo(1);
+        assertThatThrownBy(() -> Checks.atLeastOne(0, "--jobs")).hasMessage("--jobs (0) must be >= 1");
+        assertThat(Checks.portOrZero(0, "--port")).isZero();
+        assertThat(Checks.portOrZero(65_535, "--port")).isEqualTo(65_535);
+        assertThatThrownBy(() -> Checks.portOrZero(-1, "--port")).hasMessage("--port (-1) must be in 0..65535");
+        assertThatThrownBy(() -> Checks.portOrZero(65_536, "--port")).hasMessage("--port (65536) must be in 0..65535");
+    }
 }

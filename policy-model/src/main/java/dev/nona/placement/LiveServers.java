@@ -478,7 +478,7 @@ public final class LiveServers {
         double present = newestReport == Long.MIN_VALUE ? now : Math.max(now, seconds(newestReport));
         double done = present + ledger.backlog(index, now);
         double starts = present + startsIn;
-        if (partMarks.mark(index, pool, model, bytes, now, done, starts, sum -> memory.fits(index, sum))) {
+        if (partMarks.mark(index, pool, model, bytes, now, done, starts, memory)) {
             applyPools(index);
         }
     }

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.DoublePredicate;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -58,10 +57,10 @@ final class PartMarks {
      * Server {@code s} took a request of part pool {@code pool} of {@code model} ({@code bytes}) at {@code now}, done
      * at {@code done}, starting there at {@code starts}. A part already there is only marked used (and pinned from
      * {@code starts} when no earlier request still runs it); a new one evicts the model's older parts there, oldest
-     * first, until {@code fits} says the model's parts fit. Returns whether the server's parts changed.
+     * first, until {@code memory} says the model's parts fit there. Returns whether the server's parts changed.
      */
     boolean mark(int s, int pool, String model, double bytes, double now, double done, double starts,
-            DoublePredicate fits) {
+            ServerMemory memory) {
         List<Mark> m = created(s);
         double sum = bytes;
         for (Mark k : m) {
@@ -75,7 +74,7 @@ final class PartMarks {
             }
             sum += k.model.equals(model) ? k.bytes : 0;
         }
-        for (int i = 0; i < m.size() && !fits.test(sum); ) {
+        for (int i = 0; i < m.size() && !memory.fits(s, sum); ) {
             if (m.get(i).model.equals(model)) {
                 sum -= m.remove(i).bytes;
             } else {

@@ -45,7 +45,7 @@ final class BadInputProcess implements AutoCloseable {
     static BadInputProcess start(String bootstrap, double rate, long limit, Path workDir) {
         Path log = workDir.resolve("bad-input.log");
         Path go = workDir.resolve("bad-input.go");
-        ChildJvm child = ChildJvm.start("bad-input", List.of("-Xmx512m"), JvmClasspath.current(),
+        ChildJvm child = ChildJvm.start("bad-input", List.of("-Xmx512m", ChildJvm.PROJECT_LOGGING), JvmClasspath.current(),
                 BadInputPublisher.class.getName(), List.of(bootstrap, String.format(Locale.ROOT, "%s", rate),
                         go.toString(), Long.toString(limit)), log);
         return new BadInputProcess(child, go);

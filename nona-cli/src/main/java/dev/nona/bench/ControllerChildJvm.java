@@ -86,7 +86,9 @@ public final class ControllerChildJvm implements ControllerUnderTest {
             args.add("--fresh");
         }
         int k = started.size() + 1;
-        started.add(ChildJvm.start("controller-" + k, jvmOptions, JvmClasspath.current(), "dev.nona.cli.NonaCli",
+        List<String> jvm = new ArrayList<>(jvmOptions);
+        jvm.add(ChildJvm.PROJECT_LOGGING);
+        started.add(ChildJvm.start("controller-" + k, jvm, JvmClasspath.current(), "dev.nona.cli.NonaCli",
                 args, workDir.resolve("controller-" + k + ".log"), workDir));
         killed = false; // only now: the killed process of the start before must not count as exited by itself
     }

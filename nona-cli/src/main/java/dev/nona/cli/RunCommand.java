@@ -8,6 +8,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -86,8 +87,11 @@ final class RunCommand implements Callable<Integer> {
         } else if (fresh) {
             details.put("resumed", false);
             details.put("reason", "--fresh");
+            prune(new StateDirectory(checkpoints), null, config, details);
         } else {
-            StateDirectory.Latest latest = new StateDirectory(checkpoints).latest();
+            StateDirectory state = new StateDirectory(checkpoints);
+            StateDirectory.Latest latest = state.latest();
+            prune(state, latest, config, details);
             if (latest.checkpoint() != null) {
                 details.put("resumed", true);
                 details.put("checkpoint", latest.checkpoint().toString());
@@ -101,6 +105,25 @@ final class RunCommand implements Callable<Integer> {
             details.put("reason", latest.whyNone());
         }
         return new Start(null, details, "Controller " + config.controllerId() + " starts fresh: " + details.get("reason"));
+    }
+
+    /** Flink's option of the claim mode a job restores in, and its older name. */
+    private static final List<String> CLAIM_MODE = List.of("execution.state-recovery.claim-mode",
+            "execution.savepoint-restore-mode");
+
+    /**
+     * Deletes the job folders of earlier runs no start can resume from ({@link StateDirectory#prune}), unless the
+     * config restores in {@code CLAIM} mode; how many went is in the start event's {@code pruned}, and each is logged.
+     */
+    private static void prune(StateDirectory state, StateDirectory.Latest latest, ControllerConfig config,
+            Map<String, Object> details) {
+        boolean claimed = CLAIM_MODE.stream().map(config.flink()::get)
+                .anyMatch(mode -> mode != null && mode.strip().equalsIgnoreCase("CLAIM"));
+        List<Path> deleted = state.prune(latest, claimed);
+        for (Path job : deleted) {
+            LOG.info("Deleted {}: an earlier run's checkpoints, older than the one resumed from, or none completed", job);
+        }
+        details.put("pruned", deleted.size());
     }
 
     /**

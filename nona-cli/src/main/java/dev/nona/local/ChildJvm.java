@@ -31,6 +31,14 @@ public final class ChildJvm {
         Runtime.getRuntime().addShutdownHook(reaper);
     }
 
+    /**
+     * The JVM option that makes a child of the project's own classes ({@code bin/nona run}, the bench's publishers) log
+     * by the project's {@code log4j2.xml}. Without it, a child started from a test's classpath takes the
+     * {@code log4j2-test.properties} that Flink's test jars carry (every logger off), and its log stays empty: a
+     * controller killed and restarted in {@code ControllerRestartIT} logged nothing at all.
+     */
+    public static final String PROJECT_LOGGING = "-Dlog4j2.configurationFile=classpath:log4j2.xml";
+
     /** Starts {@code java <jvmOptions> -cp <classpath> <mainClass> <args>} with output appended to {@code logFile}. */
     public static ChildJvm start(String name, List<String> jvmOptions, JvmClasspath classpath, String mainClass,
             List<String> args, Path logFile) {

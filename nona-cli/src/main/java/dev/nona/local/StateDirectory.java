@@ -9,6 +9,7 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -38,6 +39,8 @@ public final class StateDirectory {
     public static final String DEFAULT_PARENT = "nona-state";
 
     private static final Pattern CHECKPOINT = Pattern.compile("chk-(\\d+)");
+    /** A job's folder: Flink names it by the job's id, 32 hexadecimal digits. */
+    private static final Pattern JOB_FOLDER = Pattern.compile("[0-9a-f]{32}");
 
     private final Path dir;
 
@@ -198,6 +201,80 @@ public final class StateDirectory {
         }
         return new Latest(null, skipped.isEmpty() ? "no checkpoint found in " + dir
                 : "no readable checkpoint in " + dir + " (" + String.join("; ", skipped) + ")", skipped);
+    }
+
+    /**
+     * Deletes the job folders of earlier runs that no start can resume from any more, so that a controller restarted
+     * again and again (a crash-looping pod) keeps about two runs' checkpoints rather than one more per restart. Only
+     * folders named as Flink names a job's ({@code [0-9a-f]{32}}) are touched, never other files, and it must run
+     * while this process {@link #hold holds} the directory (no other run writes there). A folder goes when
+     * <ul>
+     *   <li>it holds no completed checkpoint (a run that died before its first): nothing can restore from it or
+     *       depends on it;</li>
+     *   <li>or the start resumes from {@code latest} in another folder, and none of this folder's completed
+     *       checkpoints is unreadable (those {@link #latest} skipped are kept for a look): its checkpoints are older
+     *       than the one resumed from.</li>
+     * </ul>
+     * The folder resumed from is kept until the next start: in Flink's default {@code NO_CLAIM} mode the new run's
+     * first checkpoint is a full one that depends on no file of the restored one, and until it completes a failure
+     * restores from the restored one again. Under {@code CLAIM} mode ({@code claimed}) a run's incremental
+     * checkpoints may use the files of the folders it was restored from, so nothing is deleted.
+     *
+     * @param latest  what the start found ({@link #latest}); {@code null} or without a checkpoint when it starts
+     *                fresh, which keeps every folder holding a completed checkpoint
+     * @param claimed whether the job restores in {@code CLAIM} mode
+     * @return the folders deleted
+     */
+    public List<Path> prune(Latest latest, boolean claimed) {
+        if (claimed || !Files.isDirectory(dir)) {
+            return List.of();
+        }
+        Path resumedFrom = latest == null || latest.checkpoint() == null ? null : latest.checkpoint().getParent();
+        List<Path> deleted = new ArrayList<>();
+        try (Stream<Path> jobs = Files.list(dir)) {
+            for (Path job : jobs.filter(j -> Files.isDirectory(j, LinkOption.NOFOLLOW_LINKS)
+                    && JOB_FOLDER.matcher(j.getFileName().toString()).matches()).sorted().toList()) {
+                if (job.equals(resumedFrom)) {
+                    continue;
+                }
+                boolean completed = false;
+                boolean keptForALook = false;
+                try (Stream<Path> chks = Files.list(job)) {
+                    for (Path chk : chks.toList()) {
+                        if (CHECKPOINT.matcher(chk.getFileName().toString()).matches()
+                                && Files.isRegularFile(chk.resolve("_metadata"))) {
+                            completed = true;
+                            keptForALook |= unreadable(chk.resolve("_metadata")) != null;
+                        }
+                    }
+                }
+                if (!completed || (resumedFrom != null && !keptForALook)) {
+                    deleteTree(job);
+                    deleted.add(job);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prune the state directory " + dir, e);
+        }
+        return deleted;
+    }
+
+    /**
+     * Deletes a job folder: first each checkpoint's {@code _metadata}, so that a process killed halfway leaves no
+     * checkpoint that looks complete without its files (the next start deletes the rest as a folder with no completed
+     * checkpoint), then everything.
+     */
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> chks = Files.list(root)) {
+            for (Path chk : chks.filter(c -> CHECKPOINT.matcher(c.getFileName().toString()).matches()).toList()) {
+                Files.deleteIfExists(chk.resolve("_metadata"));
+            }
+        }
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 
     /** Why {@code metadata} cannot be a checkpoint's metadata, or null. */

@@ -23,7 +23,11 @@ final class RunStateDirTest {
     }
 
     private Path checkpoint(Path stateDir) throws Exception {
-        Path chk = Files.createDirectories(stateDir.resolve("job-a").resolve("chk-4"));
+        return checkpoint(stateDir, "job-a", 4);
+    }
+
+    private Path checkpoint(Path stateDir, String job, int n) throws Exception {
+        Path chk = Files.createDirectories(stateDir.resolve(job).resolve("chk-" + n));
         try (DataOutputStream out = new DataOutputStream(Files.newOutputStream(chk.resolve("_metadata")))) {
             out.writeInt(Checkpoints.HEADER_MAGIC_NUMBER);
         }
@@ -66,6 +70,25 @@ final class RunStateDirTest {
         RunCommand.Start freshStart = fresh.start(fresh.controllerConfig());
         assertThat(freshStart.recoveryPath()).isNull();
         assertThat(freshStart.details()).containsEntry("resumed", false).containsEntry("reason", "--fresh");
+    }
+
+    @Test
+    void start_deletesTheFoldersOfOlderRuns_andSaysHowMany_unlessTheConfigRestoresInClaimMode() throws Exception {
+        Path older = checkpoint(dir, "a".repeat(32), 9);
+        Files.setLastModifiedTime(older.resolve("_metadata"), java.nio.file.attribute.FileTime.fromMillis(1_000_000));
+        Path newest = checkpoint(dir, "b".repeat(32), 3);
+        Path file = dir.resolve("claim.properties");
+        Files.writeString(file, "flink.execution.state-recovery.claim-mode=CLAIM\n");
+        RunCommand claim = run("run", "--bootstrap", "h:1", "--state-dir", dir.toString(), "--config", file.toString());
+        RunCommand.Start claimed = claim.start(claim.controllerConfig());
+        assertThat(claimed.details()).containsEntry("checkpoint", newest.toString()).containsEntry("pruned", 0);
+        assertThat(older).exists();
+
+        RunCommand resume = run("run", "--bootstrap", "h:1", "--state-dir", dir.toString());
+        RunCommand.Start start = resume.start(resume.controllerConfig());
+        assertThat(start.details()).containsEntry("checkpoint", newest.toString()).containsEntry("pruned", 1);
+        assertThat(older.getParent()).doesNotExist();
+        assertThat(newest).exists();
     }
 
     @Test

@@ -60,6 +60,58 @@ final class StateDirectoryTest {
         assertThat(latest.whyNone()).startsWith("no readable checkpoint in").contains("magic");
     }
 
+    /** A job folder's name as Flink gives it: the job's id, 32 hexadecimal digits. */
+    private static String job(char c) {
+        return String.valueOf(c).repeat(32);
+    }
+
+    @Test
+    void prune_onAResume_deletesOlderRunsAndRunsWithNoCheckpoint_keepsTheOneResumedFromAndUnreadableOnes()
+            throws IOException {
+        checkpoint(job('a'), 40, 1_000_000); // an older run
+        Path resumed = checkpoint(job('b'), 2, 2_000_000);
+        Files.createDirectories(dir.resolve(job('c')).resolve("chk-1")); // died before its first checkpoint completed
+        Files.createDirectories(dir.resolve(job('c')).resolve("shared"));
+        Path broken = checkpoint(job('d'), 7, 3_000_000); // newer, but its metadata is not Flink's
+        Files.write(broken.resolve("_metadata"), new byte[] {1, 2});
+        Files.createDirectories(dir.resolve("notes"));
+        Files.writeString(dir.resolve(StateDirectory.OWNER_FILE), "c1\n");
+        StateDirectory state = new StateDirectory(dir);
+        StateDirectory.Latest latest = state.latest();
+        assertThat(latest.checkpoint()).isEqualTo(resumed);
+
+        assertThat(state.prune(latest, false)).containsExactly(dir.resolve(job('a')), dir.resolve(job('c')));
+        assertThat(dir.resolve(job('a'))).doesNotExist();
+        assertThat(dir.resolve(job('c'))).doesNotExist();
+        assertThat(resumed.resolve("_metadata")).exists();
+        assertThat(broken.resolve("_metadata")).exists();
+        assertThat(dir.resolve("notes")).isDirectory();
+        assertThat(dir.resolve(StateDirectory.OWNER_FILE)).exists();
+        assertThat(state.latest().checkpoint()).isEqualTo(resumed); // the next start finds the same
+    }
+
+    @Test
+    void prune_onAFreshStart_keepsEveryRunWithACompletedCheckpoint() throws IOException {
+        Path older = checkpoint(job('a'), 40, 1_000_000);
+        Path newer = checkpoint(job('b'), 2, 2_000_000);
+        Files.createDirectories(dir.resolve(job('c')).resolve("taskowned"));
+        assertThat(new StateDirectory(dir).prune(null, false)).containsExactly(dir.resolve(job('c')));
+        assertThat(older).exists();
+        assertThat(newer).exists();
+    }
+
+    @Test
+    void prune_inClaimMode_deletesNothing_forARunMayUseTheFilesOfThoseItWasRestoredFrom() throws IOException {
+        Path older = checkpoint(job('a'), 40, 1_000_000);
+        checkpoint(job('b'), 2, 2_000_000);
+        Files.createDirectories(dir.resolve(job('c')));
+        StateDirectory state = new StateDirectory(dir);
+        assertThat(state.prune(state.latest(), true)).isEmpty();
+        assertThat(older).exists();
+        assertThat(dir.resolve(job('c'))).isDirectory();
+        assertThat(new StateDirectory(dir.resolve("absent")).prune(null, false)).isEmpty();
+    }
+
     @Test
     void defaultFor_isUnderTheWorkingDirectory_perControllerId() {
         assertThat(StateDirectory.defaultFor(dir, "c1").dir()).isEqualTo(dir.resolve("nona-state").resolve("c1"));

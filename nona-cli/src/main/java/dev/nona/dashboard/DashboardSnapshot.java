@@ -21,10 +21,25 @@ import java.util.Map;
  * @param events      the last controller events, newest first
  * @param jctWindowSeconds the window of the models' predicted and observed JCTs: outcomes completed in the last this
  *                    many seconds of event time, up to the newest completion read
+ * @param broker      whether the reader is connected to the Kafka cluster, and since when: while it is not, the
+ *                    figures are those read before, and servers show silent because their reports cannot be read
  */
 public record DashboardSnapshot(String bootstrap, long generatedAt, Map<String, Long> positions,
         Map<String, Long> totals, List<ModelView> models, Chart rates, List<Mark> marks, List<TableView> tables,
-        List<ServerView> servers, String drained, List<EventView> events, int jctWindowSeconds) {
+        List<ServerView> servers, String drained, List<EventView> events, int jctWindowSeconds, Broker broker) {
+
+    /**
+     * The reader's connection to the Kafka cluster.
+     *
+     * @param connected    whether the reader holds a connection to a broker now (its consumer's
+     *                     {@code connection-count} above 0)
+     * @param sinceMillis  when it last changed, epoch milliseconds (the dashboard's clock); 0 before the first check
+     * @param lastRecordAt when the reader last got a record, epoch milliseconds (0: none yet)
+     */
+    public record Broker(boolean connected, long sinceMillis, long lastRecordAt) {
+        /** Before the reader's first check. */
+        public static final Broker UNKNOWN = new Broker(false, 0, 0);
+    }
 
     /**
      * One model. The three JCT figures are over the same requests: those whose {@code ok} outcome completed in the

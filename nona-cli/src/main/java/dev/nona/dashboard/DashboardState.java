@@ -39,6 +39,7 @@ public final class DashboardState {
     static final int RATE_SECONDS = 5;
 
     private final String bootstrap;
+    private DashboardSnapshot.Broker broker = DashboardSnapshot.Broker.UNKNOWN;
     private final Duration livenessTimeout;
     private final RateSeries modelRates = new RateSeries(HORIZON_SECONDS);
     private final RateSeries serverStages = new RateSeries(RATE_SECONDS + 2);
@@ -153,6 +154,15 @@ public final class DashboardState {
         count("unreadable");
     }
 
+    /**
+     * The reader's connection as of {@code nowMillis}: {@code connected} or not, and whether this batch brought
+     * records. The connection's {@code sinceMillis} moves only when it changes.
+     */
+    synchronized void connection(boolean connected, boolean gotRecords, long nowMillis) {
+        long since = broker.sinceMillis() == 0 || broker.connected() != connected ? nowMillis : broker.sinceMillis();
+        broker = new DashboardSnapshot.Broker(connected, since, gotRecords ? nowMillis : broker.lastRecordAt());
+    }
+
     /** Runs {@code batch} (records and their positions) so that no snapshot sees half of it. */
     synchronized void atomically(Runnable batch) {
         batch.run();
@@ -183,7 +193,7 @@ public final class DashboardState {
                 newestFirst, ServerViews.of(telemetry, reportTimes, serverStages.meanPerSecond(RATE_SECONDS),
                         serverRequests.meanPerSecond(RATE_SECONDS), nowMillis, livenessTimeout, drained,
                         catalog),
-                ServerViews.drainedLine(drained), new ArrayList<>(events), jcts.windowSeconds());
+                ServerViews.drainedLine(drained), new ArrayList<>(events), jcts.windowSeconds(), broker);
     }
 
     private List<ModelView> models(TableView current) {

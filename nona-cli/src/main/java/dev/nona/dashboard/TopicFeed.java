@@ -12,6 +12,7 @@ import dev.nona.topics.serde.JsonSerde;
 import dev.nona.topics.serde.Parsed;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
@@ -20,6 +21,8 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -78,7 +81,11 @@ final class TopicFeed implements Runnable, AutoCloseable {
             consumer.subscribe(TOPICS);
             while (!Thread.currentThread().isInterrupted()) {
                 ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(250));
-                state.atomically(() -> fold(batch));
+                boolean connected = connected();
+                state.atomically(() -> {
+                    fold(batch);
+                    state.connection(connected, !batch.isEmpty(), System.currentTimeMillis());
+                });
             }
         } catch (WakeupException closing) {
             // close() was called
@@ -88,6 +95,21 @@ final class TopicFeed implements Runnable, AutoCloseable {
         } finally {
             consumer.close(Duration.ofSeconds(5));
         }
+    }
+
+    /**
+     * Whether the consumer holds a connection to a broker now: its {@code connection-count} metric (group
+     * {@code consumer-metrics}) above 0. A poll returns nothing both when there is nothing new and when no broker
+     * answers; this tells the two apart, so that the page does not show figures frozen by an outage as if current.
+     */
+    private boolean connected() {
+        for (Map.Entry<MetricName, ? extends Metric> m : consumer.metrics().entrySet()) {
+            if (m.getKey().name().equals("connection-count") && m.getKey().group().equals("consumer-metrics")
+                    && m.getValue().metricValue() instanceof Number n) {
+                return n.doubleValue() > 0;
+            }
+        }
+        return false;
     }
 
     private void fold(ConsumerRecords<byte[], byte[]> batch) {

@@ -175,6 +175,12 @@ function renderStatus(s) {
   const status = document.getElementById("status");
   status.replaceChildren("Kafka " + s.bootstrap + " · table version ", el("span", { id: "table-version" }, current),
     " · updated " + time(s.generatedAt));
+  const broker = document.getElementById("broker");
+  broker.hidden = s.broker.connected;
+  broker.textContent = s.broker.connected ? "" : s.broker.sinceMillis === 0 ? "connecting to Kafka " + s.bootstrap + " …"
+    : "no connection to Kafka " + s.bootstrap + " since " + time(s.broker.sinceMillis)
+      + ": the figures are those read before (last record " + (s.broker.lastRecordAt ? time(s.broker.lastRecordAt) : "none")
+      + "), and servers show silent because their reports cannot be read";
   document.getElementById("totals").textContent = Object.entries(s.totals).map(([k, v]) => k + " " + v).join(" · ");
   fill(document.getElementById("positions"), Object.entries(s.positions).map(([tp, o]) => el("li", { "data-tp": tp }, tp + " " + o)));
   document.body.dataset.generatedAt = s.generatedAt;

@@ -45,6 +45,19 @@ final class DashboardStateTest {
     private final DashboardState state = new DashboardState("localhost:9092", Duration.ofSeconds(3));
 
     @Test
+    void broker_connectionAndSince_moveOnlyWhenItChanges_andTheLastRecordWhenOneCame() {
+        assertThat(state.snapshot(T0).broker()).isEqualTo(DashboardSnapshot.Broker.UNKNOWN);
+        state.connection(true, true, T0 + 1_000);
+        state.connection(true, false, T0 + 2_000);
+        assertThat(state.snapshot(T0 + 2_000).broker()).isEqualTo(new DashboardSnapshot.Broker(true, T0 + 1_000, T0 + 1_000));
+        state.connection(false, false, T0 + 3_000);
+        state.connection(false, false, T0 + 9_000);
+        assertThat(state.snapshot(T0 + 9_000).broker()).isEqualTo(new DashboardSnapshot.Broker(false, T0 + 3_000, T0 + 1_000));
+        state.connection(true, true, T0 + 10_000);
+        assertThat(state.snapshot(T0 + 10_000).broker()).isEqualTo(new DashboardSnapshot.Broker(true, T0 + 10_000, T0 + 10_000));
+    }
+
+    @Test
     void decisions_countPerModel_andRatesPerSecondOfEventTime() {
         for (int s = 0; s < 7; s++) {
             for (int k = 0; k < 4; k++) {

@@ -88,6 +88,7 @@ public final class ControllerChildJvm implements ControllerUnderTest {
         int k = started.size() + 1;
         List<String> jvm = new ArrayList<>(jvmOptions);
         jvm.add(ChildJvm.PROJECT_LOGGING);
+        jvm.addAll(ChildJvm.sharedArchiveOptions()); // as bin/nona would start it: the same classpath, the same archive
         started.add(ChildJvm.start("controller-" + k, jvm, JvmClasspath.current(), "dev.nona.cli.NonaCli",
                 args, workDir.resolve("controller-" + k + ".log"), workDir));
         killed = false; // only now: the killed process of the start before must not count as exited by itself

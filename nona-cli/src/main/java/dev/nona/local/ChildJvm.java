@@ -39,6 +39,20 @@ public final class ChildJvm {
      */
     public static final String PROJECT_LOGGING = "-Dlog4j2.configurationFile=classpath:log4j2.xml";
 
+    /**
+     * This JVM's class-data-sharing options ({@code -XX:SharedArchiveFile=...}, {@code -Xshare:...}, {@code -Xlog:...}),
+     * as {@code bin/nona} gave them, for a child of the same classpath to start as {@code bin/nona} would start it
+     * (docs/operations.md, "Start-up time"); none when this JVM maps no archive of its own.
+     */
+    public static List<String> sharedArchiveOptions() {
+        List<String> in = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+        if (in.stream().noneMatch(a -> a.startsWith("-XX:SharedArchiveFile="))) {
+            return List.of();
+        }
+        return in.stream().filter(a -> a.startsWith("-XX:SharedArchiveFile=") || a.startsWith("-Xshare:")
+                || a.startsWith("-Xlog:")).toList();
+    }
+
     /** Starts {@code java <jvmOptions> -cp <classpath> <mainClass> <args>} with output appended to {@code logFile}. */
     public static ChildJvm start(String name, List<String> jvmOptions, JvmClasspath classpath, String mainClass,
             List<String> args, Path logFile) {

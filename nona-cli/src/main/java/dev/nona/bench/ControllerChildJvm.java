@@ -86,9 +86,11 @@ public final class ControllerChildJvm implements ControllerUnderTest {
             args.add("--fresh");
         }
         int k = started.size() + 1;
-        List<String> jvm = new ArrayList<>(jvmOptions);
+        // as bin/nona would start it: the same classpath, the same archive; its -Xlog options first, for they begin
+        // with -Xlog:disable, which would end a GC log the caller's options ask for (the soak's)
+        List<String> jvm = new ArrayList<>(ChildJvm.sharedArchiveOptions());
+        jvm.addAll(jvmOptions);
         jvm.add(ChildJvm.PROJECT_LOGGING);
-        jvm.addAll(ChildJvm.sharedArchiveOptions()); // as bin/nona would start it: the same classpath, the same archive
         started.add(ChildJvm.start("controller-" + k, jvm, JvmClasspath.current(), "dev.nona.cli.NonaCli",
                 args, workDir.resolve("controller-" + k + ".log"), workDir));
         killed = false; // only now: the killed process of the start before must not count as exited by itself

@@ -103,14 +103,18 @@ final class TopicFeed implements Runnable, AutoCloseable {
      * answers; this tells the two apart, so that the page does not show figures frozen by an outage as if current.
      */
     private boolean connected() {
-        for (Map.Entry<MetricName, ? extends Metric> m : consumer.metrics().entrySet()) {
-            if (m.getKey().name().equals("connection-count") && m.getKey().group().equals("consumer-metrics")
-                    && m.getValue().metricValue() instanceof Number n) {
-                return n.doubleValue() > 0;
+        if (connections == null) { // found once: the consumer keeps the same metric object
+            for (Map.Entry<MetricName, ? extends Metric> m : consumer.metrics().entrySet()) {
+                if (m.getKey().name().equals("connection-count") && m.getKey().group().equals("consumer-metrics")) {
+                    connections = m.getValue();
+                }
             }
         }
-        return false;
+        return connections != null && connections.metricValue() instanceof Number n && n.doubleValue() > 0;
     }
+
+    /** The consumer's {@code connection-count} metric, once found. */
+    private Metric connections;
 
     private void fold(ConsumerRecords<byte[], byte[]> batch) {
         for (ConsumerRecord<byte[], byte[]> r : batch) {

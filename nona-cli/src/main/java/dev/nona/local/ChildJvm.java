@@ -2,6 +2,7 @@ package dev.nona.local;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ public final class ChildJvm {
      * (docs/operations.md, "Start-up time"); none when this JVM maps no archive of its own.
      */
     public static List<String> sharedArchiveOptions() {
-        List<String> in = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+        List<String> in = ManagementFactory.getRuntimeMXBean().getInputArguments();
         if (in.stream().noneMatch(a -> a.startsWith("-XX:SharedArchiveFile="))) {
             return List.of();
         }

@@ -176,16 +176,7 @@ public final class StateDirectory {
         List<Candidate> found = new ArrayList<>();
         try (Stream<Path> jobs = Files.list(dir)) {
             for (Path job : jobs.filter(Files::isDirectory).toList()) {
-                try (Stream<Path> chks = Files.list(job)) {
-                    for (Path chk : chks.toList()) {
-                        Matcher m = CHECKPOINT.matcher(chk.getFileName().toString());
-                        Path metadata = chk.resolve("_metadata");
-                        if (m.matches() && Files.isRegularFile(metadata)) {
-                            found.add(new Candidate(chk, Long.parseLong(m.group(1)),
-                                    Files.getLastModifiedTime(metadata).toMillis()));
-                        }
-                    }
-                }
+                found.addAll(completed(job));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the state directory " + dir, e);
@@ -237,18 +228,9 @@ public final class StateDirectory {
                 if (job.equals(resumedFrom)) {
                     continue;
                 }
-                boolean completed = false;
-                boolean keptForALook = false;
-                try (Stream<Path> chks = Files.list(job)) {
-                    for (Path chk : chks.toList()) {
-                        if (CHECKPOINT.matcher(chk.getFileName().toString()).matches()
-                                && Files.isRegularFile(chk.resolve("_metadata"))) {
-                            completed = true;
-                            keptForALook |= unreadable(chk.resolve("_metadata")) != null;
-                        }
-                    }
-                }
-                if (!completed || (resumedFrom != null && !keptForALook)) {
+                List<Candidate> completed = completed(job);
+                boolean keptForALook = completed.stream().anyMatch(c -> unreadable(c.path().resolve("_metadata")) != null);
+                if (completed.isEmpty() || (resumedFrom != null && !keptForALook)) {
                     deleteTree(job);
                     deleted.add(job);
                 }
@@ -292,4 +274,20 @@ public final class StateDirectory {
     }
 
     private record Candidate(Path path, long number, long writtenAt) {}
+
+    /** The completed checkpoints of job folder {@code job}: its {@code chk-N} folders with a {@code _metadata} file. */
+    private static List<Candidate> completed(Path job) throws IOException {
+        List<Candidate> found = new ArrayList<>();
+        try (Stream<Path> chks = Files.list(job)) {
+            for (Path chk : chks.toList()) {
+                Matcher m = CHECKPOINT.matcher(chk.getFileName().toString());
+                Path metadata = chk.resolve("_metadata");
+                if (m.matches() && Files.isRegularFile(metadata)) {
+                    found.add(new Candidate(chk, Long.parseLong(m.group(1)),
+                            Files.getLastModifiedTime(metadata).toMillis()));
+                }
+            }
+        }
+        return found;
+    }
 }

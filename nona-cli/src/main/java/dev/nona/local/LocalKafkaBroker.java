@@ -216,6 +216,12 @@ public final class LocalKafkaBroker implements AutoCloseable {
         // a 1 MB receive buffer (with Kafka's 100 kB, a busy loopback connection drops segments, each resent after
         // at least 200 ms: ClientProperties.SOCKET_BUFFERS)
         p.put("socket.receive.buffer.bytes", String.valueOf(1 << 20));
+        // A restart after kill -9 finds its own registration from before the kill in the metadata log: the
+        // controller refuses the new one (DUPLICATE_BROKER_REGISTRATION) until the old session expires, 9 s by
+        // default, a restart of about 14 s. One broker, heartbeats over loopback within its own JVM: 3 s is four
+        // missed heartbeats, and a restart takes about 6 s.
+        p.put("broker.session.timeout.ms", "3000");
+        p.put("broker.heartbeat.interval.ms", "750");
         p.putAll(overrides);
         return p;
     }

@@ -27,6 +27,8 @@ final class LocalKafkaBrokerTest {
                 .containsEntry("message.max.bytes", "2097152")
                 .containsEntry("num.partitions", "3")
                 .containsEntry("socket.receive.buffer.bytes", "1048576")
+                .containsEntry("broker.session.timeout.ms", "3000")
+                .containsEntry("broker.heartbeat.interval.ms", "750")
                 .containsEntry("log.dirs", dir.toAbsolutePath().resolve("kraft-logs").toString());
         assertThat(broker.isRunning()).isFalse();
     }

@@ -4,6 +4,7 @@ import dev.nona.check.Checks;
 import dev.nona.local.LocalKafkaBroker;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
+import dev.nona.topics.client.ClientProperties;
 import dev.nona.topics.record.ControllerEvent;
 import dev.nona.topics.record.ControllerEventType;
 import dev.nona.topics.record.DeadLetter;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -74,6 +76,14 @@ public final class RecoveryBenchmark {
             CommonClientConfigs.RECONNECT_BACKOFF_MAX_MS_CONFIG, String.valueOf(BENCH_RECONNECT_MS),
             CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG, String.valueOf(BENCH_RECONNECT_MS),
             CommonClientConfigs.RETRY_BACKOFF_MAX_MS_CONFIG, String.valueOf(BENCH_RECONNECT_MS));
+    /**
+     * The bench's producer: {@link #BENCH_CLIENT_SETTINGS}, and the requests and reports made during a broker outage
+     * kept and sent when the broker is back ({@link ClientProperties#bufferThroughOutages}), as a client that goes on
+     * making them would: without it the producer's sends blocked for the whole outage, and the requests due in it
+     * were made only after it.
+     */
+    private static final Map<String, String> BENCH_PUBLISHER_SETTINGS = publisherSettings();
+
 
     /**
      * @param rate         requests per second, {@code > 0}
@@ -224,6 +234,12 @@ public final class RecoveryBenchmark {
         return servers < 2 ? "" : LatencyPublisher.serverId(servers - 1);
     }
 
+    private static Map<String, String> publisherSettings() {
+        Map<String, String> m = new LinkedHashMap<>(BENCH_CLIENT_SETTINGS);
+        ClientProperties.bufferThroughOutages(new Properties()).forEach((k, v) -> m.put((String) k, (String) v));
+        return Map.copyOf(m);
+    }
+
     /**
      * Runs one fault against {@code controller} (started here, closed at the end), the broker at {@code bootstrap}
      * holding the topics; {@code details} are added to the result.
@@ -236,7 +252,7 @@ public final class RecoveryBenchmark {
         String silent = silentServer(s.servers());
         try (controller;
                 LatencyPublisher publisher = new LatencyPublisher(bootstrap, s.models(), s.servers(),
-                        BENCH_CLIENT_SETTINGS);
+                        BENCH_PUBLISHER_SETTINGS);
                 Reader reader = new Reader(bootstrap, latency, silent).start()) {
             publisher.countSendFailures();
             publisher.publishCatalogAndServers();

@@ -8,6 +8,7 @@ import dev.nona.local.LocalKafkaBroker;
 import dev.nona.topics.TopicSpec;
 import dev.nona.topics.Topics;
 import dev.nona.topics.admin.TopicProvisioner;
+import dev.nona.topics.client.ClientProperties;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -185,10 +186,13 @@ public final class ChaosRun {
     }
 
     /**
-     * Producer settings that wait out a broker outage rather than fail: a send blocks (waiting for metadata) and a
-     * record is retried for up to {@link #OUTAGE_MILLIS}; a broker restarted on a loaded machine took up to 212 s.
+     * Producer settings that wait out a broker outage rather than fail: records made during it are kept and sent
+     * when the broker is back ({@link ClientProperties#bufferThroughOutages}), with their own times, as a client that
+     * goes on making requests and reports would send them; a send blocks only on a full buffer, and a record is
+     * retried for up to {@link #OUTAGE_MILLIS}; a broker restarted on a loaded machine took up to 212 s.
      */
     static void rideOutOutages(Properties p) {
+        ClientProperties.bufferThroughOutages(p);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(OUTAGE_MILLIS));
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(OUTAGE_MILLIS));
     }

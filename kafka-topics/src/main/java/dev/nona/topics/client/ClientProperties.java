@@ -48,6 +48,25 @@ public final class ClientProperties {
     }
 
     /**
+     * Makes producer properties {@code p} keep records through an outage of every broker, to send them when a broker
+     * is back, as a client that goes on making records does (librdkafka's producers do by default): sets
+     * {@code metadata.recovery.strategy=none}. Why: with kafka-clients 4's default, {@code rebootstrap}, a producer
+     * that can reach none of the brokers it knows goes back to its bootstrap servers and forgets the topics'
+     * metadata, and every send then blocks waiting for it (up to {@code max.block.ms}, then fails). Measured against
+     * the project's one-broker cluster: a producer at 1,000 records/s sent none in the 10 s after a {@code kill -9}
+     * of the broker (its thread waiting in {@code KafkaProducer.waitOnMetadata}); with {@code none}, 1,000 a second
+     * throughout, delivered when the broker was back. Records wait in {@code buffer.memory} (32 MB by default); a
+     * full buffer blocks the send. Not for a client whose brokers may all be replaced by new ones at new addresses:
+     * only rebootstrapping finds those.
+     *
+     * @return {@code p}
+     */
+    public static Properties bufferThroughOutages(Properties p) {
+        p.put(CommonClientConfigs.METADATA_RECOVERY_STRATEGY_CONFIG, "none");
+        return p;
+    }
+
+    /**
      * @param bootstrap {@code HOST:PORT[,HOST:PORT...]}
      * @param groupId   the consumer group (for {@code subscribe}), or null for a consumer that assigns partitions
      * @return {@code read_committed} consumer properties, from the earliest offset, without offset commits, with

@@ -59,6 +59,8 @@ public final class ExecutorTwin implements AutoCloseable {
         this.consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         Properties p = ClientProperties.producer(bootstrap, 1);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "nona-executor-twin");
+        // servers run on while the broker is down: their outcomes and reports wait in the producer, not the twin
+        ClientProperties.bufferThroughOutages(p);
         this.publisher = new RecordPublisher(p);
     }
 

@@ -49,11 +49,12 @@ final class ProducerThroughOutageIT {
         try (LocalKafkaBroker broker = LocalKafkaBroker.builder().build().start()) {
             createTopic(broker.bootstrapServers());
             try (KafkaProducer<byte[], byte[]> producer = producer(broker.bootstrapServers(), true)) {
-                send(producer, 0, BEFORE);
+                send(producer, 0, BEFORE, 0);
                 producer.flush();
                 broker.kill();
-                Thread.sleep(1_000); // the producer notices: its connection is refused from now on
-                List<Future<RecordMetadata>> during = send(producer, BEFORE, DURING);
+                // one send every 10 ms for 10 s: well past the moment a producer with kafka-clients' default forgets
+                // the topic (the test below); a send that waited for metadata returns failed and stops the loop
+                List<Future<RecordMetadata>> during = send(producer, BEFORE, DURING, 10);
                 assertThat(during).as("sends during the outage already answered (none can be: no broker)")
                         .noneMatch(Future::isDone);
                 broker.start();
@@ -69,17 +70,33 @@ final class ProducerThroughOutageIT {
         try (LocalKafkaBroker broker = LocalKafkaBroker.builder().build().start()) {
             createTopic(broker.bootstrapServers());
             try (KafkaProducer<byte[], byte[]> producer = producer(broker.bootstrapServers(), false)) {
-                send(producer, 0, BEFORE);
+                send(producer, 0, BEFORE, 0);
                 producer.flush();
                 broker.kill();
-                Thread.sleep(1_000);
-                long start = System.nanoTime();
-                Future<RecordMetadata> during = producer.send(record(BEFORE));
-                long blockedMillis = (System.nanoTime() - start) / 1_000_000;
-                assertThat(during.isDone()).as("the send returned only with its failure").isTrue();
-                assertThatThrownBy(during::get).hasCauseInstanceOf(TimeoutException.class)
+                long killed = System.nanoTime();
+                // the producer forgets the topic once it has found no broker to ask, which takes from well under a
+                // second to a few: one send every 100 ms until one waits, for at most a minute
+                Future<RecordMetadata> waited = null;
+                long waitedMillis = 0;
+                long madeAfterMillis = 0;
+                for (int i = BEFORE; waited == null && System.nanoTime() - killed < TimeUnit.SECONDS.toNanos(60); i++) {
+                    long start = System.nanoTime();
+                    Future<RecordMetadata> f = producer.send(record(i));
+                    if (f.isDone()) {
+                        waited = f;
+                        waitedMillis = (System.nanoTime() - start) / 1_000_000;
+                        madeAfterMillis = (start - killed) / 1_000_000;
+                    } else {
+                        Thread.sleep(100);
+                    }
+                }
+                System.out.println("ProducerThroughOutageIT: with kafka-clients' default, the first send that waited for "
+                        + "metadata was made " + madeAfterMillis + " ms after the broker's kill and returned failed after "
+                        + waitedMillis + " ms");
+                assertThat(waited).as("a send within 60 s of the kill that waited for metadata and failed").isNotNull();
+                assertThatThrownBy(waited::get).hasCauseInstanceOf(TimeoutException.class)
                         .hasMessageContaining("not present in metadata");
-                assertThat(blockedMillis).as("ms the send blocked").isGreaterThanOrEqualTo(MAX_BLOCK_MILLIS);
+                assertThat(waitedMillis).as("ms the send waited").isGreaterThanOrEqualTo(MAX_BLOCK_MILLIS);
                 producer.close(Duration.ZERO);
             }
         }
@@ -96,8 +113,12 @@ final class ProducerThroughOutageIT {
         return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    /** Sends records {@code r-<from>} on; stops at the first send that returns failed (one that blocked). */
-    private static List<Future<RecordMetadata>> send(KafkaProducer<byte[], byte[]> producer, int from, int count) {
+    /**
+     * Sends records {@code r-<from>} on, {@code pauseMillis} apart; stops at the first send that returns failed (one
+     * that waited for metadata until {@code max.block.ms}).
+     */
+    private static List<Future<RecordMetadata>> send(KafkaProducer<byte[], byte[]> producer, int from, int count,
+            long pauseMillis) throws InterruptedException {
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         for (int i = from; i < from + count; i++) {
             Future<RecordMetadata> f = producer.send(record(i));
@@ -105,6 +126,9 @@ final class ProducerThroughOutageIT {
                 assertThatCode(f::get).as("send of r-%d", i).doesNotThrowAnyException();
             }
             sent.add(f);
+            if (pauseMillis > 0) {
+                Thread.sleep(pauseMillis);
+            }
         }
         return sent;
     }

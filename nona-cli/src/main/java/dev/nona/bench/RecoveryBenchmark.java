@@ -84,7 +84,6 @@ public final class RecoveryBenchmark {
      */
     private static final Map<String, String> BENCH_PUBLISHER_SETTINGS = publisherSettings();
 
-
     /**
      * @param rate         requests per second, {@code > 0}
      * @param seconds      seconds of measured requests, {@code >= 2}
